@@ -1,0 +1,79 @@
+import type { EngineState, FoldRecord } from '../../ports/fold-records.ts';
+import type { FoldStore } from '../../ports/fold-store.port.ts';
+import { FoldError } from '../../core/fold-error.ts';
+import { sha256Hex, stableStringify } from '../../core/hashing.ts';
+import { migrateEngineState } from '../../core/engine-state.ts';
+import { assertSafeId, assertSha256 } from '../../core/store-keys.ts';
+
+/**
+ * The in-memory reference FoldStore: the behaviour every other store must match (the
+ * conformance suite runs against it). Values are copied in and out, so callers can never
+ * alter what is stored, and every read is re-hashed like a real backend's.
+ */
+export class MemoryFoldStore implements FoldStore {
+  readonly specificationVersion = 'v1' as const;
+  readonly name = 'memory';
+  readonly capabilities = { verifiesReads: true, shared: false } as const;
+  private readonly blobs = new Map<string, Uint8Array>();
+  private readonly folds = new Map<string, Map<string, string>>();
+  private readonly states = new Map<string, string>();
+
+  async putBlob(content: string | Uint8Array): Promise<string> {
+    const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : Uint8Array.from(content);
+    const sha = sha256Hex(bytes);
+    if (!this.blobs.has(sha)) this.blobs.set(sha, bytes);
+    return sha;
+  }
+
+  async getBlob(sha256: string): Promise<Uint8Array> {
+    assertSha256(sha256, this.name);
+    const bytes = this.blobs.get(sha256);
+    if (bytes === undefined) throw new FoldError('STORE.NOT_FOUND', `memory store has no blob ${sha256}`, { details: { sha256 } });
+    const actual = sha256Hex(bytes);
+    if (actual !== sha256) throw new FoldError('STORE.HASH_MISMATCH', `memory store blob ${sha256} hashes to ${actual}`, { details: { sha256, actual } });
+    return Uint8Array.from(bytes);
+  }
+
+  async hasBlob(sha256: string): Promise<boolean> {
+    assertSha256(sha256, this.name);
+    return this.blobs.has(sha256);
+  }
+
+  async putFold(sessionId: string, record: FoldRecord): Promise<void> {
+    assertSafeId(sessionId, 'session id', this.name);
+    assertSafeId(record?.id, 'fold id', this.name);
+    const serialized = stableStringify(record);
+    const session = this.folds.get(sessionId) ?? new Map<string, string>();
+    const existing = session.get(record.id);
+    if (existing !== undefined && existing !== serialized) {
+      throw new FoldError('STORE.WRITE_FAILED', `memory store: fold ${record.id} of session ${sessionId} already exists with different content; fold records are immutable`, { details: { sessionId, foldId: record.id } });
+    }
+    session.set(record.id, serialized);
+    this.folds.set(sessionId, session);
+  }
+
+  async getFold(sessionId: string, foldId: string): Promise<FoldRecord | undefined> {
+    assertSafeId(sessionId, 'session id', this.name);
+    assertSafeId(foldId, 'fold id', this.name);
+    const serialized = this.folds.get(sessionId)?.get(foldId);
+    return serialized === undefined ? undefined : (JSON.parse(serialized) as FoldRecord);
+  }
+
+  async listFolds(sessionId: string): Promise<readonly FoldRecord[]> {
+    assertSafeId(sessionId, 'session id', this.name);
+    return [...(this.folds.get(sessionId)?.values() ?? [])].map((serialized) => JSON.parse(serialized) as FoldRecord);
+  }
+
+  async saveState(sessionId: string, state: EngineState): Promise<void> {
+    assertSafeId(sessionId, 'session id', this.name);
+    this.states.set(sessionId, JSON.stringify(state));
+  }
+
+  async loadState(sessionId: string): Promise<EngineState | undefined> {
+    assertSafeId(sessionId, 'session id', this.name);
+    const serialized = this.states.get(sessionId);
+    return serialized === undefined ? undefined : migrateEngineState(JSON.parse(serialized), sessionId);
+  }
+
+  async dispose(): Promise<void> {}
+}

@@ -1,0 +1,83 @@
+import 'reflect-metadata';
+import { container as rootContainer, type DependencyContainer } from 'tsyringe';
+import { MemoryEvidenceStore } from '../adapters/storage-memory/memory-evidence-store.ts';
+import { MemoryFoldStore } from '../adapters/storage-memory/memory-fold-store.ts';
+import { createCharsCostModel } from '../core/chars-cost-model.ts';
+import { FoldError } from '../core/fold-error.ts';
+import { FoldRuntime } from '../core/fold-runtime.ts';
+import { resolveSettings } from '../core/settings.ts';
+import { assertSafeId } from '../core/store-keys.ts';
+import type { CostModel } from '../ports/cost-model.port.ts';
+import type { EvidenceStore } from '../ports/evidence-store.port.ts';
+import type { FoldStore } from '../ports/fold-store.port.ts';
+import type { ProjectionSink } from '../ports/projection-sink.port.ts';
+import { COST_MODEL, EVIDENCE_STORE, FOLD_SETTINGS, FOLD_STORE, PROJECTION_SINK, SESSION_ID } from './tokens.ts';
+
+/** Everything a host chooses when it builds a runtime. Only `sessionId` is required. */
+export interface FoldRuntimeOptions {
+  readonly sessionId: string;
+  /** User settings (validated; unknown and deleted names refused). */
+  readonly settings?: Record<string, unknown>;
+  /**
+   * Where folds live: `'memory'` (embedded, default), or any FoldStore instance.
+   * @default 'memory'
+   */
+  readonly store?: 'memory' | FoldStore;
+  readonly evidenceStore?: EvidenceStore;
+  readonly costModel?: CostModel;
+  readonly projectionSink?: ProjectionSink;
+  /** A container to derive the session's child container from (e.g. one a host shares). */
+  readonly container?: DependencyContainer;
+}
+
+/** A built runtime with the child container that wired it. */
+export interface ComposedRuntime {
+  readonly runtime: FoldRuntime;
+  readonly container: DependencyContainer;
+  /** Dispose the runtime and every adapter the container created. */
+  dispose(): Promise<void>;
+}
+
+/**
+ * The composition root: the only place that knows tsyringe. Each session gets its own
+ * child container, so two sessions never share mutable adapters by accident, and nothing
+ * is registered globally as a side effect of importing the library.
+ */
+export async function createFoldRuntime(options: FoldRuntimeOptions): Promise<ComposedRuntime> {
+  if (typeof options !== 'object' || options === null) throw new FoldError('SETTINGS.INVALID', 'createFoldRuntime needs an options object with a sessionId');
+  assertSafeId(options.sessionId, 'session id', 'runtime');
+  const settings = resolveSettings(options.settings ?? {});
+  const child = (options.container ?? rootContainer).createChildContainer();
+  child.register(SESSION_ID, { useValue: options.sessionId });
+  child.register(FOLD_SETTINGS, { useValue: settings });
+  const store = options.store ?? 'memory';
+  if (store === 'memory') child.register(FOLD_STORE, { useFactory: () => new MemoryFoldStore() });
+  else if (typeof store === 'object' && store !== null && store.specificationVersion === 'v1') child.register(FOLD_STORE, { useValue: store });
+  else throw new FoldError('SETTINGS.INVALID', `store must be 'memory' or a FoldStore (specificationVersion 'v1'), got ${typeof store === 'string' ? JSON.stringify(store) : typeof store}`);
+  child.register(EVIDENCE_STORE, { useValue: options.evidenceStore ?? new MemoryEvidenceStore() });
+  child.register(COST_MODEL, { useValue: options.costModel ?? createCharsCostModel() });
+  if (options.projectionSink !== undefined) child.register(PROJECTION_SINK, { useValue: options.projectionSink });
+  const foldStore = child.resolve(FOLD_STORE);
+  const evidenceStore = child.resolve(EVIDENCE_STORE);
+  const runtime = await FoldRuntime.open({
+    sessionId: child.resolve(SESSION_ID),
+    settings: child.resolve(FOLD_SETTINGS),
+    foldStore,
+    evidenceStore,
+    costModel: child.resolve(COST_MODEL),
+    ...(child.isRegistered(PROJECTION_SINK) ? { projectionSink: child.resolve(PROJECTION_SINK) } : {}),
+  });
+  let disposed = false;
+  return {
+    runtime,
+    container: child,
+    async dispose() {
+      if (disposed) return;
+      disposed = true;
+      await runtime.dispose();
+      // Stores passed in by the caller belong to the caller; only what we built is closed here.
+      if (store === 'memory') await foldStore.dispose?.();
+      if (options.evidenceStore === undefined) await evidenceStore.dispose?.();
+    },
+  };
+}

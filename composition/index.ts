@@ -1,0 +1,2 @@
+export { createFoldRuntime, type FoldRuntimeOptions, type ComposedRuntime } from './create-fold-runtime.ts';
+export * from './tokens.ts';

@@ -1,0 +1,14 @@
+import type { InjectionToken } from 'tsyringe';
+import type { CostModel } from '../ports/cost-model.port.ts';
+import type { EvidenceStore } from '../ports/evidence-store.port.ts';
+import type { FoldStore } from '../ports/fold-store.port.ts';
+import type { ProjectionSink } from '../ports/projection-sink.port.ts';
+import type { FoldSettings } from '../core/settings.ts';
+
+/** Injection tokens: symbols, so two copies of the package never collide on a string. */
+export const FOLD_STORE: InjectionToken<FoldStore> = Symbol('pi-fold.FoldStore');
+export const EVIDENCE_STORE: InjectionToken<EvidenceStore> = Symbol('pi-fold.EvidenceStore');
+export const COST_MODEL: InjectionToken<CostModel> = Symbol('pi-fold.CostModel');
+export const PROJECTION_SINK: InjectionToken<ProjectionSink> = Symbol('pi-fold.ProjectionSink');
+export const FOLD_SETTINGS: InjectionToken<FoldSettings> = Symbol('pi-fold.FoldSettings');
+export const SESSION_ID: InjectionToken<string> = Symbol('pi-fold.SessionId');

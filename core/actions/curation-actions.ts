@@ -1,0 +1,178 @@
+import type { PendingMarkV1 } from '../../ports/fold-records.ts';
+import { MAX_PENDING_MARKS } from '../engine-state.ts';
+import { FoldError } from '../fold-error.ts';
+import { foldIdFor } from '../fold-ids.ts';
+import type { FoldRuntime } from '../fold-runtime.ts';
+import type { ActionCaller, ActionOutcome } from './execute-action.ts';
+import { requirePendingMark, unknownId } from './execute-action.ts';
+
+/** B4.3: the agent's own words on a pending fold, kept verbatim until the commit writes them. */
+export async function briefAction(runtime: FoldRuntime, id: string, text: string): Promise<ActionOutcome> {
+  const mark = requirePendingMark(runtime, id, 'brief');
+  if (runtime.lattice.record(id) !== undefined) {
+    throw new FoldError('ACTION.NOT_PENDING', `brief: ${id} is a standing fold waiting to refold; its brief is fixed`, { details: { id } });
+  }
+  runtime.memory.marks = runtime.memory.marks.map((candidate) => (candidate === mark ? { ...mark, brief: text } : candidate));
+  return { text: `brief kept for ${id} (${text.length} chars); it reaches the window when the fold commits`, data: { id, chars: text.length }, mutated: true };
+}
+
+/** B4.6: hold entries raw through every fold. Pins free nothing, so their share is capped. */
+export async function pinAction(runtime: FoldRuntime, ids: readonly string[]): Promise<ActionOutcome> {
+  const { index, lattice, memory } = runtime;
+  const positions = ids.map((id) => {
+    const position = index.positionOf(id);
+    if (position === undefined) throw unknownId(runtime, id, 'pin');
+    const hiddenBy = lattice.enclosing(position).find((placed) => !lattice.expanded.has(placed.record.id));
+    if (hiddenBy !== undefined) {
+      throw new FoldError('ACTION.NOT_EXPANDED', `pin: entry ${id} is inside collapsed fold ${hiddenBy.record.id}; expand it first`, { details: { id, foldId: hiddenBy.record.id } });
+    }
+    return position;
+  });
+  const budget = runtime.lastBudget ?? runtime.settings.providerInputBudget;
+  const pinned = new Set([...memory.pins, ...ids]);
+  let pinnedChars = 0;
+  for (const entryId of pinned) pinnedChars += index.entries[index.positionOf(entryId) ?? -1]?.bytes.length ?? 0;
+  const pinnedTokens = Math.ceil(runtime.estimator.tokensForChars(pinnedChars));
+  // A commit must still be able to reach minTarget with every pinned byte left raw.
+  if (budget !== undefined && pinnedTokens > runtime.settings.thresholds.minTarget * budget) {
+    throw new FoldError('ACTION.PIN_CAP', `pin: pinned entries would hold ≈${pinnedTokens} tokens, over the cap of ${Math.floor(runtime.settings.thresholds.minTarget * budget)} (minTarget × budget); unpin something first`, {
+      details: { pinnedTokens, capTokens: Math.floor(runtime.settings.thresholds.minTarget * budget) },
+    });
+  }
+  const withdrawn: string[] = [];
+  memory.marks = memory.marks.filter((mark) => {
+    const first = index.positionOf(mark.firstEntryId);
+    const last = index.positionOf(mark.lastEntryId);
+    const covers = first !== undefined && last !== undefined && positions.some((position) => unitOverlaps(runtime, position, first, last));
+    if (covers) withdrawn.push(mark.id);
+    return !covers;
+  });
+  for (const id of ids) memory.pins.add(id);
+  runtime.frontier.rewindTo(index, Math.min(...positions));
+  return {
+    text: `pinned ${ids.length} entr${ids.length === 1 ? 'y' : 'ies'} (≈${pinnedTokens} tokens pinned in all)${withdrawn.length > 0 ? `; withdrew marks ${withdrawn.join(', ')}` : ''}`,
+    data: { pinned: [...ids], withdrawn, pinnedTokens },
+    mutated: true,
+  };
+}
+
+// A pin protects its whole unit, because fold edges align to unit edges.
+function unitOverlaps(runtime: FoldRuntime, position: number, first: number, last: number): boolean {
+  const unit = runtime.index.units[runtime.index.unitOf[position]!]!;
+  return unit.first <= last && first <= unit.last;
+}
+
+/** B4.7: release pins; their units become foldable again. */
+export async function unpinAction(runtime: FoldRuntime, ids: readonly string[]): Promise<ActionOutcome> {
+  for (const id of ids) {
+    if (!runtime.memory.pins.has(id)) {
+      throw new FoldError('ACTION.UNKNOWN_ID', `unpin: ${JSON.stringify(id.slice(0, 80))} is not pinned`, { details: { id: id.slice(0, 80) } });
+    }
+  }
+  for (const id of ids) runtime.memory.pins.delete(id);
+  const positions = ids.map((id) => runtime.index.positionOf(id)).filter((position): position is number => position !== undefined);
+  if (positions.length > 0) runtime.frontier.rewindTo(runtime.index, Math.min(...positions));
+  return { text: `unpinned ${ids.length}`, data: { unpinned: [...ids] }, mutated: true };
+}
+
+/** B4.9: withdraw a pending mark. Its span stays raw: the runtime will not cut it again. */
+export async function unmarkAction(runtime: FoldRuntime, id: string): Promise<ActionOutcome> {
+  const mark = requirePendingMark(runtime, id, 'unmark');
+  withdrawToRaw(runtime, mark);
+  return { text: `withdrew ${id}; its span stays raw`, data: { id }, mutated: true };
+}
+
+function withdrawToRaw(runtime: FoldRuntime, mark: PendingMarkV1): void {
+  runtime.memory.marks = runtime.memory.marks.filter((candidate) => candidate.id !== mark.id);
+  // A withdrawn refold just leaves the fold expanded; a withdrawn cut is held raw.
+  if (runtime.lattice.record(mark.id) === undefined) {
+    runtime.memory.holds = [...runtime.memory.holds, { firstEntryId: mark.firstEntryId, lastEntryId: mark.lastEntryId }];
+  }
+}
+
+/**
+ * B4.8: re-cut a span into exactly one pending fold. With one pending fold id, return its
+ * span to raw. Ids may name entries, pending marks or standing folds; the span runs from
+ * the first to the last of them, widened to unit edges.
+ */
+export async function reboundaryAction(runtime: FoldRuntime, ids: readonly string[], brief: string | undefined, caller: ActionCaller): Promise<ActionOutcome> {
+  const { index, memory, lattice } = runtime;
+  if (ids.length === 1 && memory.markById(ids[0]!) !== undefined) {
+    if (brief !== undefined) throw new FoldError('ACTION.INVALID_ARGUMENT', 'reboundary: a single mark id returns its span to raw, so a brief has nothing to attach to');
+    return unmarkAction(runtime, ids[0]!);
+  }
+  const spans = ids.map((id) => spanOf(runtime, id));
+  const first = index.units[index.unitOf[Math.min(...spans.map((span) => span.first))]!]!.first;
+  const last = index.units[index.unitOf[Math.max(...spans.map((span) => span.last))]!]!.last;
+  if (!index.isClosed(index.unitOf[last]!)) {
+    throw new FoldError('ACTION.PROTECTED', 'reboundary: the span reaches the newest, still-open unit; open units never fold', { details: { lastEntryId: index.entries[last]!.id } });
+  }
+  for (let position = first; position <= last; position += 1) {
+    const entry = index.entries[position]!;
+    if (memory.pins.has(entry.id)) throw new FoldError('ACTION.PROTECTED', `reboundary: entry ${entry.id} in the span is pinned`, { details: { entryId: entry.id } });
+    if (index.units[index.unitOf[position]!]!.protected) throw new FoldError('ACTION.PROTECTED', `reboundary: entry ${entry.id} in the span is protected`, { details: { entryId: entry.id } });
+  }
+  const check = lattice.checkNewSpan(first, last);
+  if (!check.ok) throw new FoldError('ACTION.OVERLAP', `reboundary: ${check.reason}; folds nest and never partially overlap`, { details: { foldId: check.foldId } });
+  const firstEntryId = index.entries[first]!.id;
+  const lastEntryId = index.entries[last]!.id;
+  const id = foldIdFor('chapter', firstEntryId, lastEntryId);
+  const replaced: string[] = [];
+  const kept: PendingMarkV1[] = [];
+  for (const mark of memory.marks) {
+    const markFirst = index.positionOf(mark.firstEntryId);
+    const markLast = index.positionOf(mark.lastEntryId);
+    const overlaps = markFirst !== undefined && markLast !== undefined && markFirst <= last && first <= markLast;
+    const innerTool = overlaps && mark.kind === 'tool' && first <= markFirst && markLast <= last;
+    if (!overlaps || innerTool) {
+      kept.push(mark);
+      continue;
+    }
+    replaced.push(mark.id);
+    // Splitting: the parts of an overlapped chapter outside the span stay cut on their own.
+    if (mark.kind === 'chapter' && markFirst < first) kept.push(remainder(runtime, mark, markFirst, first - 1));
+    if (mark.kind === 'chapter' && markLast > last) kept.push(remainder(runtime, mark, last + 1, markLast));
+  }
+  const newMark: PendingMarkV1 = {
+    id,
+    kind: 'chapter',
+    origin: caller.origin ?? 'agent',
+    firstEntryId,
+    lastEntryId,
+    cutAtRequest: memory.counters.requests,
+    ...(brief === undefined ? {} : { brief }),
+  };
+  const marks = [...kept.filter((mark) => mark.id !== id), newMark];
+  if (marks.length > MAX_PENDING_MARKS) throw new FoldError('ACTION.MARK_LIMIT', `reboundary: at most ${MAX_PENDING_MARKS} marks may wait at once`);
+  memory.marks = marks;
+  memory.holds = memory.holds.filter((hold) => {
+    const holdFirst = index.positionOf(hold.firstEntryId);
+    const holdLast = index.positionOf(hold.lastEntryId);
+    return holdFirst === undefined || holdLast === undefined || holdLast < first || last < holdFirst;
+  });
+  return {
+    text: `cut ${firstEntryId}…${lastEntryId} into pending fold ${id}${replaced.length > 0 ? `, replacing ${replaced.join(', ')}` : ''}`,
+    data: { id, firstEntryId, lastEntryId, replaced },
+    mutated: true,
+  };
+}
+
+function remainder(runtime: FoldRuntime, mark: PendingMarkV1, first: number, last: number): PendingMarkV1 {
+  const firstEntryId = runtime.index.entries[first]!.id;
+  const lastEntryId = runtime.index.entries[last]!.id;
+  const { brief: _dropped, ...rest } = mark;
+  return { ...rest, id: foldIdFor('chapter', firstEntryId, lastEntryId), firstEntryId, lastEntryId };
+}
+
+function spanOf(runtime: FoldRuntime, id: string): { first: number; last: number } {
+  const { index } = runtime;
+  const entryPosition = index.positionOf(id);
+  if (entryPosition !== undefined) return { first: entryPosition, last: entryPosition };
+  const mark = runtime.memory.markById(id);
+  const firstId = mark?.firstEntryId ?? runtime.lattice.record(id)?.firstEntryId;
+  const lastId = mark?.lastEntryId ?? runtime.lattice.record(id)?.lastEntryId;
+  const first = firstId === undefined ? undefined : index.positionOf(firstId);
+  const last = lastId === undefined ? undefined : index.positionOf(lastId);
+  if (first === undefined || last === undefined) throw unknownId(runtime, id, 'reboundary');
+  return { first, last };
+}

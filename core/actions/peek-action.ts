@@ -1,0 +1,92 @@
+import type { FoldRecord } from '../../ports/fold-records.ts';
+import { oneLine, clip } from '../briefs.ts';
+import { FoldError } from '../fold-error.ts';
+import type { FoldRuntime } from '../fold-runtime.ts';
+import { verifiedBlobText } from '../verified-reads.ts';
+import { PEEK_DEFAULT_BYTES, type FoldAction } from './action-arguments.ts';
+import type { ActionCaller, ActionOutcome } from './execute-action.ts';
+import { unknownId } from './execute-action.ts';
+
+/** Share of an unsliced, oversized peek given to its head; the rest shows the tail. */
+const HEAD_SHARE = 0.6;
+
+/**
+ * B4.2: one level of a fold's exact source, every raw entry verified against its SHA-256
+ * before any byte is returned. Child folds appear collapsed with their ids. Appends only:
+ * the answer is a tool result, the window is not touched.
+ */
+export async function peekAction(runtime: FoldRuntime, action: Extract<FoldAction, { action: 'peek' }>, caller: ActionCaller): Promise<ActionOutcome> {
+  const record = runtime.lattice.record(action.id);
+  if (record === undefined) {
+    if (runtime.memory.markById(action.id) !== undefined) {
+      throw new FoldError('ACTION.NOT_COMMITTED', `peek: ${action.id} is a pending mark; its entries are still raw in the window`, { details: { id: action.id } });
+    }
+    throw unknownId(runtime, action.id, 'peek');
+  }
+  const document = await peekDocument(runtime, record);
+  const encoded = Buffer.from(document, 'utf8');
+  const total = encoded.length;
+  const budget = action.bytes ?? PEEK_DEFAULT_BYTES;
+  let text: string;
+  let nextOffset: number | undefined;
+  let shown: { from: number; to: number };
+  if (action.offset !== undefined) {
+    if (action.offset > total) {
+      throw new FoldError('ACTION.INVALID_ARGUMENT', `peek.offset ${action.offset} is past the end of ${action.id} (${total} bytes)`, { details: { id: action.id, total } });
+    }
+    const from = codePointStart(encoded, action.offset);
+    const to = codePointStart(encoded, Math.min(total, from + budget));
+    text = encoded.subarray(from, to).toString('utf8');
+    nextOffset = to < total ? to : undefined;
+    shown = { from, to };
+    text += to < total ? `\n[bytes ${from}–${to} of ${total}; continue with {"action":"peek","id":"${action.id}","offset":${to}}]` : `\n[bytes ${from}–${to} of ${total}; end of source]`;
+  } else if (total <= budget) {
+    text = document;
+    shown = { from: 0, to: total };
+  } else {
+    const headEnd = codePointStart(encoded, Math.floor(budget * HEAD_SHARE));
+    const tailStart = codePointStart(encoded, total - (budget - headEnd));
+    const omitted = tailStart - headEnd;
+    text = `${encoded.subarray(0, headEnd).toString('utf8')}\n[${omitted} exact source bytes omitted (bytes ${headEnd}–${tailStart}); read them with {"action":"peek","id":"${action.id}","offset":${headEnd}}]\n${encoded.subarray(tailStart).toString('utf8')}`;
+    nextOffset = headEnd;
+    shown = { from: 0, to: total };
+  }
+  let mutated = false;
+  if (action.ephemeral && caller.toolCallId !== undefined) {
+    runtime.memory.ephemeralPeeks = [...runtime.memory.ephemeralPeeks.filter((peek) => peek.toolCallId !== caller.toolCallId), { toolCallId: caller.toolCallId, foldId: record.id, retired: false }];
+    mutated = true;
+  }
+  return {
+    text,
+    data: { id: record.id, kind: record.kind, totalBytes: total, shown, ...(nextOffset === undefined ? {} : { nextOffset }), ephemeral: action.ephemeral, sourceSha256: record.sourceSha256 },
+    mutated,
+  };
+}
+
+/** The one-level document of a fold: exact entry bytes, child folds as one line each. */
+export async function peekDocument(runtime: FoldRuntime, record: FoldRecord): Promise<string> {
+  const store = runtime.dependencies.foldStore;
+  const lines = [
+    `fold ${record.id} · ${record.kind} · ${record.entryCount} entries · ${record.sourceChars} chars · source sha256 ${record.sourceSha256} · one level, child folds collapsed`,
+  ];
+  for (const part of record.parts) {
+    if (part.kind === 'entry') {
+      const bytes = await verifiedBlobText(store, part.sha256);
+      lines.push(`--- entry ${part.entryId} · sha256 ${part.sha256.slice(0, 16)} verified`, bytes);
+      continue;
+    }
+    const child = runtime.lattice.record(part.foldId);
+    if (child === undefined) {
+      throw new FoldError('STORE.NOT_FOUND', `fold ${record.id} names child ${part.foldId}, which has no record`, { details: { foldId: record.id, childId: part.foldId } });
+    }
+    lines.push(`--- child fold ${child.id} · ${child.kind} · ${child.entryCount} entries · ${child.sourceChars} chars · peek it by id`, clip(oneLine(child.brief), 400));
+  }
+  return lines.join('\n');
+}
+
+/** Move a byte offset back to the start of the UTF-8 code point it falls in. */
+function codePointStart(bytes: Uint8Array, offset: number): number {
+  let position = Math.max(0, Math.min(offset, bytes.length));
+  while (position > 0 && position < bytes.length && (bytes[position]! & 0xc0) === 0x80) position -= 1;
+  return position;
+}

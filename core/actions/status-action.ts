@@ -1,0 +1,131 @@
+import { planCommit } from '../commit-planner.ts';
+import type { FoldRuntime } from '../fold-runtime.ts';
+import { totalChars } from '../projection-ledger.ts';
+import type { ActionOutcome } from './execute-action.ts';
+import { curationNumbers, describeNumbers } from './execute-action.ts';
+
+/**
+ * B4.1: where the window stands. Reads only; the answer is a tool result and nothing in
+ * the window changes.
+ */
+export async function statusAction(runtime: FoldRuntime, detail: 'summary' | 'tree'): Promise<ActionOutcome> {
+  const report = statusReport(runtime, detail);
+  return { text: formatStatus(report), data: report, mutated: false };
+}
+
+export interface StatusReport {
+  readonly [key: string]: unknown;
+  readonly budgetTokens: number | null;
+  readonly occupancy: number | null;
+  readonly estimatedTokens: number;
+  readonly thresholds: FoldRuntime['settings']['thresholds'];
+  readonly scheduling: string;
+  readonly marks: readonly { id: string; kind: string; origin: string; briefed: boolean; freesTokens: number; shareOfBudget: number | null; prefixTokensRewritten: number }[];
+  readonly visibleFolds: readonly { id: string; kind: string; entries: number; sourceChars: number; brief: string }[];
+  readonly pins: readonly string[];
+  readonly counters: Readonly<Record<string, number>>;
+  readonly numbers: ReturnType<typeof curationNumbers> | null;
+  readonly tree?: readonly { id: string; kind: string; depth: number; parentId: string | null; expanded: boolean; firstEntryId: string; lastEntryId: string }[];
+}
+
+export function statusReport(runtime: FoldRuntime, detail: 'summary' | 'tree' = 'summary'): StatusReport {
+  const budget = runtime.lastBudget ?? runtime.settings.providerInputBudget ?? null;
+  const estimatedTokens = runtime.currentTokens();
+  const frozen = runtime.frozen ?? [];
+  const marks = runtime.memory.marks.map((mark) => {
+    const plan = planCommit({
+      index: runtime.index,
+      lattice: runtime.lattice,
+      memory: runtime.memory,
+      toolName: runtime.settings.toolName,
+      epoch: runtime.memory.epoch + 1,
+      charsToFree: Number.POSITIVE_INFINITY,
+      onlyMarkIds: new Set([mark.id]),
+    });
+    const freesTokens = Math.floor(runtime.estimator.tokensForChars(plan.savedChars));
+    return {
+      id: mark.id,
+      kind: mark.kind,
+      origin: mark.origin,
+      briefed: mark.brief !== undefined,
+      freesTokens,
+      shareOfBudget: budget === null ? null : round(freesTokens / budget),
+      prefixTokensRewritten: prefixTokensFrom(runtime, frozen, mark.firstEntryId),
+    };
+  });
+  const visibleFolds = runtime.visibleFolds.map((placed) => ({
+    id: placed.record.id,
+    kind: placed.record.kind,
+    entries: placed.record.entryCount,
+    sourceChars: placed.record.sourceChars,
+    brief: placed.record.brief.split('\n')[0] ?? '',
+  }));
+  const report: StatusReport = {
+    budgetTokens: budget,
+    occupancy: budget === null ? null : round(estimatedTokens / budget),
+    estimatedTokens,
+    thresholds: runtime.settings.thresholds,
+    scheduling: runtime.settings.scheduling,
+    marks,
+    visibleFolds,
+    pins: [...runtime.memory.pins].sort(),
+    counters: { ...runtime.memory.counters },
+    numbers: curationNumbers(runtime) ?? null,
+    ...(detail === 'tree' ? { tree: foldTree(runtime) } : {}),
+  };
+  return report;
+}
+
+/** Tokens from the first message a commit of this mark would change to the end of the window. */
+function prefixTokensFrom(runtime: FoldRuntime, frozen: NonNullable<FoldRuntime['frozen']>, entryId: string): number {
+  const position = frozen.findIndex((message) => (message.kind === 'entry' || message.kind === 'stub') && message.entryId === entryId);
+  if (position < 0) return 0;
+  return Math.ceil(runtime.estimator.tokensForChars(totalChars(frozen.slice(position))));
+}
+
+function foldTree(runtime: FoldRuntime) {
+  const rows = [...runtime.lattice.allRecords()].map((record) => {
+    let depth = 0;
+    for (let parent = runtime.lattice.parentOf(record.id); parent !== undefined; parent = runtime.lattice.parentOf(parent)) depth += 1;
+    return {
+      id: record.id,
+      kind: record.kind,
+      depth,
+      parentId: runtime.lattice.parentOf(record.id) ?? null,
+      expanded: runtime.lattice.expanded.has(record.id),
+      firstEntryId: record.firstEntryId,
+      lastEntryId: record.lastEntryId,
+      start: runtime.lattice.placement(record.id)?.first ?? Number.MAX_SAFE_INTEGER,
+      span: (runtime.lattice.placement(record.id)?.last ?? 0) - (runtime.lattice.placement(record.id)?.first ?? 0),
+    };
+  });
+  rows.sort((a, b) => a.start - b.start || b.span - a.span || (a.id < b.id ? -1 : 1));
+  return rows.map(({ start: _start, span: _span, ...row }) => row);
+}
+
+export function formatStatus(report: StatusReport): string {
+  const lines: string[] = [];
+  const occupancy = report.occupancy === null ? 'unknown (no request yet)' : `${Math.round(report.occupancy * 1000) / 10}%`;
+  lines.push(`budget ${report.budgetTokens ?? 'unknown'} tokens · occupancy ${occupancy} (≈${report.estimatedTokens} tokens) · commit at ${report.thresholds.maxTarget}, down to ${report.thresholds.minTarget}`);
+  lines.push(`pending marks ${report.marks.length}:`);
+  for (const mark of report.marks.slice(0, 40)) {
+    lines.push(`- ${mark.id} ${mark.kind} by ${mark.origin}${mark.briefed ? ', briefed' : ''} · frees ≈${mark.freesTokens} tokens · a commit rewrites ≈${mark.prefixTokensRewritten} prefix tokens`);
+  }
+  if (report.marks.length > 40) lines.push(`- … ${report.marks.length - 40} more`);
+  lines.push(`visible folds ${report.visibleFolds.length}:`);
+  for (const fold of report.visibleFolds.slice(0, 40)) lines.push(`- ${fold.id} ${fold.kind} · ${fold.entries} entries · ${fold.brief.slice(0, 100)}`);
+  if (report.visibleFolds.length > 40) lines.push(`- … ${report.visibleFolds.length - 40} more`);
+  lines.push(`pins ${report.pins.length}${report.pins.length > 0 ? `: ${report.pins.slice(0, 20).join(', ')}` : ''}`);
+  const counters = report.counters;
+  lines.push(`requests ${counters.requests} · pure appends ${counters.pureAppends} · rewrites ${counters.rewrites} (unattributed ${counters.unattributedRewrites}) · provider-side cache misses ${counters.providerCacheMisses} · commits ${counters.commits}`);
+  if (report.numbers !== null && report.numbers !== undefined) lines.push(describeNumbers(report.numbers));
+  if (report.tree !== undefined) {
+    lines.push('tree:');
+    for (const row of report.tree) lines.push(`${'  '.repeat(row.depth)}${row.id} ${row.kind}${row.expanded ? ' (expanded)' : ''} ${row.firstEntryId}…${row.lastEntryId}`);
+  }
+  return lines.join('\n');
+}
+
+function round(value: number): number {
+  return Math.round(value * 10_000) / 10_000;
+}

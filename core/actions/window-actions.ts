@@ -1,0 +1,77 @@
+import { collapsedChars, displayedChars } from '../commit-planner.ts';
+import { FoldError } from '../fold-error.ts';
+import type { FoldRuntime } from '../fold-runtime.ts';
+import { verifiedBlob } from '../verified-reads.ts';
+import type { ActionCaller, ActionOutcome } from './execute-action.ts';
+import { unknownId } from './execute-action.ts';
+
+/**
+ * B4.4: restore a standing fold in place, one level, outside-in. Every raw entry it
+ * covers is verified in the store first, and the expansion is refused with the numbers
+ * when it would push occupancy over maxTarget. Takes effect as a rewrite at the next request.
+ */
+export async function expandAction(runtime: FoldRuntime, id: string): Promise<ActionOutcome> {
+  const { lattice } = runtime;
+  const record = lattice.record(id);
+  if (record === undefined) {
+    if (runtime.memory.markById(id) !== undefined) {
+      throw new FoldError('ACTION.NOT_COMMITTED', `expand: ${id} is a pending mark; its entries are still raw in the window`, { details: { id } });
+    }
+    throw unknownId(runtime, id, 'expand');
+  }
+  if (lattice.expanded.has(id)) throw new FoldError('ACTION.ALREADY_EXPANDED', `expand: ${id} is already expanded`, { details: { id } });
+  const placed = lattice.placement(id);
+  if (placed === undefined) throw new FoldError('ACTION.UNKNOWN_ID', `expand: fold ${id} is not on the active branch`, { details: { id } });
+  const hiddenBy = lattice.enclosing(placed.first).find((outer) => outer.record.id !== id && outer.last >= placed.last && !lattice.expanded.has(outer.record.id));
+  if (hiddenBy !== undefined) {
+    throw new FoldError('ACTION.NOT_EXPANDED', `expand: ${id} sits inside collapsed fold ${hiddenBy.record.id}; expand that one first (outside-in)`, { details: { id, parentId: hiddenBy.record.id } });
+  }
+  const budget = runtime.lastBudget ?? runtime.settings.providerInputBudget;
+  const inputs = { index: runtime.index, toolName: runtime.settings.toolName };
+  const collapsed = collapsedChars(runtime.index, record, placed.first, placed.last, runtime.settings.toolName);
+  const trial = lattice.clone();
+  trial.expanded.add(id);
+  const opened = displayedChars(inputs, trial, placed.first, placed.last);
+  const addedTokens = Math.ceil(runtime.estimator.tokensForChars(opened - collapsed));
+  const after = runtime.currentTokens() + addedTokens;
+  if (budget !== undefined && after > runtime.settings.thresholds.maxTarget * budget) {
+    throw new FoldError('ACTION.OVER_BUDGET', `expand: ${id} would add about ${addedTokens} tokens and bring occupancy to ${Math.round((after / budget) * 100)}% (maxTarget ${Math.round(runtime.settings.thresholds.maxTarget * 100)}%); peek it instead, or peek a slice`, {
+      details: { id, addedTokens, occupancyAfter: after / budget, maxTarget: runtime.settings.thresholds.maxTarget },
+    });
+  }
+  for (const part of record.parts) if (part.kind === 'entry') await verifiedBlob(runtime.dependencies.foldStore, part.sha256);
+  lattice.expanded.add(id);
+  runtime.memory.marks = runtime.memory.marks.filter((mark) => mark.id !== id);
+  runtime.pendingCauses.add('expand');
+  return {
+    text: `expanded ${id} (${record.kind}, ${record.entryCount} entries, ≈${addedTokens} tokens) — its source returns to the window at the next request; refold it with {"action":"refold","id":"${id}"}`,
+    data: { id, addedTokens },
+    mutated: true,
+  };
+}
+
+/** B4.5: collapse an expanded fold again, as a mark that lands at the next commit. */
+export async function refoldAction(runtime: FoldRuntime, id: string, caller: ActionCaller): Promise<ActionOutcome> {
+  const record = runtime.lattice.record(id);
+  if (record === undefined) throw unknownId(runtime, id, 'refold');
+  if (!runtime.lattice.expanded.has(id)) throw new FoldError('ACTION.NOT_EXPANDED', `refold: ${id} is not expanded`, { details: { id } });
+  if (runtime.memory.markById(id) !== undefined) throw new FoldError('ACTION.INVALID_ARGUMENT', `refold: ${id} is already marked to refold`, { details: { id } });
+  const placed = runtime.lattice.placement(id);
+  if (placed !== undefined) {
+    for (let position = placed.first; position <= placed.last; position += 1) {
+      const entryId = runtime.index.entries[position]!.id;
+      if (runtime.memory.pins.has(entryId)) {
+        throw new FoldError('ACTION.PROTECTED', `refold: entry ${entryId} inside ${id} is pinned; unpin it first`, { details: { id, entryId } });
+      }
+    }
+  }
+  runtime.memory.marks.push({
+    id,
+    kind: record.kind,
+    origin: caller.origin ?? 'agent',
+    firstEntryId: record.firstEntryId,
+    lastEntryId: record.lastEntryId,
+    cutAtRequest: runtime.memory.counters.requests,
+  });
+  return { text: `marked ${id} to refold at the next commit`, data: { id }, mutated: true };
+}

@@ -1,0 +1,112 @@
+import type { FoldKind } from '../ports/fold-records.ts';
+import type { TranscriptEntry } from '../ports/transcript-source.port.ts';
+
+/** Every brief, supplied or deterministic, fits in this many chars (B5.1). */
+export const BRIEF_MAX_CHARS = 2000;
+
+const ARGUMENT_VALUE_CHARS = 96;
+const ARGUMENTS_CHARS = 240;
+const RESULT_HEAD_CHARS = 160;
+const RESULT_TAIL_CHARS = 120;
+const NOTE_CHARS = 160;
+const OPENING_CHARS = 200;
+
+/**
+ * Deterministic briefs: written from the span itself with no model call, so the same span
+ * always gets the same words (I5) and nothing is invented.
+ */
+export function toolBrief(call: TranscriptEntry, results: readonly TranscriptEntry[]): string {
+  const lines: string[] = [];
+  for (const toolCall of call.toolCalls ?? []) {
+    lines.push(`${toolCall.name}(${abbreviateArguments(toolCall.argumentsJson)})`);
+  }
+  for (const result of results) {
+    const text = oneLine(result.text);
+    const label = results.length > 1 ? `result ${result.toolName ?? ''} ` : 'result ';
+    if (text.length <= RESULT_HEAD_CHARS + RESULT_TAIL_CHARS + 20) {
+      lines.push(`${label}(${result.text.length} chars): ${text}`);
+    } else {
+      lines.push(`${label}(${result.text.length} chars) starts: ${text.slice(0, RESULT_HEAD_CHARS)}`);
+      lines.push(`… ends: ${text.slice(-RESULT_TAIL_CHARS)}`);
+    }
+  }
+  const note = oneLine(call.text);
+  if (note.length > 0) lines.push(`agent note: ${clip(note, NOTE_CHARS)}`);
+  return clip(lines.join('\n'), BRIEF_MAX_CHARS);
+}
+
+/** A chapter carries its opening text, tool counts and every assistant note in order. */
+export function chapterBrief(entries: readonly TranscriptEntry[]): string {
+  const opening = entries.find((entry) => entry.role !== 'toolResult' && oneLine(entry.text).length > 0);
+  const toolCounts = new Map<string, number>();
+  const notes: string[] = [];
+  for (const entry of entries) {
+    for (const call of entry.toolCalls ?? []) toolCounts.set(call.name, (toolCounts.get(call.name) ?? 0) + 1);
+    if (entry.role === 'assistant' && entry !== opening) {
+      const note = oneLine(entry.text);
+      if (note.length > 0) notes.push(note);
+    }
+  }
+  const head: string[] = [];
+  if (opening !== undefined) head.push(`${opening.role === 'user' ? 'user' : 'opens'}: ${clip(oneLine(opening.text), OPENING_CHARS)}`);
+  if (toolCounts.size > 0) {
+    const counts = [...toolCounts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, count]) => `${name}×${count}`);
+    head.push(`tools: ${counts.join(', ')}`);
+  }
+  return fitList(head, notes.map((note) => `note: ${note}`), NOTE_CHARS);
+}
+
+/** A consolidation indexes its children, each with a fair share of the cap. */
+export function consolidationBrief(children: readonly { id: string; kind: FoldKind; brief: string }[]): string {
+  const head = [`covers ${children.length} folds`];
+  const items = children.map((child) => `${child.id} (${child.kind}): ${oneLine(child.brief)}`);
+  const share = Math.max(60, Math.floor((BRIEF_MAX_CHARS - head[0]!.length) / Math.max(1, children.length)) - 2);
+  return fitList(head, items, share);
+}
+
+/** Fit fixed head lines plus a list whose items share what is left of the cap. */
+function fitList(head: readonly string[], items: readonly string[], itemCap: number): string {
+  const headText = head.join('\n');
+  const room = BRIEF_MAX_CHARS - headText.length - 1;
+  const share = Math.max(40, Math.min(itemCap, Math.floor(room / Math.max(1, items.length)) - 1));
+  const lines = [...head];
+  let used = headText.length;
+  for (let position = 0; position < items.length; position += 1) {
+    const line = clip(items[position]!, share);
+    const remaining = items.length - position - 1;
+    if (used + line.length + 1 > BRIEF_MAX_CHARS - (remaining > 0 ? 24 : 0)) {
+      lines.push(`… and ${items.length - position} more`);
+      break;
+    }
+    lines.push(line);
+    used += line.length + 1;
+  }
+  return clip(lines.join('\n'), BRIEF_MAX_CHARS);
+}
+
+function abbreviateArguments(argumentsJson: string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(argumentsJson);
+  } catch {
+    return clip(oneLine(argumentsJson), ARGUMENTS_CHARS);
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return clip(oneLine(argumentsJson), ARGUMENTS_CHARS);
+  const pairs = Object.keys(parsed)
+    .sort()
+    .map((key) => {
+      const value = (parsed as Record<string, unknown>)[key];
+      const shown = typeof value === 'string' ? JSON.stringify(clip(oneLine(value), ARGUMENT_VALUE_CHARS)) : clip(JSON.stringify(value) ?? 'null', ARGUMENT_VALUE_CHARS);
+      return `${key}=${shown}`;
+    });
+  return clip(pairs.join(', '), ARGUMENTS_CHARS);
+}
+
+export function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+export function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, Math.max(0, max - 1))}…`;
+}

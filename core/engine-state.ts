@@ -1,0 +1,104 @@
+import type {
+  EngineCountersV1,
+  EngineState,
+  EphemeralPeekV1,
+  HeldSpanV1,
+  PendingMarkV1,
+  WindowInsertV1,
+} from '../ports/fold-records.ts';
+import { FoldError } from './fold-error.ts';
+
+export const ENGINE_STATE_SCHEMA_VERSION = 1;
+
+/** Most marks that may wait at once; the frontier stops cutting beyond it. */
+export const MAX_PENDING_MARKS = 256;
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** The engine's mutable decisions for one session, persisted whole after each change. */
+export class EngineMemory {
+  revision = 0;
+  epoch = 0;
+  foldIds: string[] = [];
+  marks: PendingMarkV1[] = [];
+  pins = new Set<string>();
+  holds: HeldSpanV1[] = [];
+  inserts: WindowInsertV1[] = [];
+  ephemeralPeeks: EphemeralPeekV1[] = [];
+  counters: Mutable<EngineCountersV1> = {
+    requests: 0,
+    pureAppends: 0,
+    rewrites: 0,
+    unattributedRewrites: 0,
+    providerCacheMisses: 0,
+    commits: 0,
+    foldsLanded: 0,
+  };
+
+  constructor(readonly sessionId: string) {}
+
+  markById(foldId: string): PendingMarkV1 | undefined {
+    return this.marks.find((mark) => mark.id === foldId);
+  }
+
+  snapshot(expanded: Iterable<string>, calibration: EngineState['calibration']): EngineState {
+    return {
+      schemaVersion: 1,
+      sessionId: this.sessionId,
+      revision: this.revision,
+      foldIds: [...this.foldIds],
+      expanded: [...expanded].sort(),
+      marks: [...this.marks],
+      pins: [...this.pins].sort(),
+      holds: [...this.holds],
+      inserts: [...this.inserts],
+      ephemeralPeeks: [...this.ephemeralPeeks],
+      calibration: [...calibration],
+      counters: { ...this.counters },
+      epoch: this.epoch,
+    };
+  }
+
+  static restore(state: EngineState): EngineMemory {
+    const memory = new EngineMemory(state.sessionId);
+    memory.revision = state.revision;
+    memory.epoch = state.epoch;
+    memory.foldIds = [...state.foldIds];
+    memory.marks = [...state.marks];
+    memory.pins = new Set(state.pins);
+    memory.holds = [...state.holds];
+    memory.inserts = [...state.inserts];
+    memory.ephemeralPeeks = [...state.ephemeralPeeks];
+    memory.counters = { ...state.counters };
+    return memory;
+  }
+}
+
+/**
+ * Bring a stored state record to the current schema, or refuse it by name. Only version 1
+ * exists so far; a future version adds its step here with a fixture test.
+ */
+export function migrateEngineState(raw: unknown, sessionId: string): EngineState {
+  if (typeof raw !== 'object' || raw === null) {
+    throw new FoldError('STATE.CORRUPT', `engine state of session ${sessionId} is not an object`, { details: { sessionId } });
+  }
+  const record = raw as Partial<EngineState> & { schemaVersion?: unknown };
+  if (record.schemaVersion !== ENGINE_STATE_SCHEMA_VERSION) {
+    throw new FoldError('STORE.SCHEMA_VERSION', `engine state of session ${sessionId} has schema version ${String(record.schemaVersion)}; this runtime reads version ${ENGINE_STATE_SCHEMA_VERSION}`, {
+      details: { sessionId, schemaVersion: String(record.schemaVersion) },
+    });
+  }
+  const arrays = ['foldIds', 'expanded', 'marks', 'pins', 'holds', 'inserts', 'ephemeralPeeks', 'calibration'] as const;
+  for (const key of arrays) {
+    if (!Array.isArray(record[key])) {
+      throw new FoldError('STATE.CORRUPT', `engine state of session ${sessionId}: ${key} must be an array`, { details: { sessionId, field: key } });
+    }
+  }
+  if (typeof record.counters !== 'object' || record.counters === null || typeof record.revision !== 'number' || typeof record.epoch !== 'number') {
+    throw new FoldError('STATE.CORRUPT', `engine state of session ${sessionId}: counters, revision and epoch are required`, { details: { sessionId } });
+  }
+  if (record.sessionId !== sessionId) {
+    throw new FoldError('STATE.CORRUPT', `engine state belongs to session ${String(record.sessionId)}, not ${sessionId}`, { details: { sessionId } });
+  }
+  return record as EngineState;
+}

@@ -1,0 +1,156 @@
+import type { FoldRecord } from '../ports/fold-records.ts';
+import { FoldError } from './fold-error.ts';
+import type { TranscriptIndex } from './transcript-index.ts';
+
+/** A committed fold resolved against the current branch: its entry index range. */
+export interface PlacedFold {
+  readonly record: FoldRecord;
+  readonly first: number;
+  readonly last: number;
+}
+
+/**
+ * The fold forest (I3): committed folds nest and never partially overlap. Each fold has at
+ * most one parent; a new fold adopts the roots inside its span as children and may never
+ * sit inside an existing fold (records are immutable, so a parent cannot gain children).
+ */
+export class FoldLattice {
+  private readonly records = new Map<string, FoldRecord>();
+  private readonly parents = new Map<string, string>();
+  readonly expanded = new Set<string>();
+  private placed = new Map<string, PlacedFold>();
+  // Folds starting at an entry index, outermost (longest span) first.
+  private byStart = new Map<number, PlacedFold[]>();
+
+  constructor(private readonly index: TranscriptIndex) {}
+
+  get size(): number {
+    return this.records.size;
+  }
+
+  record(foldId: string): FoldRecord | undefined {
+    return this.records.get(foldId);
+  }
+
+  placement(foldId: string): PlacedFold | undefined {
+    return this.placed.get(foldId);
+  }
+
+  parentOf(foldId: string): string | undefined {
+    return this.parents.get(foldId);
+  }
+
+  allRecords(): IterableIterator<FoldRecord> {
+    return this.records.values();
+  }
+
+  /** Load committed folds (any order) and rebuild placement. */
+  load(records: Iterable<FoldRecord>, expanded: Iterable<string>): void {
+    for (const record of records) {
+      this.records.set(record.id, record);
+      for (const part of record.parts) if (part.kind === 'fold') this.parents.set(part.foldId, record.id);
+    }
+    for (const foldId of expanded) if (this.records.has(foldId)) this.expanded.add(foldId);
+    this.resolve();
+  }
+
+  /** Re-place every fold against the index (after a branch change). Folds whose span is not on this branch are left out. */
+  resolve(): void {
+    this.placed = new Map();
+    this.byStart = new Map();
+    for (const record of this.records.values()) this.place(record);
+  }
+
+  private place(record: FoldRecord): void {
+    const first = this.index.positionOf(record.firstEntryId);
+    const last = this.index.positionOf(record.lastEntryId);
+    if (first === undefined || last === undefined || last < first) return;
+    const placed: PlacedFold = { record, first, last };
+    this.placed.set(record.id, placed);
+    const list = this.byStart.get(first) ?? [];
+    list.push(placed);
+    list.sort((a, b) => b.last - a.last);
+    this.byStart.set(first, list);
+  }
+
+  /**
+   * The outermost collapsed fold that starts at `position`, for a renderer walking the
+   * transcript in order (so every fold enclosing `position` from before is expanded).
+   */
+  collapsedStartingAt(position: number): PlacedFold | undefined {
+    const candidates = this.byStart.get(position);
+    if (candidates === undefined) return undefined;
+    for (const candidate of candidates) {
+      if (!this.expanded.has(candidate.record.id)) return candidate;
+    }
+    return undefined;
+  }
+
+  /** Every placed fold that contains entry `position`, outermost first. */
+  enclosing(position: number): PlacedFold[] {
+    const found: PlacedFold[] = [];
+    for (const placed of this.placed.values()) {
+      if (placed.first <= position && position <= placed.last) found.push(placed);
+    }
+    return found.sort((a, b) => a.first - b.first || b.last - a.last);
+  }
+
+  /** True when entry `position` is hidden behind a collapsed fold. */
+  isHidden(position: number): boolean {
+    return this.enclosing(position).some((placed) => !this.expanded.has(placed.record.id));
+  }
+
+  /**
+   * Explain why a new fold over [first, last] would break the forest, or return the direct
+   * children it would adopt.
+   */
+  checkNewSpan(first: number, last: number): { ok: true; children: PlacedFold[] } | { ok: false; reason: string; foldId: string } {
+    const children: PlacedFold[] = [];
+    for (const placed of this.placed.values()) {
+      if (placed.last < first || placed.first > last) continue;
+      const inside = first <= placed.first && placed.last <= last;
+      const same = placed.first === first && placed.last === last;
+      if (same) return { ok: false, reason: `the span is exactly fold ${placed.record.id}`, foldId: placed.record.id };
+      if (!inside) {
+        const around = placed.first <= first && last <= placed.last;
+        return {
+          ok: false,
+          reason: around ? `the span lies inside fold ${placed.record.id}` : `the span partially overlaps fold ${placed.record.id}`,
+          foldId: placed.record.id,
+        };
+      }
+      if (!this.parents.has(placed.record.id) || !this.isInside(this.parents.get(placed.record.id)!, first, last)) children.push(placed);
+    }
+    return { ok: true, children: children.sort((a, b) => a.first - b.first) };
+  }
+
+  private isInside(foldId: string, first: number, last: number): boolean {
+    const placed = this.placed.get(foldId);
+    return placed !== undefined && first <= placed.first && placed.last <= last;
+  }
+
+  /** Add a committed fold; its child folds get it as parent and lose their expanded flag. */
+  add(record: FoldRecord): void {
+    if (this.records.has(record.id)) {
+      throw new FoldError('INVARIANT.BROKEN', `fold ${record.id} is already committed`, { details: { foldId: record.id } });
+    }
+    this.records.set(record.id, record);
+    for (const part of record.parts) {
+      if (part.kind !== 'fold') continue;
+      this.parents.set(part.foldId, record.id);
+      this.expanded.delete(part.foldId);
+    }
+    this.place(record);
+  }
+
+  /** A copy for planning: adding folds to it leaves this lattice untouched. */
+  clone(): FoldLattice {
+    const copy = new FoldLattice(this.index);
+    for (const [id, record] of this.records) copy.records.set(id, record);
+    for (const [child, parent] of this.parents) copy.parents.set(child, parent);
+    for (const id of this.expanded) copy.expanded.add(id);
+    copy.placed = new Map(this.placed);
+    copy.byStart = new Map([...this.byStart].map(([start, list]) => [start, [...list]]));
+    return copy;
+  }
+}

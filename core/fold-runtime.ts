@@ -1,0 +1,358 @@
+import type { CostModel, RequestUsage } from '../ports/cost-model.port.ts';
+import type { EvidenceStore } from '../ports/evidence-store.port.ts';
+import type { CalibrationSampleV1, FoldRecord, WindowInsertV1 } from '../ports/fold-records.ts';
+import type { FoldStore } from '../ports/fold-store.port.ts';
+import type { LedgerRow, ProjectedMessage, ProjectionSink, RewriteCause } from '../ports/projection-sink.port.ts';
+import type { TranscriptEntry } from '../ports/transcript-source.port.ts';
+import { executeAction, type ActionAnswer, type ActionCaller } from './actions/execute-action.ts';
+import { OccupancyEstimator, servingBudget } from './budget.ts';
+import { planCommit, type CommitPlan } from './commit-planner.ts';
+import { applyCommitPlan } from './commit-applier.ts';
+import { EngineMemory, migrateEngineState } from './engine-state.ts';
+import { FoldError } from './fold-error.ts';
+import { FoldLattice, type PlacedFold } from './fold-lattice.ts';
+import { Frontier } from './frontier.ts';
+import { ledgerRow, totalChars } from './projection-ledger.ts';
+import { ProjectionRenderer, type RenderInputs } from './projection-renderer.ts';
+import type { FoldSettings } from './settings.ts';
+import { TranscriptIndex } from './transcript-index.ts';
+import { commitReceiptText, unbriefedNoticeText } from './window-text.ts';
+
+export interface FoldRuntimeDependencies {
+  readonly sessionId: string;
+  readonly settings: FoldSettings;
+  readonly foldStore: FoldStore;
+  readonly costModel: CostModel;
+  readonly projectionSink?: ProjectionSink;
+  readonly evidenceStore?: EvidenceStore;
+}
+
+/** What the host knows about the request being prepared. */
+export interface RequestContext {
+  /** The model's context window in tokens (used when no providerInputBudget is set). */
+  readonly contextWindow?: number;
+  /** Chars the host adds around the messages (system prompt, tool schemas), for estimates before the first provider count. */
+  readonly overheadChars?: number;
+}
+
+export interface ProjectionResult {
+  readonly messages: readonly ProjectedMessage[];
+  readonly ledger: LedgerRow;
+  /** Soft problems the host should show once (e.g. a commit skipped because the store refused a write). */
+  readonly warnings: readonly string[];
+}
+
+/** Unbriefed cut folds that earn one notice (B5.3). */
+const NOTICE_AFTER_UNBRIEFED = 3;
+/** Ledger rows kept in memory (digests are dropped from all but the newest). */
+const LEDGER_HISTORY = 10_000;
+
+/**
+ * One session's fold engine. Hosts call `project` before every model request and `act`
+ * for the agent's tool; everything else (cutting, committing, rendering, accounting)
+ * happens inside, and the window only ever changes at a recorded rewrite (I1).
+ */
+export class FoldRuntime {
+  readonly index = new TranscriptIndex();
+  readonly lattice = new FoldLattice(this.index);
+  readonly renderer = new ProjectionRenderer();
+  readonly frontier = new Frontier();
+  readonly estimator: OccupancyEstimator;
+  memory: EngineMemory;
+  /** The projection most recently handed to the host: the prefix the next one must extend. */
+  frozen: ProjectedMessage[] | undefined;
+  visibleFolds: PlacedFold[] = [];
+  readonly ledger: LedgerRow[] = [];
+  /** Rewrites requested by actions, applied at the next projection. */
+  readonly pendingCauses = new Set<RewriteCause>();
+  /** A person's `/fold`: land every mark (or only these) at the next projection. */
+  forcedCommit: { markIds?: ReadonlySet<string> } | undefined;
+  lastBudget: number | undefined;
+  private noticeSinceRewrite = false;
+  private lastContext: RequestContext = {};
+  private lastPromptTokens: number | undefined;
+  private usageReported = new Set<number>();
+  private disposed = false;
+
+  private constructor(readonly dependencies: FoldRuntimeDependencies, memory: EngineMemory, calibration: readonly CalibrationSampleV1[]) {
+    this.memory = memory;
+    this.estimator = new OccupancyEstimator(dependencies.costModel.defaultCharsPerToken, calibration);
+  }
+
+  /** Open a session: restore its state and standing folds from the store, or start fresh. */
+  static async open(dependencies: FoldRuntimeDependencies): Promise<FoldRuntime> {
+    const { foldStore, sessionId } = dependencies;
+    const stored = await foldStore.loadState(sessionId);
+    if (stored === undefined) return new FoldRuntime(dependencies, new EngineMemory(sessionId), []);
+    const state = migrateEngineState(stored, sessionId);
+    const runtime = new FoldRuntime(dependencies, EngineMemory.restore(state), state.calibration);
+    const records: FoldRecord[] = [];
+    for (const foldId of state.foldIds) {
+      const record = await foldStore.getFold(sessionId, foldId);
+      if (record === undefined) {
+        throw new FoldError('STATE.CORRUPT', `session ${sessionId} lists fold ${foldId} but the ${foldStore.name} store has no record of it`, { details: { sessionId, foldId } });
+      }
+      records.push(record);
+    }
+    runtime.lattice.load(records, state.expanded);
+    return runtime;
+  }
+
+  get settings(): FoldSettings {
+    return this.dependencies.settings;
+  }
+
+  get sessionId(): string {
+    return this.dependencies.sessionId;
+  }
+
+  renderInputs(lattice: FoldLattice = this.lattice): RenderInputs {
+    const retiredPeeks = new Map<string, string>();
+    for (const peek of this.memory.ephemeralPeeks) if (peek.retired) retiredPeeks.set(peek.toolCallId, peek.foldId);
+    const insertsByAnchor = new Map<string, WindowInsertV1[]>();
+    for (const insert of this.memory.inserts) {
+      const list = insertsByAnchor.get(insert.afterEntryId) ?? [];
+      list.push(insert);
+      insertsByAnchor.set(insert.afterEntryId, list);
+    }
+    return { index: this.index, lattice, retiredPeeks, insertsByAnchor, toolName: this.settings.toolName };
+  }
+
+  budgetTokens(context: RequestContext = this.lastContext): number {
+    return servingBudget(this.settings.providerInputBudget, context.contextWindow);
+  }
+
+  estimateTokens(chars: number): number {
+    return this.estimator.estimate(chars, this.lastContext.overheadChars ?? 0);
+  }
+
+  /** Estimated tokens of the last projection handed to the host. */
+  currentTokens(): number {
+    return this.frozen === undefined ? 0 : this.estimateTokens(totalChars(this.frozen));
+  }
+
+  /**
+   * Build the projection for the next model request from the host's active branch.
+   * @throws FoldError `BUDGET.EXCEEDED` when no lossless fold can bring the request under the budget (I6).
+   */
+  async project(entries: readonly TranscriptEntry[], context: RequestContext = {}): Promise<ProjectionResult> {
+    this.assertOpen();
+    const budget = servingBudget(this.settings.providerInputBudget, context.contextWindow);
+    const ingest = this.index.ingest(entries);
+    this.lastContext = context;
+    this.lastBudget = budget;
+    if (ingest.divergedAt !== undefined) {
+      this.lattice.resolve();
+      this.frontier.reset();
+      this.pendingCauses.add('transcript-changed');
+    }
+    const request = this.memory.counters.requests + 1;
+    let dirty = this.retireAnsweredPeeks();
+    const cuts = this.frontier.pass({ index: this.index, lattice: this.lattice, memory: this.memory, settings: this.settings, visibleFolds: this.visibleFolds, request });
+    dirty ||= cuts.length > 0;
+    const warnings: string[] = [];
+    const candidate = this.candidateMessages(ingest.appendedFrom);
+    const estimate = this.estimateTokens(totalChars(candidate));
+    const plan = this.decideCommit(estimate, budget);
+    let foldsLanded = 0;
+    if (plan !== undefined && plan.folds.length > 0) {
+      try {
+        await applyCommitPlan(this, plan);
+        foldsLanded = plan.folds.length;
+        dirty = true;
+        this.pendingCauses.add(this.forcedCommit === undefined ? 'commit' : 'user-fold');
+      } catch (error) {
+        if (!FoldError.isInstance(error) || !error.code.startsWith('STORE.')) throw error;
+        warnings.push(`pi-fold: the commit was skipped because the ${this.dependencies.foldStore.name} store failed (${error.message}); nothing was folded and the window is intact.`);
+      }
+    }
+    if (plan !== undefined) this.dropInvalidMarks(plan);
+    this.forcedCommit = undefined;
+    const messages = this.pendingCauses.size > 0 ? this.renderRewrite() : candidate;
+    if (foldsLanded > 0) dirty = this.appendReceipt(messages, plan!, estimate, budget) || dirty;
+    dirty = this.appendNotice(messages) || dirty;
+    const estimatedTokens = this.estimateTokens(totalChars(messages));
+    if (estimatedTokens > budget) {
+      if (dirty) await this.persist();
+      throw new FoldError('BUDGET.EXCEEDED', `the request would carry about ${estimatedTokens} tokens against a budget of ${budget}, and no lossless fold can make room (pinned, protected or open material fills the window)`, {
+        details: { estimatedTokens, budgetTokens: budget, request },
+      });
+    }
+    const { row, rewrite } = ledgerRow({ request, previous: this.frozen, messages, causes: [...this.pendingCauses], estimatedTokens, budgetTokens: budget, foldsLanded });
+    this.recordLedger(row, rewrite);
+    this.frozen = messages;
+    this.pendingCauses.clear();
+    if (rewrite) this.noticeSinceRewrite = false;
+    // Counters alone are not worth a write per request; any decision is.
+    if (dirty || rewrite || plan !== undefined) await this.persist();
+    this.dependencies.projectionSink?.accept({ messages, ledger: row });
+    return { messages, ledger: row, warnings };
+  }
+
+  private candidateMessages(appendedFrom: number): ProjectedMessage[] {
+    if (this.frozen === undefined || this.pendingCauses.size > 0) return this.renderRewrite();
+    const messages = [...this.frozen];
+    this.renderer.renderAppended(this.renderInputs(), appendedFrom, messages);
+    return messages;
+  }
+
+  private renderRewrite(): ProjectedMessage[] {
+    this.pruneHiddenInserts();
+    const { messages, visibleFolds } = this.renderer.renderAll(this.renderInputs());
+    this.visibleFolds = visibleFolds;
+    return messages;
+  }
+
+  private decideCommit(estimate: number, budget: number): CommitPlan | undefined {
+    const { thresholds, scheduling } = this.settings;
+    const perToken = this.estimator.charsPerToken();
+    const forced = this.forcedCommit;
+    let charsToFree: number;
+    if (forced !== undefined || scheduling === 'immediate') charsToFree = Number.POSITIVE_INFINITY;
+    else if (estimate >= thresholds.maxTarget * budget || estimate > budget) charsToFree = (estimate - thresholds.minTarget * budget) * perToken;
+    else return undefined;
+    if (this.memory.marks.length === 0) return undefined;
+    return planCommit({
+      index: this.index,
+      lattice: this.lattice,
+      memory: this.memory,
+      toolName: this.settings.toolName,
+      epoch: this.memory.epoch + 1,
+      charsToFree,
+      ...(forced?.markIds === undefined ? {} : { onlyMarkIds: forced.markIds }),
+    });
+  }
+
+  // Marks whose span broke a rule since they were cut (a pin landed, the branch moved) are
+  // withdrawn rather than retried forever; the frontier looks at their units again.
+  private dropInvalidMarks(plan: CommitPlan): void {
+    const permanent = plan.dropped.filter((drop) => drop.permanent);
+    if (permanent.length === 0) return;
+    const ids = new Set(permanent.map(({ mark }) => mark.id));
+    this.memory.marks = this.memory.marks.filter((mark) => !ids.has(mark.id));
+    for (const { mark } of permanent) {
+      const position = this.index.positionOf(mark.firstEntryId);
+      if (position !== undefined) this.frontier.rewindTo(this.index, position);
+    }
+  }
+
+  private retireAnsweredPeeks(): boolean {
+    let changed = false;
+    this.memory.ephemeralPeeks = this.memory.ephemeralPeeks.map((peek) => {
+      if (peek.retired) return peek;
+      const position = this.index.resultPositionOf(peek.toolCallId);
+      if (position === undefined || this.index.lastAssistantPosition <= position) return peek;
+      changed = true;
+      this.pendingCauses.add('give-back');
+      return { ...peek, retired: true };
+    });
+    return changed;
+  }
+
+  private pruneHiddenInserts(): void {
+    this.memory.inserts = this.memory.inserts.filter((insert) => {
+      const position = this.index.positionOf(insert.afterEntryId);
+      if (position === undefined) return true;
+      return !this.lattice.enclosing(position).some((placed) => placed.record.kind !== 'tool' && !this.lattice.expanded.has(placed.record.id));
+    });
+  }
+
+  private appendInsert(messages: ProjectedMessage[], kind: WindowInsertV1['kind'], text: string): boolean {
+    const last = this.index.entries[this.index.length - 1];
+    if (last === undefined) return false;
+    // Never between a call and its result: wait until the newest batch has its results.
+    if (!this.index.units[this.index.units.length - 1]!.complete) return false;
+    const sequence = this.memory.inserts.filter((insert) => insert.afterEntryId === last.id).length;
+    const insert: WindowInsertV1 = { kind, afterEntryId: last.id, sequence, text };
+    this.memory.inserts.push(insert);
+    messages.push(this.renderer.insertMessage(insert));
+    return true;
+  }
+
+  private appendReceipt(messages: ProjectedMessage[], plan: CommitPlan, estimateBefore: number, budget: number): boolean {
+    const after = this.estimateTokens(totalChars(messages));
+    const text = commitReceiptText({
+      epoch: this.memory.epoch,
+      folds: plan.folds.map((fold) => ({ id: fold.record.id, kind: fold.record.kind })),
+      freedTokens: Math.max(0, Math.round(estimateBefore - after)),
+      occupancyBefore: estimateBefore / budget,
+      occupancyAfter: after / budget,
+      toolName: this.settings.toolName,
+    });
+    return this.appendInsert(messages, 'receipt', text);
+  }
+
+  private appendNotice(messages: ProjectedMessage[]): boolean {
+    if (this.noticeSinceRewrite) return false;
+    const unbriefed = this.memory.marks.filter((mark) => mark.brief === undefined && this.lattice.record(mark.id) === undefined);
+    if (unbriefed.length < NOTICE_AFTER_UNBRIEFED) return false;
+    const described = unbriefed.map((mark) => {
+      const first = this.index.positionOf(mark.firstEntryId) ?? 0;
+      const last = this.index.positionOf(mark.lastEntryId) ?? first;
+      let chars = 0;
+      for (let position = first; position <= last; position += 1) chars += this.index.entries[position]?.bytes.length ?? 0;
+      return { id: mark.id, kind: mark.kind, chars };
+    });
+    const appended = this.appendInsert(messages, 'notice', unbriefedNoticeText(described, this.settings.toolName));
+    if (appended) this.noticeSinceRewrite = true;
+    return appended;
+  }
+
+  private recordLedger(row: LedgerRow, rewrite: boolean): void {
+    const counters = this.memory.counters;
+    counters.requests += 1;
+    if (rewrite) counters.rewrites += 1;
+    else counters.pureAppends += 1;
+    if (row.unattributed) counters.unattributedRewrites += 1;
+    if (row.foldsLanded > 0) {
+      counters.commits += 1;
+      counters.foldsLanded += row.foldsLanded;
+    }
+    const previous = this.ledger[this.ledger.length - 1];
+    if (previous !== undefined) this.ledger[this.ledger.length - 1] = { ...previous, digests: [] };
+    this.ledger.push(row);
+    if (this.ledger.length > LEDGER_HISTORY) this.ledger.shift();
+  }
+
+  /**
+   * Anchor occupancy on the provider's count for the last projection (input + cache read +
+   * cache write), and count provider-side cache misses on pure appends.
+   */
+  recordUsage(usage: RequestUsage): void {
+    const row = this.ledger[this.ledger.length - 1];
+    if (row === undefined || this.usageReported.has(row.request)) return;
+    this.usageReported.add(row.request);
+    const promptTokens = usage.input + usage.cacheRead + usage.cacheWrite;
+    row.providerCacheRead = usage.cacheRead;
+    const pureAppend = row.causes.length === 0;
+    if (pureAppend && this.lastPromptTokens !== undefined && usage.cacheRead < 0.9 * this.lastPromptTokens - 1024) {
+      this.memory.counters.providerCacheMisses += 1;
+    }
+    this.lastPromptTokens = promptTokens;
+    this.estimator.recordProviderCount(row.totalChars, promptTokens);
+  }
+
+  /** Run one of the agent's actions (B4). Bad input is refused with a FoldError and changes nothing. */
+  async act(request: unknown, caller: ActionCaller = {}): Promise<ActionAnswer> {
+    this.assertOpen();
+    return executeAction(this, request, caller);
+  }
+
+  /** A person's `/fold`: commit every mark now (at the next projection), or exactly the given marks. */
+  requestCommit(markIds?: readonly string[]): void {
+    this.forcedCommit = markIds === undefined ? {} : { markIds: new Set(markIds) };
+  }
+
+  async persist(): Promise<void> {
+    this.memory.revision += 1;
+    await this.dependencies.foldStore.saveState(this.sessionId, this.memory.snapshot(this.lattice.expanded, this.estimator.calibration()));
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
+  }
+
+  private assertOpen(): void {
+    if (this.disposed) throw new FoldError('INVARIANT.BROKEN', `the runtime of session ${this.sessionId} was disposed`, { details: { sessionId: this.sessionId } });
+  }
+}

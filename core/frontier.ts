@@ -1,0 +1,193 @@
+import type { PendingMarkV1 } from '../ports/fold-records.ts';
+import type { EngineMemory } from './engine-state.ts';
+import { MAX_PENDING_MARKS } from './engine-state.ts';
+import { foldIdFor } from './fold-ids.ts';
+import type { FoldLattice, PlacedFold } from './fold-lattice.ts';
+import type { FoldSettings } from './settings.ts';
+import type { TranscriptIndex, Unit } from './transcript-index.ts';
+
+/** Cuts per pass (B2.1): enough to keep up, few enough that one request stays cheap. */
+export const CUTS_PER_PASS = 8;
+/** A chapter never spans more units than this, whatever their size. */
+export const CHAPTER_MAX_UNITS = 48;
+/** Chars a folded tool result still shows (its stub), used to size chapters. */
+const STUB_CHARS_ESTIMATE = 320;
+
+export interface FrontierInputs {
+  readonly index: TranscriptIndex;
+  readonly lattice: FoldLattice;
+  readonly memory: EngineMemory;
+  readonly settings: FoldSettings;
+  /** Collapsed folds visible in the window, in order (from the last full render). */
+  readonly visibleFolds: readonly PlacedFold[];
+  readonly request: number;
+}
+
+/**
+ * The frontier cuts closed units into pending marks as they close (B2). Cutting only
+ * records a decision in state; no byte of the window moves. Each unit is looked at once:
+ * cursors remember how far each rung got, and actions that free a span rewind them.
+ */
+export class Frontier {
+  private toolCursor = 0;
+  private chapterCursor = 0;
+  private chapterResidual = 0;
+  private chapterUnits = 0;
+  private chapterStart = 0;
+
+  /** Look again from the unit holding entry `position` (after pins, holds or marks changed). */
+  rewindTo(index: TranscriptIndex, position: number): void {
+    const unit = index.unitOf[Math.max(0, Math.min(position, index.length - 1))] ?? 0;
+    this.toolCursor = Math.min(this.toolCursor, unit);
+    if (unit <= this.chapterCursor) {
+      this.chapterCursor = unit;
+      this.resetAccumulation(unit);
+    } else if (unit < this.chapterStart + this.chapterUnits) {
+      this.chapterCursor = this.chapterStart;
+      this.resetAccumulation(this.chapterStart);
+    }
+  }
+
+  /** Forget everything (after the transcript changed under us). */
+  reset(): void {
+    this.toolCursor = 0;
+    this.chapterCursor = 0;
+    this.resetAccumulation(0);
+  }
+
+  pass(inputs: FrontierInputs): PendingMarkV1[] {
+    const cuts: PendingMarkV1[] = [];
+    this.toolRung(inputs, cuts);
+    this.chapterRung(inputs, cuts);
+    this.consolidationRung(inputs, cuts);
+    return cuts;
+  }
+
+  private canCut(inputs: FrontierInputs, cuts: PendingMarkV1[]): boolean {
+    return cuts.length < CUTS_PER_PASS && inputs.memory.marks.length < MAX_PENDING_MARKS;
+  }
+
+  private toolRung(inputs: FrontierInputs, cuts: PendingMarkV1[]): void {
+    const { index, settings } = inputs;
+    while (index.isClosed(this.toolCursor) && this.canCut(inputs, cuts)) {
+      const unit = index.units[this.toolCursor]!;
+      this.toolCursor += 1;
+      if (unit.kind !== 'tool-batch' || unit.protected || unit.resultChars < settings.thresholds.minFoldChars) continue;
+      if (unit.toolNames.some((name) => settings.blacklistAutoFoldTools.has(name))) continue;
+      const first = unit.first + 1;
+      if (this.isBlocked(inputs, first, unit.last)) continue;
+      this.cut(inputs, cuts, 'tool', first, unit.last);
+    }
+  }
+
+  private chapterRung(inputs: FrontierInputs, cuts: PendingMarkV1[]): void {
+    const { index, settings } = inputs;
+    while (index.isClosed(this.chapterCursor) && this.canCut(inputs, cuts)) {
+      const unit = index.units[this.chapterCursor]!;
+      if (unit.protected || this.isBlocked(inputs, unit.first, unit.last) || this.holdsExpandedFold(inputs, unit)) {
+        this.flushSmallRun(inputs);
+        this.chapterCursor += 1;
+        this.resetAccumulation(this.chapterCursor);
+        continue;
+      }
+      this.chapterResidual += residualChars(inputs, unit);
+      this.chapterUnits += 1;
+      this.chapterCursor += 1;
+      if (this.chapterResidual >= settings.thresholds.minFoldChars || this.chapterUnits >= CHAPTER_MAX_UNITS) {
+        const firstUnit = index.units[this.chapterStart]!;
+        this.cut(inputs, cuts, 'chapter', firstUnit.first, unit.last);
+        this.resetAccumulation(this.chapterCursor);
+      }
+    }
+  }
+
+  /** B2.5: once enough roots stand side by side, the oldest adjacent run gets a parent. */
+  private consolidationRung(inputs: FrontierInputs, cuts: PendingMarkV1[]): void {
+    const { settings, lattice, memory } = inputs;
+    const roots = inputs.visibleFolds.filter((placed) => lattice.parentOf(placed.record.id) === undefined);
+    if (roots.length < settings.thresholds.consolidateAfter || !this.canCut(inputs, cuts)) return;
+    if (memory.marks.some((mark) => mark.kind === 'consolidation')) return;
+    let run: PlacedFold[] = [];
+    for (const root of roots) {
+      const previous = run[run.length - 1];
+      if (previous !== undefined && previous.last + 1 === root.first) run.push(root);
+      else if (run.length >= 2) break;
+      else run = [root];
+      if (run.length >= settings.thresholds.consolidateAfter) break;
+    }
+    if (run.length < 2) return;
+    this.cut(inputs, cuts, 'consolidation', run[0]!.first, run[run.length - 1]!.last);
+  }
+
+  private cut(inputs: FrontierInputs, cuts: PendingMarkV1[], kind: PendingMarkV1['kind'], first: number, last: number): void {
+    const { index, memory, lattice } = inputs;
+    const firstEntryId = index.entries[first]!.id;
+    const lastEntryId = index.entries[last]!.id;
+    const id = foldIdFor(kind, firstEntryId, lastEntryId);
+    if (memory.markById(id) !== undefined || lattice.record(id) !== undefined) return;
+    const mark: PendingMarkV1 = { id, kind, origin: 'runtime', firstEntryId, lastEntryId, cutAtRequest: inputs.request };
+    memory.marks.push(mark);
+    cuts.push(mark);
+  }
+
+  // A small run that ends at a pin or a held span is absorbed by the pending chapter just
+  // before it when the two touch (B2.4); otherwise it stays raw, being too small to matter.
+  private flushSmallRun(inputs: FrontierInputs): void {
+    if (this.chapterUnits === 0) return;
+    const { index, memory } = inputs;
+    const runFirst = index.units[this.chapterStart]!.first;
+    const runLast = index.units[this.chapterStart + this.chapterUnits - 1]!.last;
+    const previousPosition = runFirst - 1;
+    const neighbour = memory.marks.find(
+      (mark) => mark.kind === 'chapter' && mark.origin === 'runtime' && mark.brief === undefined && index.positionOf(mark.lastEntryId) === previousPosition,
+    );
+    if (neighbour === undefined) return;
+    const lastEntryId = index.entries[runLast]!.id;
+    const merged: PendingMarkV1 = { ...neighbour, id: foldIdFor('chapter', neighbour.firstEntryId, lastEntryId), lastEntryId };
+    memory.marks = memory.marks.map((mark) => (mark === neighbour ? merged : mark));
+  }
+
+  private resetAccumulation(unitIndex: number): void {
+    this.chapterStart = unitIndex;
+    this.chapterResidual = 0;
+    this.chapterUnits = 0;
+  }
+
+  /** Pinned entries, held spans, and chapter-level folds or marks already covering the span. */
+  private isBlocked(inputs: FrontierInputs, first: number, last: number): boolean {
+    const { index, memory, lattice } = inputs;
+    for (let position = first; position <= last; position += 1) {
+      if (memory.pins.has(index.entries[position]!.id) || index.entries[position]!.protected === true) return true;
+    }
+    for (const hold of memory.holds) {
+      const holdFirst = index.positionOf(hold.firstEntryId);
+      const holdLast = index.positionOf(hold.lastEntryId);
+      if (holdFirst !== undefined && holdLast !== undefined && holdFirst <= last && first <= holdLast) return true;
+    }
+    for (const mark of memory.marks) {
+      const markFirst = index.positionOf(mark.firstEntryId);
+      const markLast = index.positionOf(mark.lastEntryId);
+      if (markFirst === undefined || markLast === undefined || markFirst > last || first > markLast) continue;
+      if (mark.kind !== 'tool' || (markFirst === first && markLast === last)) return true;
+    }
+    return lattice.enclosing(first).some((placed) => placed.record.kind !== 'tool' || (placed.first === first && placed.last === last)) ||
+      lattice.enclosing(last).some((placed) => placed.record.kind !== 'tool');
+  }
+
+  private holdsExpandedFold(inputs: FrontierInputs, unit: Unit): boolean {
+    if (unit.kind !== 'tool-batch') return false;
+    const placed = inputs.lattice.enclosing(unit.last).find((candidate) => candidate.record.kind === 'tool');
+    return placed !== undefined && inputs.lattice.expanded.has(placed.record.id);
+  }
+}
+
+/** What a unit still shows once its own tool fold (made or due) has landed. */
+function residualChars(inputs: FrontierInputs, unit: Unit): number {
+  const foldable =
+    unit.kind === 'tool-batch' &&
+    unit.resultChars >= inputs.settings.thresholds.minFoldChars &&
+    !unit.toolNames.some((name) => inputs.settings.blacklistAutoFoldTools.has(name));
+  if (!foldable) return unit.chars;
+  const results = unit.last - unit.first;
+  return unit.chars - unit.resultChars + results * STUB_CHARS_ESTIMATE;
+}

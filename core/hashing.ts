@@ -1,0 +1,31 @@
+import { createHash } from 'node:crypto';
+
+/** Hex SHA-256 of a UTF-8 string or raw bytes. */
+export function sha256Hex(content: string | Uint8Array): string {
+  return createHash('sha256').update(content).digest('hex');
+}
+
+/**
+ * JSON with object keys sorted at every depth, so the same value always has the same bytes
+ * (I5: no map-order leaks). Undefined members are dropped as JSON.stringify does.
+ */
+export function stableStringify(value: unknown): string {
+  return JSON.stringify(sortKeysDeep(value));
+}
+
+function sortKeysDeep(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeysDeep);
+  if (value === null || typeof value !== 'object') return value;
+  if (value instanceof Uint8Array) return Array.from(value);
+  const sorted: Record<string, unknown> = {};
+  for (const key of Object.keys(value).sort()) {
+    const member = (value as Record<string, unknown>)[key];
+    if (member !== undefined) sorted[key] = sortKeysDeep(member);
+  }
+  return sorted;
+}
+
+/** Length of a string in UTF-8 bytes, without allocating a buffer. */
+export function utf8Length(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
+}

@@ -1,0 +1,14 @@
+export { FoldError, FOLD_ERROR_CODES, type FoldErrorCode } from './fold-error.ts';
+export { FoldRuntime, type FoldRuntimeDependencies, type ProjectionResult, type RequestContext } from './fold-runtime.ts';
+export { resolveSettings, resolveThresholds, DEFAULT_THRESHOLDS, type FoldSettings, type Thresholds, type SchedulingMode } from './settings.ts';
+export { ACTION_NAMES, parseAction, type FoldAction, type ActionName } from './actions/action-arguments.ts';
+export type { ActionAnswer, ActionCaller, CurationNumbers } from './actions/execute-action.ts';
+export { statusReport, type StatusReport } from './actions/status-action.ts';
+export { createCharsCostModel, priceRequest } from './chars-cost-model.ts';
+export { PRICE_LISTS, DEFAULT_PRICE_LIST } from './price-lists.ts';
+export { servingBudget, outputReservation } from './budget.ts';
+export { sha256Hex, stableStringify } from './hashing.ts';
+export { foldIdFor } from './fold-ids.ts';
+export { sourceDigest } from './commit-planner.ts';
+export { BRIEF_MAX_CHARS } from './briefs.ts';
+export type * from '../ports/index.ts';

@@ -1,0 +1,147 @@
+import type { FoldRecord, WindowInsertV1 } from '../ports/fold-records.ts';
+import type { ProjectedMessage } from '../ports/projection-sink.port.ts';
+import type { FoldLattice, PlacedFold } from './fold-lattice.ts';
+import { sha256Hex, stableStringify } from './hashing.ts';
+import type { TranscriptIndex } from './transcript-index.ts';
+import { peekStubText, placeholderText, siblingStubText } from './window-text.ts';
+
+/** Everything a render reads. Rendering is a pure function of it (I5). */
+export interface RenderInputs {
+  readonly index: TranscriptIndex;
+  readonly lattice: FoldLattice;
+  /** Tool call ids of peeks whose result is shown as a one-line stub, with the peeked fold id. */
+  readonly retiredPeeks: ReadonlyMap<string, string>;
+  /** Notices and receipts, grouped by the entry they follow, in sequence order. */
+  readonly insertsByAnchor: ReadonlyMap<string, readonly WindowInsertV1[]>;
+  readonly toolName: string;
+}
+
+/**
+ * Builds projected messages and remembers the ones it made, so an unchanged fold or entry
+ * is never re-serialised or re-hashed (a request costs what it appends).
+ */
+export class ProjectionRenderer {
+  private readonly placeholders = new Map<string, ProjectedMessage>();
+  private readonly stubs = new Map<string, ProjectedMessage>();
+  private readonly insertMessages = new Map<string, ProjectedMessage>();
+
+  /** Render the whole window. Also returns the collapsed folds that are visible, in order. */
+  renderAll(inputs: RenderInputs): { messages: ProjectedMessage[]; visibleFolds: PlacedFold[] } {
+    const messages: ProjectedMessage[] = [];
+    const visibleFolds: PlacedFold[] = [];
+    this.renderRange(inputs, 0, inputs.index.length - 1, messages, visibleFolds, true);
+    return { messages, visibleFolds };
+  }
+
+  /** Render entries [from, to] in order into `out`. */
+  renderRange(inputs: RenderInputs, from: number, to: number, out: ProjectedMessage[], visibleFolds: PlacedFold[] | undefined, withInserts: boolean): void {
+    const { index, lattice } = inputs;
+    for (let position = from; position <= to; position += 1) {
+      const folded = lattice.collapsedStartingAt(position);
+      if (folded !== undefined && folded.last <= to) {
+        visibleFolds?.push(folded);
+        if (folded.record.kind === 'tool') {
+          for (let resultPosition = folded.first; resultPosition <= folded.last; resultPosition += 1) {
+            out.push(this.foldStub(inputs, folded.record, resultPosition, resultPosition === folded.first));
+            if (withInserts) this.pushInserts(inputs, resultPosition, out);
+          }
+        } else {
+          out.push(this.placeholder(inputs, folded.record));
+        }
+        position = folded.last;
+        continue;
+      }
+      const entry = index.entries[position]!;
+      const retiredFold = entry.role === 'toolResult' && entry.toolCallId !== undefined ? inputs.retiredPeeks.get(entry.toolCallId) : undefined;
+      out.push(retiredFold === undefined ? entryMessage(index, position) : this.peekStub(inputs, position, retiredFold));
+      if (withInserts) this.pushInserts(inputs, position, out);
+    }
+  }
+
+  /** The message for a newly appended entry plus its inserts (the pure-append path). */
+  renderAppended(inputs: RenderInputs, from: number, out: ProjectedMessage[]): void {
+    this.renderRange(inputs, from, inputs.index.length - 1, out, undefined, true);
+  }
+
+  insertMessage(insert: WindowInsertV1): ProjectedMessage {
+    const key = `${insert.afterEntryId}\u0000${insert.sequence}`;
+    let message = this.insertMessages.get(key);
+    if (message === undefined) {
+      message = syntheticMessage(insert.kind, insert.text);
+      this.insertMessages.set(key, message);
+    }
+    return message;
+  }
+
+  placeholder(inputs: RenderInputs, record: FoldRecord): ProjectedMessage {
+    let message = this.placeholders.get(record.id);
+    if (message === undefined) {
+      message = syntheticMessage('placeholder', placeholderText({ ...facts(record), toolName: inputs.toolName }), record.id);
+      this.placeholders.set(record.id, message);
+    }
+    return message;
+  }
+
+  private foldStub(inputs: RenderInputs, record: FoldRecord, position: number, carriesPlaceholder: boolean): ProjectedMessage {
+    const entry = inputs.index.entries[position]!;
+    const key = `${record.id}\u0000${entry.id}`;
+    let message = this.stubs.get(key);
+    if (message === undefined) {
+      const text = carriesPlaceholder ? placeholderText({ ...facts(record), toolName: inputs.toolName }) : siblingStubText(record.id);
+      message = stubMessage('fold-stub', entry.id, entry.toolCallId ?? '', entry.toolName ?? '', record.id, text);
+      this.stubs.set(key, message);
+    }
+    return message;
+  }
+
+  private peekStub(inputs: RenderInputs, position: number, foldId: string): ProjectedMessage {
+    const entry = inputs.index.entries[position]!;
+    const key = `peek\u0000${entry.id}`;
+    let message = this.stubs.get(key);
+    if (message === undefined) {
+      message = stubMessage('peek-stub', entry.id, entry.toolCallId ?? '', entry.toolName ?? '', foldId, peekStubText(foldId, inputs.toolName));
+      this.stubs.set(key, message);
+    }
+    return message;
+  }
+
+  private pushInserts(inputs: RenderInputs, position: number, out: ProjectedMessage[]): void {
+    const inserts = inputs.insertsByAnchor.get(inputs.index.entries[position]!.id);
+    if (inserts === undefined) return;
+    for (const insert of inserts) out.push(this.insertMessage(insert));
+  }
+}
+
+function facts(record: FoldRecord) {
+  return {
+    foldId: record.id,
+    kind: record.kind,
+    brief: record.brief,
+    sourceChars: record.sourceChars,
+    entryCount: record.entryCount,
+    sourceSha256: record.sourceSha256,
+  };
+}
+
+const entryMessages = new WeakMap<object, ProjectedMessage>();
+
+/** An entry as the host had it. Cached per entry object: entries are immutable. */
+export function entryMessage(index: TranscriptIndex, position: number): ProjectedMessage {
+  const entry = index.entries[position]!;
+  let message = entryMessages.get(entry);
+  if (message === undefined) {
+    message = { kind: 'entry', entryId: entry.id, bytes: entry.bytes, digest: index.shas[position]! };
+    entryMessages.set(entry, message);
+  }
+  return message;
+}
+
+export function syntheticMessage(origin: 'placeholder' | 'notice' | 'receipt', text: string, foldId?: string): ProjectedMessage {
+  const bytes = stableStringify({ role: 'user', text });
+  return { kind: 'synthetic', origin, ...(foldId === undefined ? {} : { foldId }), text, bytes, digest: sha256Hex(bytes) };
+}
+
+function stubMessage(origin: 'fold-stub' | 'peek-stub', entryId: string, toolCallId: string, toolName: string, foldId: string, text: string): ProjectedMessage {
+  const bytes = stableStringify({ role: 'toolResult', text, toolCallId, toolName });
+  return { kind: 'stub', origin, entryId, toolCallId, toolName, foldId, text, bytes, digest: sha256Hex(bytes) };
+}

@@ -1,0 +1,151 @@
+import { FoldError } from './fold-error.ts';
+
+/** The band and granularity a person tunes (B6.4). Set whole, never member by member. */
+export interface Thresholds {
+  /** Occupancy at which a commit fires. @default 0.80 */
+  readonly maxTarget: number;
+  /** Occupancy a commit folds down to. @default 0.40 */
+  readonly minTarget: number;
+  /** Visible unpinned roots that earn a consolidating parent. @default 10 */
+  readonly consolidateAfter: number;
+  /** Chars a fold must reach to be worth making; also the raw-gap floor. @default 8000 */
+  readonly minFoldChars: number;
+}
+
+export type SchedulingMode = 'epoch' | 'immediate';
+
+export interface FoldSettings {
+  readonly thresholds: Thresholds;
+  /** Tokens this deployment may put into one request, net of output reservation. */
+  readonly providerInputBudget?: number;
+  /** Tool names whose batches the tool rung never cuts. */
+  readonly blacklistAutoFoldTools: ReadonlySet<string>;
+  /** `epoch` (default) lands marks at commits; `immediate` exists only for ablation (B3.5). */
+  readonly scheduling: SchedulingMode;
+  /** The agent tool's name as this host registers it, used in placeholders. */
+  readonly toolName: string;
+}
+
+export const DEFAULT_THRESHOLDS: Thresholds = Object.freeze({
+  maxTarget: 0.8,
+  minTarget: 0.4,
+  consolidateAfter: 10,
+  minFoldChars: 8000,
+});
+
+/** Option names that once existed, refused with why they are gone. */
+const DELETED_OPTIONS: Readonly<Record<string, string>> = {
+  summarizer: 'model-written summaries were removed: briefs are deterministic or supplied by the agent, so nothing is lost to a summary',
+  summarizeContextSpan: 'model-written summaries were removed: briefs are deterministic or supplied by the agent',
+  guidance: 'the runtime now cuts every closed unit itself and always tells the agent with one notice; there is nothing to switch',
+  freshTail: 'fresh-tail protection was removed: open units never fold and commits stop at minTarget, which protects the fresh end structurally',
+};
+
+const THRESHOLD_KEYS = ['maxTarget', 'minTarget', 'consolidateAfter', 'minFoldChars'] as const;
+const OPTION_KEYS = ['thresholds', 'providerInputBudget', 'blacklistAutoFoldTools', 'scheduling', 'toolName'] as const;
+
+/** Smallest minFoldChars accepted: below it a placeholder costs about what it saves. */
+export const MIN_FOLD_CHARS_FLOOR = 1000;
+
+/**
+ * Validate user thresholds as one object. An impossible policy is refused by name, never
+ * clamped, so what runs is exactly what was asked for.
+ */
+export function resolveThresholds(input: unknown): Thresholds {
+  if (input === undefined) return DEFAULT_THRESHOLDS;
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    throw invalid('thresholds must be an object with maxTarget, minTarget, consolidateAfter and minFoldChars');
+  }
+  const record = input as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    if (key in DELETED_OPTIONS) {
+      throw new FoldError('SETTINGS.DELETED_OPTION', `thresholds.${key} was removed: ${DELETED_OPTIONS[key]}`, { details: { option: `thresholds.${key}` } });
+    }
+    if (!(THRESHOLD_KEYS as readonly string[]).includes(key)) {
+      throw new FoldError('SETTINGS.UNKNOWN_OPTION', `thresholds.${key} is not a setting (known: ${THRESHOLD_KEYS.join(', ')})`, { details: { option: `thresholds.${key}` } });
+    }
+  }
+  const missing = THRESHOLD_KEYS.filter((key) => record[key] === undefined);
+  if (missing.length > 0) {
+    throw invalid(`thresholds are set whole: missing ${missing.join(', ')}`);
+  }
+  const thresholds = {
+    maxTarget: record.maxTarget,
+    minTarget: record.minTarget,
+    consolidateAfter: record.consolidateAfter,
+    minFoldChars: record.minFoldChars,
+  };
+  const { maxTarget, minTarget, consolidateAfter, minFoldChars } = thresholds;
+  if (!isFiniteNumber(maxTarget) || maxTarget <= 0 || maxTarget > 1) {
+    throw invalid(`maxTarget must be a number in (0, 1], got ${describe(maxTarget)}`, 'maxTarget');
+  }
+  if (!isFiniteNumber(minTarget) || minTarget < 0 || minTarget >= 1) {
+    throw invalid(`minTarget must be a number in [0, 1), got ${describe(minTarget)}`, 'minTarget');
+  }
+  if (minTarget >= maxTarget) {
+    throw invalid(`minTarget (${minTarget}) must be below maxTarget (${maxTarget}): a commit could never reach its aim`, 'minTarget');
+  }
+  if (!Number.isInteger(consolidateAfter) || (consolidateAfter as number) < 2) {
+    throw invalid(`consolidateAfter must be an integer of at least 2, got ${describe(consolidateAfter)}`, 'consolidateAfter');
+  }
+  if (!Number.isInteger(minFoldChars) || (minFoldChars as number) < MIN_FOLD_CHARS_FLOOR) {
+    throw invalid(`minFoldChars must be an integer of at least ${MIN_FOLD_CHARS_FLOOR}, got ${describe(minFoldChars)}`, 'minFoldChars');
+  }
+  return Object.freeze({ maxTarget, minTarget, consolidateAfter: consolidateAfter as number, minFoldChars: minFoldChars as number });
+}
+
+/** Validate every option; unknown and deleted names are refused. */
+export function resolveSettings(input: unknown = {}): FoldSettings {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    throw invalid('settings must be an object');
+  }
+  const record = input as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    if (key in DELETED_OPTIONS) {
+      throw new FoldError('SETTINGS.DELETED_OPTION', `${key} was removed: ${DELETED_OPTIONS[key]}`, { details: { option: key } });
+    }
+    if (!(OPTION_KEYS as readonly string[]).includes(key)) {
+      throw new FoldError('SETTINGS.UNKNOWN_OPTION', `${key} is not a setting (known: ${OPTION_KEYS.join(', ')})`, { details: { option: key } });
+    }
+  }
+  const thresholds = resolveThresholds(record.thresholds);
+  const budget = record.providerInputBudget;
+  if (budget !== undefined && (!Number.isInteger(budget) || (budget as number) < 1000)) {
+    throw invalid(`providerInputBudget must be an integer of at least 1000 tokens, got ${describe(budget)}`, 'providerInputBudget');
+  }
+  const blacklist = record.blacklistAutoFoldTools ?? new Set<string>();
+  const blacklistNames = blacklist instanceof Set ? [...blacklist] : Array.isArray(blacklist) ? blacklist : undefined;
+  if (blacklistNames === undefined || !blacklistNames.every((name) => typeof name === 'string' && name.length > 0)) {
+    throw invalid('blacklistAutoFoldTools must be a Set or array of tool names', 'blacklistAutoFoldTools');
+  }
+  const scheduling = record.scheduling ?? 'epoch';
+  if (scheduling !== 'epoch' && scheduling !== 'immediate') {
+    throw invalid(`scheduling must be "epoch" or "immediate", got ${describe(scheduling)}`, 'scheduling');
+  }
+  const toolName = record.toolName ?? 'fold_context';
+  if (typeof toolName !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(toolName)) {
+    throw invalid(`toolName must be 1-64 letters, digits, _ or -, got ${describe(toolName)}`, 'toolName');
+  }
+  return Object.freeze({
+    thresholds,
+    ...(budget === undefined ? {} : { providerInputBudget: budget as number }),
+    blacklistAutoFoldTools: new Set(blacklistNames as string[]),
+    scheduling,
+    toolName,
+  });
+}
+
+function invalid(message: string, option?: string): FoldError {
+  return new FoldError('SETTINGS.INVALID', message, option === undefined ? {} : { details: { option } });
+}
+
+function isFiniteNumber(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value);
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.slice(0, 40));
+  if (value === null || value === undefined) return String(value);
+  if (typeof value === 'object') return Array.isArray(value) ? 'an array' : 'an object';
+  return String(value);
+}

@@ -1,0 +1,235 @@
+import type { TranscriptEntry } from '../ports/transcript-source.port.ts';
+import { FoldError } from './fold-error.ts';
+import { sha256Hex } from './hashing.ts';
+
+/**
+ * Units are the smallest closed pieces of a transcript: a user message, an assistant note
+ * (no tool calls), or a tool batch (an assistant message with calls plus the results that
+ * follow it). Results that answer no open call, and batches interrupted before all their
+ * results landed, are kept as protected units: they never fold, so a projection can never
+ * strand a call or a result.
+ */
+export type UnitKind = 'user' | 'note' | 'tool-batch' | 'orphan-result';
+
+export interface Unit {
+  readonly index: number;
+  readonly kind: UnitKind;
+  /** Entry indices, inclusive. */
+  readonly first: number;
+  last: number;
+  /** True once nothing more can join the unit. */
+  complete: boolean;
+  /** True when the unit must never fold (host-protected entry, orphan, interrupted batch). */
+  protected: boolean;
+  /** Sum of entry chars. */
+  chars: number;
+  /** Sum of result-entry chars (tool batches only). */
+  resultChars: number;
+  /** Tool names called by the batch. */
+  readonly toolNames: readonly string[];
+  /** Call ids still waiting for a result. */
+  readonly pendingCallIds: Set<string>;
+}
+
+/** What changed since the previous read. */
+export interface IngestResult {
+  /** First entry index that differs from what was known, when the host rewrote history. */
+  readonly divergedAt: number | undefined;
+  /** Index of the first entry that was not known before this read. */
+  readonly appendedFrom: number;
+}
+
+const SHA256_PATTERN = /^[0-9a-f]{64}$/;
+
+/**
+ * The engine's incremental view of the transcript. Each entry is validated, hashed and
+ * assigned to a unit exactly once, so a request costs what was appended, not the session.
+ */
+export class TranscriptIndex {
+  readonly entries: TranscriptEntry[] = [];
+  readonly shas: string[] = [];
+  readonly units: Unit[] = [];
+  /** Unit index of every entry. */
+  readonly unitOf: number[] = [];
+  private readonly positions = new Map<string, number>();
+  // Entries are immutable, so a hash computed once stays true for the entry's id forever.
+  private readonly shaById = new Map<string, string>();
+
+  /** Position of the newest assistant entry, or -1. */
+  lastAssistantPosition = -1;
+  // Where each tool call's result landed; checked on read because truncation may stale it.
+  private readonly resultPositions = new Map<string, number>();
+
+  /** Position of the result entry answering `toolCallId`, if it is on the branch. */
+  resultPositionOf(toolCallId: string): number | undefined {
+    const position = this.resultPositions.get(toolCallId);
+    if (position === undefined) return undefined;
+    const entry = this.entries[position];
+    return entry !== undefined && entry.role === 'toolResult' && entry.toolCallId === toolCallId ? position : undefined;
+  }
+
+  get length(): number {
+    return this.entries.length;
+  }
+
+  positionOf(entryId: string): number | undefined {
+    return this.positions.get(entryId);
+  }
+
+  /** Whether unit `index` is closed: complete and not the newest unit. */
+  isClosed(unitIndex: number): boolean {
+    const unit = this.units[unitIndex];
+    return unit !== undefined && unit.complete && unitIndex < this.units.length - 1;
+  }
+
+  /**
+   * Bring the index up to date with the host's current branch. Validates every new entry
+   * before changing anything, so a bad entry leaves the index as it was.
+   */
+  ingest(next: readonly TranscriptEntry[]): IngestResult {
+    let divergedAt: number | undefined;
+    const known = this.entries.length;
+    const shared = Math.min(known, next.length);
+    for (let position = 0; position < shared; position += 1) {
+      if (next[position]!.id !== this.entries[position]!.id) {
+        divergedAt = position;
+        break;
+      }
+    }
+    if (divergedAt === undefined && next.length < known) divergedAt = next.length;
+    const keep = divergedAt ?? known;
+    const incomingIds = new Set<string>();
+    for (let position = keep; position < next.length; position += 1) {
+      const entry = next[position]!;
+      validateEntry(entry, position);
+      const earlier = this.positions.get(entry.id);
+      if ((earlier !== undefined && earlier < keep) || incomingIds.has(entry.id)) {
+        throw new FoldError('TRANSCRIPT.INVALID_ENTRY', `entry id "${entry.id}" at position ${position} appears twice in the transcript`, { details: { entryId: entry.id, position } });
+      }
+      incomingIds.add(entry.id);
+    }
+    if (divergedAt !== undefined) this.truncate(divergedAt);
+    for (let position = keep; position < next.length; position += 1) this.append(next[position]!);
+    return { divergedAt, appendedFrom: keep };
+  }
+
+  private truncate(length: number): void {
+    for (let position = length; position < this.entries.length; position += 1) {
+      this.positions.delete(this.entries[position]!.id);
+    }
+    const firstUnitToDrop = length < this.unitOf.length ? this.unitOf[length]! : this.units.length;
+    const rebuildFrom = this.units[firstUnitToDrop]?.first ?? length;
+    const survivors = this.entries.slice(rebuildFrom, length);
+    this.entries.length = rebuildFrom;
+    this.shas.length = rebuildFrom;
+    this.unitOf.length = rebuildFrom;
+    this.units.length = firstUnitToDrop;
+    this.lastAssistantPosition = -1;
+    for (let position = rebuildFrom - 1; position >= 0; position -= 1) {
+      if (this.entries[position]!.role === 'assistant') {
+        this.lastAssistantPosition = position;
+        break;
+      }
+    }
+    for (const entry of survivors) this.append(entry);
+  }
+
+  private append(entry: TranscriptEntry): void {
+    const position = this.entries.length;
+    let sha = this.shaById.get(entry.id);
+    if (sha === undefined) {
+      sha = entry.sha256 ?? sha256Hex(entry.bytes);
+      this.shaById.set(entry.id, sha);
+    }
+    this.entries.push(entry);
+    this.shas.push(sha);
+    this.positions.set(entry.id, position);
+    if (entry.role === 'assistant') this.lastAssistantPosition = position;
+    if (entry.role === 'toolResult' && entry.toolCallId !== undefined) this.resultPositions.set(entry.toolCallId, position);
+    this.unitOf.push(this.assignUnit(entry, position));
+  }
+
+  private assignUnit(entry: TranscriptEntry, position: number): number {
+    const chars = entry.bytes.length;
+    const previous = this.units[this.units.length - 1];
+    if (entry.role === 'toolResult') {
+      const answersOpenBatch =
+        previous !== undefined &&
+        previous.kind === 'tool-batch' &&
+        !previous.complete &&
+        previous.last === position - 1 &&
+        entry.toolCallId !== undefined &&
+        previous.pendingCallIds.has(entry.toolCallId);
+      if (answersOpenBatch) {
+        previous.pendingCallIds.delete(entry.toolCallId!);
+        previous.last = position;
+        previous.chars += chars;
+        previous.resultChars += chars;
+        if (entry.protected === true) previous.protected = true;
+        if (previous.pendingCallIds.size === 0) previous.complete = true;
+        return previous.index;
+      }
+      this.closeInterruptedBatch(previous);
+      return this.pushUnit('orphan-result', position, chars, true, [], []);
+    }
+    this.closeInterruptedBatch(previous);
+    const calls = entry.role === 'assistant' ? (entry.toolCalls ?? []) : [];
+    if (calls.length > 0) {
+      const names = calls.map((call) => call.name);
+      return this.pushUnit('tool-batch', position, chars, entry.protected === true, names, calls.map((call) => call.id));
+    }
+    return this.pushUnit(entry.role === 'user' ? 'user' : 'note', position, chars, entry.protected === true, [], []);
+  }
+
+  // A batch that something else interrupted can never be folded safely: a fold edge would
+  // have to separate its calls from results that may still arrive later.
+  private closeInterruptedBatch(unit: Unit | undefined): void {
+    if (unit !== undefined && unit.kind === 'tool-batch' && !unit.complete) {
+      unit.complete = true;
+      unit.protected = true;
+    }
+  }
+
+  private pushUnit(kind: UnitKind, position: number, chars: number, isProtected: boolean, toolNames: string[], callIds: string[]): number {
+    const index = this.units.length;
+    this.units.push({
+      index,
+      kind,
+      first: position,
+      last: position,
+      complete: kind !== 'tool-batch',
+      protected: isProtected,
+      chars,
+      resultChars: 0,
+      toolNames,
+      pendingCallIds: new Set(callIds),
+    });
+    return index;
+  }
+}
+
+function validateEntry(entry: TranscriptEntry, position: number): void {
+  const problem = describeEntryProblem(entry);
+  if (problem !== undefined) {
+    const id = typeof entry?.id === 'string' ? entry.id : undefined;
+    throw new FoldError('TRANSCRIPT.INVALID_ENTRY', `entry at position ${position}${id ? ` ("${id}")` : ''}: ${problem}`, { details: { position, ...(id ? { entryId: id } : {}) } });
+  }
+}
+
+function describeEntryProblem(entry: TranscriptEntry): string | undefined {
+  if (typeof entry !== 'object' || entry === null) return 'is not an object';
+  if (typeof entry.id !== 'string' || entry.id.length === 0 || entry.id.length > 256) return 'id must be a non-empty string of at most 256 chars';
+  if (entry.role !== 'user' && entry.role !== 'assistant' && entry.role !== 'toolResult') return `role must be user, assistant or toolResult, got ${String(entry.role)}`;
+  if (typeof entry.bytes !== 'string') return 'bytes must be a string';
+  if (entry.bytes.includes('\n')) return 'bytes must be single-line (canonical JSON never contains a raw newline)';
+  if (typeof entry.text !== 'string') return 'text must be a string';
+  if (entry.sha256 !== undefined && !SHA256_PATTERN.test(entry.sha256)) return 'sha256 must be 64 lowercase hex chars';
+  if (entry.role === 'toolResult' && (typeof entry.toolCallId !== 'string' || entry.toolCallId.length === 0)) return 'a toolResult entry needs its toolCallId';
+  if (entry.toolCalls !== undefined) {
+    if (!Array.isArray(entry.toolCalls)) return 'toolCalls must be an array';
+    for (const call of entry.toolCalls) {
+      if (typeof call?.id !== 'string' || typeof call.name !== 'string' || typeof call.argumentsJson !== 'string') return 'each tool call needs string id, name and argumentsJson';
+    }
+  }
+  return undefined;
+}

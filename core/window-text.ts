@@ -1,0 +1,87 @@
+import type { FoldKind } from '../ports/fold-records.ts';
+
+/**
+ * The only words the runtime ever writes into the window. Each is a pure function of its
+ * inputs, so the same fold always renders the same bytes (I5, B5.2).
+ */
+
+export interface PlaceholderFacts {
+  readonly foldId: string;
+  readonly kind: FoldKind;
+  readonly brief: string;
+  readonly sourceChars: number;
+  readonly entryCount: number;
+  readonly sourceSha256: string;
+  readonly toolName: string;
+}
+
+export function placeholderText(facts: PlaceholderFacts): string {
+  const call = (action: string) => `${facts.toolName} {"action":"${action}","id":"${facts.foldId}"}`;
+  return [
+    `[folded ${facts.kind} ${facts.foldId} · ${facts.entryCount} entries · ${facts.sourceChars} chars · sha256 ${facts.sourceSha256.slice(0, 12)}]`,
+    facts.brief,
+    `exact source: peek with ${call('peek')} · restore with ${call('expand')}`,
+  ].join('\n');
+}
+
+/** The result stub of a folded tool result other than the first (the first carries the placeholder). */
+export function siblingStubText(foldId: string): string {
+  return `[result folded into ${foldId}, described in the first result of this batch]`;
+}
+
+/** What an ephemeral peek result becomes once the model has replied to it. */
+export function peekStubText(foldId: string, toolName: string): string {
+  return `[peek of ${foldId} returned; the reply after it kept what mattered. Read again with ${toolName} {"action":"peek","id":"${foldId}"}]`;
+}
+
+export const NOTICE_MAX_BYTES = 1200;
+
+/** B5.3: once per frozen projection, name the cut folds still waiting for the agent's words. */
+export function unbriefedNoticeText(pending: readonly { id: string; kind: FoldKind; chars: number }[], toolName: string): string {
+  const head = `[pi-fold] ${pending.length} spans are cut and will fold at the next commit with runtime-written briefs. Your own words help you find them later:`;
+  const example = (id: string) => `${toolName} {"action":"brief","id":"${id}","text":"…"}`;
+  const lines = [head];
+  let used = head.length;
+  const tail = `write one with ${example(pending[0]?.id ?? 'fold_…')}`;
+  for (const [position, mark] of pending.entries()) {
+    const line = `- ${mark.id} (${mark.kind}, ${mark.chars} chars)`;
+    if (used + line.length + tail.length + 40 > NOTICE_MAX_BYTES) {
+      lines.push(`- … and ${pending.length - position} more (status lists them)`);
+      break;
+    }
+    lines.push(line);
+    used += line.length + 1;
+  }
+  lines.push(tail);
+  return lines.join('\n');
+}
+
+export const RECEIPT_MAX_BYTES = 1200;
+
+/** B3.4: what one commit folded and what it freed, appended once after the commit. */
+export function commitReceiptText(receipt: {
+  epoch: number;
+  folds: readonly { id: string; kind: FoldKind }[];
+  freedTokens: number;
+  occupancyBefore: number;
+  occupancyAfter: number;
+  toolName: string;
+}): string {
+  const head = `[pi-fold commit ${receipt.epoch}] folded ${receipt.folds.length} span(s), freed about ${receipt.freedTokens} tokens; occupancy ${percent(receipt.occupancyBefore)} → ${percent(receipt.occupancyAfter)}.`;
+  const ids: string[] = [];
+  let used = head.length + 80;
+  for (const fold of receipt.folds) {
+    const item = `${fold.id} (${fold.kind})`;
+    if (used + item.length + 2 > RECEIPT_MAX_BYTES) {
+      ids.push(`… ${receipt.folds.length - ids.length} more`);
+      break;
+    }
+    ids.push(item);
+    used += item.length + 2;
+  }
+  return `${head}\nfolds: ${ids.join(', ')}\nEvery fold keeps its exact source: ${receipt.toolName} {"action":"peek","id":"…"}`;
+}
+
+function percent(share: number): string {
+  return `${Math.round(share * 1000) / 10}%`;
+}

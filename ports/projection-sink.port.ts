@@ -1,0 +1,83 @@
+/**
+ * ProjectionSink: receives every projection with its ledger row (B7.1) and hands it to the
+ * host (Pi's `context` result, an AI SDK prompt) or records it (tests, the lab).
+ */
+
+/** Why a projection differs from a pure append of the previous one. */
+export type RewriteCause =
+  | 'commit'
+  | 'expand'
+  | 'refold'
+  | 'user-fold'
+  | 'overflow-recovery'
+  | 'give-back'
+  | 'transcript-changed';
+
+/** One message of a projection, in a host-neutral form. */
+export type ProjectedMessage =
+  | {
+      /** A transcript entry shown as the host had it. */
+      readonly kind: 'entry';
+      readonly entryId: string;
+      readonly bytes: string;
+      readonly digest: string;
+    }
+  | {
+      /** Text the runtime writes as a user-role message: a fold placeholder, a notice or a receipt. */
+      readonly kind: 'synthetic';
+      readonly origin: 'placeholder' | 'notice' | 'receipt';
+      readonly foldId?: string;
+      readonly text: string;
+      readonly bytes: string;
+      readonly digest: string;
+    }
+  | {
+      /** A tool result shown as a short stub, so the call keeps its result (pairing survives). */
+      readonly kind: 'stub';
+      readonly origin: 'fold-stub' | 'peek-stub';
+      readonly entryId: string;
+      readonly toolCallId: string;
+      readonly toolName: string;
+      readonly foldId: string;
+      readonly text: string;
+      readonly bytes: string;
+      readonly digest: string;
+    };
+
+/** The ledger row of one request (B7.1). */
+export interface LedgerRow {
+  /** 1-based request number in this session. */
+  readonly request: number;
+  /** Causes recorded for a rewrite; empty for a pure append. */
+  readonly causes: readonly RewriteCause[];
+  /** First message index whose bytes differ from the previous projection (its length for a pure append). */
+  readonly divergenceIndex: number;
+  /** True when the projection diverged without a recorded cause (must never happen). */
+  readonly unattributed: boolean;
+  /** Bytes (UTF-16 code units) added after the divergence point. */
+  readonly appendedChars: number;
+  /** Total chars of the projection. */
+  readonly totalChars: number;
+  /** Estimated prompt tokens of the projection (anchored on the provider's last count). */
+  readonly estimatedTokens: number;
+  readonly budgetTokens: number;
+  /** Folds landed by this request's commit (0 when none). */
+  readonly foldsLanded: number;
+  /** Per-message SHA-256 digests, in order. */
+  readonly digests: readonly string[];
+  /** The provider's cache read for this request, once reported. */
+  providerCacheRead?: number;
+}
+
+export interface Projection {
+  readonly messages: readonly ProjectedMessage[];
+  readonly ledger: LedgerRow;
+}
+
+export interface ProjectionSinkV1 {
+  readonly specificationVersion: 'v1';
+  /** Called once per request with the projection that will be sent. */
+  accept(projection: Projection): void;
+}
+
+export type ProjectionSink = ProjectionSinkV1;

@@ -1,0 +1,63 @@
+/**
+ * TranscriptSource: how a host hands the engine its active branch.
+ *
+ * The engine never edits the transcript. It reads the ordered message entries of the
+ * active branch on every request and decides what the model sees.
+ */
+
+/** Roles the engine distinguishes. Host extras that reach the model map to `user`. */
+export type EntryRole = 'user' | 'assistant' | 'toolResult';
+
+/** One tool call inside an assistant entry. */
+export interface ToolCallReference {
+  /** The host's tool call id; results point back to it. */
+  readonly id: string;
+  /** Tool name as the model called it. */
+  readonly name: string;
+  /** The call's arguments as stable JSON (used in briefs). */
+  readonly argumentsJson: string;
+}
+
+/** One message entry of the active branch. Immutable once the host has produced it. */
+export interface TranscriptEntry {
+  /**
+   * Stable id of the entry. Must be unique in the session, and stable across requests:
+   * the same message keeps the same id on every read.
+   */
+  readonly id: string;
+  /** What kind of message this is. */
+  readonly role: EntryRole;
+  /**
+   * The exact canonical bytes of the host message (single-line, e.g. stable JSON).
+   * Folding stores these bytes; expanding returns exactly them. Must not contain a newline
+   * character, because fold sources are stored one entry per line.
+   */
+  readonly bytes: string;
+  /** SHA-256 (hex) of `bytes` in UTF-8, when the host already has it. Computed when absent. */
+  readonly sha256?: string;
+  /** Human-readable text of the message (text blocks joined); used for briefs only. */
+  readonly text: string;
+  /** Tool calls carried by an assistant entry, in order. */
+  readonly toolCalls?: readonly ToolCallReference[];
+  /** For a `toolResult` entry: the id of the call it answers. */
+  readonly toolCallId?: string;
+  /** For a `toolResult` entry: the tool's name. */
+  readonly toolName?: string;
+  /**
+   * True when the host cannot vouch for the entry (e.g. a message another extension injected):
+   * protected entries are never folded.
+   * @default false
+   */
+  readonly protected?: boolean;
+}
+
+/** Something that yields the active branch of one session. */
+export interface TranscriptSourceV1 {
+  readonly specificationVersion: 'v1';
+  /** The session these entries belong to. */
+  readonly sessionId: string;
+  /** The active branch, oldest first. Called once per request. */
+  read(): readonly TranscriptEntry[];
+}
+
+export type TranscriptSource = TranscriptSourceV1;
