@@ -126,9 +126,15 @@ export class FoldRuntime {
     return this.estimator.estimate(chars, this.lastContext.overheadChars ?? 0);
   }
 
-  /** Estimated tokens of the last projection handed to the host. */
+  /**
+   * Estimated tokens of the window as it stands: the last projection handed to the host, or,
+   * when actions have already queued a rewrite (an expand), the window that rewrite will produce.
+   */
   currentTokens(): number {
-    return this.frozen === undefined ? 0 : this.estimateTokens(totalChars(this.frozen));
+    if (this.frozen === undefined) return 0;
+    if (this.pendingCauses.size === 0) return this.estimateTokens(totalChars(this.frozen));
+    const { messages } = this.renderer.renderAll(this.renderInputs());
+    return this.estimateTokens(totalChars(messages));
   }
 
   /**
@@ -178,7 +184,7 @@ export class FoldRuntime {
         details: { estimatedTokens, budgetTokens: budget, request },
       });
     }
-    const { row, rewrite } = ledgerRow({ request, previous: this.frozen, messages, causes: [...this.pendingCauses], estimatedTokens, budgetTokens: budget, foldsLanded });
+    const { row, rewrite } = ledgerRow({ request, previous: this.frozen, messages, causes: [...this.pendingCauses], estimatedTokens, preCommitTokens: foldsLanded > 0 ? estimate : estimatedTokens, budgetTokens: budget, foldsLanded });
     this.recordLedger(row, rewrite);
     this.frozen = messages;
     this.pendingCauses.clear();

@@ -12,3 +12,4 @@ export { foldIdFor } from './fold-ids.ts';
 export { sourceDigest } from './commit-planner.ts';
 export { BRIEF_MAX_CHARS } from './briefs.ts';
 export type * from '../ports/index.ts';
+export { readFoldSource, type SourceEntry } from './fold-source.ts';

@@ -23,6 +23,7 @@ export function ledgerRow(input: {
   messages: readonly ProjectedMessage[];
   causes: readonly RewriteCause[];
   estimatedTokens: number;
+  preCommitTokens: number;
   budgetTokens: number;
   foldsLanded: number;
 }): { row: LedgerRow; rewrite: boolean } {
@@ -39,6 +40,7 @@ export function ledgerRow(input: {
     appendedChars,
     totalChars: totalChars(input.messages),
     estimatedTokens: input.estimatedTokens,
+    preCommitTokens: input.preCommitTokens,
     budgetTokens: input.budgetTokens,
     foldsLanded: input.foldsLanded,
     digests: input.messages.map((message) => message.digest),

@@ -60,6 +60,8 @@ export interface LedgerRow {
   readonly totalChars: number;
   /** Estimated prompt tokens of the projection (anchored on the provider's last count). */
   readonly estimatedTokens: number;
+  /** Estimated tokens before this request's commit (equal to `estimatedTokens` when nothing committed). */
+  readonly preCommitTokens: number;
   readonly budgetTokens: number;
   /** Folds landed by this request's commit (0 when none). */
   readonly foldsLanded: number;
