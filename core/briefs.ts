@@ -21,34 +21,34 @@ export function toolBrief(call: TranscriptEntry, results: readonly TranscriptEnt
     lines.push(`${toolCall.name}(${abbreviateArguments(toolCall.argumentsJson)})`);
   }
   for (const result of results) {
-    const text = oneLine(result.text);
     const label = results.length > 1 ? `result ${result.toolName ?? ''} ` : 'result ';
-    if (text.length <= RESULT_HEAD_CHARS + RESULT_TAIL_CHARS + 20) {
-      lines.push(`${label}(${result.text.length} chars): ${text}`);
+    const short = oneLine(leading(result.text, RESULT_HEAD_CHARS + RESULT_TAIL_CHARS + 21));
+    if (short.length <= RESULT_HEAD_CHARS + RESULT_TAIL_CHARS + 20 && result.text.length <= 4 * (RESULT_HEAD_CHARS + RESULT_TAIL_CHARS + 20)) {
+      lines.push(`${label}(${result.text.length} chars): ${oneLine(result.text)}`);
     } else {
-      lines.push(`${label}(${result.text.length} chars) starts: ${text.slice(0, RESULT_HEAD_CHARS)}`);
-      lines.push(`… ends: ${text.slice(-RESULT_TAIL_CHARS)}`);
+      lines.push(`${label}(${result.text.length} chars) starts: ${short.slice(0, RESULT_HEAD_CHARS)}`);
+      lines.push(`… ends: ${oneLine(trailing(result.text, RESULT_TAIL_CHARS)).slice(-RESULT_TAIL_CHARS)}`);
     }
   }
-  const note = oneLine(call.text);
+  const note = oneLine(leading(call.text, NOTE_CHARS));
   if (note.length > 0) lines.push(`agent note: ${clip(note, NOTE_CHARS)}`);
   return clip(lines.join('\n'), BRIEF_MAX_CHARS);
 }
 
 /** A chapter carries its opening text, tool counts and every assistant note in order. */
 export function chapterBrief(entries: readonly TranscriptEntry[]): string {
-  const opening = entries.find((entry) => entry.role !== 'toolResult' && oneLine(entry.text).length > 0);
+  const opening = entries.find((entry) => entry.role !== 'toolResult' && entry.text.trim().length > 0);
   const toolCounts = new Map<string, number>();
   const notes: string[] = [];
   for (const entry of entries) {
     for (const call of entry.toolCalls ?? []) toolCounts.set(call.name, (toolCounts.get(call.name) ?? 0) + 1);
     if (entry.role === 'assistant' && entry !== opening) {
-      const note = oneLine(entry.text);
+      const note = oneLine(leading(entry.text, NOTE_CHARS));
       if (note.length > 0) notes.push(note);
     }
   }
   const head: string[] = [];
-  if (opening !== undefined) head.push(`${opening.role === 'user' ? 'user' : 'opens'}: ${clip(oneLine(opening.text), OPENING_CHARS)}`);
+  if (opening !== undefined) head.push(`${opening.role === 'user' ? 'user' : 'opens'}: ${clip(oneLine(leading(opening.text, OPENING_CHARS)), OPENING_CHARS)}`);
   if (toolCounts.size > 0) {
     const counts = [...toolCounts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, count]) => `${name}×${count}`);
     head.push(`tools: ${counts.join(', ')}`);
@@ -100,6 +100,17 @@ function abbreviateArguments(argumentsJson: string): string {
       return `${key}=${shown}`;
     });
   return clip(pairs.join(', '), ARGUMENTS_CHARS);
+}
+
+// Only the ends of a long text reach a brief, so only the ends are normalised: a brief
+// costs the same for a 2 KB result as for a 2 MB one. A generous margin keeps whitespace
+// runs from shortening the visible part.
+function leading(text: string, chars: number): string {
+  return text.length <= chars * 4 ? text : text.slice(0, chars * 4);
+}
+
+function trailing(text: string, chars: number): string {
+  return text.length <= chars * 4 ? text : text.slice(-chars * 4);
 }
 
 export function oneLine(text: string): string {

@@ -13,6 +13,7 @@ import { FoldError } from './fold-error.ts';
 import { FoldLattice, type PlacedFold } from './fold-lattice.ts';
 import { Frontier } from './frontier.ts';
 import { ledgerRow, totalChars } from './projection-ledger.ts';
+import { appendDraft, freeze, lazyProjection, pushMessage, rewriteDraft as rewriteDraftFrom, viewMessages, type WindowDraft, type WindowView } from './window-log.ts';
 import { ProjectionRenderer, type RenderInputs } from './projection-renderer.ts';
 import type { FoldSettings } from './settings.ts';
 import { TranscriptIndex } from './transcript-index.ts';
@@ -60,7 +61,7 @@ export class FoldRuntime {
   readonly estimator: OccupancyEstimator;
   memory: EngineMemory;
   /** The projection most recently handed to the host: the prefix the next one must extend. */
-  frozen: ProjectedMessage[] | undefined;
+  frozenView: WindowView | undefined;
   visibleFolds: PlacedFold[] = [];
   readonly ledger: LedgerRow[] = [];
   /** Rewrites requested by actions, applied at the next projection. */
@@ -126,13 +127,18 @@ export class FoldRuntime {
     return this.estimator.estimate(chars, this.lastContext.overheadChars ?? 0);
   }
 
+  /** The messages of the projection most recently handed to the host (a copy). */
+  get frozen(): ProjectedMessage[] | undefined {
+    return this.frozenView === undefined ? undefined : viewMessages(this.frozenView);
+  }
+
   /**
    * Estimated tokens of the window as it stands: the last projection handed to the host, or,
    * when actions have already queued a rewrite (an expand), the window that rewrite will produce.
    */
   currentTokens(): number {
-    if (this.frozen === undefined) return 0;
-    if (this.pendingCauses.size === 0) return this.estimateTokens(totalChars(this.frozen));
+    if (this.frozenView === undefined) return 0;
+    if (this.pendingCauses.size === 0) return this.estimateTokens(this.frozenView.chars);
     const { messages } = this.renderer.renderAll(this.renderInputs());
     return this.estimateTokens(totalChars(messages));
   }
@@ -151,14 +157,17 @@ export class FoldRuntime {
       this.lattice.resolve();
       this.frontier.reset();
       this.pendingCauses.add('transcript-changed');
+    } else if (this.frozenView === undefined && this.lattice.size > 0) {
+      // Folds restored by open() were placed against an empty index; place them on the branch now.
+      this.lattice.resolve();
     }
     const request = this.memory.counters.requests + 1;
     let dirty = this.retireAnsweredPeeks();
     const cuts = this.frontier.pass({ index: this.index, lattice: this.lattice, memory: this.memory, settings: this.settings, visibleFolds: this.visibleFolds, request });
     dirty ||= cuts.length > 0;
     const warnings: string[] = [];
-    const candidate = this.candidateMessages(ingest.appendedFrom);
-    const estimate = this.estimateTokens(totalChars(candidate));
+    const candidate = this.candidateDraft(ingest.appendedFrom);
+    const estimate = this.estimateTokens(candidate.chars);
     const plan = this.decideCommit(estimate, budget);
     let foldsLanded = 0;
     if (plan !== undefined && plan.folds.length > 0) {
@@ -174,39 +183,58 @@ export class FoldRuntime {
     }
     if (plan !== undefined) this.dropInvalidMarks(plan);
     this.forcedCommit = undefined;
-    const messages = this.pendingCauses.size > 0 ? this.renderRewrite() : candidate;
-    if (foldsLanded > 0) dirty = this.appendReceipt(messages, plan!, estimate, budget) || dirty;
-    dirty = this.appendNotice(messages) || dirty;
-    const estimatedTokens = this.estimateTokens(totalChars(messages));
+    const draft = this.pendingCauses.size > 0 ? this.rewriteDraft() : candidate;
+    if (foldsLanded > 0) dirty = this.appendReceipt(draft, plan!, estimate, budget) || dirty;
+    dirty = this.appendNotice(draft) || dirty;
+    const estimatedTokens = this.estimateTokens(draft.chars);
     if (estimatedTokens > budget) {
       if (dirty) await this.persist();
       throw new FoldError('BUDGET.EXCEEDED', `the request would carry about ${estimatedTokens} tokens against a budget of ${budget}, and no lossless fold can make room (pinned, protected or open material fills the window)`, {
         details: { estimatedTokens, budgetTokens: budget, request },
       });
     }
-    const { row, rewrite } = ledgerRow({ request, previous: this.frozen, messages, causes: [...this.pendingCauses], estimatedTokens, preCommitTokens: foldsLanded > 0 ? estimate : estimatedTokens, budgetTokens: budget, foldsLanded });
-    this.recordLedger(row, rewrite);
-    this.frozen = messages;
+    const { row, rewrite } = ledgerRow({
+      request,
+      previous: this.frozenView,
+      draft,
+      causes: [...this.pendingCauses],
+      estimatedTokens,
+      preCommitTokens: foldsLanded > 0 ? estimate : estimatedTokens,
+      budgetTokens: budget,
+      foldsLanded,
+    });
+    const view = freeze(draft);
+    const projection = lazyProjection(view, row);
+    this.recordLedger(projection.ledger, rewrite);
+    this.frozenView = view;
     this.pendingCauses.clear();
     if (rewrite) this.noticeSinceRewrite = false;
     // Counters alone are not worth a write per request; any decision is.
     if (dirty || rewrite || plan !== undefined) await this.persist();
-    this.dependencies.projectionSink?.accept({ messages, ledger: row });
-    return { messages, ledger: row, warnings };
+    this.dependencies.projectionSink?.accept(projection);
+    return {
+      ledger: projection.ledger,
+      warnings,
+      get messages() {
+        return projection.messages;
+      },
+    };
   }
 
-  private candidateMessages(appendedFrom: number): ProjectedMessage[] {
-    if (this.frozen === undefined || this.pendingCauses.size > 0) return this.renderRewrite();
-    const messages = [...this.frozen];
-    this.renderer.renderAppended(this.renderInputs(), appendedFrom, messages);
-    return messages;
+  private candidateDraft(appendedFrom: number): WindowDraft {
+    if (this.frozenView === undefined || this.pendingCauses.size > 0) return this.rewriteDraft();
+    const added: ProjectedMessage[] = [];
+    this.renderer.renderAppended(this.renderInputs(), appendedFrom, added);
+    const draft = appendDraft(this.frozenView);
+    for (const message of added) pushMessage(draft, message);
+    return draft;
   }
 
-  private renderRewrite(): ProjectedMessage[] {
+  private rewriteDraft(): WindowDraft {
     this.pruneHiddenInserts();
     const { messages, visibleFolds } = this.renderer.renderAll(this.renderInputs());
     this.visibleFolds = visibleFolds;
-    return messages;
+    return rewriteDraftFrom(messages);
   }
 
   private decideCommit(estimate: number, budget: number): CommitPlan | undefined {
@@ -263,7 +291,7 @@ export class FoldRuntime {
     });
   }
 
-  private appendInsert(messages: ProjectedMessage[], kind: WindowInsertV1['kind'], text: string): boolean {
+  private appendInsert(draft: WindowDraft, kind: WindowInsertV1['kind'], text: string): boolean {
     const last = this.index.entries[this.index.length - 1];
     if (last === undefined) return false;
     // Never between a call and its result: wait until the newest batch has its results.
@@ -271,12 +299,12 @@ export class FoldRuntime {
     const sequence = this.memory.inserts.filter((insert) => insert.afterEntryId === last.id).length;
     const insert: WindowInsertV1 = { kind, afterEntryId: last.id, sequence, text };
     this.memory.inserts.push(insert);
-    messages.push(this.renderer.insertMessage(insert));
+    pushMessage(draft, this.renderer.insertMessage(insert));
     return true;
   }
 
-  private appendReceipt(messages: ProjectedMessage[], plan: CommitPlan, estimateBefore: number, budget: number): boolean {
-    const after = this.estimateTokens(totalChars(messages));
+  private appendReceipt(draft: WindowDraft, plan: CommitPlan, estimateBefore: number, budget: number): boolean {
+    const after = this.estimateTokens(draft.chars);
     const text = commitReceiptText({
       epoch: this.memory.epoch,
       folds: plan.folds.map((fold) => ({ id: fold.record.id, kind: fold.record.kind })),
@@ -285,10 +313,10 @@ export class FoldRuntime {
       occupancyAfter: after / budget,
       toolName: this.settings.toolName,
     });
-    return this.appendInsert(messages, 'receipt', text);
+    return this.appendInsert(draft, 'receipt', text);
   }
 
-  private appendNotice(messages: ProjectedMessage[]): boolean {
+  private appendNotice(draft: WindowDraft): boolean {
     if (this.noticeSinceRewrite) return false;
     const unbriefed = this.memory.marks.filter((mark) => mark.brief === undefined && this.lattice.record(mark.id) === undefined);
     if (unbriefed.length < NOTICE_AFTER_UNBRIEFED) return false;
@@ -299,12 +327,13 @@ export class FoldRuntime {
       for (let position = first; position <= last; position += 1) chars += this.index.entries[position]?.bytes.length ?? 0;
       return { id: mark.id, kind: mark.kind, chars };
     });
-    const appended = this.appendInsert(messages, 'notice', unbriefedNoticeText(described, this.settings.toolName));
+    const appended = this.appendInsert(draft, 'notice', unbriefedNoticeText(described, this.settings.toolName));
     if (appended) this.noticeSinceRewrite = true;
     return appended;
   }
 
   private recordLedger(row: LedgerRow, rewrite: boolean): void {
+    // Rows share the log's arrays (views), so keeping them costs no copy per request.
     const counters = this.memory.counters;
     counters.requests += 1;
     if (rewrite) counters.rewrites += 1;
@@ -314,8 +343,6 @@ export class FoldRuntime {
       counters.commits += 1;
       counters.foldsLanded += row.foldsLanded;
     }
-    const previous = this.ledger[this.ledger.length - 1];
-    if (previous !== undefined) this.ledger[this.ledger.length - 1] = { ...previous, digests: [] };
     this.ledger.push(row);
     if (this.ledger.length > LEDGER_HISTORY) this.ledger.shift();
   }

@@ -101,22 +101,32 @@ export class Frontier {
     }
   }
 
-  /** B2.5: once enough roots stand side by side, the oldest adjacent run gets a parent. */
+  /**
+   * B2.5: once enough roots stand side by side, adjacent roots get a parent. The oldest run
+   * at the lowest level goes first, so consolidations stack like a balanced index (depth
+   * grows with the log of the folds) rather than one long chain.
+   */
   private consolidationRung(inputs: FrontierInputs, cuts: PendingMarkV1[]): void {
     const { settings, lattice, memory } = inputs;
     const roots = inputs.visibleFolds.filter((placed) => lattice.parentOf(placed.record.id) === undefined);
     if (roots.length < settings.thresholds.consolidateAfter || !this.canCut(inputs, cuts)) return;
     if (memory.marks.some((mark) => mark.kind === 'consolidation')) return;
-    let run: PlacedFold[] = [];
-    for (const root of roots) {
-      const previous = run[run.length - 1];
-      if (previous !== undefined && previous.last + 1 === root.first) run.push(root);
-      else if (run.length >= 2) break;
-      else run = [root];
-      if (run.length >= settings.thresholds.consolidateAfter) break;
+    const levels = roots.map((root) => levelOf(lattice, root.record.id));
+    for (const level of [...new Set(levels)].sort((a, b) => a - b)) {
+      let run: PlacedFold[] = [];
+      for (const [position, root] of roots.entries()) {
+        const previous = run[run.length - 1];
+        const fits = levels[position] === level;
+        if (fits && previous !== undefined && previous.last + 1 === root.first) run.push(root);
+        else if (run.length >= 2) break;
+        else run = fits ? [root] : [];
+        if (run.length >= settings.thresholds.consolidateAfter) break;
+      }
+      if (run.length >= 2) {
+        this.cut(inputs, cuts, 'consolidation', run[0]!.first, run[run.length - 1]!.last);
+        return;
+      }
     }
-    if (run.length < 2) return;
-    this.cut(inputs, cuts, 'consolidation', run[0]!.first, run[run.length - 1]!.last);
   }
 
   private cut(inputs: FrontierInputs, cuts: PendingMarkV1[], kind: PendingMarkV1['kind'], first: number, last: number): void {
@@ -190,4 +200,13 @@ function residualChars(inputs: FrontierInputs, unit: Unit): number {
   if (!foldable) return unit.chars;
   const results = unit.last - unit.first;
   return unit.chars - unit.resultChars + results * STUB_CHARS_ESTIMATE;
+}
+
+/** 0 for tool and chapter folds; a consolidation sits one level above its highest child. */
+function levelOf(lattice: FoldLattice, foldId: string): number {
+  const record = lattice.record(foldId);
+  if (record === undefined || record.kind !== 'consolidation') return 0;
+  let level = 0;
+  for (const part of record.parts) if (part.kind === 'fold') level = Math.max(level, levelOf(lattice, part.foldId));
+  return level + 1;
 }

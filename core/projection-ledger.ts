@@ -1,4 +1,5 @@
 import type { LedgerRow, ProjectedMessage, RewriteCause } from '../ports/projection-sink.port.ts';
+import type { WindowDraft, WindowView } from './window-log.ts';
 
 /** First index at which two projections differ (the shorter length when one extends the other). */
 export function divergenceIndex(previous: readonly ProjectedMessage[], next: readonly ProjectedMessage[]): number {
@@ -19,31 +20,35 @@ export function totalChars(messages: readonly ProjectedMessage[]): number {
 /** Build the ledger row of one request (B7.1) and say whether it was a rewrite. */
 export function ledgerRow(input: {
   request: number;
-  previous: readonly ProjectedMessage[] | undefined;
-  messages: readonly ProjectedMessage[];
+  previous: WindowView | undefined;
+  draft: WindowDraft;
   causes: readonly RewriteCause[];
   estimatedTokens: number;
   preCommitTokens: number;
   budgetTokens: number;
   foldsLanded: number;
-}): { row: LedgerRow; rewrite: boolean } {
-  const previous = input.previous ?? [];
-  const divergence = divergenceIndex(previous, input.messages);
-  const rewrite = divergence < previous.length;
+}): { row: Omit<LedgerRow, 'digests'>; rewrite: boolean } {
+  const { previous, draft } = input;
+  const previousLength = previous?.length ?? 0;
+  // A draft built as an append of the previous view diverges exactly where that view ended.
+  const divergence =
+    draft.extendsFrozen !== undefined
+      ? draft.extendsFrozen
+      : divergenceIndex(previous === undefined ? [] : previous.log.messages.slice(0, previous.length), draft.log.messages);
+  const rewrite = divergence < previousLength;
   let appendedChars = 0;
-  for (let position = divergence; position < input.messages.length; position += 1) appendedChars += input.messages[position]!.bytes.length;
-  const row: LedgerRow = {
+  for (let position = divergence; position < draft.length; position += 1) appendedChars += draft.log.messages[position]!.bytes.length;
+  const row = {
     request: input.request,
     causes: rewrite ? [...input.causes] : [],
     divergenceIndex: divergence,
     unattributed: rewrite && input.causes.length === 0,
     appendedChars,
-    totalChars: totalChars(input.messages),
+    totalChars: draft.chars,
     estimatedTokens: input.estimatedTokens,
     preCommitTokens: input.preCommitTokens,
     budgetTokens: input.budgetTokens,
     foldsLanded: input.foldsLanded,
-    digests: input.messages.map((message) => message.digest),
   };
   return { row, rewrite };
 }

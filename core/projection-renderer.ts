@@ -130,7 +130,7 @@ export function entryMessage(index: TranscriptIndex, position: number): Projecte
   const entry = index.entries[position]!;
   let message = entryMessages.get(entry);
   if (message === undefined) {
-    message = { kind: 'entry', entryId: entry.id, bytes: entry.bytes, digest: index.shas[position]! };
+    message = uniformMessage('entry', undefined, entry.id, undefined, undefined, undefined, undefined, entry.bytes, index.shas[position]!);
     entryMessages.set(entry, message);
   }
   return message;
@@ -138,10 +138,28 @@ export function entryMessage(index: TranscriptIndex, position: number): Projecte
 
 export function syntheticMessage(origin: 'placeholder' | 'notice' | 'receipt', text: string, foldId?: string): ProjectedMessage {
   const bytes = stableStringify({ role: 'user', text });
-  return { kind: 'synthetic', origin, ...(foldId === undefined ? {} : { foldId }), text, bytes, digest: sha256Hex(bytes) };
+  return uniformMessage('synthetic', origin, undefined, undefined, undefined, foldId, text, bytes, sha256Hex(bytes));
 }
 
 function stubMessage(origin: 'fold-stub' | 'peek-stub', entryId: string, toolCallId: string, toolName: string, foldId: string, text: string): ProjectedMessage {
   const bytes = stableStringify({ role: 'toolResult', text, toolCallId, toolName });
-  return { kind: 'stub', origin, entryId, toolCallId, toolName, foldId, text, bytes, digest: sha256Hex(bytes) };
+  return uniformMessage('stub', origin, entryId, toolCallId, toolName, foldId, text, bytes, sha256Hex(bytes));
+}
+
+/**
+ * Every projected message is built with the same fields in the same order (absent ones
+ * undefined), so loops over a long window touch one object shape and stay fast.
+ */
+function uniformMessage(
+  kind: ProjectedMessage['kind'],
+  origin: string | undefined,
+  entryId: string | undefined,
+  toolCallId: string | undefined,
+  toolName: string | undefined,
+  foldId: string | undefined,
+  text: string | undefined,
+  bytes: string,
+  digest: string,
+): ProjectedMessage {
+  return { kind, origin, entryId, toolCallId, toolName, foldId, text, bytes, digest } as ProjectedMessage;
 }

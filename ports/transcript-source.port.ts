@@ -22,7 +22,9 @@ export interface ToolCallReference {
 export interface TranscriptEntry {
   /**
    * Stable id of the entry. Must be unique in the session, and stable across requests:
-   * the same message keeps the same id on every read.
+   * the same message keeps the same id on every read. An id also names the entry's place
+   * on its branch: two reads that show the same id at the same position share every entry
+   * before it (true of Pi's entry tree, and of ids chained from the previous entry's id).
    */
   readonly id: string;
   /** What kind of message this is. */

@@ -19,7 +19,7 @@ export class MemoryEvidenceStore implements EvidenceStore {
 
   async put(sessionId: string, content: Uint8Array | string): Promise<EvidenceReference> {
     assertSafeId(sessionId, 'session id', this.name);
-    const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : Uint8Array.from(content);
+    const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : new Uint8Array(content);
     const sha256 = sha256Hex(bytes);
     const session = this.artifacts.get(sessionId) ?? new Map<string, Uint8Array>();
     if (!session.has(sha256)) {
@@ -40,7 +40,7 @@ export class MemoryEvidenceStore implements EvidenceStore {
     const bytes = this.artifacts.get(sessionId)?.get(sha256);
     if (bytes === undefined) throw new FoldError('STORE.NOT_FOUND', `${this.name}: session ${sessionId} has no artifact ${sha256}`, { details: { sessionId, sha256 } });
     if (sha256Hex(bytes) !== sha256) throw new FoldError('STORE.HASH_MISMATCH', `${this.name}: artifact ${sha256} is corrupted`, { details: { sha256 } });
-    return Uint8Array.from(bytes);
+    return bytes.slice();
   }
 
   async usage(sessionId: string): Promise<number> {

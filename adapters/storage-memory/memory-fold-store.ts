@@ -19,7 +19,7 @@ export class MemoryFoldStore implements FoldStore {
   private readonly states = new Map<string, string>();
 
   async putBlob(content: string | Uint8Array): Promise<string> {
-    const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : Uint8Array.from(content);
+    const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : new Uint8Array(content);
     const sha = sha256Hex(bytes);
     if (!this.blobs.has(sha)) this.blobs.set(sha, bytes);
     return sha;
@@ -31,7 +31,7 @@ export class MemoryFoldStore implements FoldStore {
     if (bytes === undefined) throw new FoldError('STORE.NOT_FOUND', `memory store has no blob ${sha256}`, { details: { sha256 } });
     const actual = sha256Hex(bytes);
     if (actual !== sha256) throw new FoldError('STORE.HASH_MISMATCH', `memory store blob ${sha256} hashes to ${actual}`, { details: { sha256, actual } });
-    return Uint8Array.from(bytes);
+    return bytes.slice();
   }
 
   async hasBlob(sha256: string): Promise<boolean> {

@@ -42,7 +42,11 @@ export type ActionOutcome = { readonly text: string; readonly data: Readonly<Rec
  */
 export async function executeAction(runtime: FoldRuntime, request: unknown, caller: ActionCaller): Promise<ActionAnswer> {
   const action = parseAction(request);
-  const before = runtime.memory.snapshot(runtime.lattice.expanded, runtime.estimator.calibration());
+  // Reads (status, peek) change at most the ephemeral-peek list, restored by hand below;
+  // everything else is snapshotted whole so a refusal can put it all back.
+  const reads = action.action === 'status' || action.action === 'peek';
+  const before = reads ? undefined : runtime.memory.snapshot(runtime.lattice.expanded, runtime.estimator.calibration());
+  const peeksBefore = runtime.memory.ephemeralPeeks;
   const causesBefore = new Set(runtime.pendingCauses);
   try {
     const outcome = await dispatch(runtime, action, caller);
@@ -51,6 +55,10 @@ export async function executeAction(runtime: FoldRuntime, request: unknown, call
     const text = numbers === undefined ? outcome.text : `${outcome.text}\n${describeNumbers(numbers)}`;
     return { action: action.action, text, data: { ...outcome.data, ...(numbers === undefined ? {} : { numbers }) }, numbers };
   } catch (error) {
+    if (before === undefined) {
+      runtime.memory.ephemeralPeeks = peeksBefore;
+      throw error;
+    }
     runtime.memory = EngineMemory.restore(before);
     runtime.lattice.expanded.clear();
     for (const id of before.expanded) runtime.lattice.expanded.add(id);

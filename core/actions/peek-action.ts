@@ -2,10 +2,14 @@ import type { FoldRecord } from '../../ports/fold-records.ts';
 import { oneLine, clip } from '../briefs.ts';
 import { FoldError } from '../fold-error.ts';
 import type { FoldRuntime } from '../fold-runtime.ts';
-import { verifiedBlobText } from '../verified-reads.ts';
+import { verifiedBlob } from '../verified-reads.ts';
 import { PEEK_DEFAULT_BYTES, type FoldAction } from './action-arguments.ts';
 import type { ActionCaller, ActionOutcome } from './execute-action.ts';
 import { unknownId } from './execute-action.ts';
+
+// Verified bytes are valid UTF-8 by construction (they hash to what was stored from strings);
+// TextDecoder is the fastest way from bytes to the string a tool result needs.
+const utf8 = new TextDecoder('utf-8');
 
 /** Share of an unsliced, oversized peek given to its head; the rest shows the tail. */
 const HEAD_SHARE = 0.6;
@@ -23,8 +27,7 @@ export async function peekAction(runtime: FoldRuntime, action: Extract<FoldActio
     }
     throw unknownId(runtime, action.id, 'peek');
   }
-  const document = await peekDocument(runtime, record);
-  const encoded = Buffer.from(document, 'utf8');
+  const encoded = await peekDocument(runtime, record);
   const total = encoded.length;
   const budget = action.bytes ?? PEEK_DEFAULT_BYTES;
   let text: string;
@@ -36,18 +39,18 @@ export async function peekAction(runtime: FoldRuntime, action: Extract<FoldActio
     }
     const from = codePointStart(encoded, action.offset);
     const to = codePointStart(encoded, Math.min(total, from + budget));
-    text = encoded.subarray(from, to).toString('utf8');
+    text = utf8.decode(encoded.subarray(from, to));
     nextOffset = to < total ? to : undefined;
     shown = { from, to };
-    text += to < total ? `\n[bytes ${from}–${to} of ${total}; continue with {"action":"peek","id":"${action.id}","offset":${to}}]` : `\n[bytes ${from}–${to} of ${total}; end of source]`;
+    text += to < total ? `\n[bytes ${from}-${to} of ${total}; continue with {"action":"peek","id":"${action.id}","offset":${to}}]` : `\n[bytes ${from}-${to} of ${total}; end of source]`;
   } else if (total <= budget) {
-    text = document;
+    text = utf8.decode(encoded);
     shown = { from: 0, to: total };
   } else {
     const headEnd = codePointStart(encoded, Math.floor(budget * HEAD_SHARE));
     const tailStart = codePointStart(encoded, total - (budget - headEnd));
     const omitted = tailStart - headEnd;
-    text = `${encoded.subarray(0, headEnd).toString('utf8')}\n[${omitted} exact source bytes omitted (bytes ${headEnd}–${tailStart}); read them with {"action":"peek","id":"${action.id}","offset":${headEnd}}]\n${encoded.subarray(tailStart).toString('utf8')}`;
+    text = `${utf8.decode(encoded.subarray(0, headEnd))}\n[${omitted} exact source bytes omitted (bytes ${headEnd}-${tailStart}); read them with {"action":"peek","id":"${action.id}","offset":${headEnd}}]\n${utf8.decode(encoded.subarray(tailStart))}`;
     nextOffset = headEnd;
     shown = { from: 0, to: total };
   }
@@ -63,25 +66,29 @@ export async function peekAction(runtime: FoldRuntime, action: Extract<FoldActio
   };
 }
 
-/** The one-level document of a fold: exact entry bytes, child folds as one line each. */
-export async function peekDocument(runtime: FoldRuntime, record: FoldRecord): Promise<string> {
+/**
+ * The one-level document of a fold: exact entry bytes, child folds as one line each. Built
+ * as bytes: verified blobs are spliced in as they are, never decoded and re-encoded.
+ */
+export async function peekDocument(runtime: FoldRuntime, record: FoldRecord): Promise<Buffer> {
   const store = runtime.dependencies.foldStore;
-  const lines = [
-    `fold ${record.id} · ${record.kind} · ${record.entryCount} entries · ${record.sourceChars} chars · source sha256 ${record.sourceSha256} · one level, child folds collapsed`,
+  const lines: Uint8Array[] = [
+    Buffer.from(`fold ${record.id} | ${record.kind} | ${record.entryCount} entries | ${record.sourceChars} chars | source sha256 ${record.sourceSha256} | one level, child folds collapsed`),
   ];
+  const newline = Buffer.from('\n');
   for (const part of record.parts) {
     if (part.kind === 'entry') {
-      const bytes = await verifiedBlobText(store, part.sha256);
-      lines.push(`--- entry ${part.entryId} · sha256 ${part.sha256.slice(0, 16)} verified`, bytes);
+      const bytes = await verifiedBlob(store, part.sha256);
+      lines.push(newline, Buffer.from(`--- entry ${part.entryId} | sha256 ${part.sha256.slice(0, 16)} verified\n`), bytes);
       continue;
     }
     const child = runtime.lattice.record(part.foldId);
     if (child === undefined) {
       throw new FoldError('STORE.NOT_FOUND', `fold ${record.id} names child ${part.foldId}, which has no record`, { details: { foldId: record.id, childId: part.foldId } });
     }
-    lines.push(`--- child fold ${child.id} · ${child.kind} · ${child.entryCount} entries · ${child.sourceChars} chars · peek it by id`, clip(oneLine(child.brief), 400));
+    lines.push(newline, Buffer.from(`--- child fold ${child.id} | ${child.kind} | ${child.entryCount} entries | ${child.sourceChars} chars | peek it by id\n${clip(oneLine(child.brief), 400)}`));
   }
-  return lines.join('\n');
+  return Buffer.concat(lines);
 }
 
 /** Move a byte offset back to the start of the UTF-8 code point it falls in. */

@@ -1,0 +1,128 @@
+/**
+ * Engine micro-benchmarks (`npm run bench:engine`). Figures, not pass/fail: the targets
+ * from the core issue are printed beside each measurement.
+ */
+import { createHash } from 'node:crypto';
+import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import { createCharsCostModel } from '../../core/chars-cost-model.ts';
+import { FoldRuntime } from '../../core/fold-runtime.ts';
+import { readFoldSource } from '../../core/fold-source.ts';
+import { resolveSettings } from '../../core/settings.ts';
+import type { TranscriptEntry } from '../../ports/transcript-source.port.ts';
+import { assistantEntry, seededRandom, sourceLikeText, toolResultEntry, userEntry } from '../../testing/synthetic-session.ts';
+
+const rows: { name: string; value: string; target: string }[] = [];
+
+async function openRuntime(budget: number, thresholds?: Record<string, number>): Promise<FoldRuntime> {
+  return FoldRuntime.open({
+    sessionId: `bench-${budget}-${Math.random().toString(36).slice(2)}`,
+    settings: resolveSettings({ providerInputBudget: budget, ...(thresholds ? { thresholds } : {}) }),
+    foldStore: new MemoryFoldStore(),
+    costModel: createCharsCostModel(),
+  });
+}
+
+/** A transcript of small entries (about 340 chars each, like a chatty session). */
+function smallEntries(count: number, seed: number): TranscriptEntry[] {
+  const random = seededRandom(seed);
+  const entries: TranscriptEntry[] = [userEntry('u0', 'go')];
+  let step = 0;
+  while (entries.length < count) {
+    step += 1;
+    const call = { id: `c${step}`, name: 'read', arguments: { path: `src/f${step}.c` } };
+    entries.push(assistantEntry(`a${step}`, `step ${step}`, [call]));
+    entries.push(toolResultEntry(`r${step}`, call.id, 'read', sourceLikeText(random, 250 + Math.floor(random() * 300), `f${step}`)));
+  }
+  return entries.slice(0, count);
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+async function pureAppendMedian(entryCount: number): Promise<{ medianMs: number; tokens: number }> {
+  const runtime = await openRuntime(50_000_000);
+  const entries = smallEntries(entryCount, 3);
+  const first = await runtime.project(entries);
+  const timings: number[] = [];
+  for (let iteration = 0; iteration < 300; iteration += 1) {
+    entries.push(userEntry(`extra${iteration}`, `follow-up ${iteration}`));
+    const started = process.hrtime.bigint();
+    await runtime.project(entries);
+    timings.push(Number(process.hrtime.bigint() - started) / 1e6);
+  }
+  return { medianMs: median(timings.slice(50)), tokens: first.ledger.estimatedTokens };
+}
+
+async function commitOfFifty(): Promise<{ ms: number; folds: number }> {
+  const runtime = await openRuntime(5_000_000);
+  const random = seededRandom(5);
+  const entries: TranscriptEntry[] = [userEntry('u0', 'go')];
+  for (let step = 1; runtime.memory.marks.length < 50 || step < 40; step += 1) {
+    const call = { id: `c${step}`, name: 'read', arguments: { path: `f${step}` } };
+    entries.push(assistantEntry(`a${step}`, `note ${step}`, [call]), toolResultEntry(`r${step}`, call.id, 'read', sourceLikeText(random, 9_000 + Math.floor(random() * 20_000), 'x')));
+    await runtime.project(entries);
+  }
+  entries.push(userEntry('u-last', 'now fold'));
+  runtime.requestCommit();
+  const started = process.hrtime.bigint();
+  const result = await runtime.project(entries);
+  return { ms: Number(process.hrtime.bigint() - started) / 1e6, folds: result.ledger.foldsLanded };
+}
+
+/** Verified reads against hashing the same bytes: a one-level peek and a full-depth source read. */
+async function verifiedReadRatios(): Promise<{ peekRatio: number; peekBytes: number; peekMegabytesPerSecond: number; fullRatio: number; fullBytes: number }> {
+  const runtime = await openRuntime(200_000);
+  const random = seededRandom(9);
+  const entries: TranscriptEntry[] = [userEntry('u0', 'go')];
+  for (let step = 1; step <= 120; step += 1) {
+    const call = { id: `c${step}`, name: 'read', arguments: { path: `f${step}` } };
+    const size = step === 7 ? 190_000 : 20_000;
+    entries.push(assistantEntry(`a${step}`, `note ${step}`, [call]), toolResultEntry(`r${step}`, call.id, 'read', sourceLikeText(random, size, 'x')));
+    const result = await runtime.project(entries);
+    runtime.recordUsage({ input: Math.ceil(result.ledger.totalChars / 4), cacheRead: 0, cacheWrite: 0, output: 10 });
+  }
+  const records = [...runtime.lattice.allRecords()];
+  const store = runtime.dependencies.foldStore;
+  const rawBytes = (id: string) => runtime.lattice.record(id)!.parts.reduce((sum, part) => sum + (part.kind === 'entry' ? part.chars : 0), 0);
+  const peekTarget = records.sort((a, b) => rawBytes(b.id) - rawBytes(a.id))[0]!;
+  const peekSource = Buffer.concat(await Promise.all(peekTarget.parts.filter((part) => part.kind === 'entry').map((part) => store.getBlob((part as { sha256: string }).sha256))));
+  const peekSeconds = await timeRounds(30, () => runtime.act({ action: 'peek', id: peekTarget.id, offset: 0, bytes: 200_000 }));
+  const peekHash = await timeRounds(30, async () => createHash('sha256').update(peekSource).digest('hex'));
+  const fullTarget = records.sort((a, b) => b.sourceChars - a.sourceChars)[0]!;
+  const lookup = (id: string) => runtime.lattice.record(id);
+  const fullSource = Buffer.from((await readFoldSource(store, lookup, fullTarget.id)).map((entry) => `${entry.bytes}\n`).join(''));
+  const fullSeconds = await timeRounds(20, () => readFoldSource(store, lookup, fullTarget.id));
+  const fullHash = await timeRounds(20, async () => createHash('sha256').update(fullSource).digest('hex'));
+  return { peekRatio: peekSeconds / peekHash, peekBytes: peekSource.length, peekMegabytesPerSecond: peekSource.length / peekSeconds / 1e6, fullRatio: fullSeconds / fullHash, fullBytes: fullSource.length };
+}
+
+/** Median seconds of one call, after a warm-up. */
+async function timeRounds(rounds: number, run: () => Promise<unknown>): Promise<number> {
+  for (let warm = 0; warm < 3; warm += 1) await run();
+  const samples: number[] = [];
+  for (let round = 0; round < rounds; round += 1) {
+    const started = process.hrtime.bigint();
+    await run();
+    samples.push(Number(process.hrtime.bigint() - started) / 1e9);
+  }
+  return median(samples);
+}
+
+const small = await pureAppendMedian(2_000);
+rows.push({ name: `pure-append projection, 2,000 entries (~${Math.round(small.tokens / 1000)}k tokens)`, value: `${small.medianMs.toFixed(3)} ms median`, target: '≤ 1 ms' });
+const large = await pureAppendMedian(20_000);
+rows.push({ name: `pure-append projection, 20,000 entries (~${Math.round(large.tokens / 1000)}k tokens)`, value: `${large.medianMs.toFixed(3)} ms median (${(large.medianMs / small.medianMs).toFixed(2)}× the 2,000 case)`, target: '≤ 1.5× of 2,000' });
+const commits: { ms: number; folds: number }[] = [];
+for (let trial = 0; trial < 5; trial += 1) commits.push(await commitOfFifty());
+const commitMedian = median(commits.map((commit) => commit.ms));
+rows.push({ name: `commit landing ${commits[0]!.folds} folds (median of 5 sessions)`, value: `${commitMedian.toFixed(1)} ms (first, cold JIT: ${commits[0]!.ms.toFixed(1)} ms)`, target: '≤ 50 ms for 50' });
+const read = await verifiedReadRatios();
+rows.push({ name: `verified peek, one level, ${(read.peekBytes / 1e3).toFixed(0)} KB of raw parts`, value: `${read.peekMegabytesPerSecond.toFixed(0)} MB/s, ${read.peekRatio.toFixed(2)}× the time of sha256 alone`, target: '≤ 2× hashing' });
+rows.push({ name: `verified full-depth source, ${(read.fullBytes / 1e6).toFixed(2)} MB`, value: `${read.fullRatio.toFixed(2)}× sha256 alone (each entry, then the whole, is hashed)`, target: '(two hash passes by design)' });
+
+const width = Math.max(...rows.map((row) => row.name.length));
+console.log(`pi-fold engine benchmark · node ${process.version}\n`);
+console.log(`${'measure'.padEnd(width)}  ${'result'.padEnd(52)}  target`);
+for (const row of rows) console.log(`${row.name.padEnd(width)}  ${row.value.padEnd(52)}  ${row.target}`);
