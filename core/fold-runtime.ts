@@ -67,7 +67,7 @@ export class FoldRuntime {
   /** Rewrites requested by actions, applied at the next projection. */
   readonly pendingCauses = new Set<RewriteCause>();
   /** A person's `/fold`: land every mark (or only these) at the next projection. */
-  forcedCommit: { markIds?: ReadonlySet<string> } | undefined;
+  forcedCommit: { markIds?: ReadonlySet<string>; cause: RewriteCause } | undefined;
   lastBudget: number | undefined;
   private noticeSinceRewrite = false;
   private lastContext: RequestContext = {};
@@ -175,7 +175,7 @@ export class FoldRuntime {
         await applyCommitPlan(this, plan);
         foldsLanded = plan.folds.length;
         dirty = true;
-        this.pendingCauses.add(this.forcedCommit === undefined ? 'commit' : 'user-fold');
+        this.pendingCauses.add(this.forcedCommit?.cause ?? 'commit');
       } catch (error) {
         if (!FoldError.isInstance(error) || !error.code.startsWith('STORE.')) throw error;
         warnings.push(`pi-fold: the commit was skipped because the ${this.dependencies.foldStore.name} store failed (${error.message}); nothing was folded and the window is intact.`);
@@ -245,6 +245,7 @@ export class FoldRuntime {
     if (forced !== undefined || scheduling === 'immediate') charsToFree = Number.POSITIVE_INFINITY;
     else if (estimate >= thresholds.maxTarget * budget || estimate > budget) charsToFree = (estimate - thresholds.minTarget * budget) * perToken;
     else return undefined;
+    if (estimate > budget) this.cutForFence();
     if (this.memory.marks.length === 0) return undefined;
     return planCommit({
       index: this.index,
@@ -255,6 +256,25 @@ export class FoldRuntime {
       charsToFree,
       ...(forced?.markIds === undefined ? {} : { onlyMarkIds: forced.markIds }),
     });
+  }
+
+  /**
+   * I6: over the budget, every lossless fold counts, including spans the agent asked to keep
+   * raw (holds). Pins, protected and open units still never fold. The holds stay recorded:
+   * they only ever stop automatic cutting.
+   */
+  private cutForFence(): void {
+    const holds = this.memory.holds;
+    this.memory.holds = [];
+    try {
+      this.frontier.reset();
+      for (let pass = 0; pass < 1_000; pass += 1) {
+        const cuts = this.frontier.pass({ index: this.index, lattice: this.lattice, memory: this.memory, settings: this.settings, visibleFolds: this.visibleFolds, request: this.memory.counters.requests + 1 });
+        if (cuts.length === 0) break;
+      }
+    } finally {
+      this.memory.holds = holds;
+    }
   }
 
   // Marks whose span broke a rule since they were cut (a pin landed, the branch moved) are
@@ -371,9 +391,12 @@ export class FoldRuntime {
     return executeAction(this, request, caller);
   }
 
-  /** A person's `/fold`: commit every mark now (at the next projection), or exactly the given marks. */
-  requestCommit(markIds?: readonly string[]): void {
-    this.forcedCommit = markIds === undefined ? {} : { markIds: new Set(markIds) };
+  /**
+   * A person's `/fold` (or a host's overflow recovery): commit every mark at the next
+   * projection, or exactly the given marks. The rewrite is recorded under `cause`.
+   */
+  requestCommit(markIds?: readonly string[], cause: Extract<RewriteCause, 'user-fold' | 'overflow-recovery'> = 'user-fold'): void {
+    this.forcedCommit = markIds === undefined ? { cause } : { markIds: new Set(markIds), cause };
   }
 
   async persist(): Promise<void> {

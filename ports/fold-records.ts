@@ -31,10 +31,13 @@ export type FoldPart = FoldEntryPart | FoldChildPart;
 
 /** A committed (standing) fold. Immutable once written. */
 export interface FoldRecordV1 {
+  /** Record schema; readers migrate older versions forward. */
   readonly schemaVersion: 1;
   /** `fold_` + 24 hex chars, derived from kind and span: the same span always gets the same id. */
   readonly id: string;
+  /** Tool fold, chapter fold or consolidation. */
   readonly kind: FoldKind;
+  /** Who cut the span: the runtime, the agent or a person. */
   readonly origin: FoldOrigin;
   /** First and last transcript entry ids covered (inclusive). */
   readonly firstEntryId: string;
@@ -47,7 +50,9 @@ export interface FoldRecordV1 {
   readonly sourceChars: number;
   /** Number of covered entries (all depths). */
   readonly entryCount: number;
+  /** The words shown in the placeholder (at most 2000 chars). */
   readonly brief: string;
+  /** Whether `brief` was written by the runtime or supplied verbatim. */
   readonly provenance: BriefProvenance;
   /** For tool folds: the calls whose results were folded (their stubs keep the pairing). */
   readonly toolCalls?: readonly { readonly toolCallId: string; readonly toolName: string }[];
@@ -59,10 +64,15 @@ export type FoldRecord = FoldRecordV1;
 
 /** A pending fold: a decision held in state, outside the window. */
 export interface PendingMarkV1 {
+  /** The id the fold will keep when it commits. */
   readonly id: string;
+  /** What the fold will be. */
   readonly kind: FoldKind;
+  /** Who cut it. */
   readonly origin: FoldOrigin;
+  /** First entry of the span (inclusive). */
   readonly firstEntryId: string;
+  /** Last entry of the span (inclusive). */
   readonly lastEntryId: string;
   /** The agent's or person's own words, kept verbatim; absent means deterministic at commit. */
   readonly brief?: string;
@@ -72,59 +82,87 @@ export interface PendingMarkV1 {
 
 /** A span the agent or a person returned to raw: never cut automatically again. */
 export interface HeldSpanV1 {
+  /** First entry of the held span (inclusive). */
   readonly firstEntryId: string;
+  /** Last entry of the held span (inclusive). */
   readonly lastEntryId: string;
 }
 
 /** A notice or receipt appended once after an entry. */
 export interface WindowInsertV1 {
+  /** An unbriefed-cuts notice (B5.3) or a commit receipt (B3.4). */
   readonly kind: 'notice' | 'receipt';
+  /** The entry it follows in the window. */
   readonly afterEntryId: string;
   /** Order among inserts after the same entry. */
   readonly sequence: number;
+  /** The exact words shown, fixed once appended (I7). */
   readonly text: string;
 }
 
 /** A peek whose result is replaced by a one-line stub once the model has replied. */
 export interface EphemeralPeekV1 {
+  /** The host's id of the peek call; its result entry answers this id. */
   readonly toolCallId: string;
+  /** The fold that was peeked. */
   readonly foldId: string;
+  /** True once the model replied and the result is shown as a stub. */
   readonly retired: boolean;
 }
 
 /** One (projection chars, provider tokens) pair used to calibrate chars per token. */
 export interface CalibrationSampleV1 {
+  /** Chars of the projection that was sent. */
   readonly chars: number;
+  /** Prompt tokens the provider counted for it (input + cache read + cache write). */
   readonly tokens: number;
 }
 
 /** Counters reported by `status`. */
 export interface EngineCountersV1 {
+  /** Projections handed to the host. */
   readonly requests: number;
+  /** Requests whose window extended the previous one byte for byte. */
   readonly pureAppends: number;
+  /** Requests that rewrote the window (each with a recorded cause). */
   readonly rewrites: number;
+  /** Rewrites without a cause: a broken invariant, must stay 0. */
   readonly unattributedRewrites: number;
+  /** Pure appends the provider still billed as a cache miss (provider-side). */
   readonly providerCacheMisses: number;
+  /** Commits that landed at least one fold. */
   readonly commits: number;
+  /** Folds landed by all commits. */
   readonly foldsLanded: number;
 }
 
 /** The engine's whole mutable state for one session. */
 export interface EngineStateV1 {
+  /** State schema; readers migrate older versions forward. */
   readonly schemaVersion: 1;
+  /** The session this state belongs to. */
   readonly sessionId: string;
   /** Increments on every saved change. */
   readonly revision: number;
   /** Committed fold ids in commit order (records live in the FoldStore). */
   readonly foldIds: readonly string[];
+  /** Standing folds currently shown expanded. */
   readonly expanded: readonly string[];
+  /** Pending marks, waiting for a commit. */
   readonly marks: readonly PendingMarkV1[];
+  /** Pinned entry ids. */
   readonly pins: readonly string[];
+  /** Spans returned to raw by the agent or a person. */
   readonly holds: readonly HeldSpanV1[];
+  /** Notices and receipts in the window. */
   readonly inserts: readonly WindowInsertV1[];
+  /** Peeks whose results are (or will be) given back. */
   readonly ephemeralPeeks: readonly EphemeralPeekV1[];
+  /** Recent provider counts; the newest is the occupancy anchor. */
   readonly calibration: readonly CalibrationSampleV1[];
+  /** Append/rewrite accounting for `status`. */
   readonly counters: EngineCountersV1;
+  /** Number of the last commit. */
   readonly epoch: number;
 }
 

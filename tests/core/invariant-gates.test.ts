@@ -185,3 +185,31 @@ describe('I7 never show then take back', () => {
     expect([...seen.keys()].some((key) => key.startsWith('notice'))).toBe(true);
   });
 });
+
+describe('I6 with held spans', () => {
+  it('spans the agent held raw are folded when the budget needs them, rather than sending over budget', async () => {
+    const { runtime: held, sink: heldSink } = await openRuntime({ settings: { providerInputBudget: 30_000 } });
+    const { SyntheticSession } = await import('../../testing/synthetic-session.ts');
+    const session = new SyntheticSession({ seed: 4, resultChars: [3000, 7000] });
+    for (let step = 0; step < 200; step += 1) {
+      session.step();
+      await held.project(session.entries);
+      // The agent withdraws every mark it sees: without the fence nothing would ever fold.
+      for (const mark of [...held.memory.marks]) await held.act({ action: 'unmark', id: mark.id });
+    }
+    expect(held.memory.holds.length).toBeGreaterThan(5);
+    expect(held.memory.counters.commits).toBeGreaterThan(0);
+    for (const projection of heldSink.projections) expect(projection.ledger.estimatedTokens).toBeLessThanOrEqual(projection.ledger.budgetTokens);
+  });
+});
+
+describe('B3.5 immediate scheduling (ablation)', () => {
+  it('lands each mark as it is cut, paying a rewrite far more often than epoch scheduling', async () => {
+    const immediate = await driveSession({ seed: 7, steps: 260, settings: { scheduling: 'immediate' } });
+    expect(appendOnlyViolations(immediate.sink.projections)).toEqual([]);
+    expect(immediate.runtime.memory.counters.unattributedRewrites).toBe(0);
+    expect(immediate.runtime.memory.counters.rewrites).toBeGreaterThan(3 * runtime.memory.counters.rewrites);
+    const peakImmediate = Math.max(...immediate.sink.projections.map((projection) => projection.ledger.estimatedTokens));
+    expect(peakImmediate).toBeLessThan(0.8 * 60_000);
+  });
+});
