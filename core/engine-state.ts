@@ -19,6 +19,7 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 export class EngineMemory {
   revision = 0;
   epoch = 0;
+  noticeShownSinceRewrite = false;
   foldIds: string[] = [];
   marks: PendingMarkV1[] = [];
   pins = new Set<string>();
@@ -56,6 +57,7 @@ export class EngineMemory {
       calibration: [...calibration],
       counters: { ...this.counters },
       epoch: this.epoch,
+      noticeShownSinceRewrite: this.noticeShownSinceRewrite,
     };
   }
 
@@ -63,6 +65,7 @@ export class EngineMemory {
     const memory = new EngineMemory(state.sessionId);
     memory.revision = state.revision;
     memory.epoch = state.epoch;
+    memory.noticeShownSinceRewrite = state.noticeShownSinceRewrite === true;
     memory.foldIds = [...state.foldIds];
     memory.marks = [...state.marks];
     memory.pins = new Set(state.pins);

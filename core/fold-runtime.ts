@@ -69,7 +69,6 @@ export class FoldRuntime {
   /** A person's `/fold`: land every mark (or only these) at the next projection. */
   forcedCommit: { markIds?: ReadonlySet<string>; cause: RewriteCause } | undefined;
   lastBudget: number | undefined;
-  private noticeSinceRewrite = false;
   private lastContext: RequestContext = {};
   private lastPromptTokens: number | undefined;
   private usageReported = new Set<number>();
@@ -208,7 +207,7 @@ export class FoldRuntime {
     this.recordLedger(projection.ledger, rewrite);
     this.frozenView = view;
     this.pendingCauses.clear();
-    if (rewrite) this.noticeSinceRewrite = false;
+    if (rewrite) this.memory.noticeShownSinceRewrite = false;
     // Counters alone are not worth a write per request; any decision is.
     if (dirty || rewrite || plan !== undefined) await this.persist();
     this.dependencies.projectionSink?.accept(projection);
@@ -337,7 +336,7 @@ export class FoldRuntime {
   }
 
   private appendNotice(draft: WindowDraft): boolean {
-    if (this.noticeSinceRewrite) return false;
+    if (this.memory.noticeShownSinceRewrite) return false;
     const unbriefed = this.memory.marks.filter((mark) => mark.brief === undefined && this.lattice.record(mark.id) === undefined);
     if (unbriefed.length < NOTICE_AFTER_UNBRIEFED) return false;
     const described = unbriefed.map((mark) => {
@@ -348,7 +347,7 @@ export class FoldRuntime {
       return { id: mark.id, kind: mark.kind, chars };
     });
     const appended = this.appendInsert(draft, 'notice', unbriefedNoticeText(described, this.settings.toolName));
-    if (appended) this.noticeSinceRewrite = true;
+    if (appended) this.memory.noticeShownSinceRewrite = true;
     return appended;
   }
 

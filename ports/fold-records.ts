@@ -164,6 +164,8 @@ export interface EngineStateV1 {
   readonly counters: EngineCountersV1;
   /** Number of the last commit. */
   readonly epoch: number;
+  /** True when the current frozen projection already carries its one unbriefed-cuts notice (B5.3). */
+  readonly noticeShownSinceRewrite?: boolean;
 }
 
 export type EngineState = EngineStateV1;
