@@ -1,7 +1,5 @@
 import 'reflect-metadata';
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
-import { MemoryEvidenceStore } from '../adapters/storage-memory/memory-evidence-store.ts';
-import { MemoryFoldStore } from '../adapters/storage-memory/memory-fold-store.ts';
 import { createCharsCostModel } from '../core/chars-cost-model.ts';
 import { FoldError } from '../core/fold-error.ts';
 import { FoldRuntime } from '../core/fold-runtime.ts';
@@ -11,18 +9,15 @@ import type { CostModel } from '../ports/cost-model.port.ts';
 import type { EvidenceStore } from '../ports/evidence-store.port.ts';
 import type { FoldStore } from '../ports/fold-store.port.ts';
 import type { ProjectionSink } from '../ports/projection-sink.port.ts';
+import { createMatchingEvidenceStore, createNamedFoldStore, type StoreSelectionOptions } from './store-selection.ts';
 import { COST_MODEL, EVIDENCE_STORE, FOLD_SETTINGS, FOLD_STORE, PROJECTION_SINK, SESSION_ID } from './tokens.ts';
 
 /** Everything a host chooses when it builds a runtime. Only `sessionId` is required. */
-export interface FoldRuntimeOptions {
+export interface FoldRuntimeOptions extends StoreSelectionOptions {
   readonly sessionId: string;
   /** User settings (validated; unknown and deleted names refused). */
   readonly settings?: Record<string, unknown>;
-  /**
-   * Where folds live: `'memory'` (embedded, default), or any FoldStore instance.
-   * @default 'memory'
-   */
-  readonly store?: 'memory' | FoldStore;
+  /** Where evidence lives. @default the chosen store's directory or file (`'fs'`/`'sqlite'`), else memory */
   readonly evidenceStore?: EvidenceStore;
   readonly costModel?: CostModel;
   readonly projectionSink?: ProjectionSink;
@@ -50,23 +45,33 @@ export async function createFoldRuntime(options: FoldRuntimeOptions): Promise<Co
   const child = (options.container ?? rootContainer).createChildContainer();
   child.register(SESSION_ID, { useValue: options.sessionId });
   child.register(FOLD_SETTINGS, { useValue: settings });
-  const store = options.store ?? 'memory';
-  if (store === 'memory') child.register(FOLD_STORE, { useFactory: () => new MemoryFoldStore() });
-  else if (typeof store === 'object' && store !== null && store.specificationVersion === 'v1') child.register(FOLD_STORE, { useValue: store });
-  else throw new FoldError('SETTINGS.INVALID', `store must be 'memory' or a FoldStore (specificationVersion 'v1'), got ${typeof store === 'string' ? JSON.stringify(store) : typeof store}`);
-  child.register(EVIDENCE_STORE, { useValue: options.evidenceStore ?? new MemoryEvidenceStore() });
+  // A named store is built here and therefore closed here; an instance belongs to the caller.
+  const namedStore = await createNamedFoldStore(options);
+  child.register(FOLD_STORE, { useValue: namedStore ?? (options.store as FoldStore) });
+  child.register(EVIDENCE_STORE, { useValue: options.evidenceStore ?? (await createMatchingEvidenceStore(options)) });
   child.register(COST_MODEL, { useValue: options.costModel ?? createCharsCostModel() });
   if (options.projectionSink !== undefined) child.register(PROJECTION_SINK, { useValue: options.projectionSink });
   const foldStore = child.resolve(FOLD_STORE);
   const evidenceStore = child.resolve(EVIDENCE_STORE);
-  const runtime = await FoldRuntime.open({
-    sessionId: child.resolve(SESSION_ID),
-    settings: child.resolve(FOLD_SETTINGS),
-    foldStore,
-    evidenceStore,
-    costModel: child.resolve(COST_MODEL),
-    ...(child.isRegistered(PROJECTION_SINK) ? { projectionSink: child.resolve(PROJECTION_SINK) } : {}),
-  });
+  const releaseBuiltStores = async () => {
+    // Stores passed in by the caller belong to the caller; only what we built is closed here.
+    if (namedStore !== undefined) await foldStore.dispose?.();
+    if (options.evidenceStore === undefined) await evidenceStore.dispose?.();
+  };
+  let runtime: FoldRuntime;
+  try {
+    runtime = await FoldRuntime.open({
+      sessionId: child.resolve(SESSION_ID),
+      settings: child.resolve(FOLD_SETTINGS),
+      foldStore,
+      evidenceStore,
+      costModel: child.resolve(COST_MODEL),
+      ...(child.isRegistered(PROJECTION_SINK) ? { projectionSink: child.resolve(PROJECTION_SINK) } : {}),
+    });
+  } catch (error) {
+    await releaseBuiltStores();
+    throw error;
+  }
   let disposed = false;
   return {
     runtime,
@@ -75,9 +80,7 @@ export async function createFoldRuntime(options: FoldRuntimeOptions): Promise<Co
       if (disposed) return;
       disposed = true;
       await runtime.dispose();
-      // Stores passed in by the caller belong to the caller; only what we built is closed here.
-      if (store === 'memory') await foldStore.dispose?.();
-      if (options.evidenceStore === undefined) await evidenceStore.dispose?.();
+      await releaseBuiltStores();
     },
   };
 }

@@ -5,6 +5,9 @@
  *   npm run demo -- --quiet     # only commits and totals
  *   npm run demo -- --requests 500 --window 272000
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createFoldRuntime } from '../../composition/index.ts';
 import { readFoldSource } from '../../core/fold-source.ts';
 import { SyntheticSession } from '../../testing/synthetic-session.ts';
@@ -15,13 +18,16 @@ const options = parseDemoArguments(process.argv.slice(2));
 // The simulated provider counts tokens a little more densely than chars/4, like real tokenizers on code.
 const providerTokens = (chars: number) => Math.ceil(chars / 3.6) + 1_200;
 
-const composed = await createFoldRuntime({ sessionId: `demo-${options.seed}`, ...(options.storeRoot === undefined ? {} : { storeRoot: options.storeRoot }) } as Parameters<typeof createFoldRuntime>[0]);
+// The default store (files, content-addressed and verified), in a fresh folder per run so
+// every demo starts from an empty session; --store-root keeps it somewhere of your choice.
+const storeRoot = options.storeRoot ?? mkdtempSync(join(tmpdir(), 'pi-fold-demo-'));
+const composed = await createFoldRuntime({ sessionId: `demo-${options.seed}`, store: 'fs', storeRoot });
 const { runtime } = composed;
 const session = new SyntheticSession({ seed: options.seed, resultChars: [5_000, 40_000] });
 const totals: DemoTotals = { requests: 0, commits: 0, foldsLanded: 0, peak: 0, occupancySum: 0, promptTokens: 0, cacheRead: 0, byCause: new Map() };
 let previousPrompt = 0;
 
-console.log(`pi-fold demo · ${options.requests} requests · window ${options.window} tokens · store ${runtime.dependencies.foldStore.name}\n`);
+console.log(`pi-fold demo · ${options.requests} requests · window ${options.window} tokens · ${runtime.dependencies.foldStore.name} store at ${storeRoot}\n`);
 for (let request = 1; request <= options.requests; request += 1) {
   session.step();
   const result = await runtime.project(session.entries, { contextWindow: options.window, overheadChars: 4_000 });

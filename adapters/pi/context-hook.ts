@@ -1,0 +1,61 @@
+import type { AgentMessage } from '@mariozechner/pi-agent-core';
+import type { ExtensionContext } from '@mariozechner/pi-coding-agent';
+import { FoldError } from '../../core/fold-error.ts';
+import type { PiSessionFolding } from './session-registry.ts';
+import { toPiMessages } from './projected-messages.ts';
+import { isRecoverySummary } from './compaction-guard.ts';
+
+/** Measures what Pi sends around the messages (system prompt, tool schemas), cached per tool set. */
+export class OverheadMeter {
+  private toolKey = '';
+  private toolChars = 0;
+
+  constructor(private readonly toolSchemas: () => readonly { name: string; description?: string; parameters?: unknown }[], private readonly activeTools: () => readonly string[]) {}
+
+  measure(ctx: ExtensionContext): number {
+    const active = this.activeTools();
+    const key = active.join('\u0000');
+    if (key !== this.toolKey) {
+      const names = new Set(active);
+      this.toolChars = this.toolSchemas()
+        .filter((tool) => names.has(tool.name))
+        .reduce((sum, tool) => sum + tool.name.length + (tool.description?.length ?? 0) + JSON.stringify(tool.parameters ?? {}).length, 0);
+      this.toolKey = key;
+    }
+    return ctx.getSystemPrompt().length + this.toolChars;
+  }
+}
+
+/**
+ * The `context` hook's work: map Pi's messages to the branch's entries, let the engine
+ * project them, and hand the projection back as Pi messages. Called before every model call.
+ *
+ * When no lossless fold can bring the request under the budget (I6), the request is
+ * aborted before it is sent and the person is told out of band; the window is not touched.
+ */
+export async function projectContext(folding: PiSessionFolding, messages: readonly AgentMessage[], ctx: ExtensionContext, overheadChars: number): Promise<AgentMessage[] | undefined> {
+  // Our own overflow-recovery compaction keeps every entry; its summary is a note for the
+  // person and the session file, not something the model needs at the top of its window.
+  const visible = messages.filter((message) => !(message.role === 'compactionSummary' && isRecoverySummary(message.summary)));
+  const mapped = folding.mapper.map(visible, ctx.sessionManager.getBranch());
+  if (folding.overflowRecovery) {
+    folding.runtime.pendingCauses.add('overflow-recovery');
+    folding.overflowRecovery = false;
+  }
+  const contextWindow = ctx.model?.contextWindow;
+  try {
+    const result = await folding.runtime.project(mapped.entries, { ...(contextWindow === undefined ? {} : { contextWindow }), overheadChars });
+    folding.lastProjection = result;
+    for (const warning of result.warnings) ctx.ui.notify(warning, 'warning');
+    return toPiMessages(result.messages, mapped.messages);
+  } catch (error) {
+    if (FoldError.isInstance(error) && error.code === 'BUDGET.EXCEEDED') {
+      ctx.ui.notify(`pi-fold refused to send the request: ${error.message}. Unpin entries or start a new session.`, 'error');
+      // Aborting here cancels the request before the provider sees it.
+      ctx.abort();
+      return undefined;
+    }
+    ctx.ui.notify(`pi-fold could not project the window: ${error instanceof Error ? error.message : String(error)}`, 'error');
+    throw error;
+  }
+}

@@ -1,0 +1,181 @@
+import type { AgentMessage } from '@mariozechner/pi-agent-core';
+import type { SessionEntry } from '@mariozechner/pi-coding-agent';
+import { sha256Hex, stableStringify } from '../../core/hashing.ts';
+import type { EntryRole, ToolCallReference, TranscriptEntry } from '../../ports/transcript-source.port.ts';
+
+/** The transcript of one context event, with the event's own message for every entry id. */
+export interface MappedTranscript {
+  readonly entries: readonly TranscriptEntry[];
+  /** The event's message object behind each entry id (sent back untouched when the entry is shown raw). */
+  readonly messages: ReadonlyMap<string, AgentMessage>;
+  /** Messages no session entry could vouch for (another extension injected them); kept raw. */
+  readonly unmatched: number;
+}
+
+interface CachedEntry {
+  readonly entry: TranscriptEntry;
+  /** A cheap shape check: a message rewritten by another extension gets a fresh id. */
+  readonly fingerprint: string;
+}
+
+/** Prefix of ids given to messages that match no session entry. */
+export const UNMATCHED_ID_PREFIX = 'pi-unmatched:';
+
+/**
+ * Maps the messages of Pi's `context` event to entries of the active session branch.
+ *
+ * The event carries no entry ids and hands over a fresh clone of every message each time,
+ * so each message is matched to the branch entry that produced it (role, timestamp and, for
+ * results, the call id) and the entry's canonical bytes are computed once per entry id and
+ * cached: session entries are immutable, so a request costs only what was appended.
+ */
+export class PiEntryMapper {
+  private readonly cache = new Map<string, CachedEntry>();
+  private readonly keysById = new Map<string, string | null>();
+
+  map(messages: readonly AgentMessage[], branch: readonly SessionEntry[]): MappedTranscript {
+    const idsByKey = new Map<string, string[]>();
+    for (const entry of branch) {
+      const key = this.entryKey(entry);
+      if (key === null) continue;
+      const ids = idsByKey.get(key);
+      if (ids === undefined) idsByKey.set(key, [entry.id]);
+      else ids.push(entry.id);
+    }
+    const entries: TranscriptEntry[] = [];
+    const byId = new Map<string, AgentMessage>();
+    const used = new Set<string>();
+    let unmatched = 0;
+    for (const message of messages) {
+      const entryId = idsByKey.get(messageKey(message))?.shift();
+      const entry = entryId === undefined ? undefined : this.cachedEntry(entryId, message);
+      if (entry !== undefined && !used.has(entry.id)) {
+        used.add(entry.id);
+        entries.push(entry);
+        byId.set(entry.id, message);
+        continue;
+      }
+      unmatched += 1;
+      const bytes = canonicalBytes(message);
+      const sha256 = sha256Hex(bytes);
+      // Identical injected messages still need distinct ids; their order makes them stable.
+      let id = `${UNMATCHED_ID_PREFIX}${sha256.slice(0, 24)}`;
+      for (let copy = 2; used.has(id); copy += 1) id = `${UNMATCHED_ID_PREFIX}${sha256.slice(0, 24)}:${copy}`;
+      used.add(id);
+      entries.push(buildEntry(id, message, bytes, sha256, true));
+      byId.set(id, message);
+    }
+    return { entries, messages: byId, unmatched };
+  }
+
+  /** How many entries have their bytes cached (for the benchmark and tests). */
+  get cachedEntries(): number {
+    return this.cache.size;
+  }
+
+  private entryKey(entry: SessionEntry): string | null {
+    let key = this.keysById.get(entry.id);
+    if (key === undefined) {
+      key = sessionEntryKey(entry);
+      this.keysById.set(entry.id, key);
+    }
+    return key;
+  }
+
+  private cachedEntry(entryId: string, message: AgentMessage): TranscriptEntry {
+    const fingerprint = shapeOf(message);
+    const cached = this.cache.get(entryId);
+    if (cached !== undefined && cached.fingerprint === fingerprint) return cached.entry;
+    const bytes = canonicalBytes(message);
+    const sha256 = sha256Hex(bytes);
+    // Same entry, different message: another extension rewrote it. A new id keeps the
+    // engine's rule that an id always names the same bytes.
+    const id = cached === undefined ? entryId : `${entryId}~${sha256.slice(0, 12)}`;
+    const entry = buildEntry(id, message, bytes, sha256, cached !== undefined);
+    if (cached === undefined) this.cache.set(entryId, { entry, fingerprint });
+    return entry;
+  }
+}
+
+/** A message's canonical single-line bytes: stable key order, so the same message always hashes the same. */
+export function canonicalBytes(message: AgentMessage): string {
+  return stableStringify(message);
+}
+
+function buildEntry(id: string, message: AgentMessage, bytes: string, sha256: string, isProtected: boolean): TranscriptEntry {
+  const role = engineRole(message);
+  const base = { id, role, bytes, sha256, text: readableText(message), ...(isProtected ? { protected: true } : {}) };
+  if (message.role === 'assistant') {
+    const toolCalls: ToolCallReference[] = [];
+    for (const block of message.content) {
+      if (block.type === 'toolCall') toolCalls.push({ id: block.id, name: block.name, argumentsJson: stableStringify(block.arguments ?? {}) });
+    }
+    return toolCalls.length > 0 ? { ...base, toolCalls } : base;
+  }
+  if (message.role === 'toolResult') return { ...base, toolCallId: message.toolCallId, toolName: message.toolName };
+  return base;
+}
+
+// Pi's extra message kinds (custom, summaries, bash runs) reach the model as user messages.
+function engineRole(message: AgentMessage): EntryRole {
+  if (message.role === 'assistant' || message.role === 'toolResult') return message.role;
+  return 'user';
+}
+
+/** Text for deterministic briefs: text blocks joined, tool calls named. */
+export function readableText(message: AgentMessage): string {
+  switch (message.role) {
+    case 'user':
+    case 'custom':
+      return typeof message.content === 'string' ? message.content : blocksText(message.content);
+    case 'assistant':
+      return message.content.map((block) => (block.type === 'text' ? block.text : block.type === 'toolCall' ? `[call ${block.name}]` : '')).filter((text) => text.length > 0).join('\n');
+    case 'toolResult':
+      return blocksText(message.content);
+    case 'bashExecution':
+      return `$ ${message.command}\n${message.output}`;
+    case 'branchSummary':
+    case 'compactionSummary':
+      return message.summary;
+    default:
+      return '';
+  }
+}
+
+function blocksText(blocks: readonly { type: string; text?: string }[]): string {
+  return blocks.map((block) => (block.type === 'text' ? (block.text ?? '') : `[${block.type}]`)).join('\n');
+}
+
+/** The key a context message shares with the session entry that produced it. */
+function messageKey(message: AgentMessage): string {
+  const extra = message.role === 'toolResult' ? message.toolCallId : '';
+  return `${message.role}|${message.timestamp}|${extra}`;
+}
+
+function sessionEntryKey(entry: SessionEntry): string | null {
+  switch (entry.type) {
+    case 'message':
+      return messageKey(entry.message);
+    case 'custom_message':
+      return `custom|${new Date(entry.timestamp).getTime()}|`;
+    case 'branch_summary':
+      return `branchSummary|${new Date(entry.timestamp).getTime()}|`;
+    case 'compaction':
+      return `compactionSummary|${new Date(entry.timestamp).getTime()}|`;
+    default:
+      return null;
+  }
+}
+
+function shapeOf(message: AgentMessage): string {
+  const content = 'content' in message ? message.content : undefined;
+  if (typeof content === 'string') return `s${content.length}`;
+  if (!Array.isArray(content)) return 'none';
+  let chars = 0;
+  for (const block of content as unknown as readonly Record<string, unknown>[]) {
+    const text = block.text ?? block.thinking ?? block.data;
+    if (typeof text === 'string') chars += text.length;
+    else if (block.arguments !== undefined) chars += 1;
+  }
+  return `${content.length}:${chars}`;
+}

@@ -1,0 +1,76 @@
+import type { ExtensionAPI, ExtensionContext } from '@mariozechner/pi-coding-agent';
+import { registerFoldCommands } from './commands.ts';
+import { answerCompaction, CompactionClassifier, currentStack } from './compaction-guard.ts';
+import { OverheadMeter, projectContext } from './context-hook.ts';
+import { DEFAULT_EVIDENCE_THRESHOLD_BYTES, ingestEvidence } from './evidence-ingestion.ts';
+import { createFoldTool } from './fold-tool.ts';
+import { projectionCandidates, type ProjectionCandidate } from './projection-candidates.ts';
+import { PiSessionRegistry, type PiFoldOptions } from './session-registry.ts';
+
+/** What `registerPiFold` hands back to a host that embeds it. */
+export interface PiFoldRegistration {
+  /** B6.5: one record per visible collapsed fold of the context's session. */
+  readonly projectionCandidates: (ctx: Pick<ExtensionContext, 'sessionManager'>) => Promise<ProjectionCandidate[]>;
+  /** The per-session runtimes (tests, hosts that show more than the commands do). */
+  readonly sessions: PiSessionRegistry;
+}
+
+/**
+ * Install pi-fold into a Pi extension API: the context hook that drives the engine, the
+ * agent's `pi_fold_context` tool, compaction interception, evidence ingestion and the
+ * human commands. Nothing needs configuring; `options` exist for hosts and tests.
+ */
+export function registerPiFold(pi: ExtensionAPI, options: PiFoldOptions = {}): PiFoldRegistration {
+  const sessions = new PiSessionRegistry(options);
+  const classifier = new CompactionClassifier();
+  const overhead = new OverheadMeter(() => pi.getAllTools(), () => pi.getActiveTools());
+  const evidenceThreshold = options.evidenceThresholdBytes ?? DEFAULT_EVIDENCE_THRESHOLD_BYTES;
+
+  pi.on('context', async (event, ctx) => {
+    const folding = await sessions.forSession(ctx.sessionManager);
+    const messages = await projectContext(folding, event.messages, ctx, overhead.measure(ctx));
+    return messages === undefined ? undefined : { messages };
+  });
+
+  pi.on('message_end', async (event, ctx) => {
+    const message = event.message;
+    if (message.role !== 'assistant' || message.stopReason === 'error' || message.stopReason === 'aborted') return;
+    const folding = await sessions.existing(ctx.sessionManager.getSessionId());
+    const { input, output, cacheRead, cacheWrite } = message.usage;
+    folding?.runtime.recordUsage({ input, output, cacheRead, cacheWrite });
+  });
+
+  pi.on('tool_result', async (event, ctx) => {
+    const folding = await sessions.forSession(ctx.sessionManager);
+    const { result, warning } = await ingestEvidence({ store: folding.evidenceStore, sessionId: folding.sessionId, content: event.content, thresholdBytes: evidenceThreshold });
+    if (warning !== undefined) ctx.ui.notify(warning, 'warning');
+    return result;
+  });
+
+  pi.on('input', (event) => {
+    classifier.onAutomaticCheckPossible(event.text);
+    return undefined;
+  });
+  pi.on('agent_end', () => classifier.onAutomaticCheckPossible());
+  pi.on('before_agent_start', () => classifier.onAgentStart());
+  pi.on('agent_start', () => classifier.onAgentStart());
+
+  pi.on('session_before_compact', async (event, ctx) => {
+    // Before any await: Pi's calling frame is still on the stack.
+    const kind = classifier.classify(event, ctx, currentStack());
+    const folding = kind === 'manual' ? undefined : await sessions.forSession(ctx.sessionManager);
+    return answerCompaction(kind, event, folding, ctx);
+  });
+
+  pi.on('session_shutdown', async () => {
+    await sessions.closeAll();
+  });
+
+  pi.registerTool(createFoldTool(sessions));
+  registerFoldCommands(pi, sessions);
+
+  return {
+    projectionCandidates: async (ctx) => projectionCandidates((await sessions.forSession(ctx.sessionManager)).runtime),
+    sessions,
+  };
+}

@@ -1,0 +1,147 @@
+import type { ExtensionContext } from '@mariozechner/pi-coding-agent';
+
+type ReadonlySessionManager = ExtensionContext['sessionManager'];
+import { createFoldRuntime, type ComposedRuntime } from '../../composition/create-fold-runtime.ts';
+import type { FoldRuntime, ProjectionResult } from '../../core/fold-runtime.ts';
+import { MemoryEvidenceStore } from '../../adapters/storage-memory/memory-evidence-store.ts';
+import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import { FsEvidenceStore } from '../../adapters/storage-fs/fs-evidence-store.ts';
+import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
+import { join } from 'node:path';
+import type { EvidenceStore } from '../../ports/evidence-store.port.ts';
+import type { FoldStore } from '../../ports/fold-store.port.ts';
+import type { ProjectionSink } from '../../ports/projection-sink.port.ts';
+import { PiEntryMapper } from './message-entries.ts';
+import { loadSettingsFile, settingsFilePath, type LoadedSettingsFile } from './settings-file.ts';
+
+/** Where a session lives, for stores that keep their data beside the session file. */
+export interface PiSessionLocation {
+  readonly sessionId: string;
+  /** Pi's session directory (`ctx.sessionManager.getSessionDir()`). */
+  readonly sessionDirectory: string;
+  /** False for sessions Pi keeps only in memory (`--no-session`): their folds stay in memory too. */
+  readonly persisted: boolean;
+}
+
+/** Folder beside Pi's session files where the default stores keep folds and evidence. */
+export const STORE_FOLDER = 'pi-fold';
+
+/** Options of `registerPiFold`. Everything has a default; a plain `pi install` needs none. */
+export interface PiFoldOptions {
+  /**
+   * Where folds and engine state live: a store, or a factory called once per session.
+   * @default the filesystem store under `<sessionDir>/pi-fold/` (in memory for a session Pi does not persist)
+   */
+  readonly foldStore?: FoldStore | ((location: PiSessionLocation) => FoldStore);
+  /** Where oversized tool results are kept (B6.2). @default the filesystem evidence store under `<sessionDir>/pi-fold/` (in memory when not persisted) */
+  readonly evidenceStore?: EvidenceStore | ((location: PiSessionLocation) => EvidenceStore);
+  /** Machine settings beside the file's thresholds: providerInputBudget, blacklistAutoFoldTools, scheduling. */
+  readonly settings?: Readonly<Record<string, unknown>>;
+  /** The settings file. @default `~/.config/pi-fold/settings.json` (or `$PI_FOLD_CONFIG_DIR/settings.json`) */
+  readonly settingsPath?: string;
+  /** Tool results larger than this many UTF-8 bytes are also written as evidence. @default 16384 */
+  readonly evidenceThresholdBytes?: number;
+  /** Receives every projection (tests, the lab). */
+  readonly projectionSink?: ProjectionSink;
+}
+
+/** One Pi session's folding: the engine, the message mapper and what the last request produced. */
+export interface PiSessionFolding {
+  readonly sessionId: string;
+  readonly runtime: FoldRuntime;
+  readonly mapper: PiEntryMapper;
+  readonly evidenceStore: EvidenceStore;
+  lastProjection: ProjectionResult | undefined;
+  /** Set while an overflow recovery is under way, so its rewrite is attributed. */
+  overflowRecovery: boolean;
+  readonly composed: ComposedRuntime;
+}
+
+/** The tool name placeholders tell the model to call. */
+export const PI_TOOL_NAME = 'pi_fold_context';
+
+/**
+ * Opens one runtime per Pi session on first use and keeps it for the session's life. State
+ * is in the fold store, so a session opened again (a restart, `/resume`) continues its folds.
+ */
+export class PiSessionRegistry {
+  private readonly sessions = new Map<string, Promise<PiSessionFolding>>();
+  private readonly sharedMemoryStore = new MemoryFoldStore();
+  private readonly sharedEvidenceStore = new MemoryEvidenceStore();
+  private readonly foldStores = new Map<string, FoldStore>();
+  private readonly evidenceStores = new Map<string, EvidenceStore>();
+  settingsFile: LoadedSettingsFile | undefined;
+
+  constructor(readonly options: PiFoldOptions) {}
+
+  get settingsPath(): string {
+    return this.options.settingsPath ?? settingsFilePath();
+  }
+
+  /** The session's folding, opened on first call. */
+  forSession(sessionManager: ReadonlySessionManager): Promise<PiSessionFolding> {
+    const sessionId = sessionManager.getSessionId();
+    let opening = this.sessions.get(sessionId);
+    if (opening === undefined) {
+      opening = this.open({ sessionId, sessionDirectory: sessionManager.getSessionDir(), persisted: sessionManager.getSessionFile() !== undefined });
+      this.sessions.set(sessionId, opening);
+      // A failed open must not be cached: the next request tries again and reports again.
+      opening.catch(() => this.sessions.delete(sessionId));
+    }
+    return opening;
+  }
+
+  /** The open session, if any, without opening one. */
+  async existing(sessionId: string): Promise<PiSessionFolding | undefined> {
+    return this.sessions.get(sessionId);
+  }
+
+  /** Close a session's runtime (session switch, shutdown, settings change). State stays in the store. */
+  async close(sessionId: string): Promise<void> {
+    const opening = this.sessions.get(sessionId);
+    this.sessions.delete(sessionId);
+    if (opening === undefined) return;
+    const folding = await opening.catch(() => undefined);
+    await folding?.composed.dispose();
+  }
+
+  async closeAll(): Promise<void> {
+    for (const sessionId of [...this.sessions.keys()]) await this.close(sessionId);
+  }
+
+  /** Reload the settings file; open runtimes pick the new thresholds up when reopened. */
+  async reloadSettings(): Promise<LoadedSettingsFile> {
+    this.settingsFile = await loadSettingsFile(this.settingsPath);
+    return this.settingsFile;
+  }
+
+  private async open(location: PiSessionLocation): Promise<PiSessionFolding> {
+    const file = this.settingsFile ?? (await this.reloadSettings());
+    const root = join(location.sessionDirectory, STORE_FOLDER);
+    const foldStore = this.resolve(this.options.foldStore, location) ?? (location.persisted ? this.cachedStore(this.foldStores, root, () => new FsFoldStore({ root })) : this.sharedMemoryStore);
+    const evidenceStore = this.resolve(this.options.evidenceStore, location) ?? (location.persisted ? this.cachedStore(this.evidenceStores, root, () => new FsEvidenceStore({ root })) : this.sharedEvidenceStore);
+    const composed = await createFoldRuntime({
+      sessionId: location.sessionId,
+      settings: { ...this.options.settings, thresholds: file.thresholds, toolName: PI_TOOL_NAME },
+      store: foldStore,
+      evidenceStore,
+      ...(this.options.projectionSink === undefined ? {} : { projectionSink: this.options.projectionSink }),
+    });
+    return { sessionId: location.sessionId, runtime: composed.runtime, mapper: new PiEntryMapper(), evidenceStore, lastProjection: undefined, overflowRecovery: false, composed };
+  }
+
+  // Sessions of one project share a session directory, so they share its store.
+  private cachedStore<T>(cache: Map<string, T>, root: string, create: () => T): T {
+    let store = cache.get(root);
+    if (store === undefined) {
+      store = create();
+      cache.set(root, store);
+    }
+    return store;
+  }
+
+  private resolve<T extends object>(option: T | ((location: PiSessionLocation) => T) | undefined, location: PiSessionLocation): T | undefined {
+    if (option === undefined) return undefined;
+    return typeof option === 'function' ? (option as (location: PiSessionLocation) => T)(location) : option;
+  }
+}

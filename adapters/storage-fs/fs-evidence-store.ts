@@ -1,0 +1,108 @@
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { EvidenceReference, EvidenceStore } from '../../ports/evidence-store.port.ts';
+import { FoldError } from '../../core/fold-error.ts';
+import { sha256Hex } from '../../core/hashing.ts';
+import { assertBlobMatches, capReached, checkedCapBytes, contentBytes } from '../storage-shared/blob-checks.ts';
+import { createFileExclusively, isTempName } from './atomic-files.ts';
+import { isAbsent, storeFailure } from './fs-errors.ts';
+import { FsStoreLayout } from './fs-store-layout.ts';
+
+/** Options of the filesystem evidence store. */
+export interface FsEvidenceStoreOptions {
+  /** Store root; artifacts go to `<root>/evidence/<session>/<sha>`. */
+  readonly root: string;
+  /**
+   * Cumulative bytes of evidence one session may hold; a put past it is refused.
+   * @default 536870912 (512 MiB)
+   */
+  readonly capBytes?: number;
+}
+
+const ARTIFACT_MODE = 0o444;
+
+/**
+ * EvidenceStore on the filesystem: one read-only (0444) file per artifact in a directory per
+ * session, named by its SHA-256 and re-hashed on read. A session's usage is the sum of its
+ * artifact files, so the cap holds across restarts and processes.
+ */
+export class FsEvidenceStore implements EvidenceStore {
+  readonly specificationVersion = 'v1' as const;
+  readonly name = 'fs-evidence';
+  readonly capBytes: number;
+  private readonly layout: FsStoreLayout;
+
+  constructor(options: FsEvidenceStoreOptions) {
+    this.layout = new FsStoreLayout(options?.root, this.name);
+    this.capBytes = checkedCapBytes(options.capBytes, this.name);
+  }
+
+  /**
+   * Store an artifact. Storing the same bytes again is free; a new artifact that would take
+   * the session past its cap is refused with `STORE.CAP_REACHED` and nothing is written.
+   * The media type is not persisted (callers keep it beside the reference).
+   */
+  async put(sessionId: string, content: Uint8Array | string, _mediaType?: string): Promise<EvidenceReference> {
+    const bytes = contentBytes(content);
+    const sha256 = sha256Hex(bytes);
+    const path = this.layout.evidencePath(sessionId, sha256);
+    const reference = { uri: pathToFileURL(path).href, sha256, bytes: bytes.length };
+    if (await this.exists(path)) return reference;
+    const used = await this.usage(sessionId);
+    if (used + bytes.length > this.capBytes) throw capReached(this.name, sessionId, used, bytes.length, this.capBytes);
+    try {
+      await this.layout.prepareDirectory(this.layout.evidenceDirectory(sessionId));
+      await createFileExclusively(path, bytes, ARTIFACT_MODE);
+    } catch (error) {
+      throw storeFailure('STORE.WRITE_FAILED', this.name, 'write artifact', this.layout.keyOf(path), error);
+    }
+    return reference;
+  }
+
+  async get(sessionId: string, sha256: string): Promise<Uint8Array> {
+    const path = this.layout.evidencePath(sessionId, sha256);
+    const key = this.layout.keyOf(path);
+    let bytes: Uint8Array;
+    try {
+      bytes = await readFile(path);
+    } catch (error) {
+      if (isAbsent(error)) throw new FoldError('STORE.NOT_FOUND', `${this.name} store: session ${sessionId} has no artifact ${sha256}`, { details: { sessionId, sha256, key } });
+      throw storeFailure('STORE.READ_FAILED', this.name, 'read artifact', key, error);
+    }
+    assertBlobMatches(bytes, sha256, this.name, key);
+    return bytes;
+  }
+
+  async usage(sessionId: string): Promise<number> {
+    const directory = this.layout.evidenceDirectory(sessionId);
+    let names: string[];
+    try {
+      names = await readdir(directory);
+    } catch (error) {
+      if (isAbsent(error)) return 0;
+      throw storeFailure('STORE.READ_FAILED', this.name, 'list artifacts in', this.layout.keyOf(directory), error);
+    }
+    let total = 0;
+    for (const name of names) {
+      if (isTempName(name)) continue;
+      try {
+        total += (await stat(join(directory, name))).size;
+      } catch (error) {
+        throw storeFailure('STORE.READ_FAILED', this.name, 'measure artifact', `${this.layout.keyOf(directory)}/${name}`, error);
+      }
+    }
+    return total;
+  }
+
+  async dispose(): Promise<void> {}
+
+  private async exists(path: string): Promise<boolean> {
+    try {
+      return (await stat(path)).isFile();
+    } catch (error) {
+      if (isAbsent(error)) return false;
+      throw storeFailure('STORE.READ_FAILED', this.name, 'check artifact', this.layout.keyOf(path), error);
+    }
+  }
+}

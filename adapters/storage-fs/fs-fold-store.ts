@@ -1,0 +1,176 @@
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { EngineState, FoldRecord } from '../../ports/fold-records.ts';
+import type { FoldStore } from '../../ports/fold-store.port.ts';
+import { FoldError } from '../../core/fold-error.ts';
+import { sha256Hex, stableStringify } from '../../core/hashing.ts';
+import { assertSafeId } from '../../core/store-keys.ts';
+import { assertBlobMatches, contentBytes } from '../storage-shared/blob-checks.ts';
+import { parseEnvelopeText, unwrapFold, unwrapState, wrapFold, wrapState } from '../storage-shared/stored-records.ts';
+import { createFileExclusively, isTempName, replaceFileAtomically } from './atomic-files.ts';
+import { isAbsent, storeFailure } from './fs-errors.ts';
+import { FsStoreLayout } from './fs-store-layout.ts';
+
+/** Options of the filesystem fold store. */
+export interface FsFoldStoreOptions {
+  /** Directory that holds the store; created on first write. Nothing is written outside it. */
+  readonly root: string;
+}
+
+// Stored files are immutable or replaced whole, so nobody needs write permission on them.
+const BLOB_MODE = 0o444;
+const RECORD_MODE = 0o444;
+const STATE_MODE = 0o644;
+
+/**
+ * FoldStore on a local directory. Blobs are content-addressed files, re-hashed on every
+ * read; fold records are created once (a different record under an existing id is refused);
+ * engine state is replaced atomically. Safe for several processes on one machine.
+ */
+export class FsFoldStore implements FoldStore {
+  readonly specificationVersion = 'v1' as const;
+  readonly name = 'fs';
+  readonly capabilities = { verifiesReads: true, shared: false } as const;
+  readonly layout: FsStoreLayout;
+
+  constructor(options: FsFoldStoreOptions) {
+    this.layout = new FsStoreLayout(options?.root, this.name);
+  }
+
+  async putBlob(content: string | Uint8Array): Promise<string> {
+    const bytes = contentBytes(content);
+    const sha256 = sha256Hex(bytes);
+    const path = this.layout.blobPath(sha256);
+    // Deduplicate before paying for a temp file and two fsyncs, but never keep a damaged
+    // copy: the caller has just handed us the true bytes, so a corrupt file is replaced.
+    const existing = await this.readExisting(path);
+    if (existing !== undefined && sha256Hex(existing) === sha256) return sha256;
+    try {
+      if (existing !== undefined) {
+        await replaceFileAtomically(path, bytes, BLOB_MODE);
+        return sha256;
+      }
+      await this.layout.prepareDirectory(dirname(path));
+      // A blob's name is its hash, so an existing file is the same bytes (or caught on read).
+      await createFileExclusively(path, bytes, BLOB_MODE);
+    } catch (error) {
+      throw storeFailure('STORE.WRITE_FAILED', this.name, 'write blob', this.layout.keyOf(path), error);
+    }
+    return sha256;
+  }
+
+  async getBlob(sha256: string): Promise<Uint8Array> {
+    const path = this.layout.blobPath(sha256);
+    const key = this.layout.keyOf(path);
+    let bytes: Uint8Array;
+    try {
+      bytes = await readFile(path);
+    } catch (error) {
+      if (isAbsent(error)) throw new FoldError('STORE.NOT_FOUND', `${this.name} store has no blob ${sha256}`, { details: { sha256, key } });
+      throw storeFailure('STORE.READ_FAILED', this.name, 'read blob', key, error);
+    }
+    assertBlobMatches(bytes, sha256, this.name, key);
+    return bytes;
+  }
+
+  async hasBlob(sha256: string): Promise<boolean> {
+    const path = this.layout.blobPath(sha256);
+    try {
+      return (await stat(path)).isFile();
+    } catch (error) {
+      if (isAbsent(error)) return false;
+      throw storeFailure('STORE.READ_FAILED', this.name, 'check blob', this.layout.keyOf(path), error);
+    }
+  }
+
+  async putFold(sessionId: string, record: FoldRecord): Promise<void> {
+    if (typeof record !== 'object' || record === null) throw new FoldError('STORE.INVALID_KEY', `${this.name} store: a fold record must be an object`);
+    const path = this.layout.foldPath(sessionId, record.id);
+    const key = this.layout.keyOf(path);
+    const envelope = wrapFold(sessionId, record);
+    let outcome: 'created' | 'exists';
+    try {
+      await this.layout.prepareDirectory(dirname(path));
+      outcome = await createFileExclusively(path, Buffer.from(JSON.stringify(envelope), 'utf8'), RECORD_MODE);
+    } catch (error) {
+      throw storeFailure('STORE.WRITE_FAILED', this.name, 'write fold record', key, error);
+    }
+    if (outcome === 'exists') {
+      const existing = await this.getFold(sessionId, record.id);
+      if (existing === undefined || stableStringify(existing) !== stableStringify(record)) {
+        throw new FoldError('STORE.WRITE_FAILED', `${this.name} store: fold ${record.id} of session ${sessionId} already exists with different content; fold records are immutable`, {
+          details: { sessionId, foldId: record.id, key },
+        });
+      }
+    }
+  }
+
+  async getFold(sessionId: string, foldId: string): Promise<FoldRecord | undefined> {
+    const path = this.layout.foldPath(sessionId, foldId);
+    const key = this.layout.keyOf(path);
+    const text = await this.readTextOrAbsent(path, 'read fold record');
+    if (text === undefined) return undefined;
+    return unwrapFold(parseEnvelopeText(text, { storeName: this.name, key }), sessionId, foldId, { storeName: this.name, key });
+  }
+
+  async listFolds(sessionId: string): Promise<readonly FoldRecord[]> {
+    const directory = this.layout.foldsDirectory(sessionId);
+    let names: string[];
+    try {
+      names = await readdir(directory);
+    } catch (error) {
+      if (isAbsent(error)) return [];
+      throw storeFailure('STORE.READ_FAILED', this.name, 'list fold records in', this.layout.keyOf(directory), error);
+    }
+    const records: FoldRecord[] = [];
+    for (const name of names.sort()) {
+      if (isTempName(name) || !name.endsWith('.json')) continue;
+      const foldId = name.slice(0, -'.json'.length);
+      assertSafeId(foldId, 'fold id', this.name);
+      const record = await this.getFold(sessionId, foldId);
+      // Listed a moment ago; vanishing now means someone deleted it under us.
+      if (record === undefined) throw new FoldError('STORE.READ_FAILED', `${this.name} store: fold record ${foldId} of session ${sessionId} disappeared while listing`, { details: { sessionId, foldId } });
+      records.push(record);
+    }
+    return records;
+  }
+
+  async saveState(sessionId: string, state: EngineState): Promise<void> {
+    const path = this.layout.statePath(sessionId);
+    try {
+      await this.layout.prepareDirectory(dirname(path));
+      await replaceFileAtomically(path, Buffer.from(JSON.stringify(wrapState(sessionId, state)), 'utf8'), STATE_MODE);
+    } catch (error) {
+      throw storeFailure('STORE.WRITE_FAILED', this.name, 'write engine state', this.layout.keyOf(path), error);
+    }
+  }
+
+  async loadState(sessionId: string): Promise<EngineState | undefined> {
+    const path = this.layout.statePath(sessionId);
+    const key = this.layout.keyOf(path);
+    const text = await this.readTextOrAbsent(path, 'read engine state');
+    if (text === undefined) return undefined;
+    return unwrapState(parseEnvelopeText(text, { storeName: this.name, key }), sessionId, { storeName: this.name, key });
+  }
+
+  async dispose(): Promise<void> {}
+
+  private async readExisting(path: string): Promise<Uint8Array | undefined> {
+    try {
+      return await readFile(path);
+    } catch (error) {
+      if (isAbsent(error)) return undefined;
+      throw storeFailure('STORE.READ_FAILED', this.name, 'check blob', this.layout.keyOf(path), error);
+    }
+  }
+
+  // Absence is legitimate for records and state (a new session); any other failure is loud.
+  private async readTextOrAbsent(path: string, action: string): Promise<string | undefined> {
+    try {
+      return await readFile(path, 'utf8');
+    } catch (error) {
+      if (isAbsent(error)) return undefined;
+      throw storeFailure('STORE.READ_FAILED', this.name, action, this.layout.keyOf(path), error);
+    }
+  }
+}

@@ -1,0 +1,124 @@
+import { mkdir, realpath } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { FoldError } from '../../core/fold-error.ts';
+import { assertSafeId, assertSha256 } from '../../core/store-keys.ts';
+
+/**
+ * Where everything lives under a store root. Every path is built from a validated id and
+ * checked to resolve inside the root, so no key can name a file elsewhere:
+ *
+ *   <root>/blobs/sha256/ab/<sha>                 exact source bytes, content-addressed
+ *   <root>/sessions/<session>/folds/<fold>.json  immutable fold records (envelopes)
+ *   <root>/sessions/<session>/state.json         engine state, replaced atomically
+ *   <root>/evidence/<session>/<sha>              evidence artifacts, mode 0444
+ */
+export class FsStoreLayout {
+  readonly root: string;
+
+  constructor(
+    root: string,
+    private readonly storeName: string,
+  ) {
+    if (typeof root !== 'string' || root.length === 0 || root.includes('\0')) {
+      throw new FoldError('SETTINGS.INVALID', `${storeName} store: root must be a non-empty directory path`, { details: { root: String(root) } });
+    }
+    this.root = resolve(root);
+  }
+
+  get blobsDirectory(): string {
+    return join(this.root, 'blobs', 'sha256');
+  }
+
+  get sessionsDirectory(): string {
+    return join(this.root, 'sessions');
+  }
+
+  get evidenceRoot(): string {
+    return join(this.root, 'evidence');
+  }
+
+  blobPath(sha256: unknown): string {
+    assertSha256(sha256, this.storeName);
+    return this.inside(join(this.blobsDirectory, sha256.slice(0, 2), sha256));
+  }
+
+  sessionDirectory(sessionId: unknown): string {
+    assertSafeId(sessionId, 'session id', this.storeName);
+    return this.inside(join(this.sessionsDirectory, sessionId));
+  }
+
+  foldsDirectory(sessionId: unknown): string {
+    return join(this.sessionDirectory(sessionId), 'folds');
+  }
+
+  foldPath(sessionId: unknown, foldId: unknown): string {
+    const directory = this.foldsDirectory(sessionId);
+    assertSafeId(foldId, 'fold id', this.storeName);
+    return this.inside(join(directory, `${foldId}.json`));
+  }
+
+  statePath(sessionId: unknown): string {
+    return join(this.sessionDirectory(sessionId), 'state.json');
+  }
+
+  evidenceDirectory(sessionId: unknown): string {
+    assertSafeId(sessionId, 'session id', this.storeName);
+    return this.inside(join(this.evidenceRoot, sessionId));
+  }
+
+  evidencePath(sessionId: unknown, sha256: unknown): string {
+    const directory = this.evidenceDirectory(sessionId);
+    assertSha256(sha256, this.storeName);
+    return this.inside(join(directory, sha256));
+  }
+
+  /**
+   * Create `directory` for a write, refusing when, with symlinks resolved, it (or the nearest
+   * part that already exists) is not inside the resolved root: a link planted inside the
+   * store cannot redirect writes, or even new directories, elsewhere. The root itself may
+   * be a symlink.
+   */
+  async prepareDirectory(directory: string): Promise<void> {
+    await this.assertResolvesInside(directory);
+    await mkdir(directory, { recursive: true, mode: 0o755 });
+    await this.assertResolvesInside(directory);
+  }
+
+  private async assertResolvesInside(directory: string): Promise<void> {
+    const [realRoot, realDirectory] = await Promise.all([resolveExistingPart(this.root), resolveExistingPart(directory)]);
+    const fromRoot = relative(realRoot, realDirectory);
+    if (fromRoot === '' || fromRoot.startsWith('..') || isAbsolute(fromRoot)) {
+      throw new FoldError('STORE.INVALID_KEY', `${this.storeName} store: ${this.keyOf(directory)} resolves to ${realDirectory}, outside the store root ${realRoot}; refusing to write there`, {
+        details: { key: this.keyOf(directory), resolved: realDirectory },
+      });
+    }
+  }
+
+  /** A path relative to the root, used as the key in error messages and verify reports. */
+  keyOf(path: string): string {
+    return relative(this.root, path).split(sep).join('/');
+  }
+
+  // Belt and braces: ids are already validated, but a path is only used if it stays inside.
+  private inside(path: string): string {
+    const fromRoot = relative(this.root, path);
+    if (fromRoot === '' || fromRoot.startsWith('..') || isAbsolute(fromRoot)) {
+      throw new FoldError('STORE.INVALID_KEY', `${this.storeName} store: ${path} is outside the store root ${this.root}`, { details: { path } });
+    }
+    return path;
+  }
+}
+
+/** The path with symlinks resolved in the part that exists; the missing tail is kept as written. */
+async function resolveExistingPart(path: string): Promise<string> {
+  let existing = path;
+  for (;;) {
+    try {
+      return join(await realpath(existing), relative(existing, path));
+    } catch (error) {
+      const parent = dirname(existing);
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || parent === existing) throw error;
+      existing = parent;
+    }
+  }
+}

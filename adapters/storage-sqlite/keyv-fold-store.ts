@@ -1,0 +1,106 @@
+import type { EngineState, FoldRecord } from '../../ports/fold-records.ts';
+import type { FoldStore, FoldStoreCapabilities } from '../../ports/fold-store.port.ts';
+import { FoldError } from '../../core/fold-error.ts';
+import { sha256Hex, stableStringify } from '../../core/hashing.ts';
+import { assertSafeId, assertSha256 } from '../../core/store-keys.ts';
+import { assertBlobMatches, contentBytes } from '../storage-shared/blob-checks.ts';
+import { unwrapFold, unwrapState, wrapFold, wrapState, type FoldEnvelope } from '../storage-shared/stored-records.ts';
+import { KeyvConnection, type KeyvStoreOptions } from './keyv-connection.ts';
+import { blobKey, decodeStoredBytes, foldKey, stateKey, storedKind, type StoredBlob } from './keyv-records.ts';
+
+/**
+ * FoldStore on any Keyv instance: SQLite for one machine, Redis or PostgreSQL to share one
+ * store across machines. Blobs are re-hashed on every read; fold records are immutable and
+ * carry a checksum and schema version; state is one value, replaced whole.
+ */
+export class KeyvFoldStore implements FoldStore {
+  readonly specificationVersion = 'v1' as const;
+  readonly name: string;
+  readonly capabilities: FoldStoreCapabilities;
+  readonly connection: KeyvConnection;
+
+  constructor(options: KeyvStoreOptions) {
+    this.connection = new KeyvConnection(options, 'keyv');
+    this.name = this.connection.name;
+    this.capabilities = { verifiesReads: true, shared: this.connection.shared };
+  }
+
+  async putBlob(content: string | Uint8Array): Promise<string> {
+    const bytes = contentBytes(content);
+    const sha256 = sha256Hex(bytes);
+    const key = blobKey(sha256);
+    // Deduplicate, but never keep a damaged copy: the caller has just handed us the true bytes.
+    const existing = decodeStoredBytes(await this.connection.read(key, 'check blob'));
+    if (existing !== undefined && sha256Hex(existing.bytes) === sha256) return sha256;
+    const stored: StoredBlob = { kind: 'blob', sha256, base64: Buffer.from(bytes).toString('base64') };
+    await this.connection.write(key, stored, 'write blob');
+    return sha256;
+  }
+
+  async getBlob(sha256: string): Promise<Uint8Array> {
+    assertSha256(sha256, this.name);
+    const key = blobKey(sha256);
+    const value = await this.connection.read(key, 'read blob');
+    if (value === undefined) throw new FoldError('STORE.NOT_FOUND', `${this.name} store has no blob ${sha256}`, { details: { sha256, key } });
+    const decoded = decodeStoredBytes(value);
+    if (decoded === undefined) throw new FoldError('STORE.HASH_MISMATCH', `${this.name} store: ${key} does not hold a blob (corrupted value)`, { details: { sha256, key } });
+    assertBlobMatches(decoded.bytes, sha256, this.name, key);
+    return decoded.bytes;
+  }
+
+  async hasBlob(sha256: string): Promise<boolean> {
+    assertSha256(sha256, this.name);
+    return this.connection.has(blobKey(sha256), 'check blob');
+  }
+
+  async putFold(sessionId: string, record: FoldRecord): Promise<void> {
+    assertSafeId(sessionId, 'session id', this.name);
+    assertSafeId(record?.id, 'fold id', this.name);
+    const key = foldKey(sessionId, record.id);
+    const existing = await this.getFold(sessionId, record.id);
+    if (existing !== undefined) {
+      if (stableStringify(existing) === stableStringify(record)) return;
+      throw new FoldError('STORE.WRITE_FAILED', `${this.name} store: fold ${record.id} of session ${sessionId} already exists with different content; fold records are immutable`, {
+        details: { sessionId, foldId: record.id, key },
+      });
+    }
+    await this.connection.write(key, wrapFold(sessionId, record), 'write fold record');
+  }
+
+  async getFold(sessionId: string, foldId: string): Promise<FoldRecord | undefined> {
+    assertSafeId(sessionId, 'session id', this.name);
+    assertSafeId(foldId, 'fold id', this.name);
+    const key = foldKey(sessionId, foldId);
+    const value = await this.connection.read(key, 'read fold record');
+    return value === undefined ? undefined : unwrapFold(value, sessionId, foldId, { storeName: this.name, key });
+  }
+
+  /** Walks the Keyv namespace (the runtime itself never lists; `verify` and tools do). */
+  async listFolds(sessionId: string): Promise<readonly FoldRecord[]> {
+    assertSafeId(sessionId, 'session id', this.name);
+    const records: FoldRecord[] = [];
+    for await (const [key, value] of this.connection.entries('list fold records of')) {
+      if (storedKind(value) !== 'fold' || (value as FoldEnvelope).sessionId !== sessionId) continue;
+      const foldId = String((value as FoldEnvelope).body?.id);
+      records.push(unwrapFold(value, sessionId, foldId, { storeName: this.name, key }));
+    }
+    return records.sort((left, right) => (left.id < right.id ? -1 : left.id > right.id ? 1 : 0));
+  }
+
+  async saveState(sessionId: string, state: EngineState): Promise<void> {
+    assertSafeId(sessionId, 'session id', this.name);
+    // One key, one write: every Keyv backend replaces a value atomically.
+    await this.connection.write(stateKey(sessionId), wrapState(sessionId, state), 'write engine state');
+  }
+
+  async loadState(sessionId: string): Promise<EngineState | undefined> {
+    assertSafeId(sessionId, 'session id', this.name);
+    const key = stateKey(sessionId);
+    const value = await this.connection.read(key, 'read engine state');
+    return value === undefined ? undefined : unwrapState(value, sessionId, { storeName: this.name, key });
+  }
+
+  async dispose(): Promise<void> {
+    await this.connection.dispose();
+  }
+}

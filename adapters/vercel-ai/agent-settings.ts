@@ -1,0 +1,38 @@
+import type { OutputInterface as Output, PrepareStepFunction, Tool, ToolLoopAgentSettings, ToolSet } from 'ai';
+import { FoldError } from '../../core/fold-error.ts';
+import type { Folding } from './create-folding.ts';
+import type { FoldContextInput } from './fold-context-tool.ts';
+
+/** The agent's tools with the fold tool added. */
+export type WithFoldTool<TOOLS extends ToolSet> = TOOLS & Record<string, Tool<FoldContextInput, string>>;
+
+/**
+ * `ToolLoopAgent` keeps its settings private, so folding is added before the agent is built:
+ * the model is wrapped with the middleware, the fold tool joins the tools, and the settings'
+ * own `prepareStep` (if any) is composed with ours (yours first, see `composePrepareStep`).
+ *
+ * @example new ToolLoopAgent(foldingAgentSettings(folding, { model, tools, stopWhen: stepCountIs(80) }))
+ * @throws FoldError `SETTINGS.INVALID` for a model given by name (wrap needs an instance) or a tool name clash.
+ */
+export function foldingAgentSettings<CALL_OPTIONS = never, TOOLS extends ToolSet = {}, OUTPUT extends Output = never>(
+  folding: Folding,
+  settings: ToolLoopAgentSettings<CALL_OPTIONS, TOOLS, OUTPUT>,
+): ToolLoopAgentSettings<CALL_OPTIONS, WithFoldTool<TOOLS>, OUTPUT> {
+  const model = settings.model;
+  if (typeof model === 'string' || model.specificationVersion !== 'v3') {
+    const given = typeof model === 'string' ? `the model id ${JSON.stringify(model)}` : `a ${model.specificationVersion} model`;
+    throw new FoldError('SETTINGS.INVALID', `vercel-ai: folding wraps a V3 model instance (ai@6 providers), got ${given}; pass the provider's model object`, { details: { option: 'model' } });
+  }
+  const toolName = folding.runtime.settings.toolName;
+  if (settings.tools !== undefined && toolName in settings.tools) {
+    throw new FoldError('SETTINGS.INVALID', `vercel-ai: the agent already has a tool named ${toolName}; set settings.toolName to another name`, { details: { option: 'toolName' } });
+  }
+  const own = settings.prepareStep as PrepareStepFunction<ToolSet> | undefined;
+  const prepareStep = own === undefined ? folding.prepareStep : folding.composePrepareStep(own);
+  return {
+    ...settings,
+    model: folding.wrapModel(model),
+    tools: { ...settings.tools, ...folding.tools } as WithFoldTool<TOOLS>,
+    prepareStep: prepareStep as PrepareStepFunction<WithFoldTool<TOOLS>>,
+  } as ToolLoopAgentSettings<CALL_OPTIONS, WithFoldTool<TOOLS>, OUTPUT>;
+}

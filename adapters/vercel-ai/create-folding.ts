@@ -1,0 +1,113 @@
+import { wrapLanguageModel, type LanguageModelMiddleware, type ModelMessage, type PrepareStepFunction, type PrepareStepResult, type Tool, type ToolSet } from 'ai';
+import { createFoldRuntime, type FoldRuntimeOptions } from '../../composition/create-fold-runtime.ts';
+import { FoldError } from '../../core/fold-error.ts';
+import type { FoldRuntime, ProjectionResult } from '../../core/fold-runtime.ts';
+import type { TranscriptEntry } from '../../ports/transcript-source.port.ts';
+import { createFoldContextTool, type FoldContextInput } from './fold-context-tool.ts';
+import { MessageEntryMapper } from './message-entries.ts';
+import { ProjectedMessageConverter } from './projected-messages.ts';
+import { createUsageMiddleware, type PromptRecord } from './usage-middleware.ts';
+
+/** A V3 language model, the kind `wrapLanguageModel` accepts. */
+export type LanguageModelV3 = Parameters<typeof wrapLanguageModel>[0]['model'];
+
+/** Options of `createFolding`: the runtime's own options plus what only an AI SDK host knows. */
+export interface FoldingOptions extends FoldRuntimeOptions {
+  /**
+   * The model's context window in tokens; the budget when `settings.providerInputBudget` is not set.
+   * One of the two is required.
+   */
+  readonly contextWindow?: number;
+  /** Called with every final prompt the middleware sees (tests, attribution). */
+  readonly onPrompt?: (record: PromptRecord) => void;
+  /** Called with soft problems (e.g. a commit skipped because the store failed). @default console.warn */
+  readonly onWarning?: (warning: string) => void;
+}
+
+/** The minimal step input our prepareStep reads; any ai@6 prepareStep input satisfies it. */
+export interface StepMessages {
+  readonly messages: ModelMessage[];
+}
+
+/** What `createFolding` returns: three pieces to hand to the AI SDK, and the runtime behind them. */
+export interface Folding {
+  /** Projects the step's full history; pass as `prepareStep` (or compose with `composePrepareStep`). */
+  readonly prepareStep: (options: StepMessages) => Promise<{ messages: ModelMessage[] }>;
+  /** Records usage and sees the final prompt; wrap the model with it (or use `wrapModel`). */
+  readonly middleware: LanguageModelMiddleware;
+  /** `{ fold_context }` (keyed by `settings.toolName`): the agent's nine-action tool. */
+  readonly tools: Record<string, Tool<FoldContextInput, string>>;
+  readonly runtime: FoldRuntime;
+  /** The last projection's result (ledger row, warnings), for hosts that show it. */
+  readonly lastProjection: () => ProjectionResult | undefined;
+  /** `wrapLanguageModel({ model, middleware })`. */
+  wrapModel(model: LanguageModelV3): LanguageModelV3;
+  /**
+   * Compose a prepareStep of your own with ours. Yours runs first, on the full history the
+   * SDK hands over; its settings are kept, and if it returns `messages` those are the
+   * history we fold (keep them append-stable). Ours then replaces `messages` with the projection.
+   */
+  composePrepareStep<TOOLS extends ToolSet>(own: PrepareStepFunction<TOOLS>): PrepareStepFunction<TOOLS>;
+  /** The transcript entries (with their stable ids) of a history, e.g. to pin an entry. */
+  entries(messages: readonly ModelMessage[]): readonly TranscriptEntry[];
+  dispose(): Promise<void>;
+}
+
+/**
+ * Build folding for one AI SDK conversation. State lives in the chosen store under
+ * `sessionId`, so a later call (or process) given the stored messages continues with the
+ * same folds.
+ */
+export async function createFolding(options: FoldingOptions): Promise<Folding> {
+  assertBudgetSource(options);
+  const composed = await createFoldRuntime(options);
+  const { runtime } = composed;
+  const mapper = new MessageEntryMapper();
+  const converter = new ProjectedMessageConverter(mapper);
+  const onWarning = options.onWarning ?? ((warning: string) => console.warn(warning));
+  let overheadChars = 0;
+  let last: ProjectionResult | undefined;
+
+  const project = async (history: readonly ModelMessage[]): Promise<ModelMessage[]> => {
+    const entries = mapper.toEntries(history);
+    last = await runtime.project(entries, { ...(options.contextWindow === undefined ? {} : { contextWindow: options.contextWindow }), overheadChars });
+    for (const warning of last.warnings) onWarning(warning);
+    return converter.toModelMessages(last.messages);
+  };
+
+  const middleware = createUsageMiddleware({
+    runtime,
+    ...(options.onPrompt === undefined ? {} : { onPrompt: options.onPrompt }),
+    onOverhead: (chars) => {
+      overheadChars = chars;
+    },
+  });
+
+  return {
+    prepareStep: async ({ messages }) => ({ messages: await project(messages) }),
+    middleware,
+    tools: { [runtime.settings.toolName]: createFoldContextTool(runtime) },
+    runtime,
+    lastProjection: () => last,
+    wrapModel: (model) => wrapLanguageModel({ model, middleware }),
+    composePrepareStep<TOOLS extends ToolSet>(own: PrepareStepFunction<TOOLS>): PrepareStepFunction<TOOLS> {
+      return async (stepOptions): Promise<PrepareStepResult<TOOLS>> => {
+        const theirs = await own(stepOptions);
+        return { ...theirs, messages: await project(theirs?.messages ?? stepOptions.messages) };
+      };
+    },
+    entries: (messages) => mapper.toEntries(messages),
+    dispose: () => composed.dispose(),
+  };
+}
+
+// Checked before anything is built, so a refused call opens no store.
+function assertBudgetSource(options: FoldingOptions): void {
+  const { contextWindow } = options;
+  if (contextWindow !== undefined && (!Number.isInteger(contextWindow) || contextWindow < 1000)) {
+    throw new FoldError('SETTINGS.INVALID', `vercel-ai: contextWindow must be an integer of at least 1000 tokens, got ${String(contextWindow)}`, { details: { option: 'contextWindow' } });
+  }
+  if (options.settings?.providerInputBudget === undefined && contextWindow === undefined) {
+    throw new FoldError('SETTINGS.INVALID', 'vercel-ai: set settings.providerInputBudget or contextWindow; the AI SDK does not report a context window', { details: { option: 'contextWindow' } });
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * The Pi adapter's own time per request: the `context` hook (mapping Pi's messages to
+ * session entries, the engine's projection, converting back), measured inside a real
+ * AgentSession driven offline by a scripted provider. 95 requests, 24 KB tool results,
+ * a 170k-token window. Run: `npm run bench:pi`.
+ */
+import type { ExtensionAPI } from '@mariozechner/pi-coding-agent';
+import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import { PiEntryMapper } from '../../adapters/pi/message-entries.ts';
+import { FoldRuntime } from '../../core/fold-runtime.ts';
+import { openScriptedPi, settle } from '../../tests/pi/support/scripted-pi.ts';
+
+const REQUESTS = 95;
+const RESULT_BYTES = 24 * 1024;
+const WINDOW = 170_000;
+
+function timeContextHook(samples: number[]): (pi: ExtensionAPI) => ExtensionAPI {
+  return (pi) =>
+    new Proxy(pi, {
+      get(target, property, receiver) {
+        if (property !== 'on') return Reflect.get(target, property, receiver);
+        return (event: string, handler: (...args: unknown[]) => unknown) =>
+          target.on(event as never, (event === 'context'
+            ? async (...args: unknown[]) => {
+                const started = performance.now();
+                const result = await handler(...args);
+                samples.push(performance.now() - started);
+                return result;
+              }
+            : handler) as never);
+      },
+    });
+}
+
+function summary(label: string, values: readonly number[]): string {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mean = sorted.reduce((sum, value) => sum + value, 0) / sorted.length;
+  const p99 = sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)]!;
+  return `${label.padEnd(34)} mean ${mean.toFixed(2)} ms · p50 ${sorted[Math.floor(sorted.length / 2)]!.toFixed(2)} ms · p99 ${p99.toFixed(2)} ms · max ${sorted.at(-1)!.toFixed(2)} ms (n=${sorted.length})`;
+}
+
+async function main(): Promise<void> {
+  const hook: number[] = [];
+  const mapping: number[] = [];
+  const originalMap = PiEntryMapper.prototype.map;
+  PiEntryMapper.prototype.map = function timedMap(this: PiEntryMapper, ...args: Parameters<typeof originalMap>) {
+    const started = performance.now();
+    const mapped = originalMap.apply(this, args);
+    mapping.push(performance.now() - started);
+    return mapped;
+  };
+  const engine: number[] = [];
+  const originalProject = FoldRuntime.prototype.project;
+  FoldRuntime.prototype.project = async function timedProject(this: FoldRuntime, ...args: Parameters<typeof originalProject>) {
+    const started = performance.now();
+    try {
+      return await originalProject.apply(this, args);
+    } finally {
+      engine.push(performance.now() - started);
+    }
+  };
+  const pi = await openScriptedPi({
+    script: (request) => (request.index >= REQUESTS - 1 ? { kind: 'text', text: 'done' } : { kind: 'tools', calls: [{ name: 'fetch_blob', arguments: { seed: request.index, size: RESULT_BYTES } }] }),
+    fold: { foldStore: new MemoryFoldStore(), settingsPath: '/nonexistent/pi-fold/settings.json' },
+    contextWindow: WINDOW,
+    wrapExtensionApi: timeContextHook(hook),
+  });
+  const started = performance.now();
+  await pi.session.prompt('Read 94 blobs of 24 KB.');
+  await settle(pi.session);
+  const wall = performance.now() - started;
+  const peak = Math.max(...pi.requests.map((request) => request.promptTokens));
+  const commits = pi.ledger.filter((row) => row.foldsLanded > 0).length;
+  const rewrites = pi.ledger.filter((row) => row.causes.length > 0).length;
+  console.log(`pi adapter benchmark: ${pi.requests.length} requests, ${RESULT_BYTES} B tool results, ${WINDOW}-token window (Node ${process.version})`);
+  console.log(summary("context hook (mapping + engine)", hook));
+  console.log(`slowest requests: ${hook.map((ms, index) => ({ ms, request: index + 1, commit: (pi.ledger[index]?.foldsLanded ?? 0) > 0 })).sort((a, b) => b.ms - a.ms).slice(0, 6).map((slow) => `#${slow.request} ${slow.ms.toFixed(1)} ms${slow.commit ? " (commit)" : ""}`).join(", ")}`);
+  console.log(summary('  of which message→entry mapping', mapping));
+  console.log(summary('  of which engine (runtime.project)', engine));
+  console.log(summary('  adapter only (hook − engine)', hook.map((ms, index) => ms - (engine[index] ?? 0))));
+  console.log(`peak prompt ${peak} tokens · commits ${commits} · rewrites ${rewrites} · unattributed ${pi.ledger.filter((row) => row.unattributed).length} · whole run ${(wall / 1000).toFixed(1)} s`);
+  if (pi.errors.length > 0) console.log(`extension errors: ${pi.errors.join('; ')}`);
+  pi.session.dispose();
+}
+
+await main();

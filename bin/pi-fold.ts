@@ -1,0 +1,5 @@
+#!/usr/bin/env -S node --import tsx
+/** The `pi-fold` command line: see bin/cli.ts for the command table. */
+import { runCli } from './cli.ts';
+
+process.exitCode = await runCli(process.argv.slice(2));

@@ -1,0 +1,233 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createAssistantMessageEventStream, type AssistantMessage, type Context, type Message, type ToolCall, type TextContent } from '@mariozechner/pi-ai';
+import { AuthStorage, createAgentSession, DefaultResourceLoader, ModelRegistry, SessionManager, SettingsManager, type AgentSession, type ExtensionAPI, type ToolDefinition } from '@mariozechner/pi-coding-agent';
+import { Type } from 'typebox';
+import { registerPiFold, type PiFoldRegistration } from '../../../adapters/pi/register-pi-fold.ts';
+import type { PiFoldOptions } from '../../../adapters/pi/session-registry.ts';
+import type { LedgerRow, Projection } from '../../../ports/projection-sink.port.ts';
+
+/** One request exactly as the scripted provider received it. */
+export interface RecordedRequest {
+  readonly index: number;
+  readonly messages: readonly Message[];
+  /** JSON of each message, in order: the bytes compared for I1. */
+  readonly serialized: readonly string[];
+  /** The provider's own token count: every char it received / 4. */
+  readonly promptTokens: number;
+}
+
+/** What the scripted model answers. */
+export type ScriptedReply =
+  | { readonly kind: 'text'; readonly text: string; /** Report this many input tokens instead of the real count (to cross Pi's compaction threshold). */ readonly reportTokens?: number }
+  | { readonly kind: 'tools'; readonly text?: string; readonly calls: readonly { readonly name: string; readonly arguments: Record<string, unknown> }[] }
+  | { readonly kind: 'overflow' };
+
+export type Script = (request: RecordedRequest, history: readonly RecordedRequest[]) => ScriptedReply;
+
+export const CONTEXT_WINDOW = 200_000;
+
+/** Deterministic filler text of `size` chars for tool results. */
+export function blobText(seed: number, size: number): string {
+  const words = ['alpha', 'beta', 'gamma', 'delta', 'omega', 'sigma', 'kappa', 'lambda', 'theta', 'zeta'];
+  const parts: string[] = [`blob ${seed} begins.`];
+  let length = parts[0]!.length;
+  let state = seed * 7919 + 13;
+  while (length < size) {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    const word = `${words[state % words.length]}${state % 97}`;
+    parts.push(word);
+    length += word.length + 1;
+  }
+  return parts.join(' ').slice(0, size);
+}
+
+/** A tool that returns a deterministic blob of the requested size (the agent's "reads"). */
+export const fetchBlobTool: ToolDefinition = {
+  name: 'fetch_blob',
+  label: 'Fetch blob',
+  description: 'Return a deterministic blob of text',
+  parameters: Type.Object({ seed: Type.Integer(), size: Type.Integer() }),
+  async execute(_id, params) {
+    const { seed, size } = params as { seed: number; size: number };
+    return { content: [{ type: 'text', text: blobText(seed, size) }], details: {} };
+  },
+};
+
+export interface ScriptedPi {
+  readonly session: AgentSession;
+  readonly requests: RecordedRequest[];
+  readonly ledger: LedgerRow[];
+  readonly registration: PiFoldRegistration;
+  readonly notices: string[];
+  /** Errors Pi caught in extension handlers (must stay empty). */
+  readonly errors: string[];
+  readonly sessionManager: SessionManager;
+}
+
+/** Options for one scripted Pi session. */
+export interface ScriptedPiOptions {
+  readonly script: Script;
+  readonly fold: PiFoldOptions;
+  /** An existing session file to reopen (restart), else a new session in `sessionDirectory`. */
+  readonly sessionFile?: string;
+  readonly sessionDirectory?: string;
+  readonly compaction?: boolean;
+  /** The scripted model's context window. @default 200000 */
+  readonly contextWindow?: number;
+  /** Wrap the extension API pi-fold registers on (the benchmark times the context hook this way). */
+  readonly wrapExtensionApi?: (pi: ExtensionAPI) => ExtensionAPI;
+}
+
+/**
+ * A real Pi AgentSession, fully offline: a provider registered through ModelRegistry whose
+ * `streamSimple` records exactly what the model receives and answers from a script, with
+ * pi-fold loaded as an extension factory and a `fetch_blob` tool for large results.
+ */
+export async function openScriptedPi(options: ScriptedPiOptions): Promise<ScriptedPi> {
+  const requests: RecordedRequest[] = [];
+  const ledger: LedgerRow[] = [];
+  const notices: string[] = [];
+  const errors: string[] = [];
+  const workDirectory = mkdtempSync(join(tmpdir(), 'pi-fold-pi-'));
+  const agentDirectory = join(workDirectory, 'agent');
+  const authStorage = AuthStorage.inMemory();
+  const modelRegistry = ModelRegistry.inMemory(authStorage);
+  let responseCounter = 0;
+  modelRegistry.registerProvider('scripted', {
+    api: 'scripted-api',
+    apiKey: 'offline',
+    baseUrl: 'http://localhost:0',
+    models: [{ id: 's1', name: 'Scripted', reasoning: false, input: ['text'], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: options.contextWindow ?? CONTEXT_WINDOW, maxTokens: 8192 }],
+    streamSimple: (model, context: Context, streamOptions) => {
+      const stream = createAssistantMessageEventStream();
+      const serialized = context.messages.map((message) => JSON.stringify(message));
+      const overhead = (context.systemPrompt?.length ?? 0) + JSON.stringify(context.tools ?? []).length;
+      const promptTokens = Math.ceil((serialized.reduce((sum, line) => sum + line.length, 0) + overhead) / 4);
+      const base = { api: model.api, provider: model.provider, model: model.id, timestamp: Date.now() };
+      const zero = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+      if (streamOptions?.signal?.aborted) {
+        const aborted: AssistantMessage = { ...base, role: 'assistant', content: [], usage: zero, stopReason: 'aborted', errorMessage: 'aborted before sending' };
+        queueMicrotask(() => {
+          stream.push({ type: 'error', reason: 'aborted', error: aborted });
+          stream.end(aborted);
+        });
+        return stream;
+      }
+      const request: RecordedRequest = { index: requests.length, messages: context.messages, serialized, promptTokens };
+      requests.push(request);
+      const reply = options.script(request, requests);
+      if (reply.kind === 'overflow') {
+        const failed: AssistantMessage = { ...base, role: 'assistant', content: [], usage: zero, stopReason: 'error', errorMessage: `prompt is too long: ${promptTokens} tokens > ${CONTEXT_WINDOW} maximum` };
+        queueMicrotask(() => {
+          stream.push({ type: 'error', reason: 'error', error: failed });
+          stream.end(failed);
+        });
+        return stream;
+      }
+      const content: (TextContent | ToolCall)[] = [];
+      if (reply.kind === 'text' || reply.text !== undefined) content.push({ type: 'text', text: reply.kind === 'text' ? reply.text : reply.text! });
+      if (reply.kind === 'tools') {
+        for (const call of reply.calls) content.push({ type: 'toolCall', id: `call_${(responseCounter += 1)}`, name: call.name, arguments: call.arguments });
+      }
+      const reported = reply.kind === 'text' && reply.reportTokens !== undefined ? reply.reportTokens : promptTokens;
+      // A prefix cache like a real provider's: the messages shared with the previous request are read from cache.
+      const previous = requests.length > 1 ? requests[requests.length - 2]! : undefined;
+      let sharedChars = overhead;
+      for (let position = 0; previous !== undefined && position < previous.serialized.length && previous.serialized[position] === serialized[position]; position += 1) sharedChars += serialized[position]!.length;
+      const cacheRead = previous === undefined ? 0 : Math.min(reported, Math.floor(sharedChars / 4));
+      const usage = { ...zero, input: reported - cacheRead, cacheRead, output: 20, totalTokens: reported + 20 };
+      const message: AssistantMessage = { ...base, role: 'assistant', content, usage, stopReason: reply.kind === 'tools' ? 'toolUse' : 'stop' };
+      queueMicrotask(() => {
+        stream.push({ type: 'start', partial: message });
+        stream.push({ type: 'done', reason: message.stopReason as 'stop' | 'toolUse', message });
+        stream.end(message);
+      });
+      return stream;
+    },
+  });
+  const settingsManager = SettingsManager.inMemory({ compaction: { enabled: options.compaction ?? true } });
+  let registration: PiFoldRegistration | undefined;
+  const sink = {
+    specificationVersion: 'v1' as const,
+    accept: (projection: Projection) => {
+      ledger.push(projection.ledger);
+      options.fold.projectionSink?.accept(projection);
+    },
+  };
+  const resourceLoader = new DefaultResourceLoader({
+    cwd: workDirectory,
+    agentDir: agentDirectory,
+    settingsManager,
+    extensionFactories: [
+      (pi: ExtensionAPI) => {
+        registration = registerPiFold(options.wrapExtensionApi === undefined ? pi : options.wrapExtensionApi(pi), { ...options.fold, projectionSink: sink });
+      },
+    ],
+    noSkills: true,
+    noPromptTemplates: true,
+    noThemes: true,
+    noContextFiles: true,
+  });
+  await resourceLoader.reload();
+  const sessionDirectory = options.sessionDirectory ?? join(workDirectory, 'sessions');
+  const sessionManager = options.sessionFile === undefined ? SessionManager.create(workDirectory, sessionDirectory) : SessionManager.open(options.sessionFile, sessionDirectory);
+  const { session } = await createAgentSession({
+    cwd: workDirectory,
+    agentDir: agentDirectory,
+    model: modelRegistry.find('scripted', 's1')!,
+    authStorage,
+    modelRegistry,
+    settingsManager,
+    sessionManager,
+    resourceLoader,
+    customTools: [fetchBlobTool],
+  });
+  await session.bindExtensions({
+    uiContext: notifyingUi(notices),
+    onError: (error: { event: string; error: string }) => errors.push(`${error.event}: ${error.error}`),
+  } as never);
+  if (registration === undefined) throw new Error('pi-fold did not register');
+  return { session, requests, ledger, registration, notices, errors, sessionManager };
+}
+
+/** A UI context that records notifications and refuses everything interactive. */
+function notifyingUi(notices: string[]): Record<string, unknown> {
+  return new Proxy(
+    {
+      notify: (message: string) => notices.push(message),
+      setStatus: () => undefined,
+      setWidget: () => undefined,
+      setWorkingMessage: () => undefined,
+    },
+    {
+      get(target, property) {
+        if (property in target) return (target as Record<string | symbol, unknown>)[property];
+        return () => undefined;
+      },
+    },
+  );
+}
+
+/** Wait until Pi has finished any compaction or retry it started after a prompt. */
+export async function settle(session: AgentSession): Promise<void> {
+  for (let round = 0; round < 200; round += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    if (!session.isCompacting && !session.isStreaming) {
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      if (!session.isCompacting && !session.isStreaming) return;
+    }
+  }
+}
+
+/** Tool call ids of the last assistant message in a request that came back with results. */
+export function lastToolResults(request: RecordedRequest): Message[] {
+  const out: Message[] = [];
+  for (let position = request.messages.length - 1; position >= 0; position -= 1) {
+    const message = request.messages[position]!;
+    if (message.role !== 'toolResult') break;
+    out.unshift(message);
+  }
+  return out;
+}

@@ -1,0 +1,65 @@
+import type { ModelMessage } from 'ai';
+import { describe, expect, it } from 'vitest';
+import { createFolding } from '../../adapters/vercel-ai/index.ts';
+import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import { extendsPrompt, pairingViolations } from './support/prompt-checks.ts';
+import { runLoop } from './support/run-loop.ts';
+import { readLoop } from './support/scripted-model.ts';
+
+const settings = { providerInputBudget: 40_000 };
+
+describe('resuming an AI SDK conversation from stored messages', () => {
+  it('continues with the same folds from the store, not a fresh start', async () => {
+    const store = new MemoryFoldStore();
+    const first = await runLoop({ kind: 'generateText', script: readLoop(30), maxSteps: 40, folding: { sessionId: 'resumed', settings, store } });
+    const standing = [...first.folding.runtime.lattice.allRecords()].map((record) => record.id).sort();
+    expect(standing.length).toBeGreaterThan(3);
+    const epoch = first.folding.runtime.memory.epoch;
+    await first.folding.dispose();
+
+    // What an application would store and load: plain JSON of the conversation so far.
+    const stored = JSON.parse(JSON.stringify([{ role: 'user', content: 'Audit the repository.' }, ...first.messages])) as ModelMessage[];
+    const history: ModelMessage[] = [...stored, { role: 'user', content: 'Continue with ten more modules.' }];
+    const second = await runLoop({ kind: 'generateText', script: readLoop(10), maxSteps: 15, folding: { sessionId: 'resumed', settings, store }, history });
+    const runtime = second.folding.runtime;
+
+    // The stored ids still name the same messages: every earlier fold is found and kept.
+    expect([...runtime.lattice.allRecords()].map((record) => record.id).filter((id) => standing.includes(id)).sort()).toEqual(standing);
+    expect(runtime.ledger[0]!.foldsLanded).toBe(0);
+    expect(runtime.memory.epoch).toBeGreaterThanOrEqual(epoch);
+    // The first prompt of the resumed call extends the last prompt of the first call byte for byte.
+    const lastBefore = first.model.calls[first.model.calls.length - 1]!.prompt;
+    const firstAfter = second.model.calls[0]!.prompt;
+    expect(extendsPrompt(lastBefore, firstAfter)).toBe(true);
+    for (const call of second.model.calls) expect(pairingViolations(call.prompt)).toEqual([]);
+    await second.folding.dispose();
+  }, 60_000);
+
+  it('reads the folds from the store under the same session id only (the control)', async () => {
+    const store = new MemoryFoldStore();
+    const first = await runLoop({ kind: 'generateText', script: readLoop(30), maxSteps: 40, folding: { sessionId: 'original', settings, store } });
+    const standing = first.folding.runtime.lattice.size;
+    expect(standing).toBeGreaterThan(3);
+    await first.folding.dispose();
+    const same = await createFolding({ sessionId: 'original', settings, store });
+    const other = await createFolding({ sessionId: 'another', settings, store });
+    expect(same.runtime.lattice.size).toBe(standing);
+    expect(other.runtime.lattice.size).toBe(0);
+    await same.dispose();
+    await other.dispose();
+  }, 60_000);
+
+  it('adopts a long history that never had folding: the first request already fits the budget', async () => {
+    const store = new MemoryFoldStore();
+    const first = await runLoop({ kind: 'generateText', script: readLoop(30), maxSteps: 40, folding: { sessionId: 'unfolded-source', settings, store } });
+    await first.folding.dispose();
+    const history = JSON.parse(JSON.stringify([{ role: 'user', content: 'Audit the repository.' }, ...first.messages])) as ModelMessage[];
+    const adopted = await runLoop({ kind: 'generateText', script: readLoop(2), maxSteps: 5, folding: { sessionId: 'adopted', settings, store }, history });
+    expect(adopted.folding.runtime.ledger[0]!.foldsLanded).toBeGreaterThan(0);
+    for (const call of adopted.model.calls) {
+      expect(call.tokens).toBeLessThanOrEqual(settings.providerInputBudget);
+      expect(pairingViolations(call.prompt)).toEqual([]);
+    }
+    await adopted.folding.dispose();
+  }, 60_000);
+});
