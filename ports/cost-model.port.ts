@@ -5,7 +5,7 @@
 
 /** Tokens one request used, as a provider reports them. */
 export interface RequestUsage {
-  /** Input tokens that were not read from the cache (includes cache writes). */
+  /** Input tokens neither read from nor written to the cache (the prompt is input + cacheRead + cacheWrite). */
   readonly input: number;
   readonly cacheRead: number;
   readonly cacheWrite: number;

@@ -83,7 +83,19 @@ export async function unmarkAction(runtime: FoldRuntime, id: string): Promise<Ac
 }
 
 function withdrawToRaw(runtime: FoldRuntime, mark: PendingMarkV1): void {
-  runtime.memory.marks = runtime.memory.marks.filter((candidate) => candidate.id !== mark.id);
+  const { index } = runtime;
+  const first = index.positionOf(mark.firstEntryId);
+  const last = index.positionOf(mark.lastEntryId);
+  const isRefold = runtime.lattice.record(mark.id) !== undefined;
+  // "Stays raw" must hold: a pending chapter around the span, or a tool mark inside it,
+  // would otherwise fold it anyway at the next commit.
+  runtime.memory.marks = runtime.memory.marks.filter((candidate) => {
+    if (candidate.id === mark.id) return false;
+    if (isRefold || first === undefined || last === undefined) return true;
+    const candidateFirst = index.positionOf(candidate.firstEntryId);
+    const candidateLast = index.positionOf(candidate.lastEntryId);
+    return candidateFirst === undefined || candidateLast === undefined || candidateLast < first || last < candidateFirst || runtime.lattice.record(candidate.id) !== undefined;
+  });
   // A withdrawn refold just leaves the fold expanded; a withdrawn cut is held raw.
   if (runtime.lattice.record(mark.id) === undefined) {
     runtime.memory.holds = [...runtime.memory.holds, { firstEntryId: mark.firstEntryId, lastEntryId: mark.lastEntryId }];

@@ -172,3 +172,24 @@ describe('actions that succeed', () => {
     expect(runtime.memory.markById(cut.data.id as string)).toBeUndefined();
   });
 });
+
+describe('unmark keeps its promise', () => {
+  it('no pending mark around or inside a withdrawn span can fold it later', async () => {
+    const chapter = runtime.memory.marks.find((mark) => mark.kind === 'chapter' && runtime.memory.marks.some((inner) => inner.kind === 'tool' && runtime.index.positionOf(inner.firstEntryId)! > runtime.index.positionOf(mark.firstEntryId)! && runtime.index.positionOf(inner.lastEntryId)! <= runtime.index.positionOf(mark.lastEntryId)!));
+    const target = chapter ?? runtime.memory.marks.find((mark) => mark.kind === 'chapter')!;
+    const first = runtime.index.positionOf(target.firstEntryId)!;
+    const last = runtime.index.positionOf(target.lastEntryId)!;
+    // Folds that already stood inside the span stay as they were; nothing new may hide.
+    const hiddenBefore = new Set<number>();
+    for (let position = first; position <= last; position += 1) if (runtime.lattice.isHidden(position)) hiddenBefore.add(position);
+    await runtime.act({ action: 'unmark', id: target.id });
+    for (const mark of runtime.memory.marks) {
+      const markFirst = runtime.index.positionOf(mark.firstEntryId)!;
+      const markLast = runtime.index.positionOf(mark.lastEntryId)!;
+      expect(markLast < first || last < markFirst).toBe(true);
+    }
+    runtime.requestCommit();
+    await runtime.project(runtime.index.entries);
+    for (let position = first; position <= last; position += 1) expect(runtime.lattice.isHidden(position)).toBe(hiddenBefore.has(position));
+  });
+});
