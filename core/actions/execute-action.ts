@@ -96,18 +96,24 @@ export function curationNumbers(runtime: FoldRuntime): CurationNumbers | undefin
   const budget = runtime.lastBudget ?? runtime.settings.providerInputBudget;
   if (budget === undefined) return undefined;
   const current = runtime.currentTokens();
-  const plan = planCommit({
+  const plan = planLandingEverything(runtime);
+  return {
+    nextCommitMustFree: Math.max(0, Math.ceil(current - runtime.settings.thresholds.minTarget * budget)),
+    standingMarksWillFree: Math.floor(runtime.estimator.tokensForChars(plan.savedChars)),
+  };
+}
+
+/** What landing every standing mark (or only `onlyMarkIds`) would do now; a plan, nothing applied. */
+export function planLandingEverything(runtime: FoldRuntime, onlyMarkIds?: ReadonlySet<string>) {
+  return planCommit({
     index: runtime.index,
     lattice: runtime.lattice,
     memory: runtime.memory,
     toolName: runtime.settings.toolName,
     epoch: runtime.memory.epoch + 1,
     charsToFree: Number.POSITIVE_INFINITY,
+    ...(onlyMarkIds === undefined ? {} : { onlyMarkIds }),
   });
-  return {
-    nextCommitMustFree: Math.max(0, Math.ceil(current - runtime.settings.thresholds.minTarget * budget)),
-    standingMarksWillFree: Math.floor(runtime.estimator.tokensForChars(plan.savedChars)),
-  };
 }
 
 export function describeNumbers(numbers: CurationNumbers): string {

@@ -1,8 +1,7 @@
-import { planCommit } from '../commit-planner.ts';
 import type { FoldRuntime } from '../fold-runtime.ts';
 import { totalChars } from '../projection-ledger.ts';
 import type { ActionOutcome } from './execute-action.ts';
-import { curationNumbers, describeNumbers } from './execute-action.ts';
+import { curationNumbers, describeNumbers, planLandingEverything } from './execute-action.ts';
 
 /**
  * B4.1: where the window stands. Reads only; the answer is a tool result and nothing in
@@ -33,15 +32,7 @@ export function statusReport(runtime: FoldRuntime, detail: 'summary' | 'tree' = 
   const estimatedTokens = runtime.currentTokens();
   const frozen = runtime.frozen ?? [];
   const marks = runtime.memory.marks.map((mark) => {
-    const plan = planCommit({
-      index: runtime.index,
-      lattice: runtime.lattice,
-      memory: runtime.memory,
-      toolName: runtime.settings.toolName,
-      epoch: runtime.memory.epoch + 1,
-      charsToFree: Number.POSITIVE_INFINITY,
-      onlyMarkIds: new Set([mark.id]),
-    });
+    const plan = planLandingEverything(runtime, new Set([mark.id]));
     const freesTokens = Math.floor(runtime.estimator.tokensForChars(plan.savedChars));
     return {
       id: mark.id,
