@@ -19,6 +19,8 @@ export class FoldLattice {
   private readonly parents = new Map<string, string>();
   readonly expanded = new Set<string>();
   private placed = new Map<string, PlacedFold>();
+  // Committed folds whose span is not (yet) on the branch: placed once their entries arrive.
+  private readonly unplaced = new Set<string>();
   // Folds starting at an entry index, outermost (longest span) first.
   private byStart = new Map<number, PlacedFold[]>();
 
@@ -58,13 +60,27 @@ export class FoldLattice {
   resolve(): void {
     this.placed = new Map();
     this.byStart = new Map();
+    this.unplaced.clear();
     for (const record of this.records.values()) this.place(record);
+  }
+
+  /**
+   * Place folds whose entries have arrived since they were loaded (a restored session sees
+   * its branch only at the first request). Costs nothing once every fold is placed.
+   */
+  placeArrived(): void {
+    if (this.unplaced.size === 0) return;
+    for (const foldId of [...this.unplaced]) this.place(this.records.get(foldId)!);
   }
 
   private place(record: FoldRecord): void {
     const first = this.index.positionOf(record.firstEntryId);
     const last = this.index.positionOf(record.lastEntryId);
-    if (first === undefined || last === undefined || last < first) return;
+    if (first === undefined || last === undefined || last < first) {
+      this.unplaced.add(record.id);
+      return;
+    }
+    this.unplaced.delete(record.id);
     const placed: PlacedFold = { record, first, last };
     this.placed.set(record.id, placed);
     const list = this.byStart.get(first) ?? [];

@@ -6,18 +6,19 @@ import type { LedgerRow, ProjectedMessage, ProjectionSink, RewriteCause } from '
 import type { TranscriptEntry } from '../ports/transcript-source.port.ts';
 import { executeAction, type ActionAnswer, type ActionCaller } from './actions/execute-action.ts';
 import { OccupancyEstimator, servingBudget } from './budget.ts';
-import { planCommit, type CommitPlan } from './commit-planner.ts';
+import type { CommitPlan } from './commit-planner.ts';
+import { decideCommit, dropInvalidMarks } from './commit-decision.ts';
 import { applyCommitPlan } from './commit-applier.ts';
 import { EngineMemory, migrateEngineState } from './engine-state.ts';
 import { FoldError } from './fold-error.ts';
 import { FoldLattice, type PlacedFold } from './fold-lattice.ts';
-import { Frontier } from './frontier.ts';
+import { Frontier, type FrontierInputs } from './frontier.ts';
 import { ledgerRow, totalChars } from './projection-ledger.ts';
 import { appendDraft, freeze, lazyProjection, pushMessage, rewriteDraft as rewriteDraftFrom, viewMessages, type WindowDraft, type WindowView } from './window-log.ts';
 import { ProjectionRenderer, type RenderInputs } from './projection-renderer.ts';
 import type { FoldSettings } from './settings.ts';
 import { TranscriptIndex } from './transcript-index.ts';
-import { commitReceiptText, unbriefedNoticeText } from './window-text.ts';
+import { appendNotice, appendReceipt, pruneHiddenInserts } from './window-inserts.ts';
 
 export interface FoldRuntimeDependencies {
   readonly sessionId: string;
@@ -43,8 +44,6 @@ export interface ProjectionResult {
   readonly warnings: readonly string[];
 }
 
-/** Unbriefed cut folds that earn one notice (B5.3). */
-const NOTICE_AFTER_UNBRIEFED = 3;
 /** Ledger rows kept in memory (digests are dropped from all but the newest). */
 const LEDGER_HISTORY = 10_000;
 
@@ -156,35 +155,23 @@ export class FoldRuntime {
       this.lattice.resolve();
       this.frontier.reset();
       this.pendingCauses.add('transcript-changed');
-    } else if (this.frozenView === undefined && this.lattice.size > 0) {
-      // Folds restored by open() were placed against an empty index; place them on the branch now.
-      this.lattice.resolve();
+    } else {
+      this.lattice.placeArrived();
     }
     const request = this.memory.counters.requests + 1;
     let dirty = this.retireAnsweredPeeks();
-    const cuts = this.frontier.pass({ index: this.index, lattice: this.lattice, memory: this.memory, settings: this.settings, visibleFolds: this.visibleFolds, request });
+    const cuts = this.frontier.pass(this.frontierInputs());
     dirty ||= cuts.length > 0;
     const warnings: string[] = [];
     const candidate = this.candidateDraft(ingest.appendedFrom);
     const estimate = this.estimateTokens(candidate.chars);
-    const plan = this.decideCommit(estimate, budget);
-    let foldsLanded = 0;
-    if (plan !== undefined && plan.folds.length > 0) {
-      try {
-        await applyCommitPlan(this, plan);
-        foldsLanded = plan.folds.length;
-        dirty = true;
-        this.pendingCauses.add(this.forcedCommit?.cause ?? 'commit');
-      } catch (error) {
-        if (!FoldError.isInstance(error) || !error.code.startsWith('STORE.')) throw error;
-        warnings.push(`pi-fold: the commit was skipped because the ${this.dependencies.foldStore.name} store failed (${error.message}); nothing was folded and the window is intact.`);
-      }
-    }
-    if (plan !== undefined) this.dropInvalidMarks(plan);
+    const plan = decideCommit(this, estimate, budget);
+    const foldsLanded = plan === undefined ? 0 : await this.landCommit(plan, warnings);
+    dirty ||= foldsLanded > 0;
     this.forcedCommit = undefined;
     const draft = this.pendingCauses.size > 0 ? this.rewriteDraft() : candidate;
-    if (foldsLanded > 0) dirty = this.appendReceipt(draft, plan!, estimate, budget) || dirty;
-    dirty = this.appendNotice(draft) || dirty;
+    if (foldsLanded > 0) dirty = appendReceipt(this, draft, plan!, estimate, budget) || dirty;
+    dirty = appendNotice(this, draft) || dirty;
     const estimatedTokens = this.estimateTokens(draft.chars);
     if (estimatedTokens > budget) {
       if (dirty) await this.persist();
@@ -220,6 +207,31 @@ export class FoldRuntime {
     };
   }
 
+  /**
+   * Apply a planned commit. A store that refuses a write skips the commit with one warning:
+   * the request still goes out, unfolded and intact. Returns the folds landed.
+   */
+  private async landCommit(plan: CommitPlan, warnings: string[]): Promise<number> {
+    let landed = 0;
+    if (plan.folds.length > 0) {
+      try {
+        await applyCommitPlan(this, plan);
+        landed = plan.folds.length;
+        this.pendingCauses.add(this.forcedCommit?.cause ?? 'commit');
+      } catch (error) {
+        if (!FoldError.isInstance(error) || !error.code.startsWith('STORE.')) throw error;
+        warnings.push(`pi-fold: the commit was skipped because the ${this.dependencies.foldStore.name} store failed (${error.message}); nothing was folded and the window is intact.`);
+      }
+    }
+    dropInvalidMarks(this, plan);
+    return landed;
+  }
+
+  /** What the frontier reads for one pass. */
+  frontierInputs(): FrontierInputs {
+    return { index: this.index, lattice: this.lattice, memory: this.memory, settings: this.settings, visibleFolds: this.visibleFolds, request: this.memory.counters.requests + 1 };
+  }
+
   private candidateDraft(appendedFrom: number): WindowDraft {
     if (this.frozenView === undefined || this.pendingCauses.size > 0) return this.rewriteDraft();
     const added: ProjectedMessage[] = [];
@@ -230,66 +242,14 @@ export class FoldRuntime {
   }
 
   private rewriteDraft(): WindowDraft {
-    this.pruneHiddenInserts();
+    pruneHiddenInserts(this);
     const { messages, visibleFolds } = this.renderer.renderAll(this.renderInputs());
     this.visibleFolds = visibleFolds;
     return rewriteDraftFrom(messages);
   }
 
-  private decideCommit(estimate: number, budget: number): CommitPlan | undefined {
-    const { thresholds, scheduling } = this.settings;
-    const perToken = this.estimator.charsPerToken();
-    const forced = this.forcedCommit;
-    let charsToFree: number;
-    if (forced !== undefined || scheduling === 'immediate') charsToFree = Number.POSITIVE_INFINITY;
-    else if (estimate >= thresholds.maxTarget * budget || estimate > budget) charsToFree = (estimate - thresholds.minTarget * budget) * perToken;
-    else return undefined;
-    if (estimate > budget) this.cutForFence();
-    if (this.memory.marks.length === 0) return undefined;
-    return planCommit({
-      index: this.index,
-      lattice: this.lattice,
-      memory: this.memory,
-      toolName: this.settings.toolName,
-      epoch: this.memory.epoch + 1,
-      charsToFree,
-      ...(forced?.markIds === undefined ? {} : { onlyMarkIds: forced.markIds }),
-    });
-  }
-
-  /**
-   * I6: over the budget, every lossless fold counts, including spans the agent asked to keep
-   * raw (holds). Pins, protected and open units still never fold. The holds stay recorded:
-   * they only ever stop automatic cutting.
-   */
-  private cutForFence(): void {
-    const holds = this.memory.holds;
-    this.memory.holds = [];
-    try {
-      this.frontier.reset();
-      for (let pass = 0; pass < 1_000; pass += 1) {
-        const cuts = this.frontier.pass({ index: this.index, lattice: this.lattice, memory: this.memory, settings: this.settings, visibleFolds: this.visibleFolds, request: this.memory.counters.requests + 1 });
-        if (cuts.length === 0) break;
-      }
-    } finally {
-      this.memory.holds = holds;
-    }
-  }
-
-  // Marks whose span broke a rule since they were cut (a pin landed, the branch moved) are
-  // withdrawn rather than retried forever; the frontier looks at their units again.
-  private dropInvalidMarks(plan: CommitPlan): void {
-    const permanent = plan.dropped.filter((drop) => drop.permanent);
-    if (permanent.length === 0) return;
-    const ids = new Set(permanent.map(({ mark }) => mark.id));
-    this.memory.marks = this.memory.marks.filter((mark) => !ids.has(mark.id));
-    for (const { mark } of permanent) {
-      const position = this.index.positionOf(mark.firstEntryId);
-      if (position !== undefined) this.frontier.rewindTo(this.index, position);
-    }
-  }
-
   private retireAnsweredPeeks(): boolean {
+    if (this.memory.ephemeralPeeks.every((peek) => peek.retired)) return false;
     let changed = false;
     this.memory.ephemeralPeeks = this.memory.ephemeralPeeks.map((peek) => {
       if (peek.retired) return peek;
@@ -300,55 +260,6 @@ export class FoldRuntime {
       return { ...peek, retired: true };
     });
     return changed;
-  }
-
-  private pruneHiddenInserts(): void {
-    this.memory.inserts = this.memory.inserts.filter((insert) => {
-      const position = this.index.positionOf(insert.afterEntryId);
-      if (position === undefined) return true;
-      return !this.lattice.enclosing(position).some((placed) => placed.record.kind !== 'tool' && !this.lattice.expanded.has(placed.record.id));
-    });
-  }
-
-  private appendInsert(draft: WindowDraft, kind: WindowInsertV1['kind'], text: string): boolean {
-    const last = this.index.entries[this.index.length - 1];
-    if (last === undefined) return false;
-    // Never between a call and its result: wait until the newest batch has its results.
-    if (!this.index.units[this.index.units.length - 1]!.complete) return false;
-    const sequence = this.memory.inserts.filter((insert) => insert.afterEntryId === last.id).length;
-    const insert: WindowInsertV1 = { kind, afterEntryId: last.id, sequence, text };
-    this.memory.inserts.push(insert);
-    pushMessage(draft, this.renderer.insertMessage(insert));
-    return true;
-  }
-
-  private appendReceipt(draft: WindowDraft, plan: CommitPlan, estimateBefore: number, budget: number): boolean {
-    const after = this.estimateTokens(draft.chars);
-    const text = commitReceiptText({
-      epoch: this.memory.epoch,
-      folds: plan.folds.map((fold) => ({ id: fold.record.id, kind: fold.record.kind })),
-      freedTokens: Math.max(0, Math.round(estimateBefore - after)),
-      occupancyBefore: estimateBefore / budget,
-      occupancyAfter: after / budget,
-      toolName: this.settings.toolName,
-    });
-    return this.appendInsert(draft, 'receipt', text);
-  }
-
-  private appendNotice(draft: WindowDraft): boolean {
-    if (this.memory.noticeShownSinceRewrite) return false;
-    const unbriefed = this.memory.marks.filter((mark) => mark.brief === undefined && this.lattice.record(mark.id) === undefined);
-    if (unbriefed.length < NOTICE_AFTER_UNBRIEFED) return false;
-    const described = unbriefed.map((mark) => {
-      const first = this.index.positionOf(mark.firstEntryId) ?? 0;
-      const last = this.index.positionOf(mark.lastEntryId) ?? first;
-      let chars = 0;
-      for (let position = first; position <= last; position += 1) chars += this.index.entries[position]?.bytes.length ?? 0;
-      return { id: mark.id, kind: mark.kind, chars };
-    });
-    const appended = this.appendInsert(draft, 'notice', unbriefedNoticeText(described, this.settings.toolName));
-    if (appended) this.memory.noticeShownSinceRewrite = true;
-    return appended;
   }
 
   private recordLedger(row: LedgerRow, rewrite: boolean): void {
