@@ -15,6 +15,11 @@ export function decideCommit(runtime: FoldRuntime, estimate: number, budget: num
   else return undefined;
   if (estimate > budget) cutForFence(runtime);
   if (runtime.memory.marks.length === 0) return undefined;
+  return planForRuntime(runtime, charsToFree, forced?.markIds);
+}
+
+/** Plan landing standing marks (all, or only `onlyMarkIds`) until `charsToFree`; nothing is applied. */
+export function planForRuntime(runtime: FoldRuntime, charsToFree: number, onlyMarkIds?: ReadonlySet<string>): CommitPlan {
   return planCommit({
     index: runtime.index,
     lattice: runtime.lattice,
@@ -22,7 +27,7 @@ export function decideCommit(runtime: FoldRuntime, estimate: number, budget: num
     toolName: runtime.settings.toolName,
     epoch: runtime.memory.epoch + 1,
     charsToFree,
-    ...(forced?.markIds === undefined ? {} : { onlyMarkIds: forced.markIds }),
+    ...(onlyMarkIds === undefined ? {} : { onlyMarkIds }),
   });
 }
 
