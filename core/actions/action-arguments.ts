@@ -1,19 +1,27 @@
 import { BRIEF_MAX_CHARS } from '../briefs.ts';
 import { FoldError } from '../fold-error.ts';
 
-/** The nine actions of the agent's tool (B4). There is deliberately no commit verb (B3.3). */
-export const ACTION_NAMES = ['status', 'peek', 'brief', 'expand', 'refold', 'pin', 'unpin', 'reboundary', 'unmark'] as const;
+/**
+ * The actions of the agent's tool: the nine of B4 and `search` (exact recall over every
+ * fold's verified source). There is deliberately no commit verb (B3.3).
+ */
+export const ACTION_NAMES = ['status', 'peek', 'search', 'brief', 'expand', 'refold', 'pin', 'unpin', 'reboundary', 'unmark'] as const;
 export type ActionName = (typeof ACTION_NAMES)[number];
 
 export const PEEK_DEFAULT_BYTES = 16_000;
 export const PEEK_MIN_BYTES = 1_024;
 export const PEEK_MAX_BYTES = 200_000;
 export const MAX_IDS_PER_CALL = 64;
+export const SEARCH_DEFAULT_LIMIT = 10;
+export const SEARCH_MAX_LIMIT = 50;
+export const SEARCH_MAX_PAGE = 10_000;
+export const SEARCH_PATTERN_MAX_CHARS = 512;
 const MAX_ID_CHARS = 256;
 
 export type FoldAction =
   | { readonly action: 'status'; readonly detail: 'summary' | 'tree' }
   | { readonly action: 'peek'; readonly id: string; readonly offset?: number; readonly bytes?: number; readonly ephemeral: boolean }
+  | { readonly action: 'search'; readonly pattern: string; readonly regex: boolean; readonly ignoreCase: boolean; readonly within?: string; readonly page: number; readonly limit: number }
   | { readonly action: 'brief'; readonly id: string; readonly text: string }
   | { readonly action: 'expand'; readonly id: string }
   | { readonly action: 'refold'; readonly id: string }
@@ -25,6 +33,7 @@ export type FoldAction =
 const ALLOWED_KEYS: Readonly<Record<ActionName, readonly string[]>> = {
   status: ['detail'],
   peek: ['id', 'offset', 'bytes', 'ephemeral'],
+  search: ['pattern', 'regex', 'ignoreCase', 'within', 'page', 'limit'],
   brief: ['id', 'text'],
   expand: ['id'],
   refold: ['id'],
@@ -62,6 +71,21 @@ export function parseAction(input: unknown): FoldAction {
       if (typeof ephemeral !== 'boolean') throw bad(`peek.ephemeral must be true or false, got ${preview(ephemeral)}`);
       return { action: name, id: requireId(record.id, 'peek.id'), ephemeral, ...(offset === undefined ? {} : { offset }), ...(bytes === undefined ? {} : { bytes }) };
     }
+    case 'search': {
+      const pattern = record.pattern;
+      if (typeof pattern !== 'string' || pattern.length === 0) throw bad(`search.pattern must be non-empty text, got ${preview(pattern)}`);
+      if (pattern.length > SEARCH_PATTERN_MAX_CHARS) throw bad(`search.pattern is ${pattern.length} chars; a pattern is at most ${SEARCH_PATTERN_MAX_CHARS}`);
+      const within = record.within === undefined ? undefined : requireId(record.within, 'search.within');
+      return {
+        action: name,
+        pattern,
+        regex: optionalBoolean(record.regex, 'search.regex', false),
+        ignoreCase: optionalBoolean(record.ignoreCase, 'search.ignoreCase', false),
+        page: optionalInteger(record.page, 'search.page', 1, SEARCH_MAX_PAGE) ?? 1,
+        limit: optionalInteger(record.limit, 'search.limit', 1, SEARCH_MAX_LIMIT) ?? SEARCH_DEFAULT_LIMIT,
+        ...(within === undefined ? {} : { within }),
+      };
+    }
     case 'brief':
       return { action: name, id: requireId(record.id, 'brief.id'), text: requireBrief(record.text, 'brief.text') };
     case 'expand':
@@ -95,6 +119,12 @@ function requireIds(value: unknown, field: string): string[] {
 function requireBrief(value: unknown, field: string): string {
   if (typeof value !== 'string' || value.trim().length === 0) throw bad(`${field} must be non-empty text, got ${preview(value)}`);
   if (value.length > BRIEF_MAX_CHARS) throw bad(`${field} is ${value.length} chars; a brief is at most ${BRIEF_MAX_CHARS}`);
+  return value;
+}
+
+function optionalBoolean(value: unknown, field: string, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'boolean') throw bad(`${field} must be true or false, got ${preview(value)}`);
   return value;
 }
 

@@ -6,6 +6,7 @@ import type { FoldRuntime } from '../fold-runtime.ts';
 import { parseAction, type FoldAction } from './action-arguments.ts';
 import { briefAction, pinAction, reboundaryAction, unmarkAction, unpinAction } from './curation-actions.ts';
 import { peekAction } from './peek-action.ts';
+import { searchAction } from './search-action.ts';
 import { statusAction } from './status-action.ts';
 import { expandAction, refoldAction } from './window-actions.ts';
 
@@ -42,16 +43,16 @@ export type ActionOutcome = { readonly text: string; readonly data: Readonly<Rec
  */
 export async function executeAction(runtime: FoldRuntime, request: unknown, caller: ActionCaller): Promise<ActionAnswer> {
   const action = parseAction(request);
-  // Reads (status, peek) change at most the ephemeral-peek list, restored by hand below;
+  // Reads (status, peek, search) change at most the ephemeral-peek list, restored by hand below;
   // everything else is snapshotted whole so a refusal can put it all back.
-  const reads = action.action === 'status' || action.action === 'peek';
+  const reads = action.action === 'status' || action.action === 'peek' || action.action === 'search';
   const before = reads ? undefined : runtime.memory.snapshot(runtime.lattice.expanded, runtime.estimator.calibration());
   const peeksBefore = runtime.memory.ephemeralPeeks;
   const causesBefore = new Set(runtime.pendingCauses);
   try {
     const outcome = await dispatch(runtime, action, caller);
     if (outcome.mutated) await runtime.persist();
-    const numbers = action.action === 'status' || action.action === 'peek' ? undefined : curationNumbers(runtime);
+    const numbers = reads ? undefined : curationNumbers(runtime);
     const text = numbers === undefined ? outcome.text : `${outcome.text}\n${describeNumbers(numbers)}`;
     return { action: action.action, text, data: { ...outcome.data, ...(numbers === undefined ? {} : { numbers }) }, numbers };
   } catch (error) {
@@ -74,6 +75,8 @@ async function dispatch(runtime: FoldRuntime, action: FoldAction, caller: Action
       return statusAction(runtime, action.detail);
     case 'peek':
       return peekAction(runtime, action, caller);
+    case 'search':
+      return searchAction(runtime, action);
     case 'brief':
       return briefAction(runtime, action.id, action.text);
     case 'expand':

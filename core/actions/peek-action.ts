@@ -1,11 +1,11 @@
 import type { FoldRecord } from '../../ports/fold-records.ts';
-import { oneLine, clip } from '../briefs.ts';
 import { FoldError } from '../fold-error.ts';
 import type { FoldRuntime } from '../fold-runtime.ts';
 import { verifiedBlob } from '../verified-reads.ts';
 import { PEEK_DEFAULT_BYTES, type FoldAction } from './action-arguments.ts';
 import type { ActionCaller, ActionOutcome } from './execute-action.ts';
 import { unknownId } from './execute-action.ts';
+import { childFoldLine, documentHeader, entryHeader, PEEK_SEPARATOR } from './peek-layout.ts';
 
 // Verified bytes are valid UTF-8 by construction (they hash to what was stored from strings);
 // TextDecoder is the fastest way from bytes to the string a tool result needs.
@@ -72,27 +72,28 @@ export async function peekAction(runtime: FoldRuntime, action: Extract<FoldActio
  */
 export async function peekDocument(runtime: FoldRuntime, record: FoldRecord): Promise<Buffer> {
   const store = runtime.dependencies.foldStore;
-  const lines: Uint8Array[] = [
-    Buffer.from(`fold ${record.id} | ${record.kind} | ${record.entryCount} entries | ${record.sourceChars} chars | source sha256 ${record.sourceSha256} | one level, child folds collapsed`),
-  ];
-  const newline = Buffer.from('\n');
+  const pieces: Uint8Array[] = [documentHeader(record)];
   for (const part of record.parts) {
     if (part.kind === 'entry') {
-      const bytes = await verifiedBlob(store, part.sha256);
-      lines.push(newline, Buffer.from(`--- entry ${part.entryId} | sha256 ${part.sha256.slice(0, 16)} verified\n`), bytes);
+      pieces.push(PEEK_SEPARATOR, entryHeader(part.entryId, part.sha256), await verifiedBlob(store, part.sha256));
       continue;
     }
-    const child = runtime.lattice.record(part.foldId);
-    if (child === undefined) {
-      throw new FoldError('STORE.NOT_FOUND', `fold ${record.id} names child ${part.foldId}, which has no record`, { details: { foldId: record.id, childId: part.foldId } });
-    }
-    lines.push(newline, Buffer.from(`--- child fold ${child.id} | ${child.kind} | ${child.entryCount} entries | ${child.sourceChars} chars | peek it by id\n${clip(oneLine(child.brief), 400)}`));
+    pieces.push(PEEK_SEPARATOR, childFoldLine(requireChild(runtime, record, part.foldId)));
   }
-  return Buffer.concat(lines);
+  return Buffer.concat(pieces);
+}
+
+/** A child fold named by a record, or a clear error when its record is missing. */
+export function requireChild(runtime: FoldRuntime, record: FoldRecord, childId: string): FoldRecord {
+  const child = runtime.lattice.record(childId);
+  if (child === undefined) {
+    throw new FoldError('STORE.NOT_FOUND', `fold ${record.id} names child ${childId}, which has no record`, { details: { foldId: record.id, childId } });
+  }
+  return child;
 }
 
 /** Move a byte offset back to the start of the UTF-8 code point it falls in. */
-function codePointStart(bytes: Uint8Array, offset: number): number {
+export function codePointStart(bytes: Uint8Array, offset: number): number {
   let position = Math.max(0, Math.min(offset, bytes.length));
   while (position > 0 && position < bytes.length && (bytes[position]! & 0xc0) === 0x80) position -= 1;
   return position;

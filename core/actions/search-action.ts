@@ -1,0 +1,147 @@
+import type { FoldRecord } from '../../ports/fold-records.ts';
+import type { FoldRuntime } from '../fold-runtime.ts';
+import { verifiedBlob } from '../verified-reads.ts';
+import { compileSearch } from '../search/search-pattern.ts';
+import { SEARCH_DEFAULT_LIMIT, type FoldAction } from './action-arguments.ts';
+import { unknownId, type ActionOutcome } from './execute-action.ts';
+import { codePointStart, requireChild } from './peek-action.ts';
+import { childFoldLine, documentHeader, entryHeader, PEEK_SEPARATOR } from './peek-layout.ts';
+
+/** Bytes of context shown on each side of a match. */
+const EXCERPT_SIDE_BYTES = 80;
+/** A single match is shown at most this long (a regex can match a whole entry). */
+const EXCERPT_MATCH_BYTES = 160;
+
+const utf8 = new TextDecoder('utf-8');
+
+/** One place a pattern occurs in the exact, verified source of a fold. */
+export interface SearchHit {
+  /** The innermost fold whose one-level peek shows this entry. */
+  readonly foldId: string;
+  readonly entryId: string;
+  /** Byte offset of the match inside the entry's stored bytes. */
+  readonly entryOffset: number;
+  /** Byte offset in `foldId`'s peek document where the match's entry begins to show it. */
+  readonly peekOffset: number;
+  readonly matchBytes: number;
+  readonly excerpt: string;
+}
+
+/**
+ * B4 extension: exact search over the verified originals of every fold on this branch, in
+ * transcript order. Each entry's bytes are verified against their SHA-256 before they are
+ * scanned (I2); the answer is a tool result, the window is not touched (I1). Paged: a page
+ * stops scanning once it is full and says how to get the next.
+ */
+export async function searchAction(runtime: FoldRuntime, action: Extract<FoldAction, { action: 'search' }>): Promise<ActionOutcome> {
+  const compiled = compileSearch(action);
+  const roots = searchRoots(runtime, action.within);
+  const skip = (action.page - 1) * action.limit;
+  const hits: SearchHit[] = [];
+  let seen = 0;
+  let more = false;
+  const foldsScanned = new Set<string>();
+  let bytesScanned = 0;
+  scan: for await (const located of entriesInOrder(runtime, roots)) {
+    foldsScanned.add(located.foldId);
+    bytesScanned += located.bytes.length;
+    const text = utf8.decode(located.bytes);
+    compiled.expression.lastIndex = 0;
+    for (let match = compiled.expression.exec(text); match !== null; match = compiled.expression.exec(text)) {
+      if (match[0].length === 0) compiled.expression.lastIndex += 1;
+      seen += 1;
+      if (seen <= skip) continue;
+      if (hits.length === action.limit) {
+        more = true;
+        break scan;
+      }
+      const entryOffset = Buffer.byteLength(text.slice(0, match.index));
+      const matchBytes = Buffer.byteLength(match[0]);
+      const peekOffset = located.documentOffset + codePointStart(located.bytes, Math.max(0, entryOffset - EXCERPT_SIDE_BYTES));
+      hits.push({ foldId: located.foldId, entryId: located.entryId, entryOffset, peekOffset, matchBytes, excerpt: excerptAround(located.bytes, entryOffset, matchBytes) });
+    }
+  }
+  return { text: renderHits(action, compiled.describe, hits, more, foldsScanned.size, skip), data: { pattern: action.pattern, mode: compiled.describe, page: action.page, hits, more, foldsScanned: foldsScanned.size, bytesScanned }, mutated: false };
+}
+
+interface LocatedEntry {
+  readonly foldId: string;
+  readonly entryId: string;
+  /** Verified bytes of the entry. */
+  readonly bytes: Uint8Array;
+  /** Where the entry's bytes begin in its fold's one-level peek document. */
+  readonly documentOffset: number;
+}
+
+/**
+ * Every entry under `roots` in transcript order, each read and verified once, with its
+ * place in the peek document of the innermost fold that lists it.
+ */
+async function* entriesInOrder(runtime: FoldRuntime, roots: readonly FoldRecord[]): AsyncGenerator<LocatedEntry> {
+  for (const record of roots) {
+    let documentOffset = documentHeader(record).length;
+    for (const part of record.parts) {
+      documentOffset += PEEK_SEPARATOR.length;
+      if (part.kind === 'fold') {
+        const child = requireChild(runtime, record, part.foldId);
+        documentOffset += childFoldLine(child).length;
+        yield* entriesInOrder(runtime, [child]);
+        continue;
+      }
+      documentOffset += entryHeader(part.entryId, part.sha256).length;
+      const bytes = await verifiedBlob(runtime.dependencies.foldStore, part.sha256);
+      yield { foldId: record.id, entryId: part.entryId, bytes, documentOffset };
+      documentOffset += bytes.length;
+    }
+  }
+}
+
+/** The outermost folds to search, in transcript order: every fold on this branch, or one subtree. */
+function searchRoots(runtime: FoldRuntime, within: string | undefined): FoldRecord[] {
+  if (within !== undefined) {
+    const root = runtime.lattice.record(within);
+    if (root === undefined) throw unknownId(runtime, within, 'search.within');
+    return [root];
+  }
+  const roots: { record: FoldRecord; first: number }[] = [];
+  for (const record of runtime.lattice.allRecords()) {
+    const placement = runtime.lattice.placement(record.id);
+    const parent = runtime.lattice.parentOf(record.id);
+    if (placement !== undefined && (parent === undefined || runtime.lattice.placement(parent) === undefined)) roots.push(placement);
+  }
+  roots.sort((a, b) => a.first - b.first);
+  return roots.map((root) => root.record);
+}
+
+function excerptAround(bytes: Uint8Array, offset: number, length: number): string {
+  const from = codePointStart(bytes, Math.max(0, offset - EXCERPT_SIDE_BYTES));
+  const shownMatchEnd = codePointStart(bytes, offset + Math.min(length, EXCERPT_MATCH_BYTES));
+  const to = codePointStart(bytes, Math.min(bytes.length, offset + length + EXCERPT_SIDE_BYTES));
+  const head = utf8.decode(bytes.subarray(from, shownMatchEnd));
+  const tail = length > EXCERPT_MATCH_BYTES ? ` …[${length - EXCERPT_MATCH_BYTES} more matched bytes]` : utf8.decode(bytes.subarray(shownMatchEnd, to));
+  return `${from > 0 ? '…' : ''}${head}${tail}${to < bytes.length ? '…' : ''}`;
+}
+
+function renderHits(action: Extract<FoldAction, { action: 'search' }>, mode: string, hits: readonly SearchHit[], more: boolean, foldsScanned: number, skip: number): string {
+  const head = `search ${JSON.stringify(action.pattern)} (${mode}${action.within === undefined ? '' : `, within ${action.within}`}): `;
+  if (hits.length === 0) return `${head}${skip > 0 ? `no matches on page ${action.page}` : 'no matches'} in ${foldsScanned} folds (exact, verified source)`;
+  const lines = [`${head}matches ${skip + 1}-${skip + hits.length} from ${foldsScanned} folds (exact, verified source)`];
+  hits.forEach((hit, position) => {
+    lines.push(`${skip + position + 1}. fold ${hit.foldId} · entry ${hit.entryId} · byte ${hit.entryOffset} · read: {"action":"peek","id":"${hit.foldId}","offset":${hit.peekOffset}}`);
+    lines.push(`   ${hit.excerpt}`);
+  });
+  const next = { ...searchArguments(action), page: action.page + 1 };
+  lines.push(more ? `more matches: ${JSON.stringify(next)}` : 'no more matches');
+  return lines.join('\n');
+}
+
+function searchArguments(action: Extract<FoldAction, { action: 'search' }>): Record<string, unknown> {
+  return {
+    action: 'search',
+    pattern: action.pattern,
+    ...(action.regex ? { regex: true } : {}),
+    ...(action.ignoreCase ? { ignoreCase: true } : {}),
+    ...(action.within === undefined ? {} : { within: action.within }),
+    ...(action.limit === SEARCH_DEFAULT_LIMIT ? {} : { limit: action.limit }),
+  };
+}
