@@ -13,6 +13,7 @@ import { EngineMemory, migrateEngineState } from './engine-state.ts';
 import { FoldError } from './fold-error.ts';
 import { FoldLattice, type PlacedFold } from './fold-lattice.ts';
 import { Frontier, type FrontierInputs } from './frontier.ts';
+import { CommitTelemetryLog } from './commit-telemetry.ts';
 import { ledgerRow, totalChars } from './projection-ledger.ts';
 import { appendDraft, freeze, lazyProjection, pushMessage, rewriteDraft as rewriteDraftFrom, viewMessages, type WindowDraft, type WindowView } from './window-log.ts';
 import { ProjectionRenderer, type RenderInputs } from './projection-renderer.ts';
@@ -63,6 +64,8 @@ export class FoldRuntime {
   frozenView: WindowView | undefined;
   visibleFolds: PlacedFold[] = [];
   readonly ledger: LedgerRow[] = [];
+  /** Per-commit telemetry (estimated, then provider-measured); hosts subscribe to log it. */
+  readonly telemetry: CommitTelemetryLog;
   /** Rewrites requested by actions, applied at the next projection. */
   readonly pendingCauses = new Set<RewriteCause>();
   /** A person's `/fold`: land every mark (or only these) at the next projection. */
@@ -72,9 +75,13 @@ export class FoldRuntime {
   private lastPromptTokens: number | undefined;
   private usageReported = new Set<number>();
   private disposed = false;
+  /** Set while the store refuses writes, so one outage yields one warning, not one per request. */
+  private storeOutage = false;
 
   private constructor(readonly dependencies: FoldRuntimeDependencies, memory: EngineMemory, calibration: readonly CalibrationSampleV1[]) {
     this.memory = memory;
+    const sink = dependencies.projectionSink;
+    this.telemetry = new CommitTelemetryLog(dependencies.sessionId, sink?.acceptCommitTelemetry === undefined ? undefined : (event) => sink.acceptCommitTelemetry!(event));
     this.estimator = new OccupancyEstimator(dependencies.costModel.defaultCharsPerToken, calibration);
   }
 
@@ -174,7 +181,7 @@ export class FoldRuntime {
     dirty = appendNotice(this, draft) || dirty;
     const estimatedTokens = this.estimateTokens(draft.chars);
     if (estimatedTokens > budget) {
-      if (dirty) await this.persist();
+      if (dirty) await this.persistOrWarn(warnings);
       throw new FoldError('BUDGET.EXCEEDED', `the request would carry about ${estimatedTokens} tokens against a budget of ${budget}, and no lossless fold can make room (pinned, protected or open material fills the window)`, {
         details: { estimatedTokens, budgetTokens: budget, request },
       });
@@ -192,11 +199,14 @@ export class FoldRuntime {
     const view = freeze(draft);
     const projection = lazyProjection(view, row);
     this.recordLedger(projection.ledger, rewrite);
+    if (foldsLanded > 0) {
+      this.telemetry.landed({ row: projection.ledger, epoch: this.memory.epoch, previous: this.frozenView, measuredTokensBefore: this.lastPromptTokens, tokensForChars: (chars) => this.estimator.tokensForChars(chars) });
+    }
     this.frozenView = view;
     this.pendingCauses.clear();
     if (rewrite) this.memory.noticeShownSinceRewrite = false;
     // Counters alone are not worth a write per request; any decision is.
-    if (dirty || rewrite || plan !== undefined) await this.persist();
+    if (dirty || rewrite || plan !== undefined) await this.persistOrWarn(warnings);
     this.dependencies.projectionSink?.accept(projection);
     return {
       ledger: projection.ledger,
@@ -220,7 +230,10 @@ export class FoldRuntime {
         this.pendingCauses.add(this.forcedCommit?.cause ?? 'commit');
       } catch (error) {
         if (!FoldError.isInstance(error) || !error.code.startsWith('STORE.')) throw error;
-        warnings.push(`pi-fold: the commit was skipped because the ${this.dependencies.foldStore.name} store failed (${error.message}); nothing was folded and the window is intact.`);
+        if (!this.storeOutage) warnings.push(`pi-fold: the commit was skipped because the ${this.dependencies.foldStore.name} store failed (${error.message}); nothing was folded and the window is intact. Folding resumes once the store accepts writes; this is shown once per outage.`);
+        this.storeOutage = true;
+        dropInvalidMarks(this, plan);
+        return 0;
       }
     }
     dropInvalidMarks(this, plan);
@@ -293,6 +306,7 @@ export class FoldRuntime {
     }
     this.lastPromptTokens = promptTokens;
     this.estimator.recordProviderCount(row.totalChars, promptTokens);
+    this.telemetry.measured(row.request, promptTokens, usage.cacheRead);
   }
 
   /** Run one of the agent's actions (B4). Bad input is refused with a FoldError and changes nothing. */
@@ -307,6 +321,22 @@ export class FoldRuntime {
    */
   requestCommit(markIds?: readonly string[], cause: Extract<RewriteCause, 'user-fold' | 'overflow-recovery'> = 'user-fold'): void {
     this.forcedCommit = markIds === undefined ? { cause } : { markIds: new Set(markIds), cause };
+  }
+
+  /**
+   * Save state during a projection. A store that refuses the write must not stop the request
+   * (its window is already decided and every fold in it is stored): warn once per outage and
+   * try again at the next decision. A successful save ends the outage.
+   */
+  private async persistOrWarn(warnings: string[]): Promise<void> {
+    try {
+      await this.persist();
+      this.storeOutage = false;
+    } catch (error) {
+      if (!FoldError.isInstance(error) || !error.code.startsWith('STORE.')) throw error;
+      if (!this.storeOutage) warnings.push(`pi-fold: the ${this.dependencies.foldStore.name} store refused to save this session's state (${error.message}); the request goes out unchanged and folding resumes once the store accepts writes. This is shown once per outage.`);
+      this.storeOutage = true;
+    }
   }
 
   async persist(): Promise<void> {

@@ -76,10 +76,47 @@ export interface Projection {
   readonly ledger: LedgerRow;
 }
 
+/**
+ * What one commit did, told twice: when it lands (estimates) and once the provider has
+ * answered the request that carried it (measured counts). Hosts log it as it is.
+ */
+export interface CommitTelemetryV1 {
+  readonly schemaVersion: 1;
+  /** `landed` at the projection that carried the commit; `measured` after its usage arrived. */
+  readonly phase: 'landed' | 'measured';
+  readonly sessionId: string;
+  /** The commit's epoch (monotonic per session). */
+  readonly epoch: number;
+  /** The request that carried the commit. */
+  readonly request: number;
+  readonly causes: readonly RewriteCause[];
+  readonly foldsLanded: number;
+  /** Estimated prompt tokens of the window had nothing been committed. */
+  readonly estimatedTokensBefore: number;
+  /** Estimated prompt tokens of the window that was sent. */
+  readonly estimatedTokensAfter: number;
+  /** The provider's prompt count for the request before the commit, when it was reported. */
+  readonly measuredTokensBefore?: number;
+  /** The provider's prompt count for the request that carried the commit (phase `measured`). */
+  readonly measuredTokensAfter?: number;
+  /** Messages of the previous window kept byte for byte (the cached prefix that survives). */
+  readonly prefixMessagesKept: number;
+  /** Chars of the previous window after the divergence point: the cached prefix the commit gave up. */
+  readonly prefixCharsRewritten: number;
+  /** The same, in estimated tokens (calibrated on the provider's counts at the time). */
+  readonly prefixTokensRewritten: number;
+  /** The provider's cache read on the request that carried the commit (phase `measured`). */
+  readonly providerCacheRead?: number;
+}
+
+export type CommitTelemetry = CommitTelemetryV1;
+
 export interface ProjectionSinkV1 {
   readonly specificationVersion: 'v1';
   /** Called once per request with the projection that will be sent. */
   accept(projection: Projection): void;
+  /** Called when a commit lands and again when its request's usage is measured. Optional. */
+  acceptCommitTelemetry?(event: CommitTelemetry): void;
 }
 
 export type ProjectionSink = ProjectionSinkV1;

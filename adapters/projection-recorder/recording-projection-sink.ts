@@ -1,4 +1,4 @@
-import type { Projection, ProjectionSink } from '../../ports/projection-sink.port.ts';
+import type { CommitTelemetry, Projection, ProjectionSink } from '../../ports/projection-sink.port.ts';
 
 /**
  * A ProjectionSink that keeps every projection it is handed, for tests, the lab and the
@@ -8,9 +8,15 @@ import type { Projection, ProjectionSink } from '../../ports/projection-sink.por
 export class RecordingProjectionSink implements ProjectionSink {
   readonly specificationVersion = 'v1' as const;
   readonly projections: Projection[] = [];
+  /** Every commit telemetry event, in the order the runtime told them. */
+  readonly commitEvents: CommitTelemetry[] = [];
 
   accept(projection: Projection): void {
     this.projections.push(projection);
+  }
+
+  acceptCommitTelemetry(event: CommitTelemetry): void {
+    this.commitEvents.push(event);
   }
 
   /** The wire form of request `n` (0-based): every message's bytes, one per line. */

@@ -1,3 +1,4 @@
+import type { CommitTelemetry } from '../../ports/projection-sink.port.ts';
 import type { FoldRuntime } from '../fold-runtime.ts';
 import { totalChars } from '../projection-ledger.ts';
 import type { ActionOutcome } from './execute-action.ts';
@@ -24,6 +25,8 @@ export interface StatusReport {
   readonly pins: readonly string[];
   readonly counters: Readonly<Record<string, number>>;
   readonly numbers: ReturnType<typeof curationNumbers> | null;
+  /** The latest commits as measured (estimates, then the provider's counts once reported). */
+  readonly recentCommits: readonly CommitTelemetry[];
   readonly tree?: readonly { id: string; kind: string; depth: number; parentId: string | null; expanded: boolean; firstEntryId: string; lastEntryId: string }[];
 }
 
@@ -62,6 +65,7 @@ export function statusReport(runtime: FoldRuntime, detail: 'summary' | 'tree' = 
     pins: [...runtime.memory.pins].sort(),
     counters: { ...runtime.memory.counters },
     numbers: curationNumbers(runtime) ?? null,
+    recentCommits: runtime.telemetry.recent,
     ...(detail === 'tree' ? { tree: foldTree(runtime) } : {}),
   };
   return report;
@@ -110,11 +114,22 @@ export function formatStatus(report: StatusReport): string {
   const counters = report.counters;
   lines.push(`requests ${counters.requests} · pure appends ${counters.pureAppends} · rewrites ${counters.rewrites} (unattributed ${counters.unattributedRewrites}) · provider-side cache misses ${counters.providerCacheMisses} · commits ${counters.commits}`);
   if (report.numbers !== null && report.numbers !== undefined) lines.push(describeNumbers(report.numbers));
+  const commits = report.recentCommits.slice(-5);
+  if (commits.length > 0) lines.push(`last ${commits.length} commit${commits.length === 1 ? '' : 's'} (estimated → provider-measured):`);
+  for (const commit of commits) lines.push(`- ${describeCommit(commit)}`);
   if (report.tree !== undefined) {
     lines.push('tree:');
     for (const row of report.tree) lines.push(`${'  '.repeat(row.depth)}${row.id} ${row.kind}${row.expanded ? ' (expanded)' : ''} ${row.firstEntryId}…${row.lastEntryId}`);
   }
   return lines.join('\n');
+}
+
+/** One commit in a line: what it freed, what cache it gave up, and what the provider then billed. */
+export function describeCommit(commit: CommitTelemetry): string {
+  const measuredBefore = commit.measuredTokensBefore === undefined ? '' : ` (provider ${commit.measuredTokensBefore})`;
+  const measuredAfter = commit.measuredTokensAfter === undefined ? ' (provider count pending)' : ` (provider ${commit.measuredTokensAfter})`;
+  const cache = commit.providerCacheRead === undefined ? '' : ` · provider cache read ${commit.providerCacheRead}`;
+  return `epoch ${commit.epoch} at request ${commit.request} (${commit.causes.join(', ') || 'commit'}): ${commit.foldsLanded} folds · ≈${commit.estimatedTokensBefore}${measuredBefore} → ≈${commit.estimatedTokensAfter}${measuredAfter} tokens · kept ${commit.prefixMessagesKept} messages, rewrote ≈${commit.prefixTokensRewritten} prefix tokens${cache}`;
 }
 
 function round(value: number): number {

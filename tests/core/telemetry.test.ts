@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { statusReport, formatStatus } from '../../core/actions/status-action.ts';
+import { totalChars } from '../../core/projection-ledger.ts';
+import { driveSession, openRuntime, providerTokens } from '../support/drive-session.ts';
+import { SyntheticSession } from '../../testing/synthetic-session.ts';
+
+describe('commit telemetry tells what happened: estimates at the commit, provider counts after', () => {
+  it('every commit is reported twice and its numbers match the ledger and the reported usage', async () => {
+    const { runtime, sink } = await openRuntime();
+    const session = new SyntheticSession({ seed: 12, resultChars: [3000, 16_000] });
+    const reported = new Map<number, { prompt: number; cacheRead: number }>();
+    const logged: unknown[] = [];
+    runtime.telemetry.subscribe((event) => logged.push(event));
+    for (let step = 0; step < 120; step += 1) {
+      session.step();
+      const result = await runtime.project(session.entries);
+      const prompt = providerTokens(result.ledger.totalChars);
+      const cacheRead = result.ledger.causes.length === 0 ? Math.floor(prompt * 0.9) : Math.floor(prompt * 0.2);
+      reported.set(result.ledger.request, { prompt, cacheRead });
+      runtime.recordUsage({ input: prompt - cacheRead, cacheRead, cacheWrite: 0, output: 100 });
+    }
+    const commits = runtime.memory.counters.commits;
+    expect(commits).toBeGreaterThan(2);
+    const events = sink.commitEvents;
+    expect(events.filter((event) => event.phase === 'landed')).toHaveLength(commits);
+    expect(events.filter((event) => event.phase === 'measured')).toHaveLength(commits);
+    expect(logged).toEqual(events);
+    for (const event of events.filter((candidate) => candidate.phase === 'measured')) {
+      const projectionIndex = sink.projections.findIndex((projection) => projection.ledger.request === event.request);
+      const row = sink.projections[projectionIndex]!.ledger;
+      const previous = sink.projections[projectionIndex - 1]!;
+      expect(event.foldsLanded).toBe(row.foldsLanded);
+      expect(event.foldsLanded).toBeGreaterThan(0);
+      expect(event.estimatedTokensBefore).toBe(row.preCommitTokens);
+      expect(event.estimatedTokensAfter).toBe(row.estimatedTokens);
+      expect(event.estimatedTokensAfter).toBeLessThan(event.estimatedTokensBefore);
+      expect(event.causes).toEqual(row.causes);
+      expect(event.prefixMessagesKept).toBe(row.divergenceIndex);
+      // The cache given up: the previous window's bytes after the divergence point.
+      const rewrittenChars = totalChars(previous.messages.slice(row.divergenceIndex));
+      expect(event.prefixCharsRewritten).toBe(rewrittenChars);
+      expect(event.prefixTokensRewritten).toBeGreaterThan(0);
+      expect(event.measuredTokensAfter).toBe(reported.get(event.request)!.prompt);
+      expect(event.providerCacheRead).toBe(reported.get(event.request)!.cacheRead);
+      expect(event.measuredTokensBefore).toBe(reported.get(event.request - 1)!.prompt);
+    }
+  });
+
+  it('status shows the latest commits, and says when the provider count is still pending', async () => {
+    const { runtime } = await driveSession({ seed: 5, steps: 80 });
+    const report = statusReport(runtime);
+    expect(report.recentCommits.length).toBeGreaterThan(0);
+    expect(formatStatus(report)).toMatch(/commit.*\(estimated → provider-measured\)/);
+    expect(formatStatus(report)).toMatch(/rewrote ≈\d+ prefix tokens · provider cache read \d+/);
+    const session = new SyntheticSession({ seed: 77, resultChars: [20_000, 30_000] });
+    const fresh = await openRuntime();
+    for (let step = 0; step < 200 && fresh.runtime.memory.counters.commits === 0; step += 1) {
+      session.step();
+      await fresh.runtime.project(session.entries);
+    }
+    expect(formatStatus(statusReport(fresh.runtime))).toContain('provider count pending');
+  });
+});
