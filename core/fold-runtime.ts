@@ -17,7 +17,7 @@ import { CommitTelemetryLog } from './commit-telemetry.ts';
 import { ledgerRow, totalChars } from './projection-ledger.ts';
 import { appendDraft, freeze, lazyProjection, pushMessage, rewriteDraft as rewriteDraftFrom, viewMessages, type WindowDraft, type WindowView } from './window-log.ts';
 import { ProjectionRenderer, type RenderInputs } from './projection-renderer.ts';
-import type { FoldSettings } from './settings.ts';
+import { budgetForModel, type FoldSettings } from './settings.ts';
 import { TranscriptIndex } from './transcript-index.ts';
 import { appendNotice, appendReceipt, pruneHiddenInserts } from './window-inserts.ts';
 
@@ -34,6 +34,8 @@ export interface FoldRuntimeDependencies {
 export interface RequestContext {
   /** The model's context window in tokens (used when no providerInputBudget is set). */
   readonly contextWindow?: number;
+  /** The model this request goes to: picks its budget when `providerInputBudget` is keyed by model. */
+  readonly model?: { readonly id?: string; readonly provider?: string };
   /** Chars the host adds around the messages (system prompt, tool schemas), for estimates before the first provider count. */
   readonly overheadChars?: number;
 }
@@ -125,7 +127,7 @@ export class FoldRuntime {
   }
 
   budgetTokens(context: RequestContext = this.lastContext): number {
-    return servingBudget(this.settings.providerInputBudget, context.contextWindow);
+    return servingBudget(budgetForModel(this.settings, context.model), context.contextWindow);
   }
 
   estimateTokens(chars: number): number {
@@ -154,7 +156,7 @@ export class FoldRuntime {
    */
   async project(entries: readonly TranscriptEntry[], context: RequestContext = {}): Promise<ProjectionResult> {
     this.assertOpen();
-    const budget = servingBudget(this.settings.providerInputBudget, context.contextWindow);
+    const budget = this.budgetTokens(context);
     const ingest = this.index.ingest(entries);
     this.lastContext = context;
     this.lastBudget = budget;

@@ -16,8 +16,13 @@ export type SchedulingMode = 'epoch' | 'immediate';
 
 export interface FoldSettings {
   readonly thresholds: Thresholds;
-  /** Tokens this deployment may put into one request, net of output reservation. */
+  /** Tokens this deployment may put into one request, net of output reservation (any model). */
   readonly providerInputBudget?: number;
+  /**
+   * Budgets for particular models, by model id (or `provider/id`); a session that switches
+   * model mid-way is budgeted for the model of each request. Empty when one budget serves all.
+   */
+  readonly modelInputBudgets: ReadonlyMap<string, number>;
   /** Tool names whose batches the tool rung never cuts. */
   readonly blacklistAutoFoldTools: ReadonlySet<string>;
   /** `epoch` (default) lands marks at commits; `immediate` exists only for ablation (B3.5). */
@@ -109,10 +114,7 @@ export function resolveSettings(input: unknown = {}): FoldSettings {
     }
   }
   const thresholds = resolveThresholds(record.thresholds);
-  const budget = record.providerInputBudget;
-  if (budget !== undefined && (!Number.isInteger(budget) || (budget as number) < 1000)) {
-    throw invalid(`providerInputBudget must be an integer of at least 1000 tokens, got ${describe(budget)}`, 'providerInputBudget');
-  }
+  const { budget, byModel } = resolveBudgets(record.providerInputBudget);
   const blacklist = record.blacklistAutoFoldTools ?? new Set<string>();
   const blacklistNames = blacklist instanceof Set ? [...blacklist] : Array.isArray(blacklist) ? blacklist : undefined;
   if (blacklistNames === undefined || !blacklistNames.every((name) => typeof name === 'string' && name.length > 0)) {
@@ -128,11 +130,52 @@ export function resolveSettings(input: unknown = {}): FoldSettings {
   }
   return Object.freeze({
     thresholds,
-    ...(budget === undefined ? {} : { providerInputBudget: budget as number }),
+    ...(budget === undefined ? {} : { providerInputBudget: budget }),
+    modelInputBudgets: byModel,
     blacklistAutoFoldTools: new Set(blacklistNames as string[]),
     scheduling,
     toolName,
   });
+}
+
+/** Key of the per-model table that serves models it does not name. */
+export const ANY_MODEL = '*';
+
+/**
+ * `providerInputBudget` is one number for every model, or a table by model id with an
+ * optional "*" for the rest: `{ "gpt-5.6": 272000, "small-model": 120000, "*": 150000 }`.
+ */
+function resolveBudgets(input: unknown): { budget: number | undefined; byModel: ReadonlyMap<string, number> } {
+  if (input === undefined) return { budget: undefined, byModel: new Map() };
+  if (typeof input !== 'object' || input === null || input instanceof Map) return { budget: requireBudget(input, 'providerInputBudget'), byModel: new Map() };
+  if (Array.isArray(input)) throw invalid('providerInputBudget must be a number of tokens or an object of budgets by model id', 'providerInputBudget');
+  const entries = Object.entries(input as Record<string, unknown>);
+  if (entries.length === 0) throw invalid('providerInputBudget names no model; give a number, or at least one model id (or "*")', 'providerInputBudget');
+  const byModel = new Map<string, number>();
+  let budget: number | undefined;
+  for (const [modelId, value] of entries) {
+    if (modelId.length === 0 || modelId.length > 200) throw invalid(`providerInputBudget keys must be model ids of 1-200 chars, got ${describe(modelId)}`, 'providerInputBudget');
+    const tokens = requireBudget(value, `providerInputBudget[${JSON.stringify(modelId)}]`);
+    if (modelId === ANY_MODEL) budget = tokens;
+    else byModel.set(modelId, tokens);
+  }
+  return { budget, byModel };
+}
+
+function requireBudget(value: unknown, field: string): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1000) {
+    throw invalid(`${field} must be an integer of at least 1000 tokens, got ${describe(value)}`, 'providerInputBudget');
+  }
+  return value;
+}
+
+/** The budget set for `modelId` (exact id, then `provider/id`), else the one for every model. */
+export function budgetForModel(settings: FoldSettings, model: { readonly id?: string; readonly provider?: string } | undefined): number | undefined {
+  if (model?.id !== undefined && settings.modelInputBudgets.size > 0) {
+    const exact = settings.modelInputBudgets.get(model.id) ?? (model.provider === undefined ? undefined : settings.modelInputBudgets.get(`${model.provider}/${model.id}`));
+    if (exact !== undefined) return exact;
+  }
+  return settings.providerInputBudget;
 }
 
 function invalid(message: string, option?: string): FoldError {

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { FoldError } from '../../core/fold-error.ts';
+import { budgetForModel, resolveSettings } from '../../core/settings.ts';
+import { SyntheticSession } from '../../testing/synthetic-session.ts';
+import { openRuntime, providerTokens } from '../support/drive-session.ts';
+
+describe('providerInputBudget keyed by model id', () => {
+  it('resolves exact ids, provider/id, then "*", then nothing', () => {
+    const settings = resolveSettings({ providerInputBudget: { 'big-model': 200_000, 'acme/small-model': 40_000, '*': 90_000 } });
+    expect(budgetForModel(settings, { id: 'big-model' })).toBe(200_000);
+    expect(budgetForModel(settings, { id: 'small-model', provider: 'acme' })).toBe(40_000);
+    expect(budgetForModel(settings, { id: 'small-model', provider: 'other' })).toBe(90_000);
+    expect(budgetForModel(settings, undefined)).toBe(90_000);
+    expect(budgetForModel(resolveSettings({ providerInputBudget: { 'big-model': 200_000 } }), { id: 'unknown' })).toBeUndefined();
+    expect(budgetForModel(resolveSettings({ providerInputBudget: 70_000 }), { id: 'anything' })).toBe(70_000);
+  });
+
+  it.each([
+    [{}, 'names no model'],
+    [[100_000], 'by model id'],
+    [{ 'm': 10 }, 'providerInputBudget["m"] must be an integer of at least 1000'],
+    [{ 'm': '100000' }, 'providerInputBudget["m"]'],
+    [{ '': 100_000 }, 'model ids of 1-200 chars'],
+  ])('refuses %j naming the problem', (budget, message) => {
+    let error: unknown;
+    try {
+      resolveSettings({ providerInputBudget: budget });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(FoldError.isInstance(error) && error.code).toBe('SETTINGS.INVALID');
+    expect((error as Error).message).toContain(message);
+  });
+
+  it('a model switch mid-session moves the budget: the next request is served under the new model\'s budget', async () => {
+    const { runtime } = await openRuntime({ settings: { providerInputBudget: { large: 80_000, small: 30_000 } } });
+    const session = new SyntheticSession({ seed: 9, resultChars: [3000, 9000] });
+    let row;
+    for (let step = 0; step < 40; step += 1) {
+      session.step();
+      row = (await runtime.project(session.entries, { model: { id: 'large' } })).ledger;
+      runtime.recordUsage({ input: providerTokens(row.totalChars), cacheRead: 0, cacheWrite: 0, output: 100 });
+      expect(row.budgetTokens).toBe(80_000);
+    }
+    expect(row!.estimatedTokens).toBeGreaterThan(30_000 * runtime.settings.thresholds.maxTarget);
+    session.step();
+    const switched = (await runtime.project(session.entries, { model: { id: 'small' } })).ledger;
+    expect(switched.budgetTokens).toBe(30_000);
+    expect(switched.foldsLanded).toBeGreaterThan(0);
+    expect(switched.estimatedTokens).toBeLessThanOrEqual(30_000 * runtime.settings.thresholds.maxTarget);
+    expect(switched.causes).toContain('commit');
+  });
+});
