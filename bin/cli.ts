@@ -1,8 +1,10 @@
 import { EXIT, type CliCommand, type CommandOutput } from './commands/command-table.ts';
+import { gcCommand } from './commands/gc-command.ts';
+import { replayCommand } from './commands/replay-command.ts';
 import { verifyCommand } from './commands/verify-command.ts';
 
 /** Every command of the `pi-fold` CLI. Add a command by adding it here (e.g. replay, gc). */
-export const COMMANDS: readonly CliCommand[] = [verifyCommand];
+export const COMMANDS: readonly CliCommand[] = [verifyCommand, gcCommand, replayCommand];
 
 const consoleOutput: CommandOutput = { out: (line) => console.log(line), error: (line) => console.error(line) };
 

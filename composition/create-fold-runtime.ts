@@ -9,7 +9,7 @@ import type { CostModel } from '../ports/cost-model.port.ts';
 import type { EvidenceStore } from '../ports/evidence-store.port.ts';
 import type { FoldStore } from '../ports/fold-store.port.ts';
 import type { ProjectionSink } from '../ports/projection-sink.port.ts';
-import { createMatchingEvidenceStore, createNamedFoldStore, type StoreSelectionOptions } from './store-selection.ts';
+import { createMatchingEvidenceStore, createNamedFoldStore, withStoreCaps, type StoreSelectionOptions } from './store-selection.ts';
 import { COST_MODEL, EVIDENCE_STORE, FOLD_SETTINGS, FOLD_STORE, PROJECTION_SINK, SESSION_ID } from './tokens.ts';
 
 /** Everything a host chooses when it builds a runtime. Only `sessionId` is required. */
@@ -47,7 +47,14 @@ export async function createFoldRuntime(options: FoldRuntimeOptions): Promise<Co
   child.register(FOLD_SETTINGS, { useValue: settings });
   // A named store is built here and therefore closed here; an instance belongs to the caller.
   const namedStore = await createNamedFoldStore(options);
-  child.register(FOLD_STORE, { useValue: namedStore ?? (options.store as FoldStore) });
+  let cappedStore: FoldStore;
+  try {
+    cappedStore = withStoreCaps(namedStore ?? (options.store as FoldStore), options.sessionId, options);
+  } catch (error) {
+    await namedStore?.dispose?.();
+    throw error;
+  }
+  child.register(FOLD_STORE, { useValue: cappedStore });
   child.register(EVIDENCE_STORE, { useValue: options.evidenceStore ?? (await createMatchingEvidenceStore(options)) });
   child.register(COST_MODEL, { useValue: options.costModel ?? createCharsCostModel() });
   if (options.projectionSink !== undefined) child.register(PROJECTION_SINK, { useValue: options.projectionSink });

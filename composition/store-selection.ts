@@ -4,6 +4,7 @@ import { FsEvidenceStore } from '../adapters/storage-fs/fs-evidence-store.ts';
 import { FsFoldStore } from '../adapters/storage-fs/fs-fold-store.ts';
 import { MemoryEvidenceStore } from '../adapters/storage-memory/memory-evidence-store.ts';
 import { MemoryFoldStore } from '../adapters/storage-memory/memory-fold-store.ts';
+import { QuotaFoldStore } from '../adapters/storage-shared/quota-fold-store.ts';
 import { FoldError } from '../core/fold-error.ts';
 import type { EvidenceStore } from '../ports/evidence-store.port.ts';
 import type { FoldStore } from '../ports/fold-store.port.ts';
@@ -25,6 +26,19 @@ export interface StoreSelectionOptions {
   readonly sqlitePath?: string;
   /** Cumulative evidence per session for a built-in evidence store. @default 536870912 (512 MiB) */
   readonly evidenceCapBytes?: number;
+  /**
+   * Blob bytes one session's folds may hold; a commit that would pass it is skipped with
+   * `STORE.QUOTA` (window intact). `Infinity` turns it off. Applies to stores with retention
+   * support (all built-in ones).
+   * @default 1073741824 (1 GiB)
+   */
+  readonly sessionCapBytes?: number;
+  /**
+   * Blob bytes the whole store may hold, checked the same way. Measured by listing every blob
+   * once per runtime, so it is off unless set.
+   * @default Infinity
+   */
+  readonly storeCapBytes?: number;
 }
 
 /** The per-user default store directory. */
@@ -58,4 +72,18 @@ const loadSqlite = () => import('../adapters/storage-sqlite/create-sqlite-store.
 
 function sqlitePathOf(options: StoreSelectionOptions): string {
   return options.sqlitePath ?? join(defaultStoreRoot(), 'pi-fold.sqlite');
+}
+
+/**
+ * Wrap a session's store with its size caps. A store without retention support runs uncapped
+ * when the host left the caps at their defaults, and is refused when the host asked for caps.
+ */
+export function withStoreCaps(store: FoldStore, sessionId: string, options: StoreSelectionOptions): FoldStore {
+  const asked = options.sessionCapBytes !== undefined || options.storeCapBytes !== undefined;
+  const off = options.sessionCapBytes === Number.POSITIVE_INFINITY && (options.storeCapBytes ?? Number.POSITIVE_INFINITY) === Number.POSITIVE_INFINITY;
+  if (off || (!asked && store.capabilities?.retention !== true)) return store;
+  return new QuotaFoldStore(store, sessionId, {
+    ...(options.sessionCapBytes === undefined ? {} : { sessionCapBytes: options.sessionCapBytes }),
+    ...(options.storeCapBytes === undefined ? {} : { storeCapBytes: options.storeCapBytes }),
+  });
 }

@@ -342,8 +342,10 @@ export class FoldRuntime {
   }
 
   async persist(): Promise<void> {
-    this.memory.revision += 1;
-    await this.dependencies.foldStore.saveState(this.sessionId, this.memory.snapshot(this.lattice.expanded, this.estimator.calibration()));
+    // The revision moves only once the store has the state: a refused save changes nothing.
+    const revision = this.memory.revision + 1;
+    await this.dependencies.foldStore.saveState(this.sessionId, { ...this.memory.snapshot(this.lattice.expanded, this.estimator.calibration()), revision });
+    this.memory.revision = revision;
   }
 
   async dispose(): Promise<void> {

@@ -37,6 +37,41 @@ export interface FoldStoreV1 {
   loadState(sessionId: string): Promise<EngineState | undefined>;
   /** Release connections and handles. Safe to call twice. */
   dispose?(): Promise<void>;
+  /**
+   * Retention (optional; present together when `capabilities.retention` is true). Used by
+   * `pi-fold gc` and the size caps, never by the engine's request path.
+   *
+   * Every session that has fold records or engine state, in no particular order.
+   */
+  listSessions?(): Promise<readonly string[]>;
+  /**
+   * Every fold record of every session in one pass (optional even with retention): stores
+   * that list a session's folds by walking everything (Keyv) offer it so gc walks once, not
+   * once per session. Records are checked as `getFold` checks them.
+   */
+  listAllFolds?(): AsyncIterable<{ readonly sessionId: string; readonly record: FoldRecord }>;
+  /** Every stored blob with its size and last write time, without reading it verified. */
+  listBlobs?(): AsyncIterable<StoredBlobInfo>;
+  /** One blob's size and last write time, or `undefined` when absent. */
+  blobInfo?(sha256: string): Promise<StoredBlobInfo | undefined>;
+  /**
+   * Delete a blob only if it was last written before `touchedBefore` (ms since the epoch),
+   * checking that as close to the delete as the backend allows, so a writer that re-puts the
+   * blob meanwhile keeps it. Returns what happened.
+   */
+  deleteBlob?(sha256: string, options: { readonly touchedBefore: number }): Promise<'deleted' | 'kept' | 'absent'>;
+}
+
+/** What retention knows about one stored blob. */
+export interface StoredBlobInfo {
+  readonly sha256: string;
+  /** Size of the exact bytes. */
+  readonly bytes: number;
+  /**
+   * When the blob was last written or re-put (ms since the epoch). `putBlob` of bytes already
+   * stored refreshes it (a store may skip refreshes less than a minute apart).
+   */
+  readonly touchedAt: number;
 }
 
 export type FoldStore = FoldStoreV1;
@@ -52,4 +87,10 @@ export interface FoldStoreCapabilities {
    * @default false
    */
   readonly shared?: boolean;
+  /**
+   * The store implements `listSessions`, `listBlobs`, `blobInfo` and `deleteBlob`, and
+   * refreshes a blob's `touchedAt` when its bytes are put again (garbage collection, caps).
+   * @default false
+   */
+  readonly retention?: boolean;
 }

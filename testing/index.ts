@@ -6,3 +6,4 @@ export { foldStoreConformance, type FoldStoreConformanceOptions } from './fold-s
 export { evidenceStoreConformance, type EvidenceStoreConformanceOptions } from './evidence-store-conformance.ts';
 export { ConformanceFailure, type ConformanceHarness, HOSTILE_IDS, HOSTILE_SHAS } from './conformance-support.ts';
 export { sampleFoldRecord, sampleEngineState } from './store-fixtures.ts';
+export { retentionConformance, type RetentionConformanceOptions } from './retention-conformance.ts';

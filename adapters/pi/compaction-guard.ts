@@ -1,5 +1,6 @@
-import { isContextOverflow, type AssistantMessage } from '@mariozechner/pi-ai';
+import type { AssistantMessage } from '@mariozechner/pi-ai';
 import type { ExtensionContext, SessionBeforeCompactEvent, SessionEntry } from '@mariozechner/pi-coding-agent';
+import { hostScopeOf, loadContextOverflowCheck, statedCompactionReason, type CompactionReason } from './host-api.ts';
 
 /** What a `session_before_compact` handler may return (not exported by Pi's index). */
 export interface SessionBeforeCompactResult {
@@ -16,15 +17,17 @@ export function isRecoverySummary(summary: string): boolean {
 }
 
 /** Which compaction Pi is about to run. */
-export type CompactionKind = 'manual' | 'threshold' | 'overflow';
+export type CompactionKind = CompactionReason;
 
 /**
- * Pi's compaction event does not say why it fired, so the caller is read from the stack:
- * Pi runs automatic (threshold and overflow) compaction in `_runAutoCompaction` and a
- * manual `/compact` or `ctx.compact()` in `compact`. Call `callerOf` synchronously at the
- * top of the handler, before any await, while Pi's frame is still on the stack. When the
- * stack names neither (a future Pi renamed them), the fallback is the event order: Pi's
- * automatic checks run right after `agent_end` or right after `input`, once each.
+ * Pi 1.x states why it compacts (`event.reason`), and that answer is taken as is. Pi 0.x's
+ * event does not say, so there the caller is read from the stack: Pi runs automatic
+ * (threshold and overflow) compaction in `_runAutoCompaction` and a manual `/compact` or
+ * `ctx.compact()` in `compact`. Capture the stack synchronously at the top of the handler,
+ * before any await, while Pi's frame is still on it. When the stack names neither, the
+ * fallback is the event order: Pi's automatic checks run right after `agent_end` or right
+ * after `input`, once each. An automatic one is an overflow when pi-ai's own classifier
+ * says the last reply was a context-overflow error.
  */
 export class CompactionClassifier {
   private automaticWindow = false;
@@ -47,12 +50,16 @@ export class CompactionClassifier {
     return undefined;
   }
 
-  classify(event: SessionBeforeCompactEvent, ctx: ExtensionContext, stack: string | undefined): CompactionKind {
+  async classify(event: SessionBeforeCompactEvent, ctx: ExtensionContext, stack: string | undefined): Promise<CompactionKind> {
     const caller = CompactionClassifier.callerOf(stack) ?? (this.automaticWindow ? 'automatic' : 'manual');
     this.automaticWindow = false;
+    const stated = statedCompactionReason(event);
+    if (stated !== undefined) return stated;
     if (caller === 'manual') return 'manual';
     const last = lastAssistant(event.branchEntries);
-    return last !== undefined && last.stopReason === 'error' && isContextOverflow(last, ctx.model?.contextWindow) ? 'overflow' : 'threshold';
+    if (last === undefined || last.stopReason !== 'error') return 'threshold';
+    const isContextOverflow = await loadContextOverflowCheck(hostScopeOf(ctx));
+    return isContextOverflow(last, ctx.model?.contextWindow) ? 'overflow' : 'threshold';
   }
 }
 

@@ -1,8 +1,9 @@
 import type { ExtensionCommandContext, Theme } from '@mariozechner/pi-coding-agent';
-import { matchesKey, truncateToWidth, type Component, type TUI } from '@mariozechner/pi-tui';
+import type { Component, TUI } from '@mariozechner/pi-tui';
 import { FoldError } from '../../core/fold-error.ts';
 import type { FoldRuntime } from '../../core/fold-runtime.ts';
 import { actionForKey, buildEditorView, type EditorRow, type EditorView } from './fold-editor-model.ts';
+import { hostScopeOf, loadTerminalText, type TerminalText } from './host-api.ts';
 
 const HELP = '↑↓ move · enter peek · e expand · r refold · m mark span (twice) · u unmark · p pin/unpin · esc close';
 const VISIBLE_ROWS = 18;
@@ -13,7 +14,9 @@ const VISIBLE_ROWS = 18;
  * action shows its reason and changes nothing.
  */
 export async function openFoldEditor(ctx: ExtensionCommandContext, runtime: FoldRuntime): Promise<void> {
-  await ctx.ui.custom<void>((tui, theme, _keybindings, done) => new FoldEditorComponent(tui, theme, runtime, done));
+  // The host's own pi-tui: key decoding depends on the terminal protocol state it holds.
+  const terminal = await loadTerminalText(hostScopeOf(ctx));
+  await ctx.ui.custom<void>((tui, theme, _keybindings, done) => new FoldEditorComponent(tui, theme, runtime, done, terminal));
 }
 
 export class FoldEditorComponent implements Component {
@@ -29,12 +32,14 @@ export class FoldEditorComponent implements Component {
     private readonly theme: Pick<Theme, 'fg' | 'bold'>,
     private readonly runtime: FoldRuntime,
     private readonly done: () => void,
+    private readonly terminal: TerminalText,
   ) {
     this.view = buildEditorView(runtime);
   }
 
   handleInput(data: string): void {
     if (this.busy) return;
+    const { matchesKey } = this.terminal;
     if (matchesKey(data, 'escape') || matchesKey(data, 'ctrl+c') || data === 'q') return this.done();
     if (matchesKey(data, 'up')) this.selected = Math.max(0, this.selected - 1);
     else if (matchesKey(data, 'down')) this.selected = Math.min(this.view.rows.length - 1, this.selected + 1);
@@ -112,7 +117,7 @@ export class FoldEditorComponent implements Component {
     if (this.message.length > 0) lines.push(` ${this.message}`);
     for (const line of this.detail) lines.push(this.theme.fg('dim', `   ${line}`));
     lines.push(this.theme.fg('dim', ` ${HELP}`));
-    return lines.map((line) => truncateToWidth(line, width));
+    return lines.map((line) => this.terminal.truncateToWidth(line, width));
   }
 
   invalidate(): void {

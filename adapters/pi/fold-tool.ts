@@ -1,8 +1,7 @@
-import { StringEnum } from '@mariozechner/pi-ai';
 import type { ToolDefinition } from '@mariozechner/pi-coding-agent';
-import { Type } from 'typebox';
 import { ACTION_NAMES } from '../../core/actions/action-arguments.ts';
 import { BRIEF_MAX_CHARS } from '../../core/briefs.ts';
+import { StringEnum, Type } from './host-api.ts';
 import { PI_TOOL_NAME, type PiSessionRegistry } from './session-registry.ts';
 
 /**
@@ -11,7 +10,7 @@ import { PI_TOOL_NAME, type PiSessionRegistry } from './session-registry.ts';
  * call gets one message that names the problem and changes nothing.
  */
 export const foldToolParameters = Type.Object({
-  action: StringEnum(ACTION_NAMES, { description: 'status, peek, brief, expand, refold, pin, unpin, reboundary or unmark' }),
+  action: StringEnum(ACTION_NAMES, { description: 'status, peek, search, brief, expand, refold, pin, unpin, reboundary or unmark' }),
   id: Type.Optional(Type.String({ description: 'a fold or mark id (peek, brief, expand, refold, unmark)' })),
   ids: Type.Optional(Type.Array(Type.String(), { description: 'entry, mark or fold ids (pin, unpin, reboundary)' })),
   text: Type.Optional(Type.String({ description: `brief: your own words for a pending fold, at most ${BRIEF_MAX_CHARS} chars` })),
@@ -20,23 +19,31 @@ export const foldToolParameters = Type.Object({
   offset: Type.Optional(Type.Integer({ description: 'peek: byte offset to read from' })),
   bytes: Type.Optional(Type.Integer({ description: 'peek: how many bytes to read' })),
   ephemeral: Type.Optional(Type.Boolean({ description: 'peek: true (default) shrinks the result to a one-line stub after your next reply' })),
+  pattern: Type.Optional(Type.String({ description: 'search: text to find in the exact source of every fold' })),
+  regex: Type.Optional(Type.Boolean({ description: 'search: treat pattern as a regular expression (linear-time subset)' })),
+  ignoreCase: Type.Optional(Type.Boolean({ description: 'search: match regardless of case' })),
+  within: Type.Optional(Type.String({ description: 'search: only this fold and the folds inside it' })),
+  page: Type.Optional(Type.Integer({ description: 'search: page of results, from 1' })),
+  limit: Type.Optional(Type.Integer({ description: 'search: results per page (default 10, at most 50)' })),
 });
 
 const DESCRIPTION = [
   'Manage your context window. Older spans of this session are folded into short briefs; their exact text stays stored and can be read back byte for byte.',
   'status: budget, occupancy, pending marks, folds, pins. peek {id}: read one level of a fold\'s exact source (bounded; offset/bytes for slices).',
+  'search {pattern}: find exact text (or a regex with regex:true) in every fold\'s stored source; answers fold ids, offsets and excerpts, paged.',
   'brief {id, text}: your own words for a pending fold before it commits. expand {id}: restore a fold in place; refold {id}: collapse it again.',
   'pin/unpin {ids}: keep entries raw through every fold. reboundary {ids}: re-cut a span into one pending fold. unmark {id}: withdraw a pending mark.',
 ].join('\n');
 
 const GUIDELINES = [
   `When pi-fold lists pending folds without a brief, call ${PI_TOOL_NAME} with action "brief" for each, naming what you will need later: decisions, file paths, numbers, open questions.`,
+  `To find where something was said in folded material, call ${PI_TOOL_NAME} "search" with the exact text; each hit names the peek that shows it.`,
   `To consult folded material, call ${PI_TOOL_NAME} "peek" with the fold id shown in its placeholder; the peek shrinks to a stub after your next reply, so note what you need. Use "expand" only when you must work with the material in place for a while.`,
   `Pin with ${PI_TOOL_NAME} "pin" the entries you must keep verbatim (the user's requirements, a spec); unpin them when done. Pins free nothing, so pin sparingly.`,
   'There is no commit verb: folds land on their own when the window fills, and every fold can be read back exactly.',
 ];
 
-/** The nine-action tool (B4) as a Pi tool. A refusal is thrown, so Pi reports it as an error result. */
+/** The fold tool (B4's nine actions and search) as a Pi tool. A refusal is thrown, so Pi reports it as an error result. */
 export function createFoldTool(registry: PiSessionRegistry): ToolDefinition<typeof foldToolParameters, Record<string, unknown>> {
   return {
     name: PI_TOOL_NAME,

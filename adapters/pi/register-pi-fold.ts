@@ -25,6 +25,7 @@ export function registerPiFold(pi: ExtensionAPI, options: PiFoldOptions = {}): P
   const classifier = new CompactionClassifier();
   const overhead = new OverheadMeter(() => pi.getAllTools(), () => pi.getActiveTools());
   const evidenceThreshold = options.evidenceThresholdBytes ?? DEFAULT_EVIDENCE_THRESHOLD_BYTES;
+  let evidenceRefused = false;
 
   pi.on('context', async (event, ctx) => {
     const folding = await sessions.forSession(ctx.sessionManager);
@@ -43,7 +44,10 @@ export function registerPiFold(pi: ExtensionAPI, options: PiFoldOptions = {}): P
   pi.on('tool_result', async (event, ctx) => {
     const folding = await sessions.forSession(ctx.sessionManager);
     const { result, warning } = await ingestEvidence({ store: folding.evidenceStore, sessionId: folding.sessionId, content: event.content, thresholdBytes: evidenceThreshold });
-    if (warning !== undefined) ctx.ui.notify(warning, 'warning');
+    // A store that stays down would otherwise repeat the same notice on every large result.
+    if (warning !== undefined && !evidenceRefused) ctx.ui.notify(`${warning} (shown once until evidence can be stored again)`, 'warning');
+    if (warning !== undefined) evidenceRefused = true;
+    else if (result !== undefined) evidenceRefused = false;
     return result;
   });
 
@@ -56,8 +60,8 @@ export function registerPiFold(pi: ExtensionAPI, options: PiFoldOptions = {}): P
   pi.on('agent_start', () => classifier.onAgentStart());
 
   pi.on('session_before_compact', async (event, ctx) => {
-    // Before any await: Pi's calling frame is still on the stack.
-    const kind = classifier.classify(event, ctx, currentStack());
+    // Before any await: on Pi 0.x the calling frame on the stack is the only sign of the reason.
+    const kind = await classifier.classify(event, ctx, currentStack());
     const folding = kind === 'manual' ? undefined : await sessions.forSession(ctx.sessionManager);
     return answerCompaction(kind, event, folding, ctx);
   });

@@ -49,6 +49,12 @@ export async function loadSettingsFile(path: string = settingsFilePath()): Promi
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     return { path, thresholds: DEFAULT_THRESHOLDS, status: 'invalid', reason: 'it must hold an object like {"thresholds": {...}}' };
   }
+  // JSON.parse keeps "__proto__" as an own key; copying it onto an object would swap that
+  // object's prototype, so such a file is refused whole (and never migrated or rewritten).
+  const unsafe = unsafeKeyPath(parsed);
+  if (unsafe !== undefined) {
+    return { path, thresholds: DEFAULT_THRESHOLDS, status: 'invalid', reason: `it holds the key ${unsafe}, which is refused (prototype pollution); remove it` };
+  }
   const record = parsed as Record<string, unknown>;
   const extra = Object.keys(record).filter((key) => key !== 'thresholds');
   if (extra.length > 0) {
@@ -73,6 +79,20 @@ export async function loadSettingsFile(path: string = settingsFilePath()): Promi
   await writeSettingsFile(path, thresholds);
   const changes = [...(missing.length > 0 ? [`added ${missing.join(', ')} at defaults`] : []), ...(retired.length > 0 ? [`dropped retired ${retired.join(', ')}`] : [])];
   return { path, thresholds, status: 'migrated', reason: changes.join('; ') };
+}
+
+const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** The path of the first `__proto__`/`constructor`/`prototype` key at any depth, e.g. `"thresholds.__proto__"`. */
+function unsafeKeyPath(value: unknown, prefix = ''): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  for (const key of Object.keys(value)) {
+    const path = prefix === '' ? key : `${prefix}.${key}`;
+    if (UNSAFE_KEYS.has(key)) return JSON.stringify(path);
+    const nested = unsafeKeyPath((value as Record<string, unknown>)[key], path);
+    if (nested !== undefined) return nested;
+  }
+  return undefined;
 }
 
 /**

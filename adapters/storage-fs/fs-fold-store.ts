@@ -1,7 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { EngineState, FoldRecord } from '../../ports/fold-records.ts';
-import type { FoldStore } from '../../ports/fold-store.port.ts';
+import type { FoldStore, StoredBlobInfo } from '../../ports/fold-store.port.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import { sha256Hex, stableStringify } from '../../core/hashing.ts';
 import { assertSafeId } from '../../core/store-keys.ts';
@@ -9,6 +9,7 @@ import { assertBlobMatches, contentBytes } from '../storage-shared/blob-checks.t
 import { parseEnvelopeText, unwrapFold, unwrapState, wrapFold, wrapState } from '../storage-shared/stored-records.ts';
 import { createFileExclusively, isTempName, replaceFileAtomically } from './atomic-files.ts';
 import { isAbsent, storeFailure } from './fs-errors.ts';
+import { deleteFsBlob, fsBlobInfo, listFsBlobs, listFsSessions, touchBlobFile } from './fs-blob-retention.ts';
 import { FsStoreLayout } from './fs-store-layout.ts';
 
 /** Options of the filesystem fold store. */
@@ -30,7 +31,7 @@ const STATE_MODE = 0o644;
 export class FsFoldStore implements FoldStore {
   readonly specificationVersion = 'v1' as const;
   readonly name = 'fs';
-  readonly capabilities = { verifiesReads: true, shared: false } as const;
+  readonly capabilities = { verifiesReads: true, shared: false, retention: true } as const;
   readonly layout: FsStoreLayout;
 
   constructor(options: FsFoldStoreOptions) {
@@ -43,8 +44,12 @@ export class FsFoldStore implements FoldStore {
     const path = this.layout.blobPath(sha256);
     // Deduplicate before paying for a temp file and two fsyncs, but never keep a damaged
     // copy: the caller has just handed us the true bytes, so a corrupt file is replaced.
-    const existing = await this.readExisting(path);
-    if (existing !== undefined && sha256Hex(existing) === sha256) return sha256;
+    let existing = await this.readExisting(path);
+    // A re-put refreshes the mtime, which is what tells a running gc the blob is wanted again.
+    if (existing !== undefined && sha256Hex(existing) === sha256) {
+      if (await touchBlobFile(this.layout, this.name, path)) return sha256;
+      existing = undefined;
+    }
     try {
       if (existing !== undefined) {
         await replaceFileAtomically(path, bytes, BLOB_MODE);
@@ -151,6 +156,22 @@ export class FsFoldStore implements FoldStore {
     const text = await this.readTextOrAbsent(path, 'read engine state');
     if (text === undefined) return undefined;
     return unwrapState(parseEnvelopeText(text, { storeName: this.name, key }), sessionId, { storeName: this.name, key });
+  }
+
+  async listSessions(): Promise<readonly string[]> {
+    return listFsSessions(this.layout, this.name);
+  }
+
+  listBlobs(): AsyncIterable<StoredBlobInfo> {
+    return listFsBlobs(this.layout, this.name);
+  }
+
+  async blobInfo(sha256: string): Promise<StoredBlobInfo | undefined> {
+    return fsBlobInfo(this.layout, this.name, sha256);
+  }
+
+  async deleteBlob(sha256: string, options: { readonly touchedBefore: number }): Promise<'deleted' | 'kept' | 'absent'> {
+    return deleteFsBlob(this.layout, this.name, sha256, options.touchedBefore);
   }
 
   async dispose(): Promise<void> {}

@@ -1,5 +1,5 @@
 import type { EngineState, FoldRecord } from '../../ports/fold-records.ts';
-import type { FoldStore } from '../../ports/fold-store.port.ts';
+import type { FoldStore, StoredBlobInfo } from '../../ports/fold-store.port.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import { sha256Hex, stableStringify } from '../../core/hashing.ts';
 import { migrateEngineState } from '../../core/engine-state.ts';
@@ -13,8 +13,10 @@ import { assertSafeId, assertSha256 } from '../../core/store-keys.ts';
 export class MemoryFoldStore implements FoldStore {
   readonly specificationVersion = 'v1' as const;
   readonly name = 'memory';
-  readonly capabilities = { verifiesReads: true, shared: false } as const;
+  readonly capabilities = { verifiesReads: true, shared: false, retention: true } as const;
   private readonly blobs = new Map<string, Uint8Array>();
+  // When each blob was last put; a re-put refreshes it so a running gc keeps the blob.
+  private readonly touched = new Map<string, number>();
   private readonly folds = new Map<string, Map<string, string>>();
   private readonly states = new Map<string, string>();
 
@@ -22,6 +24,7 @@ export class MemoryFoldStore implements FoldStore {
     const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : new Uint8Array(content);
     const sha = sha256Hex(bytes);
     if (!this.blobs.has(sha)) this.blobs.set(sha, bytes);
+    this.touched.set(sha, Date.now());
     return sha;
   }
 
@@ -73,6 +76,32 @@ export class MemoryFoldStore implements FoldStore {
     assertSafeId(sessionId, 'session id', this.name);
     const serialized = this.states.get(sessionId);
     return serialized === undefined ? undefined : migrateEngineState(JSON.parse(serialized), sessionId);
+  }
+
+  async listSessions(): Promise<readonly string[]> {
+    return [...new Set([...this.folds.keys(), ...this.states.keys()])];
+  }
+
+  async *listBlobs(): AsyncIterable<StoredBlobInfo> {
+    for (const sha256 of [...this.blobs.keys()]) {
+      const info = await this.blobInfo(sha256);
+      if (info !== undefined) yield info;
+    }
+  }
+
+  async blobInfo(sha256: string): Promise<StoredBlobInfo | undefined> {
+    assertSha256(sha256, this.name);
+    const bytes = this.blobs.get(sha256);
+    return bytes === undefined ? undefined : { sha256, bytes: bytes.length, touchedAt: this.touched.get(sha256) ?? 0 };
+  }
+
+  async deleteBlob(sha256: string, options: { readonly touchedBefore: number }): Promise<'deleted' | 'kept' | 'absent'> {
+    assertSha256(sha256, this.name);
+    if (!this.blobs.has(sha256)) return 'absent';
+    if ((this.touched.get(sha256) ?? 0) >= options.touchedBefore) return 'kept';
+    this.blobs.delete(sha256);
+    this.touched.delete(sha256);
+    return 'deleted';
   }
 
   async dispose(): Promise<void> {}

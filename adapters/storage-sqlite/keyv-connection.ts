@@ -78,11 +78,26 @@ export class KeyvConnection {
   /** Every [key, value] of the namespace. Keys are as the adapter reports them (for messages). */
   async *entries(action: string): AsyncGenerator<[string, unknown]> {
     const iterator = this.keyv.iterator as unknown as () => AsyncGenerator<[string, unknown]>;
+    // Some adapters (@keyv/postgres 2.x) end an iteration early on a failed query and only
+    // emit 'error'; a listing cut short must fail, never pass as "that was everything" (gc
+    // would take a missed session's blobs for garbage).
+    const emitter = eventSource(this.keyv);
+    let emitted: { error: unknown } | undefined;
+    const onError = (error: unknown) => {
+      emitted ??= { error };
+    };
+    emitter?.on('error', onError);
     try {
-      for await (const [key, value] of iterator()) yield [String(key), value];
+      for await (const [key, value] of iterator()) {
+        if (emitted !== undefined) break;
+        yield [String(key), value];
+      }
     } catch (error) {
       throw this.failure('STORE.READ_FAILED', action, '(namespace)', error);
+    } finally {
+      emitter?.off('error', onError);
     }
+    if (emitted !== undefined) throw this.failure('STORE.READ_FAILED', action, '(namespace)', emitted.error);
   }
 
   async dispose(): Promise<void> {
@@ -103,5 +118,19 @@ function detectDialect(keyv: Keyv): string | undefined {
   if (typeof store?.opts?.dialect === 'string') return store.opts.dialect;
   // @keyv/redis has no dialect option; recognise it by its client.
   if (store !== undefined && store !== null && typeof store === 'object' && 'client' in store && 'keyPrefixSeparator' in store) return 'redis';
+  return undefined;
+}
+
+interface ErrorEvents {
+  on(event: 'error', listener: (error: unknown) => void): unknown;
+  off(event: 'error', listener: (error: unknown) => void): unknown;
+}
+
+/** The adapter itself when it emits events (it emits before Keyv's own `emitErrors` filter), else the Keyv. */
+function eventSource(keyv: Keyv): ErrorEvents | undefined {
+  for (const candidate of [keyv.store as unknown, keyv as unknown]) {
+    const events = candidate as Partial<ErrorEvents> | null;
+    if (typeof events === 'object' && events !== null && typeof events.on === 'function' && typeof events.off === 'function') return events as ErrorEvents;
+  }
   return undefined;
 }

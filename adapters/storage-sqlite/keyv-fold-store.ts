@@ -1,10 +1,11 @@
 import type { EngineState, FoldRecord } from '../../ports/fold-records.ts';
-import type { FoldStore, FoldStoreCapabilities } from '../../ports/fold-store.port.ts';
+import type { FoldStore, FoldStoreCapabilities, StoredBlobInfo } from '../../ports/fold-store.port.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import { sha256Hex, stableStringify } from '../../core/hashing.ts';
 import { assertSafeId, assertSha256 } from '../../core/store-keys.ts';
 import { assertBlobMatches, contentBytes } from '../storage-shared/blob-checks.ts';
 import { unwrapFold, unwrapState, wrapFold, wrapState, type FoldEnvelope } from '../storage-shared/stored-records.ts';
+import { deleteKeyvBlob, keyvBlobInfo, listKeyvBlobs, listKeyvSessions, needsTouch } from './keyv-blob-retention.ts';
 import { KeyvConnection, type KeyvStoreOptions } from './keyv-connection.ts';
 import { blobKey, decodeStoredBytes, foldKey, stateKey, storedKind, type StoredBlob } from './keyv-records.ts';
 
@@ -22,7 +23,7 @@ export class KeyvFoldStore implements FoldStore {
   constructor(options: KeyvStoreOptions) {
     this.connection = new KeyvConnection(options, 'keyv');
     this.name = this.connection.name;
-    this.capabilities = { verifiesReads: true, shared: this.connection.shared };
+    this.capabilities = { verifiesReads: true, shared: this.connection.shared, retention: true };
   }
 
   async putBlob(content: string | Uint8Array): Promise<string> {
@@ -30,9 +31,12 @@ export class KeyvFoldStore implements FoldStore {
     const sha256 = sha256Hex(bytes);
     const key = blobKey(sha256);
     // Deduplicate, but never keep a damaged copy: the caller has just handed us the true bytes.
-    const existing = decodeStoredBytes(await this.connection.read(key, 'check blob'));
-    if (existing !== undefined && sha256Hex(existing.bytes) === sha256) return sha256;
-    const stored: StoredBlob = { kind: 'blob', sha256, base64: Buffer.from(bytes).toString('base64') };
+    const value = await this.connection.read(key, 'check blob');
+    const existing = decodeStoredBytes(value);
+    const now = Date.now();
+    // An intact copy is kept; its time is refreshed (at most once a minute) so a running gc sees the re-put.
+    if (existing !== undefined && sha256Hex(existing.bytes) === sha256 && !needsTouch(value, now)) return sha256;
+    const stored: StoredBlob = { kind: 'blob', sha256, base64: Buffer.from(bytes).toString('base64'), touchedAt: now };
     await this.connection.write(key, stored, 'write blob');
     return sha256;
   }
@@ -87,6 +91,15 @@ export class KeyvFoldStore implements FoldStore {
     return records.sort((left, right) => (left.id < right.id ? -1 : left.id > right.id ? 1 : 0));
   }
 
+  /** Every fold record of the namespace in one walk (gc uses it instead of one walk per session). */
+  async *listAllFolds(): AsyncIterable<{ readonly sessionId: string; readonly record: FoldRecord }> {
+    for await (const [key, value] of this.connection.entries('list fold records of')) {
+      if (storedKind(value) !== 'fold') continue;
+      const envelope = value as FoldEnvelope;
+      yield { sessionId: String(envelope.sessionId), record: unwrapFold(value, String(envelope.sessionId), String(envelope.body?.id), { storeName: this.name, key }) };
+    }
+  }
+
   async saveState(sessionId: string, state: EngineState): Promise<void> {
     assertSafeId(sessionId, 'session id', this.name);
     // One key, one write: every Keyv backend replaces a value atomically.
@@ -98,6 +111,23 @@ export class KeyvFoldStore implements FoldStore {
     const key = stateKey(sessionId);
     const value = await this.connection.read(key, 'read engine state');
     return value === undefined ? undefined : unwrapState(value, sessionId, { storeName: this.name, key });
+  }
+
+  /** Walks the namespace: sessions named by fold records or state. */
+  async listSessions(): Promise<readonly string[]> {
+    return listKeyvSessions(this.connection);
+  }
+
+  listBlobs(): AsyncIterable<StoredBlobInfo> {
+    return listKeyvBlobs(this.connection);
+  }
+
+  async blobInfo(sha256: string): Promise<StoredBlobInfo | undefined> {
+    return keyvBlobInfo(this.connection, this.name, sha256);
+  }
+
+  async deleteBlob(sha256: string, options: { readonly touchedBefore: number }): Promise<'deleted' | 'kept' | 'absent'> {
+    return deleteKeyvBlob(this.connection, this.name, sha256, options.touchedBefore);
   }
 
   async dispose(): Promise<void> {

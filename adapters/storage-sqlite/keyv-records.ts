@@ -15,6 +15,8 @@ export interface StoredBlob {
   readonly kind: 'blob';
   readonly sha256: string;
   readonly base64: string;
+  /** When the bytes were last put (ms since the epoch); absent on blobs written before retention existed. */
+  readonly touchedAt?: number;
 }
 
 export interface StoredArtifact {

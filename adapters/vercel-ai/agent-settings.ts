@@ -1,7 +1,8 @@
 import type { OutputInterface as Output, PrepareStepFunction, Tool, ToolLoopAgentSettings, ToolSet } from 'ai';
 import { FoldError } from '../../core/fold-error.ts';
-import type { Folding } from './create-folding.ts';
+import type { Folding, LanguageModelV3 } from './create-folding.ts';
 import type { FoldContextInput } from './fold-context-tool.ts';
+import { AI_SDK_MAJOR, WRAPPABLE_MODEL_SPECIFICATIONS } from './ai-sdk-version.ts';
 
 /** The agent's tools with the fold tool added. */
 export type WithFoldTool<TOOLS extends ToolSet> = TOOLS & Record<string, Tool<FoldContextInput, string>>;
@@ -19,9 +20,9 @@ export function foldingAgentSettings<CALL_OPTIONS = never, TOOLS extends ToolSet
   settings: ToolLoopAgentSettings<CALL_OPTIONS, TOOLS, OUTPUT>,
 ): ToolLoopAgentSettings<CALL_OPTIONS, WithFoldTool<TOOLS>, OUTPUT> {
   const model = settings.model;
-  if (typeof model === 'string' || model.specificationVersion !== 'v3') {
+  if (typeof model === 'string' || !WRAPPABLE_MODEL_SPECIFICATIONS.includes(model.specificationVersion)) {
     const given = typeof model === 'string' ? `the model id ${JSON.stringify(model)}` : `a ${model.specificationVersion} model`;
-    throw new FoldError('SETTINGS.INVALID', `vercel-ai: folding wraps a V3 model instance (ai@6 providers), got ${given}; pass the provider's model object`, { details: { option: 'model' } });
+    throw new FoldError('SETTINGS.INVALID', `vercel-ai: folding wraps a model instance of spec ${WRAPPABLE_MODEL_SPECIFICATIONS.join('/')} (ai@${AI_SDK_MAJOR}), got ${given}; pass the provider's model object`, { details: { option: 'model' } });
   }
   const toolName = folding.runtime.settings.toolName;
   if (settings.tools !== undefined && toolName in settings.tools) {
@@ -31,7 +32,8 @@ export function foldingAgentSettings<CALL_OPTIONS = never, TOOLS extends ToolSet
   const prepareStep = own === undefined ? folding.prepareStep : folding.composePrepareStep(own);
   return {
     ...settings,
-    model: folding.wrapModel(model),
+    // Checked above against what the loaded SDK wraps (the root's ai@6 types spell only V3).
+    model: folding.wrapModel(model as LanguageModelV3),
     tools: { ...settings.tools, ...folding.tools } as WithFoldTool<TOOLS>,
     prepareStep: prepareStep as PrepareStepFunction<WithFoldTool<TOOLS>>,
   } as ToolLoopAgentSettings<CALL_OPTIONS, WithFoldTool<TOOLS>, OUTPUT>;

@@ -3,12 +3,13 @@ import { createFoldRuntime, type FoldRuntimeOptions } from '../../composition/cr
 import { FoldError } from '../../core/fold-error.ts';
 import type { FoldRuntime, ProjectionResult } from '../../core/fold-runtime.ts';
 import type { TranscriptEntry } from '../../ports/transcript-source.port.ts';
+import { stepHistory, type StepInput } from './ai-sdk-version.ts';
 import { createFoldContextTool, type FoldContextInput } from './fold-context-tool.ts';
 import { MessageEntryMapper } from './message-entries.ts';
 import { ProjectedMessageConverter } from './projected-messages.ts';
 import { createUsageMiddleware, type PromptRecord } from './usage-middleware.ts';
 
-/** A V3 language model, the kind `wrapLanguageModel` accepts. */
+/** A language model `wrapLanguageModel` accepts: spec V3 under ai@6; V2, V3 or V4 under ai@7. */
 export type LanguageModelV3 = Parameters<typeof wrapLanguageModel>[0]['model'];
 
 /** Options of `createFolding`: the runtime's own options plus what only an AI SDK host knows. */
@@ -24,18 +25,20 @@ export interface FoldingOptions extends FoldRuntimeOptions {
   readonly onWarning?: (warning: string) => void;
 }
 
-/** The minimal step input our prepareStep reads; any ai@6 prepareStep input satisfies it. */
-export interface StepMessages {
-  readonly messages: ModelMessage[];
-}
+/** The step input our prepareStep reads; any ai@6 or ai@7 prepareStep input satisfies it. */
+export type StepMessages = StepInput;
 
 /** What `createFolding` returns: three pieces to hand to the AI SDK, and the runtime behind them. */
 export interface Folding {
-  /** Projects the step's full history; pass as `prepareStep` (or compose with `composePrepareStep`). */
+  /**
+   * Projects the step's full history; pass as `prepareStep` (or compose with `composePrepareStep`).
+   * Under ai@7, whose returned messages persist, the history is rebuilt from `initialMessages`
+   * and `responseMessages`, so each step still folds the real conversation.
+   */
   readonly prepareStep: (options: StepMessages) => Promise<{ messages: ModelMessage[] }>;
   /** Records usage and sees the final prompt; wrap the model with it (or use `wrapModel`). */
   readonly middleware: LanguageModelMiddleware;
-  /** `{ fold_context }` (keyed by `settings.toolName`): the agent's nine-action tool. */
+  /** `{ fold_context }` (keyed by `settings.toolName`): the agent's fold tool (nine actions and search). */
   readonly tools: Record<string, Tool<FoldContextInput, string>>;
   readonly runtime: FoldRuntime;
   /** The last projection's result (ledger row, warnings), for hosts that show it. */
@@ -43,9 +46,10 @@ export interface Folding {
   /** `wrapLanguageModel({ model, middleware })`. */
   wrapModel(model: LanguageModelV3): LanguageModelV3;
   /**
-   * Compose a prepareStep of your own with ours. Yours runs first, on the full history the
-   * SDK hands over; its settings are kept, and if it returns `messages` those are the
-   * history we fold (keep them append-stable). Ours then replaces `messages` with the projection.
+   * Compose a prepareStep of your own with ours. Yours runs first, with `messages` set to the
+   * step's full, unprojected history (under ai@6 and ai@7 alike); its settings are kept, and if
+   * it returns `messages` those are the history we fold for this step (keep them
+   * append-stable). Ours then replaces `messages` with the projection.
    */
   composePrepareStep<TOOLS extends ToolSet>(own: PrepareStepFunction<TOOLS>): PrepareStepFunction<TOOLS>;
   /** The transcript entries (with their stable ids) of a history, e.g. to pin an entry. */
@@ -84,7 +88,7 @@ export async function createFolding(options: FoldingOptions): Promise<Folding> {
   });
 
   return {
-    prepareStep: async ({ messages }) => ({ messages: await project(messages) }),
+    prepareStep: async (step) => ({ messages: await project(stepHistory(step)) }),
     middleware,
     tools: { [runtime.settings.toolName]: createFoldContextTool(runtime) },
     runtime,
@@ -92,8 +96,9 @@ export async function createFolding(options: FoldingOptions): Promise<Folding> {
     wrapModel: (model) => wrapLanguageModel({ model, middleware }),
     composePrepareStep<TOOLS extends ToolSet>(own: PrepareStepFunction<TOOLS>): PrepareStepFunction<TOOLS> {
       return async (stepOptions): Promise<PrepareStepResult<TOOLS>> => {
-        const theirs = await own(stepOptions);
-        return { ...theirs, messages: await project(theirs?.messages ?? stepOptions.messages) };
+        const history = stepHistory(stepOptions);
+        const theirs = await own({ ...stepOptions, messages: history });
+        return { ...theirs, messages: await project(theirs?.messages ?? history) };
       };
     },
     entries: (messages) => mapper.toEntries(messages),

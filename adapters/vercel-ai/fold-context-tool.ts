@@ -2,6 +2,7 @@ import { jsonSchema, tool, zodSchema, type Tool } from 'ai';
 import { z } from 'zod';
 import { ACTION_NAMES } from '../../core/actions/action-arguments.ts';
 import { BRIEF_MAX_CHARS } from '../../core/briefs.ts';
+import { FoldError } from '../../core/fold-error.ts';
 import type { FoldRuntime } from '../../core/fold-runtime.ts';
 
 /**
@@ -10,7 +11,7 @@ import type { FoldRuntime } from '../../core/fold-runtime.ts';
  * refusal the model sees is one FoldError message that names the problem.
  */
 export const foldContextInputSchema = z.object({
-  action: z.enum(ACTION_NAMES).describe('what to do: status, peek, brief, expand, refold, pin, unpin, reboundary or unmark'),
+  action: z.enum(ACTION_NAMES).describe('what to do: status, peek, search, brief, expand, refold, pin, unpin, reboundary or unmark'),
   id: z.string().optional().describe('a fold or mark id (peek, brief, expand, refold, unmark)'),
   ids: z.array(z.string()).optional().describe('entry, mark or fold ids (pin, unpin, reboundary)'),
   text: z.string().optional().describe(`brief: your own words for a pending fold, at most ${BRIEF_MAX_CHARS} chars`),
@@ -19,6 +20,12 @@ export const foldContextInputSchema = z.object({
   offset: z.number().int().optional().describe('peek: byte offset to read from'),
   bytes: z.number().int().optional().describe('peek: how many bytes to read'),
   ephemeral: z.boolean().optional().describe('peek: when true (default) the result shrinks to a one-line stub after your next reply'),
+  pattern: z.string().optional().describe('search: text to find in the exact source of every fold'),
+  regex: z.boolean().optional().describe('search: treat pattern as a regular expression (linear-time subset)'),
+  ignoreCase: z.boolean().optional().describe('search: match regardless of case'),
+  within: z.string().optional().describe('search: only this fold and the folds inside it'),
+  page: z.number().int().optional().describe('search: page of results, from 1'),
+  limit: z.number().int().optional().describe('search: results per page (default 10, at most 50)'),
 });
 
 export type FoldContextInput = z.infer<typeof foldContextInputSchema>;
@@ -26,12 +33,13 @@ export type FoldContextInput = z.infer<typeof foldContextInputSchema>;
 const DESCRIPTION = [
   'Manage your context window. Old spans are folded into short briefs; their exact text stays stored.',
   'status: budget, occupancy, pending marks and folds. peek {id}: read a fold\'s exact source.',
+  'search {pattern}: find exact text (regex:true for a regular expression) in every fold\'s stored source; hits name the peek that shows them.',
   'expand {id}: restore a fold in place; refold {id}: collapse it again. brief {id,text}: your words for a pending fold.',
   'pin/unpin {ids}: keep entries raw. reboundary {ids}: re-cut a span. unmark {id}: withdraw a pending mark.',
 ].join('\n');
 
 /**
- * The nine-action tool (B4) as an AI SDK tool. A refusal is thrown as the engine's FoldError;
+ * The fold tool (B4's nine actions and search) as an AI SDK tool. A refusal is thrown as the engine's FoldError;
  * the SDK turns it into an error result for the model (the loop goes on, nothing changed).
  */
 export function createFoldContextTool(runtime: FoldRuntime): Tool<FoldContextInput, string> {
@@ -42,8 +50,22 @@ export function createFoldContextTool(runtime: FoldRuntime): Tool<FoldContextInp
       validate: (value) => ({ success: true, value: value as FoldContextInput }),
     }),
     execute: async (input, { toolCallId }) => {
-      const answer = await runtime.act(input, { origin: 'agent', toolCallId });
-      return answer.text;
+      try {
+        const answer = await runtime.act(input, { origin: 'agent', toolCallId });
+        return answer.text;
+      } catch (error) {
+        throw FoldError.isInstance(error) ? asModelRefusal(error) : error;
+      }
     },
   });
+}
+
+/**
+ * ai@6 shows the model a thrown tool error's `message`; ai@7 shows `toString()`, which would
+ * prefix "FoldError: ". The refusal keeps its identity (hosts still branch on `code`) and reads
+ * the same under both: the code and the reason.
+ */
+function asModelRefusal(error: FoldError): FoldError {
+  Object.defineProperty(error, 'toString', { value: () => error.message, enumerable: false });
+  return error;
 }

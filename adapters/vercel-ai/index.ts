@@ -5,3 +5,4 @@ export { createUsageMiddleware, requestUsage, type ModelPrompt, type ModelUsage,
 export { MessageEntryMapper, type EntrySource } from './message-entries.ts';
 export { ProjectedMessageConverter } from './projected-messages.ts';
 export { canonicalBytes } from './canonical-message.ts';
+export { AI_SDK_MAJOR, MIDDLEWARE_SPECIFICATION, stepHistory, type AiSdkMajor, type StepInput } from './ai-sdk-version.ts';

@@ -1,4 +1,5 @@
 import type { LanguageModelMiddleware } from 'ai';
+import { MIDDLEWARE_SPECIFICATION } from './ai-sdk-version.ts';
 import type { FoldRuntime } from '../../core/fold-runtime.ts';
 import type { RequestUsage } from '../../ports/cost-model.port.ts';
 
@@ -36,7 +37,7 @@ export interface UsageMiddlewareOptions {
 }
 
 /**
- * A V3 middleware that sees each call's final prompt and reports the provider's usage to
+ * A middleware (spec V3 under ai@6, V4 under ai@7: the parts it reads are the same) that sees each call's final prompt and reports the provider's usage to
  * the runtime, which anchors occupancy on it. It never changes the prompt: the projection
  * is decided in prepareStep, where the step's whole history is known.
  */
@@ -49,7 +50,8 @@ export function createUsageMiddleware(options: UsageMiddlewareOptions): Language
     if (converted !== undefined) runtime.recordUsage(converted);
   };
   return {
-    specificationVersion: 'v3',
+    // The root compiles against ai@6's types, where only 'v3' is spelled; ai@7 runs 'v4'.
+    specificationVersion: MIDDLEWARE_SPECIFICATION as 'v3',
     transformParams: async ({ type, params }) => {
       // Tool schemas rarely change within a loop; measure them once per tools array.
       if (params.tools !== toolsSeen) {

@@ -50,7 +50,8 @@ async function auditKeyv(keyv: Keyv): Promise<StoreAuditReport> {
   }
 }
 
-async function isSqliteFile(path: string): Promise<boolean> {
+/** Whether `path` starts with the SQLite file header. */
+export async function isSqliteFile(path: string): Promise<boolean> {
   const handle = await open(path, 'r');
   try {
     const header = Buffer.alloc(16);

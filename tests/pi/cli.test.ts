@@ -17,7 +17,8 @@ function run(command: string, args: readonly string[], options: { cwd: string; e
   });
 }
 const checkout = resolve(import.meta.dirname, '../..');
-const cli = join(checkout, 'node_modules/@mariozechner/pi-coding-agent/dist/cli.js');
+// The root's Pi 0.x, or the CLI the compatibility job names (Pi 1.x, see compat/node22).
+const cli = process.env.PI_FOLD_PI_CLI ?? join(checkout, 'node_modules/@mariozechner/pi-coding-agent/dist/cli.js');
 const provider = join(checkout, 'tests/pi/support/scripted-provider-extension.ts');
 
 function environment(agentDirectory: string): NodeJS.ProcessEnv {

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { FoldEditorComponent } from '../../adapters/pi/fold-editor.ts';
 import { occupancyBar } from '../../adapters/pi/fold-editor-model.ts';
-import { openScriptedPi, settle } from './support/scripted-pi.ts';
+import { loadTerminalText } from '../../adapters/pi/host-api.ts';
+import { openScriptedPi, PI_HOST_SCOPE, settle } from './support/scripted-pi.ts';
 
 const DOWN = '\u001b[B';
 const ENTER = '\r';
@@ -21,7 +22,7 @@ describe('pi: /fold-editor on a real session', () => {
     await settle(pi.session);
     const { runtime } = await pi.registration.sessions.forSession(pi.sessionManager);
     let closed = false;
-    const editor = new FoldEditorComponent({ requestRender: () => undefined }, { fg: (_color: string, text: string) => text, bold: (text: string) => text } as never, runtime, () => (closed = true));
+    const editor = new FoldEditorComponent({ requestRender: () => undefined }, { fg: (_color: string, text: string) => text, bold: (text: string) => text } as never, runtime, () => (closed = true), await loadTerminalText(PI_HOST_SCOPE));
     const screen = () => editor.render(120).join('\n');
     expect(screen()).toMatch(/\[[█░|]{30}\] [\d.]+% of 183616 tokens · commit at 80% → 40%/);
     expect(screen()).toContain(runtime.visibleFolds[0]!.record.id);

@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
+import { QuotaFoldStore } from '../../adapters/storage-shared/quota-fold-store.ts';
 import { KeyvFoldStore } from '../../adapters/storage-sqlite/keyv-fold-store.ts';
 import { createFoldRuntime, type FoldRuntimeOptions } from '../../composition/create-fold-runtime.ts';
 import { defaultStoreRoot } from '../../composition/store-selection.ts';
@@ -69,8 +70,10 @@ describe('createFoldRuntime chooses the store from options', () => {
     process.env.PI_FOLD_HOME = home;
     try {
       const composed = await createFoldRuntime({ sessionId: 'default-store' });
-      expect(composed.runtime.dependencies.foldStore).toBeInstanceOf(FsFoldStore);
-      expect((composed.runtime.dependencies.foldStore as FsFoldStore).layout.root).toBe(home);
+      // The root wraps the store with the session's size caps (QuotaFoldStore); the store inside is the fs one.
+      const built = (composed.runtime.dependencies.foldStore as QuotaFoldStore).inner;
+      expect(built).toBeInstanceOf(FsFoldStore);
+      expect((built as FsFoldStore).layout.root).toBe(home);
       await composed.dispose();
     } finally {
       if (previous === undefined) delete process.env.PI_FOLD_HOME;

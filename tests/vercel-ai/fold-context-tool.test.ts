@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createFolding } from '../../adapters/vercel-ai/index.ts';
 import { canonicalBytes } from '../../adapters/vercel-ai/canonical-message.ts';
 import type { ModelPrompt, PromptRecord } from '../../adapters/vercel-ai/usage-middleware.ts';
+import { ACTION_NAMES } from '../../core/actions/action-arguments.ts';
 import { sha256Hex } from '../../core/hashing.ts';
 import { appendOnlyViolations, pairingViolations } from './support/prompt-checks.ts';
 import { fileText, readFileTool, ScriptedModel, type ScriptedStep } from './support/scripted-model.ts';
@@ -152,7 +153,7 @@ describe('the fold_context tool driven by the model through generateText', () =>
     expect(errorAt(15)).toEqual({ type: 'error-text', value: `ACTION.ALREADY_EXPANDED: expand: ${foldId} is already expanded` });
     expect(errorAt(16)).toEqual({ type: 'error-text', value: `ACTION.UNKNOWN_ID: expand: "${UNKNOWN_FOLD}" is not a fold, mark or entry of this session` });
     expect(errorAt(17)).toEqual({ type: 'error-text', value: 'ACTION.INVALID_ARGUMENT: peek.bytes must be an integer from 1024 to 200000, got 5' });
-    expect(errorAt(18)).toEqual({ type: 'error-text', value: 'ACTION.UNKNOWN: action must be one of status, peek, brief, expand, refold, pin, unpin, reboundary, unmark; got "explode"' });
+    expect(errorAt(18)).toEqual({ type: 'error-text', value: `ACTION.UNKNOWN: action must be one of ${ACTION_NAMES.join(', ')}; got "explode"` });
     expect(errorAt(21).type).toBe('error-text');
     expect(textOf({ output: errorAt(21) })).toMatch(new RegExp(`^ACTION.NOT_PENDING: brief: ${chosen.standing} is a standing fold`));
     expect(errorAt(23)).toEqual({ type: 'error-text', value: 'ACTION.INVALID_ARGUMENT: pin.ids must hold 1 to 64 ids, got 0' });

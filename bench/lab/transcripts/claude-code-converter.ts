@@ -16,46 +16,82 @@ type Slot = { kind: 'entry'; entry: TranscriptEntry } | { kind: 'assistant'; ass
  * share `message.id` (merged here, usage counted once); tool results arrive as `user` lines
  * holding `tool_result` blocks (one entry each). Sub-agent (sidechain) lines, snapshots,
  * progress and synthetic messages are not part of the main conversation and are left out.
+ * Lines are converted as they stream in; only a response's content blocks wait, as parsed
+ * objects, until the end (its lines may be interleaved with others).
  */
-export function convertClaudeCode(path: string, lines: readonly { line: number; value: Record<string, unknown> }[], malformed: SkippedLine[], linesRead: number): RecordedSession {
-  const slots: Slot[] = [];
-  const assistants = new Map<string, PendingAssistant>();
-  const toolNames = new Map<string, string>();
-  let compactions = 0;
-  for (const { line, value } of lines) {
-    if (value.type === 'system' && value.subtype === 'compact_boundary') compactions += 1;
-    if ((value.type !== 'user' && value.type !== 'assistant') || value.isSidechain === true) continue;
+export class ClaudeCodeConverter {
+  private readonly slots: Slot[] = [];
+  private readonly assistants = new Map<string, PendingAssistant>();
+  private readonly toolNames = new Map<string, string>();
+  private compactions = 0;
+
+  constructor(
+    private readonly path: string,
+    private readonly malformed: SkippedLine[],
+  ) {}
+
+  /** Take one parsed line. */
+  accept({ line, value }: { line: number; value: Record<string, unknown> }): void {
+    if (value.type === 'system' && value.subtype === 'compact_boundary') this.compactions += 1;
+    if ((value.type !== 'user' && value.type !== 'assistant') || value.isSidechain === true) return;
     const message = value.message as Record<string, unknown> | undefined;
     if (typeof message !== 'object' || message === null) {
-      malformed.push({ line, reason: `${String(value.type)} line without a message` });
-      continue;
+      this.malformed.push({ line, reason: `${String(value.type)} line without a message` });
+      return;
     }
-    if (value.type === 'assistant') {
-      if (message.model === '<synthetic>') continue;
-      const id = typeof message.id === 'string' ? message.id : String(value.uuid ?? `L${line}`);
-      let assistant = assistants.get(id);
-      if (assistant === undefined) {
-        assistant = { id, blocks: [], usage: undefined };
-        assistants.set(id, assistant);
-        slots.push({ kind: 'assistant', assistant });
+    if (value.type === 'assistant') this.acceptAssistant(line, value, message);
+    else this.acceptUser(line, value, message);
+  }
+
+  /** The session once every line has been read. */
+  finish(linesRead: number): RecordedSession {
+    const entries: TranscriptEntry[] = [];
+    const responses: RecordedResponse[] = [];
+    for (const slot of this.slots) {
+      if (slot.kind === 'entry') {
+        entries.push(slot.entry);
+        continue;
       }
-      for (const block of Array.isArray(message.content) ? (message.content as Record<string, unknown>[]) : []) {
-        assistant.blocks.push(block);
-        if (block?.type === 'tool_use' && typeof block.id === 'string') toolNames.set(block.id, String(block.name ?? 'tool'));
-      }
-      assistant.usage ??= claudeUsage(message.usage);
-      continue;
+      const { assistant } = slot;
+      const toolCalls: ToolCallReference[] = assistant.blocks
+        .filter((block) => block?.type === 'tool_use' && typeof block.id === 'string')
+        .map((block) => ({ id: block.id as string, name: String(block.name ?? 'tool'), argumentsJson: stableStringify(block.input ?? {}) }));
+      const text = assistant.blocks.filter((block) => block?.type === 'text').map((block) => String(block.text ?? '')).join('\n');
+      responses.push({ entryIndex: entries.length, usage: assistant.usage });
+      entries.push({ id: assistant.id, role: 'assistant', bytes: stableStringify({ role: 'assistant', id: assistant.id, content: assistant.blocks }), text, ...(toolCalls.length > 0 ? { toolCalls } : {}) });
     }
+    this.slots.length = 0;
+    this.malformed.sort((left, right) => left.line - right.line);
+    return { format: 'claude-code', path: this.path, entries, responses, compactions: this.compactions, malformedLines: this.malformed, linesRead };
+  }
+
+  private acceptAssistant(line: number, value: Record<string, unknown>, message: Record<string, unknown>): void {
+    if (message.model === '<synthetic>') return;
+    const id = typeof message.id === 'string' ? message.id : String(value.uuid ?? `L${line}`);
+    let assistant = this.assistants.get(id);
+    if (assistant === undefined) {
+      assistant = { id, blocks: [], usage: undefined };
+      this.assistants.set(id, assistant);
+      this.slots.push({ kind: 'assistant', assistant });
+    }
+    for (const block of Array.isArray(message.content) ? (message.content as Record<string, unknown>[]) : []) {
+      assistant.blocks.push(block);
+      if (block?.type === 'tool_use' && typeof block.id === 'string') this.toolNames.set(block.id, String(block.name ?? 'tool'));
+    }
+    assistant.usage ??= claudeUsage(message.usage);
+  }
+
+  private acceptUser(line: number, value: Record<string, unknown>, message: Record<string, unknown>): void {
     const uuid = String(value.uuid ?? `L${line}`);
     if (typeof message.content === 'string') {
-      slots.push({ kind: 'entry', entry: { id: uuid, role: 'user', bytes: stableStringify({ role: 'user', content: message.content }), text: message.content } });
-      continue;
+      this.slots.push({ kind: 'entry', entry: { id: uuid, role: 'user', bytes: stableStringify({ role: 'user', content: message.content }), text: message.content } });
+      return;
     }
     const blocks = Array.isArray(message.content) ? (message.content as Record<string, unknown>[]) : [];
     const texts = blocks.filter((block) => block?.type !== 'tool_result');
     blocks.forEach((block, position) => {
       if (block?.type !== 'tool_result' || typeof block.tool_use_id !== 'string') return;
-      slots.push({
+      this.slots.push({
         kind: 'entry',
         entry: {
           id: `${uuid}#${position}`,
@@ -63,35 +99,27 @@ export function convertClaudeCode(path: string, lines: readonly { line: number; 
           bytes: stableStringify({ role: 'tool', ...block }),
           text: contentText(block.content),
           toolCallId: block.tool_use_id,
-          toolName: toolNames.get(block.tool_use_id) ?? 'tool',
+          toolName: this.toolNames.get(block.tool_use_id) ?? 'tool',
         },
       });
     });
-    if (texts.length > 0) slots.push({ kind: 'entry', entry: { id: uuid, role: 'user', bytes: stableStringify({ role: 'user', content: texts }), text: contentText(texts) } });
+    if (texts.length > 0) this.slots.push({ kind: 'entry', entry: { id: uuid, role: 'user', bytes: stableStringify({ role: 'user', content: texts }), text: contentText(texts) } });
   }
-  const entries: TranscriptEntry[] = [];
-  const responses: RecordedResponse[] = [];
-  for (const slot of slots) {
-    if (slot.kind === 'entry') {
-      entries.push(slot.entry);
-      continue;
-    }
-    const { assistant } = slot;
-    const toolCalls: ToolCallReference[] = assistant.blocks
-      .filter((block) => block?.type === 'tool_use' && typeof block.id === 'string')
-      .map((block) => ({ id: block.id as string, name: String(block.name ?? 'tool'), argumentsJson: stableStringify(block.input ?? {}) }));
-    const text = assistant.blocks.filter((block) => block?.type === 'text').map((block) => String(block.text ?? '')).join('\n');
-    responses.push({ entryIndex: entries.length, usage: assistant.usage });
-    entries.push({ id: assistant.id, role: 'assistant', bytes: stableStringify({ role: 'assistant', id: assistant.id, content: assistant.blocks }), text, ...(toolCalls.length > 0 ? { toolCalls } : {}) });
-  }
-  return { format: 'claude-code', path, entries, responses, compactions, malformedLines: malformed, linesRead };
+}
+
+/** Convert a whole Claude Code transcript already in memory (tests, small files). */
+export function convertClaudeCode(path: string, lines: readonly { line: number; value: Record<string, unknown> }[], malformed: SkippedLine[], linesRead: number): RecordedSession {
+  const converter = new ClaudeCodeConverter(path, malformed);
+  for (const line of lines) converter.accept(line);
+  return converter.finish(linesRead);
 }
 
 function claudeUsage(usage: unknown): RecordedResponse['usage'] {
   if (typeof usage !== 'object' || usage === null) return undefined;
   const record = usage as Record<string, unknown>;
   return {
-    input: numberOr(record.input_tokens, 0) + numberOr(record.cache_creation_input_tokens, 0),
+    // RequestUsage.input excludes cache writes (they are `cacheWrite`), as Pi records it.
+    input: numberOr(record.input_tokens, 0),
     cacheRead: numberOr(record.cache_read_input_tokens, 0),
     cacheWrite: numberOr(record.cache_creation_input_tokens, 0),
     output: numberOr(record.output_tokens, 0),

@@ -9,59 +9,106 @@ interface PiLine {
   readonly value: Record<string, unknown>;
 }
 
+/** A v3 entry kept for the branch walk: its converted entry only, never the parsed line. */
+interface TreeNode {
+  readonly line: number;
+  readonly parentId: string | undefined;
+  readonly compaction: boolean;
+  readonly converted: ConvertedMessage | undefined;
+}
+
+type ConvertedMessage = { readonly entry: TranscriptEntry; readonly usage: RecordedResponse['usage'] } | { readonly problem: string };
+
 /**
  * Pi session files: legacy v1 (linear, entries without ids) and v3 (a tree of entries with
  * id/parentId; the active branch runs from the newest entry back to the root). Every message
- * on the branch becomes an entry with its exact JSON as bytes.
+ * on the branch becomes an entry with its exact JSON as bytes. Lines are converted as they
+ * stream in and their parsed form is let go: a v1 file is never held whole, a v3 file only as
+ * converted entries until its branch is known.
  */
-export function convertPiSession(path: string, header: Record<string, unknown>, lines: readonly PiLine[], malformed: SkippedLine[], linesRead: number): RecordedSession {
-  const version = header.version === 3 ? 3 : 1;
-  const branch = version === 3 ? activeBranch(lines, malformed) : lines;
-  const entries: TranscriptEntry[] = [];
-  const responses: RecordedResponse[] = [];
-  let compactions = 0;
-  for (const { line, value } of branch) {
-    if (value.type === 'compaction') compactions += 1;
-    if (value.type !== 'message') continue;
-    const message = value.message;
-    if (typeof message !== 'object' || message === null) {
-      malformed.push({ line, reason: 'message entry without a message object' });
-      continue;
-    }
-    const id = version === 3 && typeof value.id === 'string' ? value.id : `L${line}`;
-    const entry = piMessageEntry(id, message as Record<string, unknown>);
-    if (entry === undefined) {
-      malformed.push({ line, reason: `message role ${String((message as Record<string, unknown>).role)} is not one this converter knows` });
-      continue;
-    }
-    if (entry.role === 'assistant') responses.push({ entryIndex: entries.length, usage: piUsage((message as Record<string, unknown>).usage) });
-    entries.push(entry);
+export class PiSessionConverter {
+  private readonly version: 1 | 3;
+  private readonly entries: TranscriptEntry[] = [];
+  private readonly responses: RecordedResponse[] = [];
+  private readonly tree = new Map<string, TreeNode>();
+  private leafId: string | undefined;
+  private compactions = 0;
+
+  constructor(
+    private readonly path: string,
+    header: Record<string, unknown>,
+    private readonly malformed: SkippedLine[],
+  ) {
+    this.version = header.version === 3 ? 3 : 1;
   }
-  return { format: version === 3 ? 'pi-v3' : 'pi-v1', path, entries, responses, compactions, malformedLines: malformed, linesRead };
+
+  /** Take one line after the header. */
+  accept({ line, value }: PiLine): void {
+    if (this.version === 1) {
+      if (value.type === 'compaction') this.compactions += 1;
+      if (value.type === 'message') this.append(line, convertMessage(`L${line}`, value));
+      return;
+    }
+    if (typeof value.id !== 'string') {
+      this.malformed.push({ line, reason: 'v3 entry without an id' });
+      return;
+    }
+    const parentId = typeof value.parentId === 'string' ? value.parentId : undefined;
+    const converted = value.type === 'message' ? convertMessage(value.id, value) : undefined;
+    this.tree.set(value.id, { line, parentId, compaction: value.type === 'compaction', converted });
+    this.leafId = value.id;
+  }
+
+  /** The session once every line has been read. */
+  finish(linesRead: number): RecordedSession {
+    if (this.version === 3) {
+      for (const node of this.activeBranch()) {
+        if (node.compaction) this.compactions += 1;
+        if (node.converted !== undefined) this.append(node.line, node.converted);
+      }
+      this.tree.clear();
+    }
+    this.malformed.sort((left, right) => left.line - right.line);
+    return { format: this.version === 3 ? 'pi-v3' : 'pi-v1', path: this.path, entries: this.entries, responses: this.responses, compactions: this.compactions, malformedLines: this.malformed, linesRead };
+  }
+
+  private append(line: number, converted: ConvertedMessage): void {
+    if ('problem' in converted) {
+      this.malformed.push({ line, reason: converted.problem });
+      return;
+    }
+    if (converted.entry.role === 'assistant') this.responses.push({ entryIndex: this.entries.length, usage: converted.usage });
+    this.entries.push(converted.entry);
+  }
+
+  private activeBranch(): TreeNode[] {
+    const branch: TreeNode[] = [];
+    const seen = new Set<string>();
+    for (let id = this.leafId; id !== undefined && !seen.has(id); ) {
+      const node = this.tree.get(id);
+      if (node === undefined) break;
+      seen.add(id);
+      branch.push(node);
+      id = node.parentId;
+    }
+    return branch.reverse();
+  }
 }
 
-function activeBranch(lines: readonly PiLine[], malformed: SkippedLine[]): PiLine[] {
-  const byId = new Map<string, PiLine>();
-  let leaf: PiLine | undefined;
-  for (const line of lines) {
-    if (typeof line.value.id !== 'string') {
-      malformed.push({ line: line.line, reason: 'v3 entry without an id' });
-      continue;
-    }
-    byId.set(line.value.id, line);
-    leaf = line;
-  }
-  const branch: PiLine[] = [];
-  const seen = new Set<string>();
-  for (let current = leaf; current !== undefined; ) {
-    const id = current.value.id as string;
-    if (seen.has(id)) break;
-    seen.add(id);
-    branch.push(current);
-    const parent = current.value.parentId;
-    current = typeof parent === 'string' ? byId.get(parent) : undefined;
-  }
-  return branch.reverse();
+/** Convert a whole Pi session already in memory (tests, small files). */
+export function convertPiSession(path: string, header: Record<string, unknown>, lines: readonly PiLine[], malformed: SkippedLine[], linesRead: number): RecordedSession {
+  const converter = new PiSessionConverter(path, header, malformed);
+  for (const line of lines) converter.accept(line);
+  return converter.finish(linesRead);
+}
+
+function convertMessage(id: string, value: Record<string, unknown>): ConvertedMessage {
+  const message = value.message;
+  if (typeof message !== 'object' || message === null) return { problem: 'message entry without a message object' };
+  const record = message as Record<string, unknown>;
+  const entry = piMessageEntry(id, record);
+  if (entry === undefined) return { problem: `message role ${String(record.role)} is not one this converter knows` };
+  return { entry, usage: entry.role === 'assistant' ? piUsage(record.usage) : undefined };
 }
 
 function piMessageEntry(id: string, message: Record<string, unknown>): TranscriptEntry | undefined {

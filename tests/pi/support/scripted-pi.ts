@@ -2,9 +2,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAssistantMessageEventStream, type AssistantMessage, type Context, type Message, type ToolCall, type TextContent } from '@mariozechner/pi-ai';
-import { AuthStorage, createAgentSession, DefaultResourceLoader, ModelRegistry, SessionManager, SettingsManager, type AgentSession, type ExtensionAPI, type ToolDefinition } from '@mariozechner/pi-coding-agent';
+import * as piCodingAgent from '@mariozechner/pi-coding-agent';
+import { AuthStorage, createAgentSession, DefaultResourceLoader, ModelRegistry, SessionManager, SettingsManager, VERSION, type AgentSession, type ExtensionAPI, type ToolDefinition } from '@mariozechner/pi-coding-agent';
 import { Type } from 'typebox';
 import { registerPiFold, type PiFoldRegistration } from '../../../adapters/pi/register-pi-fold.ts';
+import type { PiHostScope } from '../../../adapters/pi/host-api.ts';
 import type { PiFoldOptions } from '../../../adapters/pi/session-registry.ts';
 import type { LedgerRow, Projection } from '../../../ports/projection-sink.port.ts';
 
@@ -27,6 +29,13 @@ export type ScriptedReply =
 export type Script = (request: RecordedRequest, history: readonly RecordedRequest[]) => ScriptedReply;
 
 export const CONTEXT_WINDOW = 200_000;
+
+/**
+ * The Pi these suites drive: the root's 0.x (`@mariozechner`) on Node 20, or the current 1.x
+ * (`@earendil-works`) when the compatibility job maps the imports (compat/node22).
+ */
+export const PI_VERSION: string = VERSION;
+export const PI_HOST_SCOPE: PiHostScope = VERSION.startsWith('0.') ? '@mariozechner' : '@earendil-works';
 
 /** Deterministic filler text of `size` chars for tool results. */
 export function blobText(seed: number, size: number): string {
@@ -78,6 +87,8 @@ export interface ScriptedPiOptions {
   readonly contextWindow?: number;
   /** Wrap the extension API pi-fold registers on (the benchmark times the context hook this way). */
   readonly wrapExtensionApi?: (pi: ExtensionAPI) => ExtensionAPI;
+  /** Prefix of tool call ids; a process that resumes a session file needs its own so ids never repeat. @default 'call_' */
+  readonly toolCallIdPrefix?: string;
 }
 
 /**
@@ -92,18 +103,17 @@ export async function openScriptedPi(options: ScriptedPiOptions): Promise<Script
   const errors: string[] = [];
   const workDirectory = mkdtempSync(join(tmpdir(), 'pi-fold-pi-'));
   const agentDirectory = join(workDirectory, 'agent');
-  const authStorage = AuthStorage.inMemory();
-  const modelRegistry = ModelRegistry.inMemory(authStorage);
+  const models = await scriptedModelHost(workDirectory);
   let responseCounter = 0;
-  modelRegistry.registerProvider('scripted', {
+  models.registerProvider('scripted', {
     api: 'scripted-api',
     apiKey: 'offline',
     baseUrl: 'http://localhost:0',
     models: [{ id: 's1', name: 'Scripted', reasoning: false, input: ['text'], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: options.contextWindow ?? CONTEXT_WINDOW, maxTokens: 8192 }],
     streamSimple: (model, context: Context, streamOptions) => {
       const stream = createAssistantMessageEventStream();
-      const serialized = context.messages.map((message) => JSON.stringify(message));
-      const overhead = (context.systemPrompt?.length ?? 0) + JSON.stringify(context.tools ?? []).length;
+      const { messages, overhead } = splitPrompt(context);
+      const serialized = messages.map((message) => JSON.stringify(message));
       const promptTokens = Math.ceil((serialized.reduce((sum, line) => sum + line.length, 0) + overhead) / 4);
       const base = { api: model.api, provider: model.provider, model: model.id, timestamp: Date.now() };
       const zero = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
@@ -115,7 +125,7 @@ export async function openScriptedPi(options: ScriptedPiOptions): Promise<Script
         });
         return stream;
       }
-      const request: RecordedRequest = { index: requests.length, messages: context.messages, serialized, promptTokens };
+      const request: RecordedRequest = { index: requests.length, messages, serialized, promptTokens };
       requests.push(request);
       const reply = options.script(request, requests);
       if (reply.kind === 'overflow') {
@@ -129,7 +139,7 @@ export async function openScriptedPi(options: ScriptedPiOptions): Promise<Script
       const content: (TextContent | ToolCall)[] = [];
       if (reply.kind === 'text' || reply.text !== undefined) content.push({ type: 'text', text: reply.kind === 'text' ? reply.text : reply.text! });
       if (reply.kind === 'tools') {
-        for (const call of reply.calls) content.push({ type: 'toolCall', id: `call_${(responseCounter += 1)}`, name: call.name, arguments: call.arguments });
+        for (const call of reply.calls) content.push({ type: 'toolCall', id: `${options.toolCallIdPrefix ?? 'call_'}${(responseCounter += 1)}`, name: call.name, arguments: call.arguments });
       }
       const reported = reply.kind === 'text' && reply.reportTokens !== undefined ? reply.reportTokens : promptTokens;
       // A prefix cache like a real provider's: the messages shared with the previous request are read from cache.
@@ -176,9 +186,8 @@ export async function openScriptedPi(options: ScriptedPiOptions): Promise<Script
   const { session } = await createAgentSession({
     cwd: workDirectory,
     agentDir: agentDirectory,
-    model: modelRegistry.find('scripted', 's1')!,
-    authStorage,
-    modelRegistry,
+    model: models.find('scripted', 's1')!,
+    ...models.sessionOptions,
     settingsManager,
     sessionManager,
     resourceLoader,
@@ -190,6 +199,52 @@ export async function openScriptedPi(options: ScriptedPiOptions): Promise<Script
   } as never);
   if (registration === undefined) throw new Error('pi-fold did not register');
   return { session, requests, ledger, registration, notices, errors, sessionManager };
+}
+
+type ProviderConfig = Parameters<ModelRegistry['registerProvider']>[1];
+
+/** Where the scripted provider is registered, and what createAgentSession needs to find it. */
+interface ScriptedModelHost {
+  registerProvider(name: string, config: ProviderConfig): void;
+  find(provider: string, id: string): ReturnType<ModelRegistry['find']>;
+  readonly sessionOptions: Record<string, unknown>;
+}
+
+/** Pi 1.x's model runtime, as far as these tests use it (not in the 0.x types the root compiles against). */
+interface ModelRuntimeClass {
+  create(options: { authPath: string; modelsPath: null; refreshOnCreate: boolean }): Promise<{ registerProvider(name: string, config: unknown): void; getModel(provider: string, id: string): unknown }>;
+}
+
+/**
+ * Pi 0.x registers providers on an in-memory ModelRegistry over AuthStorage; Pi 1.x replaced
+ * both with ModelRuntime (auth and models in one, handed to createAgentSession as `modelRuntime`).
+ */
+async function scriptedModelHost(workDirectory: string): Promise<ScriptedModelHost> {
+  const ModelRuntime = (piCodingAgent as unknown as { ModelRuntime?: ModelRuntimeClass }).ModelRuntime;
+  if (ModelRuntime !== undefined) {
+    const modelRuntime = await ModelRuntime.create({ authPath: join(workDirectory, 'auth.json'), modelsPath: null, refreshOnCreate: false });
+    return {
+      registerProvider: (name, config) => modelRuntime.registerProvider(name, config),
+      find: (provider, id) => modelRuntime.getModel(provider, id) as ReturnType<ModelRegistry['find']>,
+      sessionOptions: { modelRuntime },
+    };
+  }
+  const authStorage = AuthStorage.inMemory();
+  const modelRegistry = ModelRegistry.inMemory(authStorage);
+  return { registerProvider: (name, config) => modelRegistry.registerProvider(name, config), find: (provider, id) => modelRegistry.find(provider, id), sessionOptions: { authStorage, modelRegistry } };
+}
+
+/**
+ * The conversation messages of a request and the chars sent around them. Pi 0.x hands a
+ * provider `systemPrompt` and `tools` beside the messages; Pi 1.x carries both as `system`
+ * messages inside them. Either way the recorded messages are the conversation only.
+ */
+function splitPrompt(context: Context): { messages: Message[]; overhead: number } {
+  const all = context.messages as (Message | { role: 'system' })[];
+  const messages = all.filter((message): message is Message => message.role !== 'system');
+  const system = all.filter((message) => message.role === 'system');
+  const overhead = (context.systemPrompt?.length ?? 0) + JSON.stringify(context.tools ?? []).length + (system.length === 0 ? 0 : JSON.stringify(system).length);
+  return { messages, overhead };
 }
 
 /** A UI context that records notifications and refuses everything interactive. */

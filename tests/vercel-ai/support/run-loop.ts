@@ -28,8 +28,17 @@ export async function runLoop(options: { kind: LoopKind; script: Script; maxStep
   const errors: unknown[] = [];
   const folding = await createFolding({ store: 'memory', ...options.folding, onPrompt: (record) => prompts.push(record) });
   const model = new ScriptedModel(options.script);
-  const recordHistory = ({ messages }: { messages: ModelMessage[] }) => {
-    histories.push(messages);
+  // Composed in before ours, so it sees the step's unprojected history: ai@6 hands it in as
+  // `messages`; under ai@7 composePrepareStep rebuilds it (the SDK's own `messages` carry our
+  // previous projection forward), and the rebuilt history must equal initial + response messages.
+  const recordHistory = (step: { messages: ModelMessage[]; initialMessages?: ModelMessage[]; responseMessages?: ModelMessage[] }) => {
+    if (step.initialMessages !== undefined && step.responseMessages !== undefined) {
+      const rebuilt = [...step.initialMessages, ...step.responseMessages];
+      if (rebuilt.length !== step.messages.length || rebuilt.some((message, position) => message !== step.messages[position])) {
+        throw new Error('prepareStep: the history handed to a composed prepareStep is not initialMessages + responseMessages');
+      }
+    }
+    histories.push(step.messages);
     return undefined;
   };
   const input = options.history === undefined ? { prompt: 'Audit the repository.' } : { messages: options.history };
@@ -37,7 +46,7 @@ export async function runLoop(options: { kind: LoopKind; script: Script; maxStep
   let messages: ModelMessage[];
   if (options.kind === 'generateText') {
     const result = await generateText({ model: folding.wrapModel(model.model), system: SYSTEM, tools: { read_file: readFileTool, ...folding.tools }, prepareStep: folding.composePrepareStep(recordHistory), stopWhen, ...input });
-    messages = result.response.messages;
+    messages = await responseMessagesOf(result);
   } else if (options.kind === 'streamText') {
     const result = streamText({
       model: folding.wrapModel(model.model),
@@ -51,12 +60,22 @@ export async function runLoop(options: { kind: LoopKind; script: Script; maxStep
       ...input,
     });
     await result.consumeStream();
-    messages = (await result.response).messages;
+    messages = await responseMessagesOf(result);
   } else {
     const agent = new ToolLoopAgent(foldingAgentSettings(folding, { model: model.model, instructions: SYSTEM, tools: { read_file: readFileTool }, prepareStep: recordHistory, stopWhen }));
     const result = await agent.stream(input);
     await result.consumeStream({ onError: (error) => errors.push(error) });
-    messages = (await result.response).messages;
+    messages = await responseMessagesOf(result);
   }
   return { folding, model, prompts, histories, messages, errors };
+}
+
+/**
+ * Every message the call produced. ai@6 puts them on `response.messages`; ai@7 on
+ * `responseMessages` (its `response` is the last step's metadata only).
+ */
+async function responseMessagesOf(result: { response: unknown }): Promise<ModelMessage[]> {
+  const accumulated = (result as { responseMessages?: PromiseLike<ModelMessage[]> | ModelMessage[] }).responseMessages;
+  if (accumulated !== undefined) return await accumulated;
+  return ((await result.response) as { messages: ModelMessage[] }).messages;
 }

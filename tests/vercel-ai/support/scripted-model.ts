@@ -1,4 +1,5 @@
 import { simulateReadableStream, tool } from 'ai';
+import * as aiTest from 'ai/test';
 import { MockLanguageModelV3 } from 'ai/test';
 import { z } from 'zod';
 import { canonicalBytes } from '../../../adapters/vercel-ai/canonical-message.ts';
@@ -26,6 +27,13 @@ export function promptTokens(prompt: ModelPrompt): number {
 type CallOptions = Parameters<MockLanguageModelV3['doGenerate']>[0];
 
 /**
+ * The mock model of the SDK's own spec: V3 under ai@6, V4 under ai@7 (which still wraps V3
+ * models, but its providers are V4). The two take the same options and return the same
+ * shapes for everything scripted here; the root's ai@6 types name only the V3 one.
+ */
+const MockLanguageModel: typeof MockLanguageModelV3 = (aiTest as unknown as { MockLanguageModelV4?: typeof MockLanguageModelV3 }).MockLanguageModelV4 ?? MockLanguageModelV3;
+
+/**
  * A MockLanguageModelV3 driven by a script, reporting usage like a provider with a prefix
  * cache: the whole prompt as input, and the previous prompt's tokens as cache read when the
  * new prompt starts with the previous prompt's exact bytes.
@@ -45,7 +53,7 @@ export class ScriptedModel {
     private readonly script: Script,
     private readonly options: { readonly cheapUsage?: boolean } = {},
   ) {
-    this.model = new MockLanguageModelV3({
+    this.model = new MockLanguageModel({
       doGenerate: async (options) => {
         const { step, usage, call } = this.respond(options);
         return {

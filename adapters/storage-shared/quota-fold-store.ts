@@ -1,0 +1,168 @@
+import type { EngineState, FoldRecord } from '../../ports/fold-records.ts';
+import type { FoldStore, FoldStoreCapabilities, StoredBlobInfo } from '../../ports/fold-store.port.ts';
+import { FoldError } from '../../core/fold-error.ts';
+import { sha256Hex } from '../../core/hashing.ts';
+import { contentBytes } from './blob-checks.ts';
+
+/** Default cap on the blob bytes one session's folds may hold (1 GiB). */
+export const DEFAULT_SESSION_CAP_BYTES = 1024 * 1024 * 1024;
+
+/** Caps a session's runtime applies to its store writes. */
+export interface StoreCaps {
+  /** Blob bytes the session's folds may reference; `Infinity` for none. @default 1073741824 (1 GiB) */
+  readonly sessionCapBytes?: number;
+  /**
+   * Blob bytes the whole store may hold; `Infinity` for none. Measuring it lists every blob
+   * once per runtime (at its first new blob), so it is off unless set.
+   * @default Infinity
+   */
+  readonly storeCapBytes?: number;
+}
+
+/**
+ * A FoldStore of one session that refuses a blob write which would take the session's share,
+ * or the whole store, past its cap (`STORE.QUOTA`, nothing written). The runtime skips a
+ * commit whose store write fails, so a refusal leaves the window intact and unfolded.
+ *
+ * A session's share is the size of the distinct blobs its committed folds reference plus the
+ * bytes of those it has put since; blobs shared with other sessions count for each. It is
+ * measured once, at the first blob write, from the session's state and fold records (entry
+ * lengths in UTF-16 units, equal to bytes for ASCII text; no blob is read and the store is not
+ * walked), then kept up to date by this runtime's own writes in exact bytes. Another process
+ * writing the same store meanwhile is not seen, so the caps are guards against runaway
+ * growth, not exact accounting.
+ */
+export class QuotaFoldStore implements FoldStore {
+  readonly specificationVersion = 'v1' as const;
+  readonly name: string;
+  readonly capabilities: FoldStoreCapabilities | undefined;
+  readonly sessionCapBytes: number;
+  readonly storeCapBytes: number;
+  /** Present when the inner store offers it. */
+  readonly listAllFolds?: () => AsyncIterable<{ readonly sessionId: string; readonly record: FoldRecord }>;
+  private usage: Promise<{ session: Set<string>; sessionBytes: number; storeBytes: number }> | undefined;
+
+  constructor(
+    /** The store every call goes to. */
+    readonly inner: FoldStore,
+    private readonly sessionId: string,
+    caps: StoreCaps = {},
+  ) {
+    this.name = inner.name;
+    this.capabilities = inner.capabilities;
+    this.sessionCapBytes = checkedCap(caps.sessionCapBytes ?? DEFAULT_SESSION_CAP_BYTES, 'sessionCapBytes');
+    this.storeCapBytes = checkedCap(caps.storeCapBytes ?? Number.POSITIVE_INFINITY, 'storeCapBytes');
+    if (inner.listAllFolds !== undefined) this.listAllFolds = () => inner.listAllFolds!();
+    if (inner.capabilities?.retention !== true || inner.blobInfo === undefined) {
+      throw new FoldError('SETTINGS.INVALID', `${inner.name} store cannot measure its blobs (no retention support), so size caps cannot apply; pass sessionCapBytes: Infinity and storeCapBytes: Infinity to run without them`);
+    }
+  }
+
+  async putBlob(content: string | Uint8Array): Promise<string> {
+    const bytes = contentBytes(content);
+    const sha256 = sha256Hex(bytes);
+    const usage = await this.measure();
+    const newToSession = !usage.session.has(sha256);
+    const newToStore = newToSession && (await this.inner.blobInfo!(sha256)) === undefined;
+    if (newToSession && usage.sessionBytes + bytes.length > this.sessionCapBytes) throw this.refusal('session', usage.sessionBytes, bytes.length, this.sessionCapBytes);
+    if (newToStore && usage.storeBytes + bytes.length > this.storeCapBytes) throw this.refusal('store', usage.storeBytes, bytes.length, this.storeCapBytes);
+    const stored = await this.inner.putBlob(bytes);
+    if (newToSession) {
+      usage.session.add(sha256);
+      usage.sessionBytes += bytes.length;
+    }
+    if (newToStore) usage.storeBytes += bytes.length;
+    return stored;
+  }
+
+  getBlob(sha256: string): Promise<Uint8Array> {
+    return this.inner.getBlob(sha256);
+  }
+
+  hasBlob(sha256: string): Promise<boolean> {
+    return this.inner.hasBlob(sha256);
+  }
+
+  putFold(sessionId: string, record: FoldRecord): Promise<void> {
+    return this.inner.putFold(sessionId, record);
+  }
+
+  getFold(sessionId: string, foldId: string): Promise<FoldRecord | undefined> {
+    return this.inner.getFold(sessionId, foldId);
+  }
+
+  listFolds(sessionId: string): Promise<readonly FoldRecord[]> {
+    return this.inner.listFolds(sessionId);
+  }
+
+  saveState(sessionId: string, state: EngineState): Promise<void> {
+    return this.inner.saveState(sessionId, state);
+  }
+
+  loadState(sessionId: string): Promise<EngineState | undefined> {
+    return this.inner.loadState(sessionId);
+  }
+
+  listSessions(): Promise<readonly string[]> {
+    return this.inner.listSessions!();
+  }
+
+  listBlobs(): AsyncIterable<StoredBlobInfo> {
+    return this.inner.listBlobs!();
+  }
+
+  blobInfo(sha256: string): Promise<StoredBlobInfo | undefined> {
+    return this.inner.blobInfo!(sha256);
+  }
+
+  deleteBlob(sha256: string, options: { readonly touchedBefore: number }): Promise<'deleted' | 'kept' | 'absent'> {
+    return this.inner.deleteBlob!(sha256, options);
+  }
+
+  async dispose(): Promise<void> {
+    await this.inner.dispose?.();
+  }
+
+  /** Current usage: measured once (lazily, so a runtime that never folds pays nothing). */
+  private measure(): Promise<{ session: Set<string>; sessionBytes: number; storeBytes: number }> {
+    this.usage ??= this.measureNow().catch((error: unknown) => {
+      this.usage = undefined;
+      throw error;
+    });
+    return this.usage;
+  }
+
+  // Reads only the session's state and its own records (direct keys, no walk of the store):
+  // blobs it already holds count by their records' entry lengths, so no blob is read.
+  private async measureNow(): Promise<{ session: Set<string>; sessionBytes: number; storeBytes: number }> {
+    const session = new Set<string>();
+    let sessionBytes = 0;
+    const state = await this.inner.loadState(this.sessionId);
+    for (const foldId of state?.foldIds ?? []) {
+      const record = await this.inner.getFold(this.sessionId, foldId);
+      for (const part of record?.parts ?? []) {
+        if (part.kind !== 'entry' || session.has(part.sha256)) continue;
+        session.add(part.sha256);
+        sessionBytes += part.chars;
+      }
+    }
+    let storeBytes = 0;
+    if (Number.isFinite(this.storeCapBytes)) {
+      for await (const blob of this.inner.listBlobs!()) storeBytes += blob.bytes;
+    }
+    return { session, sessionBytes, storeBytes };
+  }
+
+  private refusal(scope: 'session' | 'store', usedBytes: number, addedBytes: number, capBytes: number): FoldError {
+    const subject = scope === 'session' ? `session ${this.sessionId}'s share of the ${this.name} store` : `the ${this.name} store`;
+    const option = scope === 'session' ? 'sessionCapBytes' : 'storeCapBytes';
+    return new FoldError('STORE.QUOTA', `${subject} holds ${usedBytes} bytes of blobs; adding ${addedBytes} would pass its cap of ${capBytes} (${option}). Free space with \`pi-fold gc <store>\` (after ending or dropping old sessions) or raise ${option}; nothing was written`, {
+      details: { scope, sessionId: this.sessionId, usedBytes, addedBytes, capBytes, option },
+    });
+  }
+}
+
+function checkedCap(value: number, option: string): number {
+  if (value === Number.POSITIVE_INFINITY || (Number.isSafeInteger(value) && value >= 1)) return value;
+  throw new FoldError('SETTINGS.INVALID', `${option} must be a positive integer of bytes or Infinity, got ${String(value)}`);
+}

@@ -1,0 +1,226 @@
+/**
+ * The lab's arm harness: one arm of one workload through a REAL Pi `AgentSession`, with a
+ * simulated provider that tokenizes, caches, bills and refuses like a real one.
+ *
+ * ```ts
+ * const result: ArmResult = await runArm({
+ *   arm: 'native',                       // unmanaged | native | fold | fold-immediate | oracle | extension:<path>
+ *   settings,                            // LabRunSettings: descriptor, provider cap, price list name, cache rules
+ *   tools: [createReadToolDefinition(cwd), myTool],   // Pi ToolDefinitions offered (no built-ins are added)
+ *   prompts: ['first user message', 'second', ...],   // one per user turn, sent in order
+ *   policy: (request) => ({ text: '…', toolCalls: [{ name: 'read', arguments: { path: 'a.ts' } }] }),
+ *   cwd,                                 // the session's working directory (where `read` resolves paths)
+ *   onRow: (row) => progress.tick(),     // optional: every billed or refused request as it happens
+ * });
+ * ```
+ *
+ * The model policy is the scripted model. It receives a `ModelRequest`: `purpose` (`'agent'`
+ * for the agent loop, `'summary'` for native compaction's summary call), `systemPrompt`,
+ * `tools`, `messages` (pi-ai `Message[]`, exactly what the provider got), `index`, and
+ * `promptTokens`. It returns a `ScriptedReply` — `text` and/or `toolCalls` (`{name,
+ * arguments}`); a reply with tool calls continues the agent loop, one without ends the turn.
+ * `purpose: 'probe'` on a reply labels its row as probe work. Output tokens are the reply's
+ * own tokens. The policy must be deterministic for a run to be reproducible.
+ *
+ * What the harness does per request: serialize the prompt in wire order (system, tools,
+ * messages), tokenize each message once (o200k_base, cached by digest), refuse it above the
+ * arm's cap with an overflow error Pi recognises, else bill it through the positional prefix
+ * cache and the price list, and classify it as a pure append or a rewrite (attributed to a
+ * fold commit or a native compaction, else unattributed). The result holds one `RequestRow`
+ * per request, compactions, fold events, rewrites, file reads (`read` tool results) and,
+ * when the arm stopped early, `failure`. Probe scores are the workload's to add. While an arm
+ * runs, `crypto.randomUUID` is seeded and `Date.now` is a counter clock (see `seeded-ids.ts`):
+ * Pi's entry ids and timestamps reach the wire through fold ids and hashes.
+ */
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AuthStorage, createAgentSession, DefaultResourceLoader, ModelRegistry, SessionManager, SettingsManager, type AgentSession, type ExtensionAPI, type ToolDefinition } from '@mariozechner/pi-coding-agent';
+import { registerPiFold } from '../../../adapters/pi/register-pi-fold.ts';
+import { MemoryEvidenceStore } from '../../../adapters/storage-memory/memory-evidence-store.ts';
+import { MemoryFoldStore } from '../../../adapters/storage-memory/memory-fold-store.ts';
+import { FoldError } from '../../../core/fold-error.ts';
+import { PRICE_LISTS } from '../../../core/price-lists.ts';
+import type { Projection } from '../../../ports/projection-sink.port.ts';
+import { SimulatedProvider, type ModelPolicy } from '../provider/simulated-provider.ts';
+import { WireTokenizer } from '../provider/wire-tokens.ts';
+import type { ArmName, ArmResult, LabRunSettings, RequestRow } from '../report/lab-records.ts';
+import { armProfile } from './arm-profile.ts';
+import { HookTimer } from './hook-timer.ts';
+import { withLabDeterminism } from './seeded-ids.ts';
+import { settleSession } from './settle-session.ts';
+
+export type { ModelPolicy, ModelRequest, ScriptedReply } from '../provider/simulated-provider.ts';
+
+/** One arm to run. */
+export interface RunArmInput {
+  readonly arm: ArmName;
+  readonly settings: LabRunSettings;
+  /** Every tool the session offers (Pi's built-ins are not added: pass `createReadToolDefinition(cwd)` for `read`). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Pi's own tool definitions carry their own parameter and detail types
+  readonly tools: readonly ToolDefinition<any, any>[];
+  /** One user message per turn, in order. */
+  readonly prompts: readonly string[];
+  readonly policy: ModelPolicy;
+  /** The session's working directory. @default a fresh temporary directory */
+  readonly cwd?: string;
+  /** Called with every request row as it is billed (progress bars). */
+  readonly onRow?: (row: RequestRow) => void;
+  /** pi-fold thresholds for fold arms. @default the package defaults */
+  readonly foldThresholds?: Readonly<Record<string, number>>;
+}
+
+/** The name of the tool whose results count as file reads. */
+export const FILE_READ_TOOL = 'read';
+
+/**
+ * Run one arm to the end of its prompts (or its failure) and return what it did. Entry ids
+ * are seeded from `settings.seed` and the clock is a counter while it runs, so the same
+ * input gives the same rows (timings aside).
+ */
+export function runArm(input: RunArmInput): Promise<ArmResult> {
+  return withLabDeterminism(input.settings.seed, () => runArmSession(input));
+}
+
+async function runArmSession(input: RunArmInput): Promise<ArmResult> {
+  const profile = armProfile(input.arm, input.settings);
+  const priceList = PRICE_LISTS[input.settings.priceList];
+  if (priceList === undefined) {
+    throw new FoldError('SETTINGS.INVALID', `unknown price list "${input.settings.priceList}" (known: ${Object.keys(PRICE_LISTS).join(', ')})`);
+  }
+  const scratch = mkdtempSync(join(tmpdir(), 'pi-fold-lab-'));
+  const cwd = input.cwd ?? scratch;
+  const agentDirectory = join(scratch, 'agent');
+  const hookTimer = new HookTimer();
+  const counters = { compactions: 0, foldEvents: 0, pendingCauses: undefined as readonly string[] | undefined };
+  let session: AgentSession | undefined;
+  const provider = new SimulatedProvider({
+    arm: input.arm,
+    tokenizer: new WireTokenizer(),
+    priceList,
+    cacheRules: input.settings.cacheRules,
+    capTokens: profile.capTokens,
+    policy: input.policy,
+    ...(input.onRow === undefined ? {} : { onRow: input.onRow }),
+    attribution: {
+      takeFoldCauses: () => {
+        const causes = counters.pendingCauses;
+        counters.pendingCauses = undefined;
+        return causes;
+      },
+      compactionsDone: () => counters.compactions,
+      isCompacting: () => session?.isCompacting ?? false,
+      takeHookMs: () => hookTimer.take(),
+    },
+  });
+  try {
+    const authStorage = AuthStorage.inMemory();
+    const modelRegistry = ModelRegistry.inMemory(authStorage);
+    modelRegistry.registerProvider('lab', {
+      api: 'lab-simulated',
+      apiKey: 'offline',
+      baseUrl: 'http://localhost:0',
+      models: [{ id: 'lab-model', name: 'Lab model', reasoning: false, input: ['text'], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: profile.contextWindow, maxTokens: 32_000 }],
+      streamSimple: provider.streamSimple as never,
+    });
+    const settingsManager = SettingsManager.inMemory({ compaction: { enabled: profile.compaction } });
+    const extensionFactories = profile.fold === undefined ? [] : [foldFactory(profile.fold, hookTimer, input.foldThresholds, (projection) => {
+      counters.pendingCauses = projection.ledger.causes;
+      counters.foldEvents += projection.ledger.foldsLanded;
+    })];
+    const resourceLoader = new DefaultResourceLoader({
+      cwd,
+      agentDir: agentDirectory,
+      settingsManager,
+      extensionFactories,
+      ...(profile.extensionPath === undefined ? {} : { additionalExtensionPaths: [profile.extensionPath] }),
+      noSkills: true,
+      noPromptTemplates: true,
+      noThemes: true,
+      noContextFiles: true,
+    });
+    await resourceLoader.reload();
+    const created = await createAgentSession({
+      cwd,
+      agentDir: agentDirectory,
+      model: modelRegistry.find('lab', 'lab-model')!,
+      authStorage,
+      modelRegistry,
+      settingsManager,
+      sessionManager: labSessionManager(cwd, input.arm),
+      resourceLoader,
+      customTools: [...input.tools] as ToolDefinition[],
+      noTools: 'builtin',
+    });
+    session = created.session;
+    const errors: string[] = [];
+    await session.bindExtensions({ onError: (error: { event: string; error: string }) => errors.push(`${error.event}: ${error.error}`) } as never);
+    session.subscribe((event) => {
+      if (event.type === 'compaction_end' && event.result !== undefined) counters.compactions += 1;
+    });
+    let failure: string | undefined;
+    for (const prompt of input.prompts) {
+      await session.prompt(prompt);
+      await settleSession(session);
+      failure = turnFailure(session, errors);
+      if (failure !== undefined) break;
+    }
+    const reads = fileReads(session);
+    const rewrites = provider.rows.filter((row) => row.purpose !== 'summary' && row.event !== 'append');
+    return {
+      arm: input.arm,
+      rows: provider.rows,
+      compactions: counters.compactions,
+      foldEvents: counters.foldEvents,
+      rewritesAttributed: rewrites.filter((row) => row.event !== 'rewrite-unattributed').length,
+      rewritesUnattributed: rewrites.filter((row) => row.event === 'rewrite-unattributed').length,
+      fileReads: reads.count,
+      fileBytes: reads.bytes,
+      ...(failure === undefined ? {} : { failure }),
+    };
+  } finally {
+    session?.dispose();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** An in-memory session with a fixed id: the id reaches the wire (evidence references), so a time-based one would make runs differ. */
+function labSessionManager(cwd: string, arm: ArmName): SessionManager {
+  const sessionManager = SessionManager.inMemory(cwd);
+  sessionManager.newSession({ id: `lab-${createHash('sha256').update(arm).digest('hex').slice(0, 12)}` });
+  return sessionManager;
+}
+
+function foldFactory(fold: { scheduling: 'epoch' | 'immediate'; providerInputBudget: number }, hookTimer: HookTimer, thresholds: Readonly<Record<string, number>> | undefined, onProjection: (projection: Projection) => void): (pi: ExtensionAPI) => void {
+  return (pi) => {
+    registerPiFold(hookTimer.wrap(pi), {
+      foldStore: new MemoryFoldStore(),
+      evidenceStore: new MemoryEvidenceStore(),
+      // A path that does not exist: the package's default thresholds, never the machine's file.
+      settingsPath: join(tmpdir(), 'pi-fold-lab-no-settings', 'settings.json'),
+      settings: { providerInputBudget: fold.providerInputBudget, scheduling: fold.scheduling, ...(thresholds === undefined ? {} : { thresholds }) },
+      projectionSink: { specificationVersion: 'v1', accept: onProjection },
+    });
+  };
+}
+
+/** Why the turn ended without the model's own final answer, if it did. */
+function turnFailure(session: AgentSession, errors: readonly string[]): string | undefined {
+  if (errors.length > 0) return `extension error: ${errors.join('; ')}`;
+  const last = [...session.agent.state.messages].reverse().find((message) => message.role === 'assistant');
+  if (last === undefined || last.role !== 'assistant') return undefined;
+  if (last.stopReason === 'error' || last.stopReason === 'aborted') return `${last.stopReason}: ${last.errorMessage ?? 'no message'}`;
+  return undefined;
+}
+
+function fileReads(session: AgentSession): { count: number; bytes: number } {
+  let count = 0;
+  let bytes = 0;
+  for (const entry of session.sessionManager.getEntries()) {
+    if (entry.type !== 'message' || entry.message.role !== 'toolResult' || entry.message.toolName !== FILE_READ_TOOL) continue;
+    count += 1;
+    for (const part of entry.message.content) if (part.type === 'text') bytes += Buffer.byteLength(part.text, 'utf8');
+  }
+  return { count, bytes };
+}

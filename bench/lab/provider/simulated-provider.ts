@@ -1,0 +1,153 @@
+import { createAssistantMessageEventStream, type AssistantMessage, type AssistantMessageEventStream, type Context, type Model, type TextContent, type ToolCall, type Tool } from '@mariozechner/pi-ai';
+import type { Message } from '@mariozechner/pi-ai';
+import { priceRequest } from '../../../core/chars-cost-model.ts';
+import type { PriceList } from '../../../ports/cost-model.port.ts';
+import type { ArmName, RequestRow, WindowEvent } from '../report/lab-records.ts';
+import { PrefixCacheSimulator, type PrefixCacheRules, type PromptMessage } from './prefix-cache-simulator.ts';
+import type { WireTokenizer } from './wire-tokens.ts';
+
+/** What the scripted model is asked: exactly what a provider would receive, plus why. */
+export interface ModelRequest {
+  /** 0-based order of the request within the arm. */
+  readonly index: number;
+  /** `agent` for the agent loop, `summary` for a native compaction's summary call. */
+  readonly purpose: 'agent' | 'summary';
+  readonly systemPrompt: string;
+  readonly tools: readonly Tool[];
+  readonly messages: readonly Message[];
+  /** Tokens of the whole serialized prompt. */
+  readonly promptTokens: number;
+}
+
+/** The scripted model's answer. A reply with tool calls ends in `toolUse`, else `stop`. */
+export interface ScriptedReply {
+  readonly text?: string;
+  readonly toolCalls?: readonly { readonly name: string; readonly arguments: Record<string, unknown> }[];
+  /** Mark the request as spent on a probe (answering or recovering) in the request rows. */
+  readonly purpose?: 'probe';
+}
+
+/** The model: a pure function of what it was sent (closed loop). */
+export type ModelPolicy = (request: ModelRequest) => ScriptedReply;
+
+/** Where the provider learns whether a rewrite was the runtime's own doing. */
+export interface RewriteAttribution {
+  /** Causes the fold runtime recorded for the projection about to be sent (empty: pure append). */
+  takeFoldCauses(): readonly string[] | undefined;
+  /** Native compactions finished so far. */
+  compactionsDone(): number;
+  /** True while Pi is compacting (its summary calls). */
+  isCompacting(): boolean;
+  /** Milliseconds the runtime's hooks spent before this request. */
+  takeHookMs(): number;
+}
+
+export interface SimulatedProviderOptions {
+  readonly arm: ArmName;
+  readonly tokenizer: WireTokenizer;
+  readonly priceList: PriceList;
+  readonly cacheRules: PrefixCacheRules;
+  /** Prompts above this many tokens are refused as a context overflow. */
+  readonly capTokens: number;
+  /** Simulated seconds between requests (the cache's TTL clock). @default 15 */
+  readonly secondsPerRequest?: number;
+  readonly policy: ModelPolicy;
+  readonly attribution: RewriteAttribution;
+  readonly onRow?: (row: RequestRow) => void;
+}
+
+/** The refusal text: OpenAI's wording, which pi-ai's overflow detection recognises. */
+export function overflowMessage(promptTokens: number, capTokens: number): string {
+  return `Your input exceeds the context window of this model (${promptTokens} tokens > ${capTokens} maximum)`;
+}
+
+/**
+ * A provider that bills like a real one: every prompt is tokenized in wire order, served
+ * from a positional prefix cache, priced per request, and refused above the cap with an
+ * error Pi treats as a context overflow. Each request is classified as a pure append of
+ * the previous agent prompt or a rewrite, attributed when the runtime says it caused one.
+ */
+export class SimulatedProvider {
+  readonly rows: RequestRow[] = [];
+  private readonly cache: PrefixCacheSimulator;
+  private previousAgentPrompt: readonly PromptMessage[] | undefined;
+  private compactionsAtPrevious = 0;
+
+  constructor(private readonly options: SimulatedProviderOptions) {
+    this.cache = new PrefixCacheSimulator(options.cacheRules);
+  }
+
+  /** The `streamSimple` to register with `modelRegistry.registerProvider`. */
+  readonly streamSimple = (model: Model<string>, context: Context): AssistantMessageEventStream => {
+    const stream = createAssistantMessageEventStream();
+    const message = this.respond(model, context);
+    queueMicrotask(() => {
+      if (message.stopReason === 'error') {
+        stream.push({ type: 'error', reason: 'error', error: message });
+      } else {
+        stream.push({ type: 'start', partial: message });
+        stream.push({ type: 'done', reason: message.stopReason as 'stop' | 'toolUse', message });
+      }
+      stream.end(message);
+    });
+    return stream;
+  };
+
+  private respond(model: Model<string>, context: Context): AssistantMessage {
+    const { tokenizer, capTokens, priceList, attribution } = this.options;
+    const index = this.rows.length;
+    const purpose = attribution.isCompacting() ? 'summary' : 'agent';
+    const hookMs = purpose === 'agent' ? attribution.takeHookMs() : 0;
+    const foldCauses = purpose === 'agent' ? attribution.takeFoldCauses() : undefined;
+    const prompt = tokenizer.prompt(context);
+    const promptTokens = prompt.reduce((sum, part) => sum + part.tokens.length, 0);
+    const event = purpose === 'summary' ? 'compaction' : this.classify(prompt, foldCauses);
+    const base = { api: model.api, provider: model.provider, model: model.id, timestamp: Date.now() };
+    const zero = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+    const nowSeconds = index * (this.options.secondsPerRequest ?? 15);
+    const rowBase = { arm: this.options.arm, index, promptTokens, event, hookMs };
+    if (promptTokens > capTokens) {
+      this.record({ ...rowBase, cacheRead: 0, freshInput: 0, output: 0, costUsd: 0, longContext: false, rejected: true, purpose });
+      return { ...base, role: 'assistant', content: [], usage: zero, stopReason: 'error', errorMessage: overflowMessage(promptTokens, capTokens) };
+    }
+    const bill = this.cache.bill(prompt, nowSeconds);
+    const reply = this.options.policy({ index, purpose, systemPrompt: context.systemPrompt ?? '', tools: context.tools ?? [], messages: context.messages, promptTokens });
+    const content: (TextContent | ToolCall)[] = [];
+    if (reply.text !== undefined && reply.text.length > 0) content.push({ type: 'text', text: reply.text });
+    for (const [position, call] of (reply.toolCalls ?? []).entries()) {
+      content.push({ type: 'toolCall', id: `call_${index}_${position}`, name: call.name, arguments: call.arguments });
+    }
+    const output = tokenizer.count(content.map((part) => (part.type === 'text' ? part.text : `${part.name}${JSON.stringify(part.arguments)}`)).join('\n'));
+    const usage = { input: bill.fresh, cacheRead: bill.cacheRead, cacheWrite: 0, output };
+    const costUsd = priceRequest(priceList, usage);
+    const longContext = priceList.longContext !== undefined && promptTokens > priceList.longContext.aboveTokens;
+    this.record({ ...rowBase, cacheRead: bill.cacheRead, freshInput: bill.fresh, output, costUsd, longContext, rejected: false, purpose: reply.purpose ?? purpose });
+    return {
+      ...base,
+      role: 'assistant',
+      content,
+      usage: { ...usage, totalTokens: promptTokens + output, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: costUsd } },
+      stopReason: (reply.toolCalls?.length ?? 0) > 0 ? 'toolUse' : 'stop',
+    };
+  }
+
+  // A pure append keeps every earlier wire element byte-identical and only adds after them.
+  private classify(prompt: readonly PromptMessage[], foldCauses: readonly string[] | undefined): WindowEvent {
+    const previous = this.previousAgentPrompt;
+    const compactions = this.options.attribution.compactionsDone();
+    const compactedSince = compactions > this.compactionsAtPrevious;
+    this.previousAgentPrompt = prompt;
+    this.compactionsAtPrevious = compactions;
+    if (previous === undefined) return 'append';
+    const appended = previous.length <= prompt.length && previous.every((part, position) => part.digest === prompt[position]!.digest);
+    if (appended) return 'append';
+    if (foldCauses !== undefined && foldCauses.length > 0) return 'commit';
+    if (compactedSince) return 'compaction';
+    return 'rewrite-unattributed';
+  }
+
+  private record(row: RequestRow): void {
+    this.rows.push(row);
+    this.options.onRow?.(row);
+  }
+}

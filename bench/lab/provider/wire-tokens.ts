@@ -1,0 +1,61 @@
+import { createHash } from 'node:crypto';
+import type { Context, Message } from '@mariozechner/pi-ai';
+import { encode } from 'gpt-tokenizer/encoding/o200k_base';
+import type { PromptMessage } from './prefix-cache-simulator.ts';
+
+/** The tokenizer every lab figure is counted with. */
+export const LAB_TOKENIZER = 'o200k_base (gpt-tokenizer 4.0.0)';
+
+/**
+ * What a provider receives of one message: its role and content, without Pi's bookkeeping
+ * (timestamps, usage, model names), which never reach a model's wire.
+ */
+export function wireText(message: Message): string {
+  switch (message.role) {
+    case 'user':
+      return JSON.stringify({ role: 'user', content: message.content });
+    case 'assistant':
+      return JSON.stringify({ role: 'assistant', content: message.content });
+    case 'toolResult':
+      return JSON.stringify({ role: 'tool', toolCallId: message.toolCallId, toolName: message.toolName, isError: message.isError, content: message.content });
+  }
+}
+
+/**
+ * Tokenizes prompts in wire order (system prompt, tool schemas, then each message) with
+ * o200k_base. Each distinct message is tokenized once and cached by its digest, so a run
+ * costs what it appended rather than the whole prompt on every request.
+ */
+export class WireTokenizer {
+  private readonly cache = new Map<string, readonly number[]>();
+
+  /** @param stableSystemPrompt rewrites the system prompt before counting (the lab pins Pi's date and working-directory lines so figures do not drift by day or checkout). */
+  constructor(private readonly stableSystemPrompt: (text: string) => string = pinVolatileLines) {}
+
+  /** The prompt as the prefix cache sees it: one tokenized part per wire element. */
+  prompt(context: Context): PromptMessage[] {
+    const parts: PromptMessage[] = [this.part(`system:${this.stableSystemPrompt(context.systemPrompt ?? '')}`), this.part(`tools:${JSON.stringify(context.tools ?? [])}`)];
+    for (const message of context.messages) parts.push(this.part(wireText(message)));
+    return parts;
+  }
+
+  /** Tokens of a free text (a scripted reply). Not cached: replies are seen once. */
+  count(text: string): number {
+    return text.length === 0 ? 0 : encode(text).length;
+  }
+
+  private part(text: string): PromptMessage {
+    const digest = createHash('sha1').update(text).digest('hex');
+    let tokens = this.cache.get(digest);
+    if (tokens === undefined) {
+      tokens = encode(text);
+      this.cache.set(digest, tokens);
+    }
+    return { digest, tokens };
+  }
+}
+
+/** Pi ends its system prompt with today's date and the working directory; the lab counts fixed ones. */
+export function pinVolatileLines(systemPrompt: string): string {
+  return systemPrompt.replace(/^Current date: .*$/m, 'Current date: 2026-01-01').replace(/^Current working directory: .*$/m, 'Current working directory: /workspace');
+}

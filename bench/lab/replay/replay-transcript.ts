@@ -1,0 +1,127 @@
+import { basename } from 'node:path';
+import { DEFAULT_CACHE_RULES } from '../provider/prefix-cache-simulator.ts';
+import { LAB_TOKENIZER } from '../provider/wire-tokens.ts';
+import { runArm } from '../arms/run-arm.ts';
+import { createProgressBar, type ProgressStream } from '../report/progress-bar.ts';
+import type { ArmName, ArmResult, LabRun, LabRunSettings } from '../report/lab-records.ts';
+import { loadTranscript } from '../transcripts/load-transcript.ts';
+import type { RecordedSession } from '../transcripts/recorded-session.ts';
+import { MemorySampler, type PeakMemory } from './memory-sampler.ts';
+import { createRecordedModel, type RecordedModel } from './recorded-model.ts';
+import { buildReplayPlan, type ReplayGap, type ReplayPlan } from './replay-plan.ts';
+import { describeArms, describeSession } from './replay-notes.ts';
+
+/** The arms a replay runs when none are named. */
+export const DEFAULT_REPLAY_ARMS: readonly ArmName[] = ['unmanaged', 'native', 'fold'];
+
+/** What to replay and how. */
+export interface ReplayOptions {
+  readonly path: string;
+  /** @default DEFAULT_REPLAY_ARMS */
+  readonly arms?: readonly ArmName[];
+  /** @default 'gpt-5.6-ledger' */
+  readonly priceList?: string;
+  /** The window the runtimes budget against. @default 272000 */
+  readonly descriptorTokens?: number;
+  /** Prompts above this are refused. @default 372000 */
+  readonly providerCapTokens?: number;
+  /** Where progress goes. @default process.stderr */
+  readonly progress?: ProgressStream;
+}
+
+/** One arm's replay: its result, the gaps it met, and how long it took. */
+export interface ArmReplay {
+  readonly result: ArmResult;
+  readonly gaps: readonly ReplayGap[];
+  /** Agent requests the provider answered: equals the recorded responses when the arm added or lost none. */
+  readonly answeredAgentRequests: number;
+  readonly wallMs: number;
+}
+
+/** Everything a replay produced. */
+export interface ReplayReport {
+  readonly run: LabRun;
+  readonly session: Pick<RecordedSession, 'format' | 'path' | 'compactions' | 'malformedLines' | 'linesRead'> & { readonly entries: number; readonly responses: number };
+  readonly plan: Pick<ReplayPlan, 'responseCount' | 'mergedUserMessages' | 'toolNames'> & { readonly turns: number };
+  readonly arms: readonly ArmReplay[];
+  /** Deterministic remarks for the stable summary (malformed lines, gaps, how calls are counted). */
+  readonly notes: readonly string[];
+  /** Machine-dependent figures (wall time, peak memory). */
+  readonly measurements: Readonly<Record<string, string | number>>;
+  readonly memory: PeakMemory;
+}
+
+/**
+ * Replay a recorded session through each arm, open loop: the recording's user messages are
+ * the turns, its responses are the model's answers, its tool results are the tools'. The file
+ * is streamed (never read whole), converted once, planned once, and the same plan drives
+ * every arm; memory is sampled on every request.
+ */
+export async function replayTranscript(options: ReplayOptions): Promise<ReplayReport> {
+  const sampler = new MemorySampler();
+  const loadStarted = performance.now();
+  const plan = await loadAndPlan(options.path);
+  const loadMs = performance.now() - loadStarted;
+  sampler.sample();
+  const settings: LabRunSettings = {
+    workload: `replay:${basename(options.path)}`,
+    seed: 0,
+    priceList: options.priceList ?? 'gpt-5.6-ledger',
+    descriptorTokens: options.descriptorTokens ?? 272_000,
+    providerCapTokens: options.providerCapTokens ?? 372_000,
+    tokenizer: LAB_TOKENIZER,
+    cacheRules: DEFAULT_CACHE_RULES,
+  };
+  const prompts = plan.turns.map((turn) => turn.prompt);
+  const arms: ArmReplay[] = [];
+  for (const arm of options.arms ?? DEFAULT_REPLAY_ARMS) {
+    const model: RecordedModel = createRecordedModel(plan);
+    const progress = createProgressBar(`replay ${arm}`, plan.responseCount, options.progress);
+    const started = performance.now();
+    const result = await runArm({
+      arm,
+      settings,
+      tools: model.tools,
+      prompts,
+      policy: model.policy,
+      onRow: (row) => {
+        sampler.sample();
+        if (row.purpose !== 'summary' && !row.rejected) progress.tick(1, `request ${row.index}`);
+      },
+    });
+    progress.done();
+    const answeredAgentRequests = result.rows.filter((row) => row.purpose !== 'summary' && !row.rejected).length;
+    arms.push({ result, gaps: model.gaps, answeredAgentRequests, wallMs: performance.now() - started });
+  }
+  const memory = sampler.stop();
+  const run: LabRun = { settings, arms: arms.map((arm) => arm.result) };
+  const measurements: Record<string, string | number> = {
+    'transcript load and plan (s)': round(loadMs / 1000, 2),
+    ...Object.fromEntries(arms.map((arm) => [`${arm.result.arm} replay wall time (s)`, round(arm.wallMs / 1000, 2)])),
+    'peak rss (MB)': round(memory.peakRssBytes / 1_048_576, 1),
+    'peak heap used (MB)': round(memory.peakHeapUsedBytes / 1_048_576, 1),
+    'memory samples': memory.samples,
+  };
+  return {
+    run,
+    session: plan.session,
+    plan: { responseCount: plan.responseCount, mergedUserMessages: plan.mergedUserMessages, toolNames: plan.toolNames, turns: plan.turns.length },
+    arms,
+    notes: [...plan.sessionNotes, ...describeArms(plan, arms)],
+    measurements,
+    memory,
+  };
+}
+
+// Only the plan outlives this function: the converted entries (the file's bytes) are let go before any arm runs.
+async function loadAndPlan(path: string): Promise<ReplayPlan & { session: ReplayReport['session']; sessionNotes: string[] }> {
+  const session = await loadTranscript(path);
+  const plan = buildReplayPlan(session);
+  const summary = { format: session.format, path: session.path, compactions: session.compactions, malformedLines: session.malformedLines, linesRead: session.linesRead, entries: session.entries.length, responses: session.responses.length };
+  return { ...plan, session: summary, sessionNotes: describeSession(session, plan) };
+}
+
+function round(value: number, digits: number): number {
+  const scale = 10 ** digits;
+  return Math.round(value * scale) / scale;
+}

@@ -1,0 +1,118 @@
+import type { ArmName, ArmResult, ProbeScore, RequestRow } from './lab-records.ts';
+
+/** The seeds' table for one arm, computed from its request rows and counters alone. */
+export interface ArmSummary {
+  readonly arm: ArmName;
+  /** Every request the arm issued, billed or refused. */
+  readonly requests: number;
+  /** Requests the provider accepted and billed. */
+  readonly billedCalls: number;
+  /** Native summary calls among the billed calls (they are requests the recorded session never made). */
+  readonly summaryCalls: number;
+  readonly rejectedRequests: number;
+  /** Fresh input + cache read + output over billed calls. */
+  readonly totalTokens: number;
+  readonly freshInput: number;
+  readonly cacheRead: number;
+  readonly output: number;
+  readonly costUsd: number;
+  /** Cache read ÷ (cache read + fresh input), pooled over billed calls (0 when nothing was sent). */
+  readonly pooledCacheShare: number;
+  /** Largest prompt the provider accepted. */
+  readonly peakPromptTokens: number;
+  readonly longContextRequests: number;
+  /** Dollars of the requests billed at the long-context tier. */
+  readonly longContextUsd: number;
+  readonly compactions: number;
+  readonly foldEvents: number;
+  readonly rewritesAttributed: number;
+  readonly rewritesUnattributed: number;
+  readonly fileReads: number;
+  readonly fileBytes: number;
+  readonly probes?: ProbeScore;
+  readonly failure?: string;
+}
+
+/** Wall-clock figures of an arm: they drift between machines, so they never enter the stable summary. */
+export interface ArmTimings {
+  readonly arm: ArmName;
+  readonly hookMsP50: number;
+  readonly hookMsP99: number;
+  readonly hookMsTotal: number;
+}
+
+/** Sum the rows of an arm into the seeds' table. */
+export function summarizeArm(arm: ArmResult): ArmSummary {
+  let billedCalls = 0;
+  let summaryCalls = 0;
+  let freshInput = 0;
+  let cacheRead = 0;
+  let output = 0;
+  let costUsd = 0;
+  let peakPromptTokens = 0;
+  let longContextRequests = 0;
+  let longContextUsd = 0;
+  for (const row of arm.rows) {
+    if (row.rejected) continue;
+    billedCalls += 1;
+    if (row.purpose === 'summary') summaryCalls += 1;
+    freshInput += row.freshInput;
+    cacheRead += row.cacheRead;
+    output += row.output;
+    costUsd += row.costUsd;
+    peakPromptTokens = Math.max(peakPromptTokens, row.promptTokens);
+    if (row.longContext) {
+      longContextRequests += 1;
+      longContextUsd += row.costUsd;
+    }
+  }
+  const prompt = freshInput + cacheRead;
+  return {
+    arm: arm.arm,
+    requests: arm.rows.length,
+    billedCalls,
+    summaryCalls,
+    rejectedRequests: arm.rows.length - billedCalls,
+    totalTokens: prompt + output,
+    freshInput,
+    cacheRead,
+    output,
+    // Rounded to micro-dollars so float summation order never changes the stable bytes.
+    costUsd: roundMicro(costUsd),
+    pooledCacheShare: prompt === 0 ? 0 : Math.round((cacheRead / prompt) * 1e6) / 1e6,
+    peakPromptTokens,
+    longContextRequests,
+    longContextUsd: roundMicro(longContextUsd),
+    compactions: arm.compactions,
+    foldEvents: arm.foldEvents,
+    rewritesAttributed: arm.rewritesAttributed,
+    rewritesUnattributed: arm.rewritesUnattributed,
+    fileReads: arm.fileReads,
+    fileBytes: arm.fileBytes,
+    ...(arm.probes !== undefined ? { probes: arm.probes } : {}),
+    ...(arm.failure !== undefined ? { failure: arm.failure } : {}),
+  };
+}
+
+/** The arm's time in hooks per request (p50/p99 by nearest rank). */
+export function armTimings(arm: ArmResult): ArmTimings {
+  const hookTimes = arm.rows.map((row: RequestRow) => row.hookMs);
+  return {
+    arm: arm.arm,
+    hookMsP50: percentile(hookTimes, 50),
+    hookMsP99: percentile(hookTimes, 99),
+    hookMsTotal: hookTimes.reduce((sum, value) => sum + value, 0),
+  };
+}
+
+/** Nearest-rank percentile; 0 for no values. */
+export function percentile(values: readonly number[], rank: number): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  const position = Math.min(sorted.length - 1, Math.max(0, Math.ceil((rank / 100) * sorted.length) - 1));
+  return sorted[position]!;
+}
+
+function roundMicro(dollars: number): number {
+  return Math.round(dollars * 1e6) / 1e6;
+}

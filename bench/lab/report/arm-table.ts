@@ -1,0 +1,80 @@
+import { armTimings, summarizeArm, type ArmSummary, type ArmTimings } from './arm-summary.ts';
+import type { LabRun } from './lab-records.ts';
+
+interface TableMetric {
+  readonly label: string;
+  readonly value: (summary: ArmSummary, timings: ArmTimings) => number | undefined;
+  readonly format: (value: number) => string;
+}
+
+const integer = (value: number): string => Math.round(value).toLocaleString('en-US');
+const dollars = (value: number): string => `$${value.toFixed(2)}`;
+const share = (value: number): string => `${(value * 100).toFixed(1)}%`;
+const milliseconds = (value: number): string => `${value.toFixed(2)} ms`;
+
+const METRICS: readonly TableMetric[] = [
+  { label: 'total tokens', value: (summary) => summary.totalTokens, format: integer },
+  { label: 'fresh input', value: (summary) => summary.freshInput, format: integer },
+  { label: 'cache read', value: (summary) => summary.cacheRead, format: integer },
+  { label: 'output', value: (summary) => summary.output, format: integer },
+  { label: 'billed calls', value: (summary) => summary.billedCalls, format: integer },
+  { label: '  of which summary calls', value: (summary) => summary.summaryCalls, format: integer },
+  { label: 'rejected requests', value: (summary) => summary.rejectedRequests, format: integer },
+  { label: 'cost', value: (summary) => summary.costUsd, format: dollars },
+  { label: 'pooled cache share', value: (summary) => summary.pooledCacheShare, format: share },
+  { label: 'peak request context', value: (summary) => summary.peakPromptTokens, format: integer },
+  { label: 'long-context requests', value: (summary) => summary.longContextRequests, format: integer },
+  { label: 'long-context dollars', value: (summary) => summary.longContextUsd, format: dollars },
+  { label: 'compactions', value: (summary) => summary.compactions, format: integer },
+  { label: 'fold events', value: (summary) => summary.foldEvents, format: integer },
+  { label: 'rewrites attributed', value: (summary) => summary.rewritesAttributed, format: integer },
+  { label: 'rewrites unattributed', value: (summary) => summary.rewritesUnattributed, format: integer },
+  { label: 'file reads', value: (summary) => summary.fileReads, format: integer },
+  { label: 'file bytes', value: (summary) => summary.fileBytes, format: integer },
+  { label: 'probes correct', value: (summary) => summary.probes?.correct, format: integer },
+  { label: 'probes recovered', value: (summary) => summary.probes?.recovered, format: integer },
+  { label: 'probes lost', value: (summary) => summary.probes?.lost, format: integer },
+  { label: 'hook time p50', value: (_summary, timings) => timings.hookMsP50, format: milliseconds },
+  { label: 'hook time p99', value: (_summary, timings) => timings.hookMsP99, format: milliseconds },
+];
+
+/** `value ÷ native` as printed: `0.60×`; a dash when native is 0 or the value is absent. */
+export function formatRatio(value: number | undefined, native: number | undefined): string {
+  if (value === undefined || native === undefined) return '—';
+  if (native === 0) return value === 0 ? '1.00×' : '—';
+  return `${(value / native).toFixed(2)}×`;
+}
+
+/**
+ * The seeds' table, one column per arm with its ratio against `native` beside it, preceded by
+ * the settings the run was made with. Probe rows appear only when some arm was scored.
+ */
+export function formatArmTable(run: LabRun): string {
+  const summaries = run.arms.map((arm) => ({ summary: summarizeArm(arm), timings: armTimings(arm) }));
+  const native = summaries.find((entry) => entry.summary.arm === 'native');
+  const scored = summaries.some((entry) => entry.summary.probes !== undefined);
+  const metrics = METRICS.filter((metric) => scored || !metric.label.startsWith('probes'));
+  const header = ['metric', ...summaries.flatMap((entry) => [entry.summary.arm, '×native'])];
+  const body = metrics.map((metric) => {
+    const nativeValue = native === undefined ? undefined : metric.value(native.summary, native.timings);
+    return [
+      metric.label,
+      ...summaries.flatMap((entry) => {
+        const value = metric.value(entry.summary, entry.timings);
+        return [value === undefined ? '—' : metric.format(value), formatRatio(value, nativeValue)];
+      }),
+    ];
+  });
+  const widths = header.map((_, column) => Math.max(...[header, ...body].map((row) => (row[column] ?? '').length)));
+  const render = (row: readonly string[]): string => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ').trimEnd();
+  const { settings } = run;
+  const lines = [
+    `workload ${settings.workload} · seed ${settings.seed} · price list ${settings.priceList} · budget ${integer(settings.descriptorTokens)} · provider cap ${integer(settings.providerCapTokens)} · tokenizer ${settings.tokenizer}`,
+    render(header),
+    render(widths.map((width) => '-'.repeat(width))),
+    ...body.map(render),
+  ];
+  if (native === undefined) lines.push('no native arm in this run: ratios cannot be computed (shown as —)');
+  for (const entry of summaries) if (entry.summary.failure !== undefined) lines.push(`${entry.summary.arm} did not finish: ${entry.summary.failure}`);
+  return lines.join('\n');
+}

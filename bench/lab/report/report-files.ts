@@ -1,0 +1,72 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { stableStringify } from '../../../core/hashing.ts';
+import { armTimings, summarizeArm } from './arm-summary.ts';
+import { formatArmTable } from './arm-table.ts';
+import { renderHtmlReport } from './html-report.ts';
+import type { LabRun, RequestRow } from './lab-records.ts';
+
+/** Extra words and figures for a report beyond the run itself. */
+export interface LabReportOptions {
+  /** Heading of the HTML report. @default 'pi-fold lab' */
+  readonly title?: string;
+  /** Deterministic remarks (malformed lines, gaps, how summary calls are counted); kept in the stable summary. */
+  readonly notes?: readonly string[];
+  /** Machine-dependent figures (wall time, peak memory); written only to the timings file and the HTML. */
+  readonly measurements?: Readonly<Record<string, string | number>>;
+  /** File name stem. @default 'lab' */
+  readonly baseName?: string;
+}
+
+/** Where `writeLabReports` put each file. */
+export interface LabReportPaths {
+  readonly csv: string;
+  /** Stable bytes for the same run: no timings. */
+  readonly summary: string;
+  /** Timings and measurements: differ between runs by nature. */
+  readonly timings: string;
+  readonly html: string;
+}
+
+const CSV_COLUMNS = ['arm', 'index', 'purpose', 'event', 'promptTokens', 'cacheRead', 'freshInput', 'output', 'costUsd', 'longContext', 'rejected', 'hookMs'] as const satisfies readonly (keyof RequestRow)[];
+
+/** One CSV line per request of every arm, with a header line. */
+export function requestRowsCsv(run: LabRun): string {
+  const quote = (value: unknown): string => {
+    const text = String(value);
+    return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  };
+  const lines = [CSV_COLUMNS.join(',')];
+  for (const arm of run.arms) for (const row of arm.rows) lines.push(CSV_COLUMNS.map((column) => quote(row[column])).join(','));
+  return `${lines.join('\n')}\n`;
+}
+
+/** The summary whose bytes depend only on the run's settings and rows: keys sorted, no timings. */
+export function stableSummaryJson(run: LabRun, notes: readonly string[] = []): string {
+  const document = { format: 'pi-fold-lab-summary', version: 1, settings: run.settings, notes, arms: run.arms.map(summarizeArm) };
+  return `${JSON.stringify(JSON.parse(stableStringify(document)), null, 2)}\n`;
+}
+
+/**
+ * Write the per-request CSV, the stable JSON summary, the timings JSON and the HTML report
+ * into `outDirectory` (created if needed); returns their paths.
+ */
+export async function writeLabReports(run: LabRun, outDirectory: string, options: LabReportOptions = {}): Promise<LabReportPaths> {
+  const base = options.baseName ?? 'lab';
+  await mkdir(outDirectory, { recursive: true });
+  const paths: LabReportPaths = {
+    csv: join(outDirectory, `${base}-requests.csv`),
+    summary: join(outDirectory, `${base}-summary.json`),
+    timings: join(outDirectory, `${base}-timings.json`),
+    html: join(outDirectory, `${base}-report.html`),
+  };
+  const notes = options.notes ?? [];
+  const measurements = options.measurements ?? {};
+  const table = formatArmTable(run);
+  const timings = { format: 'pi-fold-lab-timings', version: 1, arms: run.arms.map(armTimings), measurements };
+  await writeFile(paths.csv, requestRowsCsv(run));
+  await writeFile(paths.summary, stableSummaryJson(run, notes));
+  await writeFile(paths.timings, `${JSON.stringify(timings, null, 2)}\n`);
+  await writeFile(paths.html, renderHtmlReport(run, table, { title: options.title ?? 'pi-fold lab', notes, measurements }));
+  return paths;
+}

@@ -1,0 +1,74 @@
+import { createReadToolDefinition } from '@mariozechner/pi-coding-agent';
+import { runArm } from '../arms/run-arm.ts';
+import { DEFAULT_CACHE_RULES } from '../provider/prefix-cache-simulator.ts';
+import { LAB_TOKENIZER } from '../provider/wire-tokens.ts';
+import type { ArmName, ArmResult, LabRun, LabRunSettings, ProbeScore, RequestRow } from '../report/lab-records.ts';
+import { createStagedAgent, type AgentLog } from './staged-agent.ts';
+import { planAssignment, type AssignmentPlan, type StagedPreset } from './stage-plan.ts';
+import { AnswerSheet, createAnswerTool, createStageTool } from './stage-tools.ts';
+import { zodSourceTree } from './source-tree.ts';
+
+/** The one user message of the assignment. */
+export function assignmentPrompt(plan: AssignmentPlan): string {
+  return [
+    `Staged assignment over ${plan.tree.label}: call repo_stage for stages 1 to ${plan.preset.stages} in order, then stage ${plan.preset.stages + 1} for the final questions.`,
+    'Each stage names files to read with the read tool; note one finding per file. Stages plant markers that later questions ask about: answer them with submit_answers.',
+  ].join('\n');
+}
+
+export interface StagedRunOptions {
+  readonly preset: StagedPreset;
+  readonly seed: number;
+  readonly arms: readonly ArmName[];
+  readonly priceList?: string;
+  /** Called before each arm and with each request row (progress). */
+  readonly onArmStart?: (arm: ArmName, expectedRequests: number) => void;
+  readonly onRow?: (row: RequestRow) => void;
+  readonly onArmEnd?: (result: ArmResult, wallMs: number) => void;
+}
+
+/** The run's settings, as every report prints them. */
+export function stagedSettings(preset: StagedPreset, seed: number, priceList = 'gpt-5.6-ledger'): LabRunSettings {
+  return { workload: `staged-${preset.stages}`, seed, priceList, descriptorTokens: preset.descriptorTokens, providerCapTokens: preset.providerCapTokens, tokenizer: LAB_TOKENIZER, cacheRules: DEFAULT_CACHE_RULES };
+}
+
+/** Run the staged assignment through every arm, one after the other, same plan and seed. */
+export async function runStagedWorkload(options: StagedRunOptions): Promise<LabRun> {
+  const tree = zodSourceTree();
+  const plan = planAssignment(tree, options.preset, options.seed);
+  const settings = stagedSettings(options.preset, options.seed, options.priceList);
+  const arms: ArmResult[] = [];
+  for (const arm of options.arms) {
+    const sheet = new AnswerSheet();
+    const agent = createStagedAgent(plan);
+    // Two requests per stage, the final block, and about one per question for answers and recoveries.
+    options.onArmStart?.(arm, options.preset.stages * 2 + 2 + plan.answerKey.size);
+    const started = performance.now();
+    const result = await runArm({
+      arm,
+      settings,
+      tools: [createReadToolDefinition(tree.root), createStageTool(plan, sheet), createAnswerTool(sheet)],
+      prompts: [assignmentPrompt(plan)],
+      policy: agent.policy,
+      cwd: tree.root,
+      ...(options.onRow === undefined ? {} : { onRow: options.onRow }),
+    });
+    const scored = { ...result, probes: scoreProbes(plan, sheet, agent.log) };
+    options.onArmEnd?.(scored, performance.now() - started);
+    arms.push(scored);
+  }
+  return { settings, arms };
+}
+
+/** Every planned question is counted: answered right from the window, right after a recovery, or lost. */
+export function scoreProbes(plan: AssignmentPlan, sheet: AnswerSheet, log: AgentLog): ProbeScore {
+  let correct = 0;
+  let recovered = 0;
+  for (const [id, expected] of plan.answerKey) {
+    if (sheet.answers.get(id) !== expected) continue;
+    if (log.recovered.has(id)) recovered += 1;
+    else correct += 1;
+  }
+  const asked = plan.answerKey.size;
+  return { asked, correct, recovered, lost: asked - correct - recovered, recoveryReads: log.recoveryReads.peeks + log.recoveryReads.stageRereads };
+}

@@ -1,0 +1,88 @@
+import { collectGarbage, DEFAULT_GC_GRACE_MS, type GarbageCollectionReport } from '../../adapters/storage-shared/store-gc.ts';
+import type { FoldStore } from '../../ports/fold-store.port.ts';
+import { EXIT, parseCommandArguments, type CliCommand, type CommandOutput } from './command-table.ts';
+import { openFoldStoreAt } from './open-store-for-gc.ts';
+
+/**
+ * `pi-fold gc <store>`: delete blobs that no fold record or engine state of any session
+ * references. Never deletes a referenced blob; keeps unreferenced blobs written within the
+ * grace period (a writer may be between putting a fold's blobs and its record). `--dry-run`
+ * reports what would be freed and changes nothing.
+ */
+export const gcCommand: CliCommand = {
+  name: 'gc',
+  summary: 'Delete blobs no fold or session references (--dry-run reports what it would free)',
+  usage: 'pi-fold gc <store-dir | file.sqlite | redis://… | postgres://…> [--dry-run] [--grace-minutes 60] [--namespace pi-fold] [--table keyv] [--json]',
+  async run(argumentsAfterName, output) {
+    let parsed: ReturnType<typeof parseCommandArguments>;
+    try {
+      parsed = parseCommandArguments(argumentsAfterName, ['namespace', 'table', 'grace-minutes']);
+    } catch (error) {
+      output.error(`pi-fold gc: ${(error as Error).message}\nusage: ${this.usage}`);
+      return EXIT.usage;
+    }
+    const [target, ...extra] = parsed.positional;
+    const known = new Set(['namespace', 'table', 'grace-minutes', 'dry-run', 'json']);
+    const unknown = [...parsed.options.keys()].filter((name) => !known.has(name));
+    if (target === undefined || extra.length > 0 || unknown.length > 0) {
+      output.error(`${unknown.length > 0 ? `pi-fold gc: unknown option --${unknown[0]}\n` : ''}usage: ${this.usage}`);
+      return EXIT.usage;
+    }
+    const graceOption = parsed.options.get('grace-minutes');
+    const graceMinutes = graceOption === undefined ? DEFAULT_GC_GRACE_MS / 60_000 : Number(graceOption);
+    if (typeof graceOption === 'boolean' || !Number.isFinite(graceMinutes) || graceMinutes < 0) {
+      output.error(`pi-fold gc: --grace-minutes must be a non-negative number, got ${String(graceOption)}`);
+      return EXIT.usage;
+    }
+    const namespace = parsed.options.get('namespace');
+    const table = parsed.options.get('table');
+    let opened: { kind: string; store: FoldStore };
+    try {
+      opened = await openFoldStoreAt(target, { ...(typeof namespace === 'string' ? { namespace } : {}), ...(typeof table === 'string' ? { table } : {}) });
+    } catch (error) {
+      output.error(`pi-fold gc: cannot open ${target}: ${(error as Error).message}`);
+      return EXIT.usage;
+    }
+    const dryRun = parsed.options.get('dry-run') === true;
+    let report: GarbageCollectionReport;
+    try {
+      report = await collectGarbage(opened.store, {
+        dryRun,
+        graceMs: graceMinutes * 60_000,
+        onProgress: (progress) => {
+          // Big stores only: a small store finishes before progress would mean anything.
+          if (progress.done > 0 && (progress.phase !== 'sessions' || progress.done % 100 === 0)) output.error(`pi-fold gc: ${progress.phase} ${progress.done}${progress.total === undefined ? '' : `/${progress.total}`}`);
+        },
+      });
+    } catch (error) {
+      output.error(`pi-fold gc: stopped, nothing more deleted: ${(error as Error).message}`);
+      return EXIT.problemsFound;
+    } finally {
+      await opened.store.dispose?.();
+    }
+    if (parsed.options.get('json') === true) output.out(JSON.stringify({ store: target, kind: opened.kind, ...report }, null, 2));
+    else printSummary(output, target, opened.kind, report);
+    return EXIT.ok;
+  },
+};
+
+function printSummary(output: CommandOutput, target: string, kind: string, report: GarbageCollectionReport): void {
+  const { scanned, collectable, recent, deleted, refreshed } = report;
+  output.out(`${kind} store ${target}: ${report.sessions} session(s), ${report.folds} fold record(s), ${report.referencedBlobs} referenced blob(s); ${scanned.count} blob(s) scanned (${formatBytes(scanned.bytes)})`);
+  if (report.dryRun) output.out(`dry run: would free ${collectable.count} blob(s), ${collectable.bytes} bytes (${formatBytes(collectable.bytes)}); nothing was changed`);
+  else output.out(`freed ${deleted.count} blob(s), ${deleted.bytes} bytes (${formatBytes(deleted.bytes)})${refreshed.count > 0 ? `; kept ${refreshed.count} a writer re-put during the run` : ''}`);
+  if (recent.count > 0) output.out(`kept ${recent.count} unreferenced blob(s), ${recent.bytes} bytes, written within the last ${report.graceMs / 60_000} minute(s) (grace period for concurrent writers)`);
+  output.out(`took ${report.durationMs} ms`);
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${value.toFixed(1)} ${units[unit]}`;
+}

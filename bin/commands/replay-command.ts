@@ -1,0 +1,82 @@
+import { FoldError } from '../../core/fold-error.ts';
+import { PRICE_LISTS } from '../../core/price-lists.ts';
+import { parseArmName } from '../../bench/lab/arms/arm-profile.ts';
+import { formatArmTable } from '../../bench/lab/report/arm-table.ts';
+import { stableSummaryJson, writeLabReports } from '../../bench/lab/report/report-files.ts';
+import { DEFAULT_REPLAY_ARMS, replayTranscript, type ReplayOptions } from '../../bench/lab/replay/replay-transcript.ts';
+import { EXIT, parseCommandArguments, type CliCommand } from './command-table.ts';
+
+/**
+ * `pi-fold replay <file>`: what a recorded Pi or Claude Code session would have sent and cost
+ * under no management, Pi's native compaction and folding. The table and notes go to stdout,
+ * progress to stderr; `--out` also writes the CSV, JSON summaries and the HTML report.
+ */
+export const replayCommand: CliCommand = {
+  name: 'replay',
+  summary: 'Replay a recorded Pi or Claude Code session through each runtime and report tokens and dollars',
+  usage: `pi-fold replay <session.jsonl> [--arms ${DEFAULT_REPLAY_ARMS.join(',')}] [--out dir] [--price-list ${Object.keys(PRICE_LISTS).join('|')}] [--budget tokens] [--cap tokens] [--json]`,
+  async run(argumentsAfterName, output) {
+    let options: ReplayOptions;
+    let outDirectory: string | undefined;
+    let json = false;
+    try {
+      const parsed = parseCommandArguments(argumentsAfterName, ['arms', 'out', 'price-list', 'budget', 'cap']);
+      const [path, ...extra] = parsed.positional;
+      if (path === undefined || extra.length > 0) throw new Error('give exactly one session file');
+      const known = new Set(['arms', 'out', 'price-list', 'budget', 'cap', 'json']);
+      for (const name of parsed.options.keys()) if (!known.has(name)) throw new Error(`unknown option --${name}`);
+      const text = (name: string): string | undefined => {
+        const value = parsed.options.get(name);
+        return typeof value === 'string' ? value : undefined;
+      };
+      const priceList = text('price-list');
+      if (priceList !== undefined && PRICE_LISTS[priceList] === undefined) throw new Error(`unknown price list "${priceList}" (known: ${Object.keys(PRICE_LISTS).join(', ')})`);
+      const budget = tokenCount('budget', text('budget'));
+      const cap = tokenCount('cap', text('cap'));
+      const arms = text('arms');
+      options = {
+        path,
+        ...(arms === undefined ? {} : { arms: arms.split(',').map((name) => parseArmName(name.trim())) }),
+        ...(priceList === undefined ? {} : { priceList }),
+        ...(budget === undefined ? {} : { descriptorTokens: budget }),
+        ...(cap === undefined ? {} : { providerCapTokens: cap }),
+      };
+      outDirectory = text('out');
+      json = parsed.options.get('json') === true;
+    } catch (error) {
+      output.error(`pi-fold replay: ${(error as Error).message}\nusage: ${this.usage}`);
+      return EXIT.usage;
+    }
+    let report: Awaited<ReturnType<typeof replayTranscript>>;
+    try {
+      report = await replayTranscript(options);
+    } catch (error) {
+      // An unreadable or unknown file is the user's input, not a crash: say what it is.
+      if (FoldError.isInstance(error)) {
+        output.error(`pi-fold replay: ${error.message}`);
+        return EXIT.usage;
+      }
+      throw error;
+    }
+    if (json) output.out(stableSummaryJson(report.run, report.notes).trimEnd());
+    else {
+      output.out(formatArmTable(report.run));
+      output.out('');
+      for (const note of report.notes) output.out(`note: ${note}`);
+      for (const [name, value] of Object.entries(report.measurements)) output.out(`measured: ${name}: ${value}`);
+    }
+    if (outDirectory !== undefined) {
+      const paths = await writeLabReports(report.run, outDirectory, { title: `pi-fold replay of ${report.session.path}`, notes: report.notes, measurements: report.measurements, baseName: 'replay' });
+      output.error(`reports: ${paths.html}\n         ${paths.summary}\n         ${paths.csv}\n         ${paths.timings}`);
+    } else if (!json) output.out('(add --out <dir> for the per-request CSV, the JSON summary and the HTML report with charts)');
+    const mismatched = report.arms.some((arm) => arm.result.failure !== undefined);
+    return mismatched ? EXIT.problemsFound : EXIT.ok;
+  },
+};
+
+function tokenCount(name: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text.replace(/[_,]/g, ''));
+  if (!Number.isInteger(value) || value < 1_000) throw new Error(`--${name} must be a whole number of tokens of at least 1000, got "${text}"`);
+  return value;
+}
