@@ -3,6 +3,7 @@
  * from the core issue are printed beside each measurement.
  */
 import { createHash } from 'node:crypto';
+import { medianOf, medianSeconds } from './median-timing.ts';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { createCharsCostModel } from '../../core/chars-cost-model.ts';
 import { FoldRuntime } from '../../core/fold-runtime.ts';
@@ -36,11 +37,6 @@ function smallEntries(count: number, seed: number): TranscriptEntry[] {
   return entries.slice(0, count);
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
-
 async function pureAppendMedian(entryCount: number): Promise<{ medianMs: number; tokens: number }> {
   const runtime = await openRuntime(50_000_000);
   const entries = smallEntries(entryCount, 3);
@@ -52,7 +48,7 @@ async function pureAppendMedian(entryCount: number): Promise<{ medianMs: number;
     await runtime.project(entries);
     timings.push(Number(process.hrtime.bigint() - started) / 1e6);
   }
-  return { medianMs: median(timings.slice(50)), tokens: first.ledger.estimatedTokens };
+  return { medianMs: medianOf(timings.slice(50)), tokens: first.ledger.estimatedTokens };
 }
 
 async function commitOfFifty(): Promise<{ ms: number; folds: number }> {
@@ -88,26 +84,14 @@ async function verifiedReadRatios(): Promise<{ peekRatio: number; peekBytes: num
   const rawBytes = (id: string) => runtime.lattice.record(id)!.parts.reduce((sum, part) => sum + (part.kind === 'entry' ? part.chars : 0), 0);
   const peekTarget = records.sort((a, b) => rawBytes(b.id) - rawBytes(a.id))[0]!;
   const peekSource = Buffer.concat(await Promise.all(peekTarget.parts.filter((part) => part.kind === 'entry').map((part) => store.getBlob((part as { sha256: string }).sha256))));
-  const peekSeconds = await timeRounds(30, () => runtime.act({ action: 'peek', id: peekTarget.id, offset: 0, bytes: 200_000 }));
-  const peekHash = await timeRounds(30, async () => createHash('sha256').update(peekSource).digest('hex'));
+  const peekSeconds = await medianSeconds(30, () => runtime.act({ action: 'peek', id: peekTarget.id, offset: 0, bytes: 200_000 }));
+  const peekHash = await medianSeconds(30, async () => createHash('sha256').update(peekSource).digest('hex'));
   const fullTarget = records.sort((a, b) => b.sourceChars - a.sourceChars)[0]!;
   const lookup = (id: string) => runtime.lattice.record(id);
   const fullSource = Buffer.from((await readFoldSource(store, lookup, fullTarget.id)).map((entry) => `${entry.bytes}\n`).join(''));
-  const fullSeconds = await timeRounds(20, () => readFoldSource(store, lookup, fullTarget.id));
-  const fullHash = await timeRounds(20, async () => createHash('sha256').update(fullSource).digest('hex'));
+  const fullSeconds = await medianSeconds(20, () => readFoldSource(store, lookup, fullTarget.id));
+  const fullHash = await medianSeconds(20, async () => createHash('sha256').update(fullSource).digest('hex'));
   return { peekRatio: peekSeconds / peekHash, peekBytes: peekSource.length, peekMegabytesPerSecond: peekSource.length / peekSeconds / 1e6, fullRatio: fullSeconds / fullHash, fullBytes: fullSource.length };
-}
-
-/** Median seconds of one call, after a warm-up. */
-async function timeRounds(rounds: number, run: () => Promise<unknown>): Promise<number> {
-  for (let warm = 0; warm < 3; warm += 1) await run();
-  const samples: number[] = [];
-  for (let round = 0; round < rounds; round += 1) {
-    const started = process.hrtime.bigint();
-    await run();
-    samples.push(Number(process.hrtime.bigint() - started) / 1e9);
-  }
-  return median(samples);
 }
 
 const small = await pureAppendMedian(2_000);
@@ -116,7 +100,7 @@ const large = await pureAppendMedian(20_000);
 rows.push({ name: `pure-append projection, 20,000 entries (~${Math.round(large.tokens / 1000)}k tokens)`, value: `${large.medianMs.toFixed(3)} ms median (${(large.medianMs / small.medianMs).toFixed(2)}× the 2,000 case)`, target: '≤ 1.5× of 2,000' });
 const commits: { ms: number; folds: number }[] = [];
 for (let trial = 0; trial < 5; trial += 1) commits.push(await commitOfFifty());
-const commitMedian = median(commits.map((commit) => commit.ms));
+const commitMedian = medianOf(commits.map((commit) => commit.ms));
 rows.push({ name: `commit landing ${commits[0]!.folds} folds (median of 5 sessions)`, value: `${commitMedian.toFixed(1)} ms (first, cold JIT: ${commits[0]!.ms.toFixed(1)} ms)`, target: '≤ 50 ms for 50' });
 const read = await verifiedReadRatios();
 rows.push({ name: `verified peek, one level, ${(read.peekBytes / 1e3).toFixed(0)} KB of raw parts`, value: `${read.peekMegabytesPerSecond.toFixed(0)} MB/s, ${read.peekRatio.toFixed(2)}× the time of sha256 alone`, target: '≤ 2× hashing' });

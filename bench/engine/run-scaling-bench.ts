@@ -5,6 +5,7 @@
  * verified reads against sha256 of the same bytes by node:crypto.
  */
 import { createHash } from 'node:crypto';
+import { medianSeconds } from './median-timing.ts';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { peekDocument } from '../../core/actions/peek-action.ts';
 import { createCharsCostModel } from '../../core/chars-cost-model.ts';
@@ -78,18 +79,6 @@ async function projectionSeries(budgetTokens: number): Promise<Map<number, { p50
     }
   }
   return series;
-}
-
-/** Median seconds of one call after a warm-up. */
-async function medianSeconds(rounds: number, run: () => Promise<unknown>): Promise<number> {
-  for (let warm = 0; warm < 3; warm += 1) await run();
-  const samples: number[] = [];
-  for (let round = 0; round < rounds; round += 1) {
-    const started = process.hrtime.bigint();
-    await run();
-    samples.push(Number(process.hrtime.bigint() - started) / 1e9);
-  }
-  return percentile(samples, 50);
 }
 
 /**

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import { readFoldSource } from '../../core/fold-source.ts';
-import type { FoldStore } from '../../ports/fold-store.port.ts';
 import { appendOnlyViolations, forestViolations, pairingViolations, serialize } from '../../testing/window-checks.ts';
+import { corruptingStore } from '../support/corrupting-store.ts';
 import { driveSession, openRuntime } from '../support/drive-session.ts';
 import { assistantEntry, toolResultEntry, userEntry } from '../../testing/synthetic-session.ts';
 
@@ -68,27 +67,10 @@ describe('I2 lossless', () => {
   });
 
   it('a corrupted blob is refused by name and nothing partial is returned', async () => {
-    const honest = new MemoryFoldStore();
-    let corrupt = false;
-    const corrupting: FoldStore = {
-      specificationVersion: 'v1',
-      name: 'corrupting',
-      putBlob: (content) => honest.putBlob(content),
-      getBlob: async (sha) => {
-        const bytes = await honest.getBlob(sha);
-        if (corrupt) bytes[0] = bytes[0]! ^ 1;
-        return bytes;
-      },
-      hasBlob: (sha) => honest.hasBlob(sha),
-      putFold: (session, record) => honest.putFold(session, record),
-      getFold: (session, id) => honest.getFold(session, id),
-      listFolds: (session) => honest.listFolds(session),
-      saveState: (session, state) => honest.saveState(session, state),
-      loadState: (session) => honest.loadState(session),
-    };
+    const { store: corrupting, corrupt } = corruptingStore((bytes) => (bytes[0] = bytes[0]! ^ 1));
     const corrupted = await driveSession({ seed: 3, steps: 60, store: corrupting });
     const fold = [...corrupted.runtime.lattice.allRecords()][0]!;
-    corrupt = true;
+    corrupt();
     const error = await corrupted.runtime.act({ action: 'peek', id: fold.id }).catch((caught: unknown) => caught);
     expect(FoldError.isInstance(error) && error.code).toBe('STORE.HASH_MISMATCH');
     await expect(readFoldSource(corrupting, (id) => corrupted.runtime.lattice.record(id), fold.id)).rejects.toThrow(/STORE.HASH_MISMATCH/);

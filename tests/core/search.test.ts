@@ -1,11 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import type { SearchHit } from '../../core/actions/search-action.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import type { FoldRuntime } from '../../core/fold-runtime.ts';
-import type { FoldStore } from '../../ports/fold-store.port.ts';
 import type { TranscriptEntry } from '../../ports/transcript-source.port.ts';
 import { serialize } from '../../testing/window-checks.ts';
+import { corruptingStore } from '../support/corrupting-store.ts';
 import { driveSession, type DrivenSession } from '../support/drive-session.ts';
 
 let driven: DrivenSession;
@@ -146,26 +145,9 @@ describe('search: exact recall over every fold\'s verified source', () => {
   });
 
   it('a tampered blob is refused by its hash, never searched (I2)', async () => {
-    const honest = new MemoryFoldStore();
-    let corrupt = false;
-    const corrupting: FoldStore = {
-      specificationVersion: 'v1',
-      name: 'corrupting',
-      putBlob: (content) => honest.putBlob(content),
-      getBlob: async (sha) => {
-        const bytes = await honest.getBlob(sha);
-        if (corrupt) bytes[bytes.length - 1] = bytes[bytes.length - 1]! ^ 1;
-        return bytes;
-      },
-      hasBlob: (sha) => honest.hasBlob(sha),
-      putFold: (session, record) => honest.putFold(session, record),
-      getFold: (session, id) => honest.getFold(session, id),
-      listFolds: (session) => honest.listFolds(session),
-      saveState: (session, state) => honest.saveState(session, state),
-      loadState: (session) => honest.loadState(session),
-    };
+    const { store: corrupting, corrupt } = corruptingStore((bytes) => (bytes[bytes.length - 1] = bytes[bytes.length - 1]! ^ 1));
     const tampered = await driveSession({ seed: 4, steps: 60, store: corrupting });
-    corrupt = true;
+    corrupt();
     const error = await tampered.runtime.act({ action: 'search', pattern: 'socket' }).then(() => undefined, (caught: unknown) => caught);
     expect(FoldError.isInstance(error) && error.code).toBe('STORE.HASH_MISMATCH');
   });

@@ -1,0 +1,20 @@
+/** Median of a list of numbers (the list is copied, not sorted in place). */
+export function medianOf(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+/**
+ * Median seconds of one call, after three warm-up calls. Benchmarks report ratios of these
+ * medians, because absolute times drift on a shared machine.
+ */
+export async function medianSeconds(rounds: number, run: () => Promise<unknown>): Promise<number> {
+  for (let warm = 0; warm < 3; warm += 1) await run();
+  const samples: number[] = [];
+  for (let round = 0; round < rounds; round += 1) {
+    const started = process.hrtime.bigint();
+    await run();
+    samples.push(Number(process.hrtime.bigint() - started) / 1e9);
+  }
+  return medianOf(samples);
+}
