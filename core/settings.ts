@@ -172,7 +172,8 @@ function requireBudget(value: unknown, field: string): number {
 /** The budget set for `modelId` (exact id, then `provider/id`), else the one for every model. */
 export function budgetForModel(settings: FoldSettings, model: { readonly id?: string; readonly provider?: string } | undefined): number | undefined {
   if (model?.id !== undefined && settings.modelInputBudgets.size > 0) {
-    const exact = settings.modelInputBudgets.get(model.id) ?? (model.provider === undefined ? undefined : settings.modelInputBudgets.get(`${model.provider}/${model.id}`));
+    // The more specific key wins: `provider/id` names one deployment, a bare id any provider's.
+    const exact = (model.provider === undefined ? undefined : settings.modelInputBudgets.get(`${model.provider}/${model.id}`)) ?? settings.modelInputBudgets.get(model.id);
     if (exact !== undefined) return exact;
   }
   return settings.providerInputBudget;

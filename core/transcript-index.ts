@@ -90,18 +90,15 @@ export class TranscriptIndex {
     let divergedAt: number | undefined;
     const known = this.entries.length;
     const shared = Math.min(known, next.length);
-    // An entry id names its whole prefix (ids are path-unique on a branch), so when the
-    // newest known entry still sits where it did, nothing before it changed: a request
-    // costs what was appended. Only when that check fails is the prefix searched.
-    const lastKnown = known - 1;
-    const unchanged = shared === known && (known === 0 || next[lastKnown] === this.entries[lastKnown] || next[lastKnown]!.id === this.entries[lastKnown]!.id);
-    if (!unchanged) {
-      for (let position = 0; position < shared; position += 1) {
-        if (next[position] === this.entries[position]) continue;
-        if (next[position]!.id !== this.entries[position]!.id) {
-          divergedAt = position;
-          break;
-        }
+    // Every shared position is compared, not only the newest: a host whose ids do not name
+    // their whole prefix (a Pi extension ahead of pi-fold rewriting an old message gives it a
+    // new id while the newest keeps its own) must still be seen as a change. Entries the
+    // host reuses compare by identity, so this costs a pointer check per entry.
+    for (let position = 0; position < shared; position += 1) {
+      if (next[position] === this.entries[position]) continue;
+      if (next[position]!.id !== this.entries[position]!.id) {
+        divergedAt = position;
+        break;
       }
     }
     if (divergedAt === undefined && next.length < known) divergedAt = next.length;

@@ -25,6 +25,7 @@ export interface TranscriptEntry {
    * the same message keeps the same id on every read. An id also names the entry's place
    * on its branch: two reads that show the same id at the same position share every entry
    * before it (true of Pi's entry tree, and of ids chained from the previous entry's id).
+   * The engine still compares every position, so a host that slips here costs a rewrite, not a wrong window.
    */
   readonly id: string;
   /** What kind of message this is. */

@@ -1,5 +1,6 @@
 import type { ExtensionAPI, ExtensionCommandContext } from '@mariozechner/pi-coding-agent';
 import { formatStatus, statusReport } from '../../core/actions/status-action.ts';
+import { formatOwnershipWarnings } from './ownership-monitor.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import { openFoldEditor } from './fold-editor.ts';
 import type { PiSessionRegistry } from './session-registry.ts';
@@ -33,7 +34,7 @@ export function registerFoldCommands(pi: ExtensionAPI, registry: PiSessionRegist
     handler: async (args, ctx) => {
       const folding = await registry.forSession(ctx.sessionManager);
       const detail = args.trim() === 'tree' ? 'tree' : 'summary';
-      ctx.ui.notify(formatStatus(statusReport(folding.runtime, detail)), 'info');
+      ctx.ui.notify(formatStatus(statusReport(folding.runtime, detail)) + formatOwnershipWarnings(folding.ownership.warnings), 'info');
     },
   });
 

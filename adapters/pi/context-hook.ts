@@ -1,7 +1,9 @@
 import type { AgentMessage } from '@mariozechner/pi-agent-core';
 import type { ExtensionContext } from '@mariozechner/pi-coding-agent';
 import { FoldError } from '../../core/fold-error.ts';
+import type { RequestContext } from '../../core/fold-runtime.ts';
 import type { PiSessionFolding } from './session-registry.ts';
+import { announceOwnership } from './ownership-monitor.ts';
 import { toPiMessages } from './projected-messages.ts';
 import { isRecoverySummary } from './compaction-guard.ts';
 
@@ -38,16 +40,19 @@ export async function projectContext(folding: PiSessionFolding, messages: readon
   // person and the session file, not something the model needs at the top of its window.
   const visible = messages.filter((message) => !(message.role === 'compactionSummary' && isRecoverySummary(message.summary)));
   const mapped = folding.mapper.map(visible, ctx.sessionManager.getBranch());
+  const rewrittenBefore = folding.ownership.rewrittenBefore(mapped.rewritten, folding.runtime.memory.counters.requests + 1);
+  announceOwnership(ctx, rewrittenBefore);
   if (folding.overflowRecovery) {
     folding.runtime.pendingCauses.add('overflow-recovery');
     folding.overflowRecovery = false;
   }
-  const contextWindow = ctx.model?.contextWindow;
   try {
-    const result = await folding.runtime.project(mapped.entries, { ...(contextWindow === undefined ? {} : { contextWindow }), overheadChars });
+    const result = await folding.runtime.project(mapped.entries, { ...requestModel(ctx), overheadChars });
     folding.lastProjection = result;
     for (const warning of result.warnings) ctx.ui.notify(warning, 'warning');
-    return toPiMessages(result.messages, mapped.messages);
+    const projected = toPiMessages(result.messages, mapped.messages);
+    folding.ownership.projected(projected, result.ledger.request);
+    return projected;
   } catch (error) {
     if (FoldError.isInstance(error) && error.code === 'BUDGET.EXCEEDED') {
       ctx.ui.notify(`pi-fold refused to send the request: ${error.message}. Unpin entries or start a new session.`, 'error');
@@ -58,4 +63,11 @@ export async function projectContext(folding: PiSessionFolding, messages: readon
     ctx.ui.notify(`pi-fold could not project the window: ${error instanceof Error ? error.message : String(error)}`, 'error');
     throw error;
   }
+}
+
+/** The model this request goes to: its window, and its id for a budget keyed by model. */
+function requestModel(ctx: ExtensionContext): RequestContext {
+  const model = ctx.model;
+  if (model === undefined) return {};
+  return { ...(model.contextWindow === undefined ? {} : { contextWindow: model.contextWindow }), model: { id: model.id, provider: model.provider } };
 }

@@ -10,6 +10,8 @@ export interface MappedTranscript {
   readonly messages: ReadonlyMap<string, AgentMessage>;
   /** Messages no session entry could vouch for (another extension injected them); kept raw. */
   readonly unmatched: number;
+  /** Session entries whose message differs from what an earlier request showed for them (another extension rewrote history). */
+  readonly rewritten: number;
 }
 
 interface CachedEntry {
@@ -46,9 +48,11 @@ export class PiEntryMapper {
     const byId = new Map<string, AgentMessage>();
     const used = new Set<string>();
     let unmatched = 0;
+    let rewritten = 0;
     for (const message of messages) {
       const entryId = idsByKey.get(messageKey(message))?.shift();
       const entry = entryId === undefined ? undefined : this.cachedEntry(entryId, message);
+      if (entry !== undefined && entry.id !== entryId) rewritten += 1;
       if (entry !== undefined && !used.has(entry.id)) {
         used.add(entry.id);
         entries.push(entry);
@@ -65,7 +69,7 @@ export class PiEntryMapper {
       entries.push(buildEntry(id, message, bytes, sha256, true));
       byId.set(id, message);
     }
-    return { entries, messages: byId, unmatched };
+    return { entries, messages: byId, unmatched, rewritten };
   }
 
   /** How many entries have their bytes cached (for the benchmark and tests). */

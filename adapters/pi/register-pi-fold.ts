@@ -5,7 +5,11 @@ import { OverheadMeter, projectContext } from './context-hook.ts';
 import { DEFAULT_EVIDENCE_THRESHOLD_BYTES, ingestEvidence } from './evidence-ingestion.ts';
 import { createFoldTool } from './fold-tool.ts';
 import { projectionCandidates, type ProjectionCandidate } from './projection-candidates.ts';
+import { announceOwnership } from './ownership-monitor.ts';
 import { PiSessionRegistry, type PiFoldOptions } from './session-registry.ts';
+
+/** The Pi event-bus channel that carries every commit's telemetry (`pi.events.on(COMMIT_TELEMETRY_CHANNEL, …)`). */
+export const COMMIT_TELEMETRY_CHANNEL = 'pi-fold:commit';
 
 /** What `registerPiFold` hands back to a host that embeds it. */
 export interface PiFoldRegistration {
@@ -21,7 +25,8 @@ export interface PiFoldRegistration {
  * human commands. Nothing needs configuring; `options` exist for hosts and tests.
  */
 export function registerPiFold(pi: ExtensionAPI, options: PiFoldOptions = {}): PiFoldRegistration {
-  const sessions = new PiSessionRegistry(options);
+  // Hosts log commits from Pi's event bus without importing pi-fold (older Pi has no bus).
+  const sessions = new PiSessionRegistry(options, (folding) => folding.runtime.telemetry.subscribe((event) => pi.events?.emit(COMMIT_TELEMETRY_CHANNEL, event)));
   const classifier = new CompactionClassifier();
   const overhead = new OverheadMeter(() => pi.getAllTools(), () => pi.getActiveTools());
   const evidenceThreshold = options.evidenceThresholdBytes ?? DEFAULT_EVIDENCE_THRESHOLD_BYTES;
@@ -62,8 +67,24 @@ export function registerPiFold(pi: ExtensionAPI, options: PiFoldOptions = {}): P
   pi.on('session_before_compact', async (event, ctx) => {
     // Before any await: on Pi 0.x the calling frame on the stack is the only sign of the reason.
     const kind = await classifier.classify(event, ctx, currentStack());
-    const folding = kind === 'manual' ? undefined : await sessions.forSession(ctx.sessionManager);
-    return answerCompaction(kind, event, folding, ctx);
+    if (kind === 'manual') {
+      // The person's own /compact goes ahead; the compaction that follows is not a bypass.
+      (await sessions.existing(ctx.sessionManager.getSessionId()))?.ownership.allowManualCompaction();
+      return undefined;
+    }
+    return answerCompaction(kind, event, await sessions.forSession(ctx.sessionManager), ctx);
+  });
+
+  pi.on('session_compact', async (event, ctx) => {
+    const folding = await sessions.existing(ctx.sessionManager.getSessionId());
+    announceOwnership(ctx, folding?.ownership.compacted(event.compactionEntry, folding.lastProjection?.ledger.request));
+  });
+
+  // Registering this is what makes Pi hand each provider request body to extensions.
+  pi.on('before_provider_request', async (event, ctx) => {
+    const folding = await sessions.existing(ctx.sessionManager.getSessionId());
+    announceOwnership(ctx, folding?.ownership.checkPayload(event.payload));
+    return undefined;
   });
 
   pi.on('session_shutdown', async () => {

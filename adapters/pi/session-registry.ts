@@ -12,6 +12,7 @@ import type { EvidenceStore } from '../../ports/evidence-store.port.ts';
 import type { FoldStore } from '../../ports/fold-store.port.ts';
 import type { ProjectionSink } from '../../ports/projection-sink.port.ts';
 import { PiEntryMapper } from './message-entries.ts';
+import { OwnershipMonitor } from './ownership-monitor.ts';
 import { loadSettingsFile, settingsFilePath, type LoadedSettingsFile } from './settings-file.ts';
 
 /** Where a session lives, for stores that keep their data beside the session file. */
@@ -54,6 +55,8 @@ export interface PiSessionFolding {
   lastProjection: ProjectionResult | undefined;
   /** Set while an overflow recovery is under way, so its rewrite is attributed. */
   overflowRecovery: boolean;
+  /** Whether the window pi-fold projects is the one sent, and Pi does not compact on its own. */
+  readonly ownership: OwnershipMonitor;
   readonly composed: ComposedRuntime;
 }
 
@@ -72,7 +75,8 @@ export class PiSessionRegistry {
   private readonly evidenceStores = new Map<string, EvidenceStore>();
   settingsFile: LoadedSettingsFile | undefined;
 
-  constructor(readonly options: PiFoldOptions) {}
+  /** `opened` runs once for each session runtime opened (the host event wiring). */
+  constructor(readonly options: PiFoldOptions, private readonly opened: (folding: PiSessionFolding) => void = () => undefined) {}
 
   get settingsPath(): string {
     return this.options.settingsPath ?? settingsFilePath();
@@ -127,7 +131,9 @@ export class PiSessionRegistry {
       evidenceStore,
       ...(this.options.projectionSink === undefined ? {} : { projectionSink: this.options.projectionSink }),
     });
-    return { sessionId: location.sessionId, runtime: composed.runtime, mapper: new PiEntryMapper(), evidenceStore, lastProjection: undefined, overflowRecovery: false, composed };
+    const folding: PiSessionFolding = { sessionId: location.sessionId, runtime: composed.runtime, mapper: new PiEntryMapper(), evidenceStore, lastProjection: undefined, overflowRecovery: false, ownership: new OwnershipMonitor(), composed };
+    this.opened(folding);
+    return folding;
   }
 
   // Sessions of one project share a session directory, so they share its store.

@@ -5,11 +5,12 @@ import { SyntheticSession } from '../../testing/synthetic-session.ts';
 import { openRuntime, providerTokens } from '../support/drive-session.ts';
 
 describe('providerInputBudget keyed by model id', () => {
-  it('resolves exact ids, provider/id, then "*", then nothing', () => {
-    const settings = resolveSettings({ providerInputBudget: { 'big-model': 200_000, 'acme/small-model': 40_000, '*': 90_000 } });
+  it('resolves provider/id, then the bare id, then "*", then nothing', () => {
+    const settings = resolveSettings({ providerInputBudget: { 'big-model': 200_000, 'acme/small-model': 40_000, 'small-model': 50_000, '*': 90_000 } });
     expect(budgetForModel(settings, { id: 'big-model' })).toBe(200_000);
     expect(budgetForModel(settings, { id: 'small-model', provider: 'acme' })).toBe(40_000);
-    expect(budgetForModel(settings, { id: 'small-model', provider: 'other' })).toBe(90_000);
+    expect(budgetForModel(settings, { id: 'small-model', provider: 'other' })).toBe(50_000);
+    expect(budgetForModel(settings, { id: 'tiny-model', provider: 'acme' })).toBe(90_000);
     expect(budgetForModel(settings, undefined)).toBe(90_000);
     expect(budgetForModel(resolveSettings({ providerInputBudget: { 'big-model': 200_000 } }), { id: 'unknown' })).toBeUndefined();
     expect(budgetForModel(resolveSettings({ providerInputBudget: 70_000 }), { id: 'anything' })).toBe(70_000);

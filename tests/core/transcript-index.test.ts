@@ -38,6 +38,17 @@ describe('units and closedness', () => {
     expect(index.positionOf('u2')).toBeUndefined();
   });
 
+  it('sees an earlier entry replaced even when the newest keeps its id and place', () => {
+    // A host whose ids do not name their prefix: a message in the middle got a new id.
+    const index = new TranscriptIndex();
+    const base = [userEntry('u1', 'a'), assistantEntry('a1', 'b'), userEntry('u2', 'c'), assistantEntry('a2', 'd')];
+    index.ingest(base);
+    const result = index.ingest([base[0]!, userEntry('a1~edited', 'b, rewritten by another extension'), base[2]!, base[3]!]);
+    expect(result.divergedAt).toBe(1);
+    expect(index.entries.map((entry) => entry.id)).toEqual(['u1', 'a1~edited', 'u2', 'a2']);
+    expect(index.positionOf('a1')).toBeUndefined();
+  });
+
   it('a malformed entry is refused by position and changes nothing', () => {
     const index = new TranscriptIndex();
     index.ingest([userEntry('u1', 'a')]);

@@ -36,6 +36,8 @@ describe('pi: compaction interception (B6.1)', () => {
     expect(pi.requests.every((request) => request.serialized.every((line) => !line.includes(RECOVERY_SUMMARY_MARK)))).toBe(true);
     expect(pi.notices.filter((notice) => notice.includes('refused the prompt as too long')).length).toBe(1);
     expect(pi.errors).toEqual([]);
+    // pi-fold's own recovery compaction is not a compaction behind its back.
+    expect((await pi.registration.sessions.forSession(pi.sessionManager)).ownership.warnings).toEqual([]);
     for (const request of pi.requests) assertPairing(request);
   }, 120_000);
 
@@ -58,5 +60,7 @@ describe('pi: compaction interception (B6.1)', () => {
     expect(compactions.length).toBe(1);
     expect(compactions[0]!.type === 'compaction' && compactions[0]!.summary).toContain('Summary: blobs were read.');
     expect(pi.errors).toEqual([]);
+    // The person's /compact is theirs: no ownership warning.
+    expect((await pi.registration.sessions.forSession(pi.sessionManager)).ownership.warnings).toEqual([]);
   }, 120_000);
 });

@@ -18,6 +18,8 @@ export interface RecordedRequest {
   readonly serialized: readonly string[];
   /** The provider's own token count: every char it received / 4. */
   readonly promptTokens: number;
+  /** The id of the scripted model that received it. */
+  readonly model: string;
 }
 
 /** What the scripted model answers. */
@@ -73,6 +75,8 @@ export interface ScriptedPi {
   /** Errors Pi caught in extension handlers (must stay empty). */
   readonly errors: string[];
   readonly sessionManager: SessionManager;
+  /** A scripted model by id (`s1`, or one of `extraModels`), e.g. for `session.setModel`. */
+  readonly model: (id: string) => NonNullable<ReturnType<ModelRegistry['find']>>;
 }
 
 /** Options for one scripted Pi session. */
@@ -89,6 +93,12 @@ export interface ScriptedPiOptions {
   readonly wrapExtensionApi?: (pi: ExtensionAPI) => ExtensionAPI;
   /** Prefix of tool call ids; a process that resumes a session file needs its own so ids never repeat. @default 'call_' */
   readonly toolCallIdPrefix?: string;
+  /** More scripted models beside `s1` (a model switch mid-session). */
+  readonly extraModels?: readonly { readonly id: string; readonly contextWindow: number }[];
+  /** Other extensions loaded before and after pi-fold (a rival context manager). */
+  readonly otherExtensions?: { readonly before?: readonly ((pi: ExtensionAPI) => void)[]; readonly after?: readonly ((pi: ExtensionAPI) => void)[] };
+  /** Hand each request's payload to Pi's `before_provider_request` hooks, as pi-ai's real providers do. @default true */
+  readonly payloadHook?: boolean;
 }
 
 /**
@@ -109,54 +119,65 @@ export async function openScriptedPi(options: ScriptedPiOptions): Promise<Script
     api: 'scripted-api',
     apiKey: 'offline',
     baseUrl: 'http://localhost:0',
-    models: [{ id: 's1', name: 'Scripted', reasoning: false, input: ['text'], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: options.contextWindow ?? CONTEXT_WINDOW, maxTokens: 8192 }],
+    models: [{ id: 's1', contextWindow: options.contextWindow ?? CONTEXT_WINDOW }, ...(options.extraModels ?? [])].map(({ id, contextWindow }) => ({ id, name: `Scripted ${id}`, reasoning: false, input: ['text' as const], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow, maxTokens: 8192 })),
     streamSimple: (model, context: Context, streamOptions) => {
       const stream = createAssistantMessageEventStream();
-      const { messages, overhead } = splitPrompt(context);
-      const serialized = messages.map((message) => JSON.stringify(message));
-      const promptTokens = Math.ceil((serialized.reduce((sum, line) => sum + line.length, 0) + overhead) / 4);
-      const base = { api: model.api, provider: model.provider, model: model.id, timestamp: Date.now() };
-      const zero = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
-      if (streamOptions?.signal?.aborted) {
-        const aborted: AssistantMessage = { ...base, role: 'assistant', content: [], usage: zero, stopReason: 'aborted', errorMessage: 'aborted before sending' };
-        queueMicrotask(() => {
-          stream.push({ type: 'error', reason: 'aborted', error: aborted });
-          stream.end(aborted);
-        });
-        return stream;
-      }
-      const request: RecordedRequest = { index: requests.length, messages, serialized, promptTokens };
-      requests.push(request);
-      const reply = options.script(request, requests);
-      if (reply.kind === 'overflow') {
-        const failed: AssistantMessage = { ...base, role: 'assistant', content: [], usage: zero, stopReason: 'error', errorMessage: `prompt is too long: ${promptTokens} tokens > ${CONTEXT_WINDOW} maximum` };
-        queueMicrotask(() => {
-          stream.push({ type: 'error', reason: 'error', error: failed });
-          stream.end(failed);
-        });
-        return stream;
-      }
-      const content: (TextContent | ToolCall)[] = [];
-      if (reply.kind === 'text' || reply.text !== undefined) content.push({ type: 'text', text: reply.kind === 'text' ? reply.text : reply.text! });
-      if (reply.kind === 'tools') {
-        for (const call of reply.calls) content.push({ type: 'toolCall', id: `${options.toolCallIdPrefix ?? 'call_'}${(responseCounter += 1)}`, name: call.name, arguments: call.arguments });
-      }
-      const reported = reply.kind === 'text' && reply.reportTokens !== undefined ? reply.reportTokens : promptTokens;
-      // A prefix cache like a real provider's: the messages shared with the previous request are read from cache.
-      const previous = requests.length > 1 ? requests[requests.length - 2]! : undefined;
-      let sharedChars = overhead;
-      for (let position = 0; previous !== undefined && position < previous.serialized.length && previous.serialized[position] === serialized[position]; position += 1) sharedChars += serialized[position]!.length;
-      const cacheRead = previous === undefined ? 0 : Math.min(reported, Math.floor(sharedChars / 4));
-      const usage = { ...zero, input: reported - cacheRead, cacheRead, output: 20, totalTokens: reported + 20 };
-      const message: AssistantMessage = { ...base, role: 'assistant', content, usage, stopReason: reply.kind === 'tools' ? 'toolUse' : 'stop' };
-      queueMicrotask(() => {
-        stream.push({ type: 'start', partial: message });
-        stream.push({ type: 'done', reason: message.stopReason as 'stop' | 'toolUse', message });
-        stream.end(message);
-      });
+      if (options.payloadHook === false) return answer(model, context, streamOptions, stream);
+      // pi-ai's providers hand the request body to `onPayload` (Pi's before_provider_request) before sending it.
+      const payload = { model: model.id, system: context.systemPrompt, messages: context.messages, tools: context.tools };
+      void Promise.resolve(streamOptions?.onPayload?.(payload, model)).then(
+        () => answer(model, context, streamOptions, stream),
+        (error: unknown) => errors.push(`onPayload: ${String(error)}`),
+      );
       return stream;
     },
   });
+  function answer(model: Parameters<StreamSimple>[0], context: Context, streamOptions: Parameters<StreamSimple>[2], stream: AssistantMessageEventStream): AssistantMessageEventStream {
+    const { messages, overhead } = splitPrompt(context);
+    const serialized = messages.map((message) => JSON.stringify(message));
+    const promptTokens = Math.ceil((serialized.reduce((sum, line) => sum + line.length, 0) + overhead) / 4);
+    const base = { api: model.api, provider: model.provider, model: model.id, timestamp: Date.now() };
+    const zero = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+    if (streamOptions?.signal?.aborted) {
+      const aborted: AssistantMessage = { ...base, role: 'assistant', content: [], usage: zero, stopReason: 'aborted', errorMessage: 'aborted before sending' };
+      queueMicrotask(() => {
+        stream.push({ type: 'error', reason: 'aborted', error: aborted });
+        stream.end(aborted);
+      });
+      return stream;
+    }
+    const request: RecordedRequest = { index: requests.length, messages, serialized, promptTokens, model: model.id };
+    requests.push(request);
+    const reply = options.script(request, requests);
+    if (reply.kind === 'overflow') {
+      const failed: AssistantMessage = { ...base, role: 'assistant', content: [], usage: zero, stopReason: 'error', errorMessage: `prompt is too long: ${promptTokens} tokens > ${CONTEXT_WINDOW} maximum` };
+      queueMicrotask(() => {
+        stream.push({ type: 'error', reason: 'error', error: failed });
+        stream.end(failed);
+      });
+      return stream;
+    }
+    const content: (TextContent | ToolCall)[] = [];
+    if (reply.kind === 'text' || reply.text !== undefined) content.push({ type: 'text', text: reply.kind === 'text' ? reply.text : reply.text! });
+    if (reply.kind === 'tools') {
+      for (const call of reply.calls) content.push({ type: 'toolCall', id: `${options.toolCallIdPrefix ?? 'call_'}${(responseCounter += 1)}`, name: call.name, arguments: call.arguments });
+    }
+    const reported = reply.kind === 'text' && reply.reportTokens !== undefined ? reply.reportTokens : promptTokens;
+    // A prefix cache like a real provider's: the messages shared with the previous request are read from cache.
+    const previous = requests.length > 1 ? requests[requests.length - 2]! : undefined;
+    let sharedChars = overhead;
+    for (let position = 0; previous !== undefined && position < previous.serialized.length && previous.serialized[position] === serialized[position]; position += 1) sharedChars += serialized[position]!.length;
+    const cacheRead = previous === undefined ? 0 : Math.min(reported, Math.floor(sharedChars / 4));
+    const usage = { ...zero, input: reported - cacheRead, cacheRead, output: 20, totalTokens: reported + 20 };
+    const message: AssistantMessage = { ...base, role: 'assistant', content, usage, stopReason: reply.kind === 'tools' ? 'toolUse' : 'stop' };
+    queueMicrotask(() => {
+      stream.push({ type: 'start', partial: message });
+      stream.push({ type: 'done', reason: message.stopReason as 'stop' | 'toolUse', message });
+      stream.end(message);
+    });
+    return stream;
+  }
+
   const settingsManager = SettingsManager.inMemory({ compaction: { enabled: options.compaction ?? true } });
   let registration: PiFoldRegistration | undefined;
   const sink = {
@@ -171,9 +192,11 @@ export async function openScriptedPi(options: ScriptedPiOptions): Promise<Script
     agentDir: agentDirectory,
     settingsManager,
     extensionFactories: [
+      ...(options.otherExtensions?.before ?? []),
       (pi: ExtensionAPI) => {
         registration = registerPiFold(options.wrapExtensionApi === undefined ? pi : options.wrapExtensionApi(pi), { ...options.fold, projectionSink: sink });
       },
+      ...(options.otherExtensions?.after ?? []),
     ],
     noSkills: true,
     noPromptTemplates: true,
@@ -198,10 +221,17 @@ export async function openScriptedPi(options: ScriptedPiOptions): Promise<Script
     onError: (error: { event: string; error: string }) => errors.push(`${error.event}: ${error.error}`),
   } as never);
   if (registration === undefined) throw new Error('pi-fold did not register');
-  return { session, requests, ledger, registration, notices, errors, sessionManager };
+  const model = (id: string) => {
+    const found = models.find('scripted', id);
+    if (found === undefined) throw new Error(`no scripted model ${id}`);
+    return found;
+  };
+  return { session, requests, ledger, registration, notices, errors, sessionManager, model };
 }
 
 type ProviderConfig = Parameters<ModelRegistry['registerProvider']>[1];
+type StreamSimple = NonNullable<ProviderConfig['streamSimple']>;
+type AssistantMessageEventStream = ReturnType<typeof createAssistantMessageEventStream>;
 
 /** Where the scripted provider is registered, and what createAgentSession needs to find it. */
 interface ScriptedModelHost {

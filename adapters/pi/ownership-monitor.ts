@@ -1,0 +1,176 @@
+import type { AgentMessage } from '@mariozechner/pi-agent-core';
+import type { ExtensionContext } from '@mariozechner/pi-coding-agent';
+
+/** What can take the window away from pi-fold in a Pi session. */
+export type OwnershipProblem = 'rewritten-after-pi-fold' | 'rewritten-before-pi-fold' | 'compacted-by-pi';
+
+/** One kind of problem, as `/fold-status` lists it. */
+export interface OwnershipWarning {
+  readonly problem: OwnershipProblem;
+  /** The first occurrence, in words a person can act on. */
+  readonly message: string;
+  /** How many requests (or compactions) showed it so far. */
+  readonly occurrences: number;
+  /** The ledger request at the first occurrence (undefined for a compaction before any request). */
+  readonly firstRequest: number | undefined;
+}
+
+/** Texts shorter than this say too little to be looked for (and providers drop empty ones). */
+const MIN_FINGERPRINT_CHARS = 12;
+/** Chars of a text taken as its fingerprint: enough to be distinctive, short enough to stay cheap. */
+const FINGERPRINT_CHARS = 48;
+
+/**
+ * Watches that the window pi-fold projects is the window the provider receives, and that
+ * Pi does not compact behind pi-fold's back. Two runtimes rewriting one context defeat each
+ * other: the prefix cache breaks on every request and neither budget holds.
+ *
+ * After the context hook, the projection's text fingerprints are kept; Pi then hands the
+ * provider's request body to `before_provider_request` (pi-ai's providers all call
+ * `onPayload`), and every fingerprint must still be in it, in order. Another extension's
+ * `context` handler that runs after ours, or one that edits our messages in place or the
+ * payload itself, leaves a fingerprint missing. Each problem is reported once per session;
+ * later occurrences are only counted.
+ */
+export class OwnershipMonitor {
+  private expected: { readonly fingerprints: readonly string[]; readonly request: number } | undefined;
+  private readonly found = new Map<OwnershipProblem, OwnershipWarning>();
+  private manualCompactionAllowed = false;
+
+  get warnings(): readonly OwnershipWarning[] {
+    return [...this.found.values()];
+  }
+
+  /** The context hook returned `messages` for ledger request `request`. */
+  projected(messages: readonly AgentMessage[], request: number): void {
+    this.expected = { fingerprints: messages.flatMap(messageFingerprints), request };
+  }
+
+  /**
+   * The body the provider is about to send. Returns a warning the first time a rewrite is
+   * seen, else undefined. Only the first payload after a projection is compared: Pi's own
+   * side calls (compaction summaries) carry other messages.
+   */
+  checkPayload(payload: unknown): OwnershipWarning | undefined {
+    const expected = this.expected;
+    this.expected = undefined;
+    if (expected === undefined || expected.fingerprints.length === 0) return undefined;
+    const missing = missingFingerprints(expected.fingerprints, payloadText(payload));
+    if (missing === 0) return undefined;
+    return this.record(
+      'rewritten-after-pi-fold',
+      expected.request,
+      `another extension changed the context after pi-fold projected it (${missing} of ${expected.fingerprints.length} texts pi-fold sent are missing from request ${expected.request}). ` +
+        'Two context managers undo each other: the prefix cache is lost and neither budget holds. Disable one of them.',
+    );
+  }
+
+  /**
+   * The context hook found `count` session entries whose message another extension (one that
+   * runs before pi-fold) changed since an earlier request. pi-fold folds what it is given, so
+   * the window stays correct, but every such change rewrites the prompt and loses the cache.
+   */
+  rewrittenBefore(count: number, request: number): OwnershipWarning | undefined {
+    if (count === 0) return undefined;
+    return this.record(
+      'rewritten-before-pi-fold',
+      request,
+      `another extension running before pi-fold changed ${count} earlier message${count === 1 ? '' : 's'} of the session (request ${request}). ` +
+        'pi-fold folds what it is given, but each change to history rewrites the prompt and loses the provider cache. If that extension manages context too, disable one of them.',
+    );
+  }
+
+  /** A `/compact` the person asked for: the compaction that follows is theirs, not a bypass. */
+  allowManualCompaction(): void {
+    this.manualCompactionAllowed = true;
+  }
+
+  /**
+   * Pi wrote a compaction entry. pi-fold's own overflow recovery and an allowed manual
+   * compaction are expected; anything else means Pi summarised the window without asking.
+   */
+  compacted(entry: { readonly details?: unknown; readonly tokensBefore: number }, lastRequest: number | undefined): OwnershipWarning | undefined {
+    if (isOwnRecovery(entry.details)) return undefined;
+    if (this.manualCompactionAllowed) {
+      this.manualCompactionAllowed = false;
+      return undefined;
+    }
+    return this.record(
+      'compacted-by-pi',
+      lastRequest,
+      `Pi compacted the session (about ${entry.tokensBefore} tokens summarised) without going through pi-fold's compaction guard. ` +
+        'Summarised turns are no longer in the window as sent; folded material stays exact in the store. Check that Pi emits session_before_compact to extensions, or turn Pi\'s compaction off.',
+    );
+  }
+
+  private record(problem: OwnershipProblem, request: number | undefined, message: string): OwnershipWarning | undefined {
+    const known = this.found.get(problem);
+    if (known !== undefined) {
+      this.found.set(problem, { ...known, occurrences: known.occurrences + 1 });
+      return undefined;
+    }
+    const warning: OwnershipWarning = { problem, message, occurrences: 1, firstRequest: request };
+    this.found.set(problem, warning);
+    return warning;
+  }
+}
+
+function isOwnRecovery(details: unknown): boolean {
+  return typeof details === 'object' && details !== null && (details as { piFold?: unknown }).piFold === 'overflow-recovery';
+}
+
+/**
+ * The texts of a message that reach every provider unchanged: user, assistant and tool
+ * result text. Thinking, tool call arguments and Pi's own message kinds are re-encoded on
+ * the way, and pi-ai drops failed or aborted assistant turns, so none of those is looked for.
+ */
+function messageFingerprints(message: AgentMessage): string[] {
+  if (message.role !== 'user' && message.role !== 'assistant' && message.role !== 'toolResult') return [];
+  if (message.role === 'assistant' && (message.stopReason === 'error' || message.stopReason === 'aborted')) return [];
+  const content = message.content;
+  const texts = typeof content === 'string' ? [content] : content.flatMap((block) => (block.type === 'text' ? [block.text] : []));
+  return texts.filter((text) => text.trim().length >= MIN_FINGERPRINT_CHARS).map((text) => text.slice(0, FINGERPRINT_CHARS));
+}
+
+/** Every string in the payload, in document order, separated so no match spans two of them. */
+function payloadText(payload: unknown): string {
+  const parts: string[] = [];
+  const visit = (value: unknown): void => {
+    if (typeof value === 'string') parts.push(value);
+    else if (Array.isArray(value)) for (const item of value) visit(item);
+    else if (typeof value === 'object' && value !== null) for (const item of Object.values(value)) visit(item);
+  };
+  visit(payload);
+  return parts.join('\u0000');
+}
+
+/**
+ * Counts fingerprints not in `text`. Providers keep message order, so each is looked for
+ * after the previous one (one pass); only one not found there is looked for anywhere, in
+ * case a provider moved it.
+ */
+function missingFingerprints(fingerprints: readonly string[], text: string): number {
+  let cursor = 0;
+  let missing = 0;
+  for (const fingerprint of fingerprints) {
+    const at = text.indexOf(fingerprint, cursor);
+    if (at >= 0) cursor = at + fingerprint.length;
+    else if (!text.includes(fingerprint)) missing += 1;
+  }
+  return missing;
+}
+
+/** Tell the person about a new warning (the monitor returns each kind only once). */
+export function announceOwnership(ctx: Pick<ExtensionContext, 'ui'>, warning: OwnershipWarning | undefined): void {
+  if (warning !== undefined) ctx.ui.notify(`pi-fold: ${warning.message} (shown once; see /fold-status)`, 'warning');
+}
+
+/** The `/fold-status` lines for the warnings, empty when pi-fold owns the window alone. */
+export function formatOwnershipWarnings(warnings: readonly OwnershipWarning[]): string {
+  if (warnings.length === 0) return '';
+  const lines = warnings.map((warning) => {
+    const since = warning.firstRequest === undefined ? '' : ` since request ${warning.firstRequest}`;
+    return `  ! ${warning.problem} (${warning.occurrences}×${since}): ${warning.message}`;
+  });
+  return `\nOwnership: pi-fold does not own this window alone\n${lines.join('\n')}`;
+}
