@@ -5,7 +5,7 @@ import type { FoldStore } from '../ports/fold-store.port.ts';
 import type { LedgerRow, ProjectedMessage, ProjectionSink, RewriteCause } from '../ports/projection-sink.port.ts';
 import type { TranscriptEntry } from '../ports/transcript-source.port.ts';
 import { executeAction, type ActionAnswer, type ActionCaller } from './actions/execute-action.ts';
-import { OccupancyEstimator, servingBudget } from './budget.ts';
+import { OccupancyEstimator } from './budget.ts';
 import type { CommitPlan } from './commit-planner.ts';
 import { decideCommit, dropInvalidMarks } from './commit-decision.ts';
 import { applyCommitPlan } from './commit-applier.ts';
@@ -17,7 +17,7 @@ import { CommitTelemetryLog } from './commit-telemetry.ts';
 import { ledgerRow, totalChars } from './projection-ledger.ts';
 import { appendDraft, freeze, lazyProjection, pushMessage, rewriteDraft as rewriteDraftFrom, viewMessages, type WindowDraft, type WindowView } from './window-log.ts';
 import { ProjectionRenderer, type RenderInputs } from './projection-renderer.ts';
-import { budgetForModel, type FoldSettings } from './settings.ts';
+import { requestBudget, type FoldSettings } from './settings.ts';
 import { TranscriptIndex } from './transcript-index.ts';
 import { appendNotice, appendReceipt, pruneHiddenInserts } from './window-inserts.ts';
 
@@ -127,7 +127,7 @@ export class FoldRuntime {
   }
 
   budgetTokens(context: RequestContext = this.lastContext): number {
-    return servingBudget(budgetForModel(this.settings, context.model), context.contextWindow);
+    return requestBudget(this.settings, context);
   }
 
   estimateTokens(chars: number): number {

@@ -1,3 +1,4 @@
+import { servingBudget } from './budget.ts';
 import { FoldError } from './fold-error.ts';
 
 /** The band and granularity a person tunes (B6.4). Set whole, never member by member. */
@@ -177,6 +178,21 @@ export function budgetForModel(settings: FoldSettings, model: { readonly id?: st
     if (exact !== undefined) return exact;
   }
   return settings.providerInputBudget;
+}
+
+/**
+ * The budget of one request: the model's entry, else the one budget, else the window the
+ * host reports. A table that does not name the model (and has no "*") with no window to
+ * fall back on is refused by name rather than guessed.
+ */
+export function requestBudget(settings: FoldSettings, context: { readonly model?: { readonly id?: string; readonly provider?: string }; readonly contextWindow?: number }): number {
+  const budget = budgetForModel(settings, context.model);
+  if (budget === undefined && settings.modelInputBudgets.size > 0 && context.contextWindow === undefined) {
+    const model = context.model?.id === undefined ? 'a request that names no model' : `model ${JSON.stringify(context.model.provider === undefined ? context.model.id : `${context.model.provider}/${context.model.id}`)}`;
+    const named = [...settings.modelInputBudgets.keys()].map((key) => JSON.stringify(key)).join(', ');
+    throw invalid(`no serving budget for ${model}: providerInputBudget names only ${named}; add it (by id or provider/id) or a "*" entry`, 'providerInputBudget');
+  }
+  return servingBudget(budget, context.contextWindow);
 }
 
 function invalid(message: string, option?: string): FoldError {

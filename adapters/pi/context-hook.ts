@@ -39,7 +39,14 @@ export async function projectContext(folding: PiSessionFolding, messages: readon
   // Our own overflow-recovery compaction keeps every entry; its summary is a note for the
   // person and the session file, not something the model needs at the top of its window.
   const visible = messages.filter((message) => !(message.role === 'compactionSummary' && isRecoverySummary(message.summary)));
-  const mapped = folding.mapper.map(visible, ctx.sessionManager.getBranch());
+  let mapped = folding.mapper.map(visible, ctx.sessionManager.getBranch());
+  if (mapped.unmatched > 0) {
+    // Pi writes agent events to the session through a queue its loop does not await, so the
+    // last results of a tool batch can reach the branch a tick after this event. Mapped as
+    // injected now, they would get their real ids next request: a needless rewrite.
+    await new Promise((resolve) => setImmediate(resolve));
+    mapped = folding.mapper.map(visible, ctx.sessionManager.getBranch());
+  }
   const rewrittenBefore = folding.ownership.rewrittenBefore(mapped.rewritten, folding.runtime.memory.counters.requests + 1);
   announceOwnership(ctx, rewrittenBefore);
   if (folding.overflowRecovery) {

@@ -33,6 +33,8 @@ type SteeringMessages = readonly ModelMessage[] | undefined;
 /** What a prepareStep is handed, as far as folding reads it (ai@6 and ai@7 inputs both satisfy it). */
 export interface StepInput {
   readonly messages: ModelMessage[];
+  /** The step's model (an instance, or an id the SDK resolves); picks the budget when it is keyed by model. */
+  readonly model?: unknown;
   /** ai@7: the messages the call started with. */
   readonly initialMessages?: readonly ModelMessage[];
   /** ai@7: every response message so far (continued responses first, then each step's). */

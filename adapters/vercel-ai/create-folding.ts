@@ -1,7 +1,8 @@
 import { wrapLanguageModel, type LanguageModelMiddleware, type ModelMessage, type PrepareStepFunction, type PrepareStepResult, type Tool, type ToolSet } from 'ai';
 import { createFoldRuntime, type FoldRuntimeOptions } from '../../composition/create-fold-runtime.ts';
 import { FoldError } from '../../core/fold-error.ts';
-import type { FoldRuntime, ProjectionResult } from '../../core/fold-runtime.ts';
+import type { FoldRuntime, ProjectionResult, RequestContext } from '../../core/fold-runtime.ts';
+import type { CommitTelemetry } from '../../ports/projection-sink.port.ts';
 import type { TranscriptEntry } from '../../ports/transcript-source.port.ts';
 import { stepHistory, type StepInput } from './ai-sdk-version.ts';
 import { createFoldContextTool, type FoldContextInput } from './fold-context-tool.ts';
@@ -23,6 +24,11 @@ export interface FoldingOptions extends FoldRuntimeOptions {
   readonly onPrompt?: (record: PromptRecord) => void;
   /** Called with soft problems (e.g. a commit skipped because the store failed). @default console.warn */
   readonly onWarning?: (warning: string) => void;
+  /**
+   * Called when a commit lands and again when the provider has measured the request that
+   * carried it (the machine-readable event a host logs; `runtime.telemetry.recent` keeps the latest).
+   */
+  readonly onCommitTelemetry?: (event: CommitTelemetry) => void;
 }
 
 /** The step input our prepareStep reads; any ai@6 or ai@7 prepareStep input satisfies it. */
@@ -72,9 +78,11 @@ export async function createFolding(options: FoldingOptions): Promise<Folding> {
   let overheadChars = 0;
   let last: ProjectionResult | undefined;
 
-  const project = async (history: readonly ModelMessage[]): Promise<ModelMessage[]> => {
+  if (options.onCommitTelemetry !== undefined) runtime.telemetry.subscribe(options.onCommitTelemetry);
+
+  const project = async (history: readonly ModelMessage[], model: unknown): Promise<ModelMessage[]> => {
     const entries = mapper.toEntries(history);
-    last = await runtime.project(entries, { ...(options.contextWindow === undefined ? {} : { contextWindow: options.contextWindow }), overheadChars });
+    last = await runtime.project(entries, { ...(options.contextWindow === undefined ? {} : { contextWindow: options.contextWindow }), ...stepModel(model), overheadChars });
     for (const warning of last.warnings) onWarning(warning);
     return converter.toModelMessages(last.messages);
   };
@@ -88,7 +96,7 @@ export async function createFolding(options: FoldingOptions): Promise<Folding> {
   });
 
   return {
-    prepareStep: async (step) => ({ messages: await project(stepHistory(step)) }),
+    prepareStep: async (step) => ({ messages: await project(stepHistory(step), step.model) }),
     middleware,
     tools: { [runtime.settings.toolName]: createFoldContextTool(runtime) },
     runtime,
@@ -98,12 +106,25 @@ export async function createFolding(options: FoldingOptions): Promise<Folding> {
       return async (stepOptions): Promise<PrepareStepResult<TOOLS>> => {
         const history = stepHistory(stepOptions);
         const theirs = await own({ ...stepOptions, messages: history });
-        return { ...theirs, messages: await project(theirs?.messages ?? history) };
+        // A model yours picks for this step is the one the request goes to, so it sets the budget.
+        return { ...theirs, messages: await project(theirs?.messages ?? history, theirs?.model ?? stepOptions.model) };
       };
     },
     entries: (messages) => mapper.toEntries(messages),
     dispose: () => composed.dispose(),
   };
+}
+
+/**
+ * The step's model as the engine keys budgets: a model instance names itself (`modelId`,
+ * `provider`, e.g. `openai.responses`); a gateway id string is the id.
+ */
+function stepModel(model: unknown): Pick<RequestContext, 'model'> {
+  if (typeof model === 'string') return { model: { id: model } };
+  if (typeof model !== 'object' || model === null) return {};
+  const { modelId, provider } = model as { modelId?: unknown; provider?: unknown };
+  if (typeof modelId !== 'string') return {};
+  return { model: { id: modelId, ...(typeof provider === 'string' ? { provider } : {}) } };
 }
 
 // Checked before anything is built, so a refused call opens no store.

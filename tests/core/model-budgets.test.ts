@@ -33,6 +33,24 @@ describe('providerInputBudget keyed by model id', () => {
     expect((error as Error).message).toContain(message);
   });
 
+  it('a table that does not name the model, with no window to fall back on, is refused by name', async () => {
+    const { runtime } = await openRuntime({ settings: { providerInputBudget: { large: 80_000, 'acme/small': 30_000 } } });
+    const session = new SyntheticSession({ seed: 3, resultChars: [3000, 9000] });
+    session.step();
+    let error: unknown;
+    try {
+      await runtime.project(session.entries, { model: { id: 'other', provider: 'acme' } });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(FoldError.isInstance(error) && error.code).toBe('SETTINGS.INVALID');
+    expect((error as Error).message).toContain('no serving budget for model "acme/other": providerInputBudget names only "large", "acme/small"');
+    expect(runtime.ledger).toHaveLength(0);
+    // With the host's window it falls back to the window, as a single budget would.
+    const row = (await runtime.project(session.entries, { model: { id: 'other' }, contextWindow: 100_000 })).ledger;
+    expect(row.budgetTokens).toBe(100_000 - 10_000);
+  });
+
   it('a model switch mid-session moves the budget: the next request is served under the new model\'s budget', async () => {
     const { runtime } = await openRuntime({ settings: { providerInputBudget: { large: 80_000, small: 30_000 } } });
     const session = new SyntheticSession({ seed: 9, resultChars: [3000, 9000] });

@@ -48,16 +48,20 @@ export class ScriptedModel {
   /**
    * @param options.cheapUsage count tokens from one native JSON.stringify and report no cache
    * reads, for benchmarks where the mock's own serialisation would dominate the garbage.
+   * @param options.modelId the model's id (a loop that switches models uses two). @default the mock's own
+   * @param options.callIdPrefix prefix of tool call ids, distinct per model of one loop. @default 'call_'
    */
   constructor(
     private readonly script: Script,
-    private readonly options: { readonly cheapUsage?: boolean } = {},
+    private readonly options: { readonly cheapUsage?: boolean; readonly modelId?: string; readonly callIdPrefix?: string } = {},
   ) {
+    const callId = (call: number, position: number) => `${options.callIdPrefix ?? 'call_'}${call}_${position}`;
     this.model = new MockLanguageModel({
+      ...(options.modelId === undefined ? {} : { modelId: options.modelId }),
       doGenerate: async (options) => {
         const { step, usage, call } = this.respond(options);
         return {
-          content: step.text !== undefined ? [{ type: 'text', text: step.text }] : (step.toolCalls ?? []).map((toolCall, position) => ({ type: 'tool-call' as const, toolCallId: `call_${call}_${position}`, toolName: toolCall.toolName, input: JSON.stringify(toolCall.input) })),
+          content: step.text !== undefined ? [{ type: 'text', text: step.text }] : (step.toolCalls ?? []).map((toolCall, position) => ({ type: 'tool-call' as const, toolCallId: callId(call, position), toolName: toolCall.toolName, input: JSON.stringify(toolCall.input) })),
           finishReason: { unified: step.text !== undefined ? 'stop' : 'tool-calls', raw: undefined },
           usage,
           warnings: [],
@@ -68,7 +72,7 @@ export class ScriptedModel {
         const parts: unknown[] = [{ type: 'stream-start', warnings: [] }];
         if (step.text !== undefined) parts.push({ type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: step.text }, { type: 'text-end', id: 't' });
         for (const [position, toolCall] of (step.toolCalls ?? []).entries()) {
-          parts.push({ type: 'tool-call', toolCallId: `call_${call}_${position}`, toolName: toolCall.toolName, input: JSON.stringify(toolCall.input) });
+          parts.push({ type: 'tool-call', toolCallId: callId(call, position), toolName: toolCall.toolName, input: JSON.stringify(toolCall.input) });
         }
         parts.push({ type: 'finish', finishReason: { unified: step.text !== undefined ? 'stop' : 'tool-calls', raw: undefined }, usage });
         return { stream: simulateReadableStream({ chunks: parts as never[], initialDelayInMs: null, chunkDelayInMs: null }) };
