@@ -30,6 +30,8 @@ describe('lab smoke preset: the staged assignment through every arm in real Pi s
       expect(result.rows.some((row) => row.rejected)).toBe(false);
       expect(result.compactions).toBe(0);
       expect(result.foldEvents).toBeGreaterThan(0);
+      // pi-fold alone in the session, real provider payloads: no ownership warning (no false alarm on real files).
+      expect(result.ownershipWarnings, name).toBe(0);
     }
   });
 

@@ -37,7 +37,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AuthStorage, createAgentSession, DefaultResourceLoader, ModelRegistry, SessionManager, SettingsManager, type AgentSession, type ExtensionAPI, type ToolDefinition } from '@mariozechner/pi-coding-agent';
-import { registerPiFold } from '../../../adapters/pi/register-pi-fold.ts';
+import { registerPiFold, type PiFoldRegistration } from '../../../adapters/pi/register-pi-fold.ts';
 import { MemoryEvidenceStore } from '../../../adapters/storage-memory/memory-evidence-store.ts';
 import { MemoryFoldStore } from '../../../adapters/storage-memory/memory-fold-store.ts';
 import { FoldError } from '../../../core/fold-error.ts';
@@ -125,9 +125,12 @@ async function runArmSession(input: RunArmInput): Promise<ArmResult> {
       streamSimple: provider.streamSimple as never,
     });
     const settingsManager = SettingsManager.inMemory({ compaction: { enabled: profile.compaction } });
+    let registration: PiFoldRegistration | undefined;
     const extensionFactories = profile.fold === undefined ? [] : [foldFactory(profile.fold, hookTimer, input.foldThresholds, (projection) => {
       counters.pendingCauses = projection.ledger.causes;
       counters.foldEvents += projection.ledger.foldsLanded;
+    }, (registered) => {
+      registration = registered;
     })];
     const resourceLoader = new DefaultResourceLoader({
       cwd,
@@ -167,6 +170,7 @@ async function runArmSession(input: RunArmInput): Promise<ArmResult> {
       if (failure !== undefined) break;
     }
     const reads = fileReads(session);
+    const ownership = (await registration?.sessions.existing(session.sessionManager.getSessionId()))?.ownership.warnings ?? [];
     const rewrites = provider.rows.filter((row) => row.purpose !== 'summary' && row.event !== 'append');
     return {
       arm: input.arm,
@@ -177,6 +181,7 @@ async function runArmSession(input: RunArmInput): Promise<ArmResult> {
       rewritesUnattributed: rewrites.filter((row) => row.event === 'rewrite-unattributed').length,
       fileReads: reads.count,
       fileBytes: reads.bytes,
+      ...(registration === undefined ? {} : { ownershipWarnings: ownership.reduce((sum, warning) => sum + warning.occurrences, 0) }),
       ...(failure === undefined ? {} : { failure }),
     };
   } finally {
@@ -192,9 +197,9 @@ function labSessionManager(cwd: string, arm: ArmName): SessionManager {
   return sessionManager;
 }
 
-function foldFactory(fold: { scheduling: 'epoch' | 'immediate'; providerInputBudget: number }, hookTimer: HookTimer, thresholds: Readonly<Record<string, number>> | undefined, onProjection: (projection: Projection) => void): (pi: ExtensionAPI) => void {
+function foldFactory(fold: { scheduling: 'epoch' | 'immediate'; providerInputBudget: number }, hookTimer: HookTimer, thresholds: Readonly<Record<string, number>> | undefined, onProjection: (projection: Projection) => void, onRegistered: (registration: PiFoldRegistration) => void): (pi: ExtensionAPI) => void {
   return (pi) => {
-    registerPiFold(hookTimer.wrap(pi), {
+    const registration = registerPiFold(hookTimer.wrap(pi), {
       foldStore: new MemoryFoldStore(),
       evidenceStore: new MemoryEvidenceStore(),
       // A path that does not exist: the package's default thresholds, never the machine's file.
@@ -202,6 +207,7 @@ function foldFactory(fold: { scheduling: 'epoch' | 'immediate'; providerInputBud
       settings: { providerInputBudget: fold.providerInputBudget, scheduling: fold.scheduling, ...(thresholds === undefined ? {} : { thresholds }) },
       projectionSink: { specificationVersion: 'v1', accept: onProjection },
     });
+    onRegistered(registration);
   };
 }
 

@@ -1,4 +1,4 @@
-import { createAssistantMessageEventStream, type AssistantMessage, type AssistantMessageEventStream, type Context, type Model, type TextContent, type ToolCall, type Tool } from '@mariozechner/pi-ai';
+import { createAssistantMessageEventStream, type AssistantMessage, type AssistantMessageEventStream, type Context, type Model, type SimpleStreamOptions, type TextContent, type ToolCall, type Tool } from '@mariozechner/pi-ai';
 import type { Message } from '@mariozechner/pi-ai';
 import { priceRequest } from '../../../core/chars-cost-model.ts';
 import type { PriceList } from '../../../ports/cost-model.port.ts';
@@ -78,8 +78,18 @@ export class SimulatedProvider {
   }
 
   /** The `streamSimple` to register with `modelRegistry.registerProvider`. */
-  readonly streamSimple = (model: Model<string>, context: Context): AssistantMessageEventStream => {
+  readonly streamSimple = (model: Model<string>, context: Context, options?: SimpleStreamOptions): AssistantMessageEventStream => {
     const stream = createAssistantMessageEventStream();
+    // Like pi-ai's real providers, hand the request body to `onPayload` (Pi's
+    // before_provider_request) first: extensions that watch it see the lab's requests too.
+    const payload = { model: model.id, system: context.systemPrompt, messages: context.messages, tools: context.tools };
+    // Pi reports a failing hook itself; the request goes out either way, as a real provider's would.
+    const answer = () => this.answer(model, context, stream);
+    void Promise.resolve(options?.onPayload?.(payload, model)).then(answer, answer);
+    return stream;
+  };
+
+  private answer(model: Model<string>, context: Context, stream: AssistantMessageEventStream): void {
     const message = this.respond(model, context);
     queueMicrotask(() => {
       if (message.stopReason === 'error') {
@@ -90,8 +100,7 @@ export class SimulatedProvider {
       }
       stream.end(message);
     });
-    return stream;
-  };
+  }
 
   private respond(model: Model<string>, context: Context): AssistantMessage {
     const { tokenizer, capTokens, priceList, attribution } = this.options;

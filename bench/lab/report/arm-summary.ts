@@ -27,6 +27,7 @@ export interface ArmSummary {
   readonly foldEvents: number;
   readonly rewritesAttributed: number;
   readonly rewritesUnattributed: number;
+  readonly ownershipWarnings: number;
   readonly fileReads: number;
   readonly fileBytes: number;
   readonly probes?: ProbeScore;
@@ -87,6 +88,7 @@ export function summarizeArm(arm: ArmResult): ArmSummary {
     foldEvents: arm.foldEvents,
     rewritesAttributed: arm.rewritesAttributed,
     rewritesUnattributed: arm.rewritesUnattributed,
+    ownershipWarnings: arm.ownershipWarnings ?? 0,
     fileReads: arm.fileReads,
     fileBytes: arm.fileBytes,
     ...(arm.probes !== undefined ? { probes: arm.probes } : {}),

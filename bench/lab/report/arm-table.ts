@@ -29,6 +29,7 @@ const METRICS: readonly TableMetric[] = [
   { label: 'fold events', value: (summary) => summary.foldEvents, format: integer },
   { label: 'rewrites attributed', value: (summary) => summary.rewritesAttributed, format: integer },
   { label: 'rewrites unattributed', value: (summary) => summary.rewritesUnattributed, format: integer },
+  { label: 'ownership warnings', value: (summary) => summary.ownershipWarnings, format: integer },
   { label: 'file reads', value: (summary) => summary.fileReads, format: integer },
   { label: 'file bytes', value: (summary) => summary.fileBytes, format: integer },
   { label: 'probes correct', value: (summary) => summary.probes?.correct, format: integer },

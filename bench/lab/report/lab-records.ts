@@ -65,6 +65,8 @@ export interface ArmResult {
   /** Files the agent read through its tools, and their bytes. */
   readonly fileReads: number;
   readonly fileBytes: number;
+  /** Times pi-fold found it did not own the window alone (fold arms; every occurrence counted). */
+  readonly ownershipWarnings?: number;
   readonly probes?: ProbeScore;
   /** Set when the arm could not finish (e.g. the provider cap refused a prompt with no recovery). */
   readonly failure?: string;
