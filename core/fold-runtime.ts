@@ -5,6 +5,7 @@ import type { FoldStore } from '../ports/fold-store.port.ts';
 import type { LedgerRow, ProjectedMessage, ProjectionSink, RewriteCause } from '../ports/projection-sink.port.ts';
 import type { TranscriptEntry } from '../ports/transcript-source.port.ts';
 import { executeAction, type ActionAnswer, type ActionCaller } from './actions/execute-action.ts';
+import { retireAnsweredPeeks } from './actions/peek-action.ts';
 import { OccupancyEstimator } from './budget.ts';
 import type { CommitPlan } from './commit-planner.ts';
 import { decideCommit, dropInvalidMarks } from './commit-decision.ts';
@@ -18,6 +19,8 @@ import { ledgerRow, totalChars } from './projection-ledger.ts';
 import { appendDraft, freeze, lazyProjection, pushMessage, rewriteDraft as rewriteDraftFrom, viewMessages, type WindowDraft, type WindowView } from './window-log.ts';
 import { ProjectionRenderer, type RenderInputs } from './projection-renderer.ts';
 import { requestBudget, type FoldSettings } from './settings.ts';
+import { ProviderUsage } from './provider-usage.ts';
+import { refusedSaveWarning, skippedCommitWarning, StoreOutage } from './store-outage.ts';
 import { TranscriptIndex } from './transcript-index.ts';
 import { appendNotice, appendReceipt, pruneHiddenInserts } from './window-inserts.ts';
 
@@ -74,17 +77,18 @@ export class FoldRuntime {
   forcedCommit: { markIds?: ReadonlySet<string>; cause: RewriteCause } | undefined;
   lastBudget: number | undefined;
   private lastContext: RequestContext = {};
-  private lastPromptTokens: number | undefined;
-  private usageReported = new Set<number>();
+  /** The provider's counts, as they arrive after each request. */
+  private readonly providerUsage = new ProviderUsage();
   private disposed = false;
-  /** Set while the store refuses writes, so one outage yields one warning, not one per request. */
-  private storeOutage = false;
+  /** Store writes during a projection: refused ones warn once per outage instead of failing the request. */
+  private readonly storeOutage: StoreOutage;
 
   private constructor(readonly dependencies: FoldRuntimeDependencies, memory: EngineMemory, calibration: readonly CalibrationSampleV1[]) {
     this.memory = memory;
     const sink = dependencies.projectionSink;
     this.telemetry = new CommitTelemetryLog(dependencies.sessionId, sink?.acceptCommitTelemetry === undefined ? undefined : (event) => sink.acceptCommitTelemetry!(event));
     this.estimator = new OccupancyEstimator(dependencies.costModel.defaultCharsPerToken, calibration);
+    this.storeOutage = new StoreOutage(dependencies.foldStore.name);
   }
 
   /** Open a session: restore its state and standing folds from the store, or start fresh. */
@@ -168,7 +172,7 @@ export class FoldRuntime {
       this.lattice.placeArrived();
     }
     const request = this.memory.counters.requests + 1;
-    let dirty = this.retireAnsweredPeeks();
+    let dirty = retireAnsweredPeeks(this);
     const cuts = this.frontier.pass(this.frontierInputs());
     dirty ||= cuts.length > 0;
     const warnings: string[] = [];
@@ -202,7 +206,7 @@ export class FoldRuntime {
     const projection = lazyProjection(view, row);
     this.recordLedger(projection.ledger, rewrite);
     if (foldsLanded > 0) {
-      this.telemetry.landed({ row: projection.ledger, epoch: this.memory.epoch, previous: this.frozenView, measuredTokensBefore: this.lastPromptTokens, tokensForChars: (chars) => this.estimator.tokensForChars(chars) });
+      this.telemetry.landed({ row: projection.ledger, epoch: this.memory.epoch, previous: this.frozenView, measuredTokensBefore: this.providerUsage.lastPromptTokens, tokensForChars: (chars) => this.estimator.tokensForChars(chars) });
     }
     this.frozenView = view;
     this.pendingCauses.clear();
@@ -226,16 +230,10 @@ export class FoldRuntime {
   private async landCommit(plan: CommitPlan, warnings: string[]): Promise<number> {
     let landed = 0;
     if (plan.folds.length > 0) {
-      try {
-        await applyCommitPlan(this, plan);
+      const applied = await this.storeOutage.attempt(() => applyCommitPlan(this, plan), warnings, skippedCommitWarning, false);
+      if (applied) {
         landed = plan.folds.length;
         this.pendingCauses.add(this.forcedCommit?.cause ?? 'commit');
-      } catch (error) {
-        if (!FoldError.isInstance(error) || !error.code.startsWith('STORE.')) throw error;
-        if (!this.storeOutage) warnings.push(`pi-fold: the commit was skipped because the ${this.dependencies.foldStore.name} store failed (${error.message}); nothing was folded and the window is intact. Folding resumes once the store accepts writes; this is shown once per outage.`);
-        this.storeOutage = true;
-        dropInvalidMarks(this, plan);
-        return 0;
       }
     }
     dropInvalidMarks(this, plan);
@@ -263,20 +261,6 @@ export class FoldRuntime {
     return rewriteDraftFrom(messages);
   }
 
-  private retireAnsweredPeeks(): boolean {
-    if (this.memory.ephemeralPeeks.every((peek) => peek.retired)) return false;
-    let changed = false;
-    this.memory.ephemeralPeeks = this.memory.ephemeralPeeks.map((peek) => {
-      if (peek.retired) return peek;
-      const position = this.index.resultPositionOf(peek.toolCallId);
-      if (position === undefined || this.index.lastAssistantPosition <= position) return peek;
-      changed = true;
-      this.pendingCauses.add('give-back');
-      return { ...peek, retired: true };
-    });
-    return changed;
-  }
-
   private recordLedger(row: LedgerRow, rewrite: boolean): void {
     // Rows share the log's arrays (views), so keeping them costs no copy per request.
     const counters = this.memory.counters;
@@ -297,18 +281,7 @@ export class FoldRuntime {
    * cache write), and count provider-side cache misses on pure appends.
    */
   recordUsage(usage: RequestUsage): void {
-    const row = this.ledger[this.ledger.length - 1];
-    if (row === undefined || this.usageReported.has(row.request)) return;
-    this.usageReported.add(row.request);
-    const promptTokens = usage.input + usage.cacheRead + usage.cacheWrite;
-    row.providerCacheRead = usage.cacheRead;
-    const pureAppend = row.causes.length === 0;
-    if (pureAppend && this.lastPromptTokens !== undefined && usage.cacheRead < 0.9 * this.lastPromptTokens - 1024) {
-      this.memory.counters.providerCacheMisses += 1;
-    }
-    this.lastPromptTokens = promptTokens;
-    this.estimator.recordProviderCount(row.totalChars, promptTokens);
-    this.telemetry.measured(row.request, promptTokens, usage.cacheRead);
+    this.providerUsage.record(this, usage);
   }
 
   /** Run one of the agent's actions (B4). Bad input is refused with a FoldError and changes nothing. */
@@ -326,19 +299,11 @@ export class FoldRuntime {
   }
 
   /**
-   * Save state during a projection. A store that refuses the write must not stop the request
-   * (its window is already decided and every fold in it is stored): warn once per outage and
-   * try again at the next decision. A successful save ends the outage.
+   * Save state during a projection. A refused save must not stop the request (its window is
+   * already decided and every fold in it is stored): it is tried again at the next decision.
    */
   private async persistOrWarn(warnings: string[]): Promise<void> {
-    try {
-      await this.persist();
-      this.storeOutage = false;
-    } catch (error) {
-      if (!FoldError.isInstance(error) || !error.code.startsWith('STORE.')) throw error;
-      if (!this.storeOutage) warnings.push(`pi-fold: the ${this.dependencies.foldStore.name} store refused to save this session's state (${error.message}); the request goes out unchanged and folding resumes once the store accepts writes. This is shown once per outage.`);
-      this.storeOutage = true;
-    }
+    await this.storeOutage.attempt(() => this.persist(), warnings, refusedSaveWarning, true);
   }
 
   async persist(): Promise<void> {
@@ -356,3 +321,4 @@ export class FoldRuntime {
     if (this.disposed) throw new FoldError('INVARIANT.BROKEN', `the runtime of session ${this.sessionId} was disposed`, { details: { sessionId: this.sessionId } });
   }
 }
+

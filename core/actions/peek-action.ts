@@ -98,3 +98,22 @@ export function codePointStart(bytes: Uint8Array, offset: number): number {
   while (position > 0 && position < bytes.length && (bytes[position]! & 0xc0) === 0x80) position -= 1;
   return position;
 }
+
+/**
+ * A peek's full text stays only until the model has answered after it; then it shows as a
+ * one-line stub, a give-back rewrite at the next projection. Returns whether any peek retired.
+ */
+export function retireAnsweredPeeks(runtime: FoldRuntime): boolean {
+  if (runtime.memory.ephemeralPeeks.every((peek) => peek.retired)) return false;
+  let changed = false;
+  runtime.memory.ephemeralPeeks = runtime.memory.ephemeralPeeks.map((peek) => {
+    if (peek.retired) return peek;
+    const position = runtime.index.resultPositionOf(peek.toolCallId);
+    if (position === undefined || runtime.index.lastAssistantPosition <= position) return peek;
+    changed = true;
+    runtime.pendingCauses.add('give-back');
+    return { ...peek, retired: true };
+  });
+  return changed;
+}
+

@@ -1,0 +1,46 @@
+import { FoldError } from './fold-error.ts';
+
+/**
+ * Store writes made while a request is being projected. The request must go out even when
+ * the store refuses a write (its window is decided from what is already stored), so a
+ * `STORE.*` failure becomes a warning instead of an error, and one outage yields one warning,
+ * not one per request. Any other error is a bug and is thrown.
+ */
+export class StoreOutage {
+  private down = false;
+
+  constructor(private readonly storeName: string) {}
+
+  /** True from a refused write until a state save succeeds again. */
+  get isDown(): boolean {
+    return this.down;
+  }
+
+  /**
+   * Run `write`. Returns false when the store refused it; `explain` words the warning
+   * (pushed only at the start of an outage). A successful write ends the outage when
+   * `endsOutage` is set: a state save proves the store accepts writes again.
+   */
+  async attempt(write: () => Promise<void>, warnings: string[], explain: (storeName: string, reason: string) => string, endsOutage: boolean): Promise<boolean> {
+    try {
+      await write();
+    } catch (error) {
+      if (!FoldError.isInstance(error) || !error.code.startsWith('STORE.')) throw error;
+      if (!this.down) warnings.push(explain(this.storeName, error.message));
+      this.down = true;
+      return false;
+    }
+    if (endsOutage) this.down = false;
+    return true;
+  }
+}
+
+/** The warning for a commit the store refused. */
+export function skippedCommitWarning(storeName: string, reason: string): string {
+  return `pi-fold: the commit was skipped because the ${storeName} store failed (${reason}); nothing was folded and the window is intact. Folding resumes once the store accepts writes; this is shown once per outage.`;
+}
+
+/** The warning for a state save the store refused. */
+export function refusedSaveWarning(storeName: string, reason: string): string {
+  return `pi-fold: the ${storeName} store refused to save this session's state (${reason}); the request goes out unchanged and folding resumes once the store accepts writes. This is shown once per outage.`;
+}
