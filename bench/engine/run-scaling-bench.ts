@@ -119,7 +119,7 @@ async function verifiedReads(): Promise<{ peekBytes: number; expandBytes: number
     }
   }
   if (!expandable) note = ' (no fold could be expanded: expand not measured)';
-  const document = await peekDocument(runtime, target);
+  const document = (await peekDocument(runtime, target)).bytes();
   const blobs = Buffer.concat(await Promise.all(target.parts.filter((part) => part.kind === 'entry').map((part) => store.getBlob((part as { sha256: string }).sha256))));
   const peekHash = await medianSeconds(30, async () => createHash('sha256').update(document).digest());
   const peekSeconds = await medianSeconds(30, () => runtime.act({ action: 'peek', id: target.id, offset: 0, bytes: document.length }));

@@ -6,10 +6,7 @@ import { PEEK_DEFAULT_BYTES, type FoldAction } from './action-arguments.ts';
 import type { ActionCaller, ActionOutcome } from './execute-action.ts';
 import { unknownId } from './execute-action.ts';
 import { childFoldLine, documentHeader, entryHeader, PEEK_SEPARATOR } from './peek-layout.ts';
-
-// Verified bytes are valid UTF-8 by construction (they hash to what was stored from strings);
-// TextDecoder is the fastest way from bytes to the string a tool result needs.
-const utf8 = new TextDecoder('utf-8');
+import { PieceDocument } from './piece-document.ts';
 
 /** Share of an unsliced, oversized peek given to its head; the rest shows the tail. */
 const HEAD_SHARE = 0.6;
@@ -27,8 +24,8 @@ export async function peekAction(runtime: FoldRuntime, action: Extract<FoldActio
     }
     throw unknownId(runtime, action.id, 'peek');
   }
-  const encoded = await peekDocument(runtime, record);
-  const total = encoded.length;
+  const document = await peekDocument(runtime, record);
+  const total = document.length;
   const budget = action.bytes ?? PEEK_DEFAULT_BYTES;
   let text: string;
   let nextOffset: number | undefined;
@@ -37,20 +34,20 @@ export async function peekAction(runtime: FoldRuntime, action: Extract<FoldActio
     if (action.offset > total) {
       throw new FoldError('ACTION.INVALID_ARGUMENT', `peek.offset ${action.offset} is past the end of ${action.id} (${total} bytes)`, { details: { id: action.id, total } });
     }
-    const from = codePointStart(encoded, action.offset);
-    const to = codePointStart(encoded, Math.min(total, from + budget));
-    text = utf8.decode(encoded.subarray(from, to));
+    const from = document.codePointStart(action.offset);
+    const to = document.codePointStart(Math.min(total, from + budget));
+    text = document.text(from, to);
     nextOffset = to < total ? to : undefined;
     shown = { from, to };
     text += to < total ? `\n[bytes ${from}-${to} of ${total}; continue with {"action":"peek","id":"${action.id}","offset":${to}}]` : `\n[bytes ${from}-${to} of ${total}; end of source]`;
   } else if (total <= budget) {
-    text = utf8.decode(encoded);
+    text = document.text();
     shown = { from: 0, to: total };
   } else {
-    const headEnd = codePointStart(encoded, Math.floor(budget * HEAD_SHARE));
-    const tailStart = codePointStart(encoded, total - (budget - headEnd));
+    const headEnd = document.codePointStart(Math.floor(budget * HEAD_SHARE));
+    const tailStart = document.codePointStart(total - (budget - headEnd));
     const omitted = tailStart - headEnd;
-    text = `${utf8.decode(encoded.subarray(0, headEnd))}\n[${omitted} exact source bytes omitted (bytes ${headEnd}-${tailStart}); read them with {"action":"peek","id":"${action.id}","offset":${headEnd}}]\n${utf8.decode(encoded.subarray(tailStart))}`;
+    text = `${document.text(0, headEnd)}\n[${omitted} exact source bytes omitted (bytes ${headEnd}-${tailStart}); read them with {"action":"peek","id":"${action.id}","offset":${headEnd}}]\n${document.text(tailStart)}`;
     nextOffset = headEnd;
     shown = { from: 0, to: total };
   }
@@ -67,10 +64,10 @@ export async function peekAction(runtime: FoldRuntime, action: Extract<FoldActio
 }
 
 /**
- * The one-level document of a fold: exact entry bytes, child folds as one line each. Built
+ * The one-level document of a fold: exact entry bytes, child folds as one line each. Kept
  * as bytes: verified blobs are spliced in as they are, never decoded and re-encoded.
  */
-export async function peekDocument(runtime: FoldRuntime, record: FoldRecord): Promise<Buffer> {
+export async function peekDocument(runtime: FoldRuntime, record: FoldRecord): Promise<PieceDocument> {
   const store = runtime.dependencies.foldStore;
   const pieces: Uint8Array[] = [documentHeader(record)];
   for (const part of record.parts) {
@@ -80,7 +77,7 @@ export async function peekDocument(runtime: FoldRuntime, record: FoldRecord): Pr
     }
     pieces.push(PEEK_SEPARATOR, childFoldLine(requireChild(runtime, record, part.foldId)));
   }
-  return Buffer.concat(pieces);
+  return new PieceDocument(pieces);
 }
 
 /** A child fold named by a record, or a clear error when its record is missing. */
@@ -90,13 +87,6 @@ export function requireChild(runtime: FoldRuntime, record: FoldRecord, childId: 
     throw new FoldError('STORE.NOT_FOUND', `fold ${record.id} names child ${childId}, which has no record`, { details: { foldId: record.id, childId } });
   }
   return child;
-}
-
-/** Move a byte offset back to the start of the UTF-8 code point it falls in. */
-export function codePointStart(bytes: Uint8Array, offset: number): number {
-  let position = Math.max(0, Math.min(offset, bytes.length));
-  while (position > 0 && position < bytes.length && (bytes[position]! & 0xc0) === 0x80) position -= 1;
-  return position;
 }
 
 /**

@@ -4,7 +4,8 @@ import { verifiedBlob } from '../verified-reads.ts';
 import { compileSearch } from '../search/search-pattern.ts';
 import { SEARCH_DEFAULT_LIMIT, type FoldAction } from './action-arguments.ts';
 import { unknownId, type ActionOutcome } from './execute-action.ts';
-import { codePointStart, requireChild } from './peek-action.ts';
+import { requireChild } from './peek-action.ts';
+import { codePointStart } from './piece-document.ts';
 import { childFoldLine, documentHeader, entryHeader, PEEK_SEPARATOR } from './peek-layout.ts';
 
 /** Bytes of context shown on each side of a match. */
