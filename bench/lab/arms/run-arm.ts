@@ -71,8 +71,10 @@ export interface RunArmInput {
   readonly foldThresholds?: Readonly<Record<string, number>>;
 }
 
-/** The name of the tool whose results count as file reads. */
+/** The name of the tool whose results count as file reads (Pi's). */
 export const FILE_READ_TOOL = 'read';
+/** Tools whose results count as file reads: Pi's `read`, and Claude Code's `Read` in replays of its sessions. */
+const FILE_READ_TOOLS: ReadonlySet<string> = new Set([FILE_READ_TOOL, 'Read']);
 
 /**
  * Run one arm to the end of its prompts (or its failure) and return what it did. Entry ids
@@ -224,7 +226,7 @@ function fileReads(session: AgentSession): { count: number; bytes: number } {
   let count = 0;
   let bytes = 0;
   for (const entry of session.sessionManager.getEntries()) {
-    if (entry.type !== 'message' || entry.message.role !== 'toolResult' || entry.message.toolName !== FILE_READ_TOOL) continue;
+    if (entry.type !== 'message' || entry.message.role !== 'toolResult' || !FILE_READ_TOOLS.has(entry.message.toolName)) continue;
     count += 1;
     for (const part of entry.message.content) if (part.type === 'text') bytes += Buffer.byteLength(part.text, 'utf8');
   }
