@@ -49,7 +49,7 @@ import type { ArmName, ArmResult, LabRunSettings, RequestRow } from '../report/l
 import { armProfile } from './arm-profile.ts';
 import { HookTimer } from './hook-timer.ts';
 import { withLabDeterminism } from './seeded-ids.ts';
-import { settleSession } from './settle-session.ts';
+import { SessionActivity, settleSession } from './settle-session.ts';
 
 export type { ModelPolicy, ModelRequest, ScriptedReply } from '../provider/simulated-provider.ts';
 
@@ -164,10 +164,12 @@ async function runArmSession(input: RunArmInput): Promise<ArmResult> {
     session.subscribe((event) => {
       if (event.type === 'compaction_end' && event.result !== undefined) counters.compactions += 1;
     });
+    const activity = new SessionActivity(session);
     let failure: string | undefined;
     for (const prompt of input.prompts) {
+      activity.beginTurn();
       await session.prompt(prompt);
-      await settleSession(session);
+      await settleSession(session, activity);
       failure = turnFailure(session, errors);
       if (failure !== undefined) break;
     }
