@@ -55,7 +55,9 @@ export class OwnershipMonitor {
     const expected = this.expected;
     this.expected = undefined;
     if (expected === undefined || expected.fingerprints.length === 0) return undefined;
-    const missing = missingFingerprints(expected.fingerprints, payloadText(payload));
+    // Once the kind is known only whether this request shows it matters, not how many texts.
+    const known = this.found.has('rewritten-after-pi-fold');
+    const missing = missingFingerprints(expected.fingerprints, payloadStrings(payload), known ? 1 : Infinity);
     if (missing === 0) return undefined;
     return this.record(
       'rewritten-after-pi-fold',
@@ -132,30 +134,37 @@ function messageFingerprints(message: AgentMessage): string[] {
   return texts.filter((text) => text.trim().length >= MIN_FINGERPRINT_CHARS).map((text) => text.slice(0, FINGERPRINT_CHARS));
 }
 
-/** Every string in the payload, in document order, separated so no match spans two of them. */
-function payloadText(payload: unknown): string {
-  const parts: string[] = [];
+/** Every string in the payload, in document order (no copy of their text). */
+function payloadStrings(payload: unknown): string[] {
+  const strings: string[] = [];
   const visit = (value: unknown): void => {
-    if (typeof value === 'string') parts.push(value);
+    if (typeof value === 'string') strings.push(value);
     else if (Array.isArray(value)) for (const item of value) visit(item);
     else if (typeof value === 'object' && value !== null) for (const item of Object.values(value)) visit(item);
   };
   visit(payload);
-  return parts.join('\u0000');
+  return strings;
 }
 
 /**
- * Counts fingerprints not in `text`. Providers keep message order, so each is looked for
- * after the previous one (one pass); only one not found there is looked for anywhere, in
- * case a provider moved it.
+ * Counts fingerprints found in none of `strings`, stopping at `enough`. Providers keep
+ * message order, so each is looked for after the previous one (one pass over the payload);
+ * only one not found there is looked for everywhere, in case a provider moved it.
  */
-function missingFingerprints(fingerprints: readonly string[], text: string): number {
-  let cursor = 0;
+function missingFingerprints(fingerprints: readonly string[], strings: readonly string[], enough: number): number {
+  let index = 0;
+  let offset = 0;
   let missing = 0;
   for (const fingerprint of fingerprints) {
-    const at = text.indexOf(fingerprint, cursor);
-    if (at >= 0) cursor = at + fingerprint.length;
-    else if (!text.includes(fingerprint)) missing += 1;
+    let found = false;
+    for (let position = index; position < strings.length && !found; position += 1) {
+      const at = strings[position]!.indexOf(fingerprint, position === index ? offset : 0);
+      if (at >= 0) {
+        [index, offset, found] = [position, at + fingerprint.length, true];
+      }
+    }
+    if (!found && !strings.some((text) => text.includes(fingerprint))) missing += 1;
+    if (missing >= enough) break;
   }
   return missing;
 }

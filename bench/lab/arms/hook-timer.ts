@@ -1,7 +1,11 @@
 import type { ExtensionAPI } from '@mariozechner/pi-coding-agent';
 
+/** The hooks Pi runs between deciding to call the model and sending the request. */
+const REQUEST_PATH_EVENTS: ReadonlySet<string> = new Set(['context', 'before_provider_request']);
+
 /**
- * Times an extension's `context` handlers: wraps the ExtensionAPI it registers on, so the
+ * Times an extension's request-path handlers (`context`, and `before_provider_request`
+ * where pi-fold checks it owns the window): wraps the ExtensionAPI it registers on, so the
  * milliseconds spent before each request can be handed to that request's row.
  */
 export class HookTimer {
@@ -13,7 +17,7 @@ export class HookTimer {
       get: (target, property, receiver) => {
         if (property !== 'on') return Reflect.get(target, property, receiver);
         return (event: string, handler: (...args: unknown[]) => unknown) =>
-          target.on(event as never, (event === 'context' ? this.timed(handler) : handler) as never);
+          target.on(event as never, (REQUEST_PATH_EVENTS.has(event) ? this.timed(handler) : handler) as never);
       },
     });
   }
