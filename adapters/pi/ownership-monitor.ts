@@ -131,8 +131,17 @@ function messageFingerprints(message: AgentMessage): string[] {
   if (message.role === 'assistant' && (message.stopReason === 'error' || message.stopReason === 'aborted')) return [];
   const content = message.content;
   const texts = typeof content === 'string' ? [content] : content.flatMap((block) => (block.type === 'text' ? [block.text] : []));
-  return texts.filter((text) => text.trim().length >= MIN_FINGERPRINT_CHARS).map((text) => text.slice(0, FINGERPRINT_CHARS));
+  const fingerprints: string[] = [];
+  for (const text of texts) {
+    if (text.trim().length < MIN_FINGERPRINT_CHARS) continue;
+    const fingerprint = text.slice(0, FINGERPRINT_CHARS);
+    // pi-ai replaces lone surrogates before sending: such a text would never be found as is.
+    if (!LONE_SURROGATE.test(fingerprint.replace(/[\uD800-\uDBFF]$/, ''))) fingerprints.push(fingerprint);
+  }
+  return fingerprints;
 }
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Every string in the payload, in document order (no copy of their text). */
 function payloadStrings(payload: unknown): string[] {
