@@ -86,7 +86,8 @@ export async function replayTranscript(options: ReplayOptions): Promise<ReplayRe
       policy: model.policy,
       onRow: (row) => {
         sampler.sample();
-        if (row.purpose !== 'summary' && !row.rejected) progress.tick(1, `request ${row.index}`);
+        // The peak so far rides on every progress line: a run stopped early still told its memory.
+        if (row.purpose !== 'summary' && !row.rejected) progress.tick(1, `request ${row.index} · peak rss ${Math.round(sampler.peaks().peakRssBytes / 1_048_576)} MB`);
       },
     });
     progress.done();
