@@ -34,23 +34,25 @@ export const UNMATCHED_ID_PREFIX = 'pi-unmatched:';
 export class PiEntryMapper {
   private readonly cache = new Map<string, CachedEntry>();
   private readonly keysById = new Map<string, string | null>();
+  /** The branch entries already keyed, in order, and their ids by key (kept across requests). */
+  private readonly keyedBranch: string[] = [];
+  private idsByKey = new Map<string, string[]>();
 
   map(messages: readonly AgentMessage[], branch: readonly SessionEntry[]): MappedTranscript {
-    const idsByKey = new Map<string, string[]>();
-    for (const entry of branch) {
-      const key = this.entryKey(entry);
-      if (key === null) continue;
-      const ids = idsByKey.get(key);
-      if (ids === undefined) idsByKey.set(key, [entry.id]);
-      else ids.push(entry.id);
-    }
+    this.keyBranch(branch);
+    const idsByKey = this.idsByKey;
+    // How many ids of each key this request has used: the key lists themselves stay intact.
+    const taken = new Map<string, number>();
     const entries: TranscriptEntry[] = [];
     const byId = new Map<string, AgentMessage>();
     const used = new Set<string>();
     let unmatched = 0;
     let rewritten = 0;
     for (const message of messages) {
-      const entryId = idsByKey.get(messageKey(message))?.shift();
+      const key = messageKey(message);
+      const nth = taken.get(key) ?? 0;
+      taken.set(key, nth + 1);
+      const entryId = idsByKey.get(key)?.[nth];
       const entry = entryId === undefined ? undefined : this.cachedEntry(entryId, message);
       if (entry !== undefined && entry.id !== entryId) rewritten += 1;
       if (entry !== undefined && !used.has(entry.id)) {
@@ -70,6 +72,30 @@ export class PiEntryMapper {
       byId.set(id, message);
     }
     return { entries, messages: byId, unmatched, rewritten };
+  }
+
+  /**
+   * Bring the key lists up to `branch`. Pi's entries form a tree whose ids are unique, so a
+   * branch that still has the last keyed id at the same place extends the keyed one: only
+   * what was appended is keyed, and a request costs what it added, not the whole branch.
+   * Anything else (a tree navigation, a compaction's new branch) is keyed again from scratch.
+   */
+  private keyBranch(branch: readonly SessionEntry[]): void {
+    const keyed = this.keyedBranch.length;
+    const extendsKeyed = keyed > 0 && branch.length >= keyed && branch[keyed - 1]!.id === this.keyedBranch[keyed - 1];
+    if (!extendsKeyed) {
+      this.keyedBranch.length = 0;
+      this.idsByKey = new Map();
+    }
+    for (let position = this.keyedBranch.length; position < branch.length; position += 1) {
+      const entry = branch[position]!;
+      this.keyedBranch.push(entry.id);
+      const key = this.entryKey(entry);
+      if (key === null) continue;
+      const ids = this.idsByKey.get(key);
+      if (ids === undefined) this.idsByKey.set(key, [entry.id]);
+      else ids.push(entry.id);
+    }
   }
 
   /** How many entries have their bytes cached (for the benchmark and tests). */
