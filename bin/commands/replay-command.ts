@@ -14,16 +14,16 @@ import { EXIT, parseCommandArguments, type CliCommand } from './command-table.ts
 export const replayCommand: CliCommand = {
   name: 'replay',
   summary: 'Replay a recorded Pi or Claude Code session through each runtime and report tokens and dollars',
-  usage: `pi-fold replay <session.jsonl> [--arms ${DEFAULT_REPLAY_ARMS.join(',')}] [--out dir] [--price-list ${Object.keys(PRICE_LISTS).join('|')}] [--budget tokens] [--cap tokens] [--json]`,
+  usage: `pi-fold replay <session.jsonl> [--arms ${DEFAULT_REPLAY_ARMS.join(',')}] [--out dir] [--price-list ${Object.keys(PRICE_LISTS).join('|')}] [--budget tokens] [--cap tokens] [--max-requests N] [--json]`,
   async run(argumentsAfterName, output) {
     let options: ReplayOptions;
     let outDirectory: string | undefined;
     let json = false;
     try {
-      const parsed = parseCommandArguments(argumentsAfterName, ['arms', 'out', 'price-list', 'budget', 'cap']);
+      const parsed = parseCommandArguments(argumentsAfterName, ['arms', 'out', 'price-list', 'budget', 'cap', 'max-requests']);
       const [path, ...extra] = parsed.positional;
       if (path === undefined || extra.length > 0) throw new Error('give exactly one session file');
-      const known = new Set(['arms', 'out', 'price-list', 'budget', 'cap', 'json']);
+      const known = new Set(['arms', 'out', 'price-list', 'budget', 'cap', 'max-requests', 'json']);
       for (const name of parsed.options.keys()) if (!known.has(name)) throw new Error(`unknown option --${name}`);
       const text = (name: string): string | undefined => {
         const value = parsed.options.get(name);
@@ -34,12 +34,14 @@ export const replayCommand: CliCommand = {
       const budget = tokenCount('budget', text('budget'));
       const cap = tokenCount('cap', text('cap'));
       const arms = text('arms');
+      const maxRequests = positiveCount('max-requests', text('max-requests'));
       options = {
         path,
         ...(arms === undefined ? {} : { arms: arms.split(',').map((name) => parseArmName(name.trim())) }),
         ...(priceList === undefined ? {} : { priceList }),
         ...(budget === undefined ? {} : { descriptorTokens: budget }),
         ...(cap === undefined ? {} : { providerCapTokens: cap }),
+        ...(maxRequests === undefined ? {} : { maxRequests }),
       };
       outDirectory = text('out');
       json = parsed.options.get('json') === true;
@@ -78,5 +80,12 @@ function tokenCount(name: string, text: string | undefined): number | undefined 
   if (text === undefined) return undefined;
   const value = Number(text.replace(/[_,]/g, ''));
   if (!Number.isInteger(value) || value < 1_000) throw new Error(`--${name} must be a whole number of tokens of at least 1000, got "${text}"`);
+  return value;
+}
+
+function positiveCount(name: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text.replace(/[_,]/g, ''));
+  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a whole number of at least 1, got "${text}"`);
   return value;
 }

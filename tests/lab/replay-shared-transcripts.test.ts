@@ -45,4 +45,22 @@ describe('replay of the shared real transcripts', () => {
     expect(result.out).toMatch(/^metric\s+fold\s+×native/m);
     expect(result.out).toContain('no native arm in this run');
   });
+
+  it('--max-requests replays a prefix: exactly that many requests, cut mid-turn without a stray request', { timeout: 120_000 }, async () => {
+    const path = join(shared, 'pi-mono/before-compaction.jsonl');
+    const expected = responsesInFile(path);
+    // 101 falls inside a tool loop of this recording (checked: response 100 calls tools).
+    const outDirectory = mkdtempSync(join(tmpdir(), 'replay-limited-'));
+    const result = await replayCli([path, '--arms', 'native,fold', '--max-requests', '101', '--out', outDirectory]);
+    expect(result.code, result.error).toBe(0);
+    const summary = JSON.parse(readFileSync(join(outDirectory, 'replay-summary.json'), 'utf8'));
+    for (const arm of summary.arms) expect(readFileSync(join(outDirectory, 'replay-requests.csv'), 'utf8').split('\n').filter((line: string) => line.startsWith(`${arm.arm},`) && line.includes(',agent,')).length).toBe(101);
+    const notes = summary.notes.join('\n');
+    expect(notes).toContain(`replayed the first 101 of ${expected.responses} recorded responses (--max-requests 101)`);
+    expect(notes).toContain('fold: 101 agent requests answered for 101 recorded responses');
+    expect(notes).not.toContain('extra-request');
+    const refused = await replayCli([path, '--max-requests', 'many']);
+    expect(refused.code).toBe(2);
+    expect(refused.error).toContain('--max-requests must be a whole number of at least 1, got "many"');
+  });
 });

@@ -30,6 +30,8 @@ export interface ReplayTurn {
 export interface ReplayGap {
   readonly kind: 'interrupted-tool-calls' | 'response-without-prompt' | 'missing-tool-result' | 'unknown-tool-call' | 'extra-request';
   readonly detail: string;
+  /** The recorded response it concerns, when the plan knows it. */
+  readonly response?: number;
 }
 
 /** What a recorded tool returned, by recorded tool-call id. */
@@ -86,13 +88,13 @@ export function buildReplayPlan(session: RecordedSession): ReplayPlan {
       turns.push({ prompt: pendingUser.join('\n\n'), synthetic: false, responses: [] });
       pendingUser = [];
     } else if (!loopContinues || turns.length === 0) {
-      gaps.push({ kind: 'response-without-prompt', detail: `response ${order} (entry ${entry.id}) follows no user message or tool call; replayed after a supplied prompt` });
+      gaps.push({ kind: 'response-without-prompt', detail: `response ${order} (entry ${entry.id}) follows no user message or tool call; replayed after a supplied prompt`, response: order });
       turns.push({ prompt: SYNTHETIC_PROMPT, synthetic: true, responses: [] });
     }
     const recordedCalls = entry.toolCalls ?? [];
     const continues = recordedCalls.length > 0 && recordingContinuesLoop(entries, index);
     if (recordedCalls.length > 0 && !continues) {
-      gaps.push({ kind: 'interrupted-tool-calls', detail: `response ${order} (entry ${entry.id}): ${recordedCalls.length} tool call(s) not re-issued; the recording continues with a user message or ends` });
+      gaps.push({ kind: 'interrupted-tool-calls', detail: `response ${order} (entry ${entry.id}): ${recordedCalls.length} tool call(s) not re-issued; the recording continues with a user message or ends`, response: order });
     }
     const toolCalls = continues ? recordedCalls.map((call) => ({ recordedId: call.id, name: call.name, arguments: parseArguments(call.argumentsJson) })) : [];
     for (const call of toolCalls) toolNames.add(call.name);
@@ -130,4 +132,30 @@ function recordedError(entry: TranscriptEntry): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The plan cut to its first `maxResponses` responses (a long recording replayed in part: Pi
+ * copies a session's whole history before every request, so a replay's time grows with the
+ * square of its length). A cut inside a turn ends that turn at the cut: the last kept
+ * response re-issues no calls, so the loop asks for nothing the plan no longer holds. Tool
+ * results no kept response calls are let go.
+ */
+export function limitReplayPlan(plan: ReplayPlan, maxResponses: number): ReplayPlan {
+  if (plan.responseCount <= maxResponses) return plan;
+  const turns: ReplayTurn[] = [];
+  let kept = 0;
+  for (const turn of plan.turns) {
+    if (kept >= maxResponses) break;
+    const responses = turn.responses.slice(0, maxResponses - kept);
+    kept += responses.length;
+    const cut = responses.length < turn.responses.length;
+    if (cut) responses[responses.length - 1] = { ...responses[responses.length - 1]!, toolCalls: [] };
+    turns.push({ ...turn, responses });
+  }
+  const called = new Set(turns.flatMap((turn) => turn.responses.flatMap((response) => response.toolCalls.map((call) => call.recordedId))));
+  const toolResults = new Map([...plan.toolResults].filter(([callId]) => called.has(callId)));
+  const toolNames = [...new Set(turns.flatMap((turn) => turn.responses.flatMap((response) => response.toolCalls.map((call) => call.name))))].sort();
+  const gaps = plan.gaps.filter((gap) => gap.response === undefined || gap.response < kept);
+  return { ...plan, turns, responseCount: kept, toolResults, toolNames, gaps };
 }

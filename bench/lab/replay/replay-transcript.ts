@@ -8,7 +8,7 @@ import { loadTranscript } from '../transcripts/load-transcript.ts';
 import type { RecordedSession } from '../transcripts/recorded-session.ts';
 import { MemorySampler, type PeakMemory } from './memory-sampler.ts';
 import { createRecordedModel, type RecordedModel } from './recorded-model.ts';
-import { buildReplayPlan, type ReplayGap, type ReplayPlan } from './replay-plan.ts';
+import { buildReplayPlan, limitReplayPlan, type ReplayGap, type ReplayPlan } from './replay-plan.ts';
 import { describeArms, describeSession } from './replay-notes.ts';
 
 /** The arms a replay runs when none are named. */
@@ -27,6 +27,8 @@ export interface ReplayOptions {
   readonly providerCapTokens?: number;
   /** Where progress goes. @default process.stderr */
   readonly progress?: ProgressStream;
+  /** Replay only the first this many recorded responses. @default all */
+  readonly maxRequests?: number;
 }
 
 /** One arm's replay: its result, the gaps it met, and how long it took. */
@@ -60,7 +62,7 @@ export interface ReplayReport {
 export async function replayTranscript(options: ReplayOptions): Promise<ReplayReport> {
   const sampler = new MemorySampler();
   const loadStarted = performance.now();
-  const plan = await loadAndPlan(options.path);
+  const plan = await loadAndPlan(options.path, options.maxRequests);
   const loadMs = performance.now() - loadStarted;
   sampler.sample();
   const settings: LabRunSettings = {
@@ -115,11 +117,13 @@ export async function replayTranscript(options: ReplayOptions): Promise<ReplayRe
 }
 
 // Only the plan outlives this function: the converted entries (the file's bytes) are let go before any arm runs.
-async function loadAndPlan(path: string): Promise<ReplayPlan & { session: ReplayReport['session']; sessionNotes: string[] }> {
+async function loadAndPlan(path: string, maxRequests: number | undefined): Promise<ReplayPlan & { session: ReplayReport['session']; sessionNotes: string[] }> {
   const session = await loadTranscript(path);
-  const plan = buildReplayPlan(session);
+  const whole = buildReplayPlan(session);
+  const plan = maxRequests === undefined ? whole : limitReplayPlan(whole, maxRequests);
   const summary = { format: session.format, path: session.path, compactions: session.compactions, malformedLines: session.malformedLines, linesRead: session.linesRead, entries: session.entries.length, responses: session.responses.length };
-  return { ...plan, session: summary, sessionNotes: describeSession(session, plan) };
+  const limited = plan.responseCount < whole.responseCount ? [`replayed the first ${plan.responseCount} of ${whole.responseCount} recorded responses (--max-requests ${maxRequests})`] : [];
+  return { ...plan, session: summary, sessionNotes: [...describeSession(session, plan), ...limited] };
 }
 
 function round(value: number, digits: number): number {
