@@ -16,6 +16,9 @@ export class CommitTelemetryLog {
   private readonly listeners = new Set<CommitTelemetryListener>();
   /** The landed commit whose usage has not arrived yet, by request number. */
   private awaitingUsage: CommitTelemetry | undefined;
+  /** Host listeners (or the sink) that threw, and the last thing one said: shown in status, never thrown. */
+  listenerFailures = 0;
+  lastListenerFailure: string | undefined;
 
   constructor(private readonly sessionId: string, private readonly emitToSink: CommitTelemetryListener | undefined) {}
 
@@ -68,7 +71,14 @@ export class CommitTelemetryLog {
     if (last !== undefined && last.epoch === event.epoch) this.recentEvents[this.recentEvents.length - 1] = event;
     else this.recentEvents.push(event);
     if (this.recentEvents.length > RECENT_COMMITS) this.recentEvents.shift();
-    this.emitToSink?.(event);
-    for (const listener of this.listeners) listener(event);
+    // A host's logging must not fail the request that carried the commit, nor starve the next listener.
+    for (const listener of this.emitToSink === undefined ? this.listeners : [this.emitToSink, ...this.listeners]) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.listenerFailures += 1;
+        this.lastListenerFailure = error instanceof Error ? error.message : String(error);
+      }
+    }
   }
 }

@@ -27,6 +27,8 @@ export interface StatusReport {
   readonly numbers: ReturnType<typeof curationNumbers> | null;
   /** The latest commits as measured (estimates, then the provider's counts once reported). */
   readonly recentCommits: readonly CommitTelemetry[];
+  /** Telemetry listeners that threw (their events were still kept here). */
+  readonly telemetryListenerFailures: { readonly count: number; readonly last?: string };
   readonly tree?: readonly { id: string; kind: string; depth: number; parentId: string | null; expanded: boolean; firstEntryId: string; lastEntryId: string }[];
 }
 
@@ -66,6 +68,7 @@ export function statusReport(runtime: FoldRuntime, detail: 'summary' | 'tree' = 
     counters: { ...runtime.memory.counters },
     numbers: curationNumbers(runtime) ?? null,
     recentCommits: runtime.telemetry.recent,
+    telemetryListenerFailures: { count: runtime.telemetry.listenerFailures, ...(runtime.telemetry.lastListenerFailure === undefined ? {} : { last: runtime.telemetry.lastListenerFailure }) },
     ...(detail === 'tree' ? { tree: foldTree(runtime) } : {}),
   };
   return report;
@@ -117,6 +120,8 @@ export function formatStatus(report: StatusReport): string {
   const commits = report.recentCommits.slice(-5);
   if (commits.length > 0) lines.push(`last ${commits.length} commit${commits.length === 1 ? '' : 's'} (estimated → provider-measured):`);
   for (const commit of commits) lines.push(`- ${describeCommit(commit)}`);
+  const failures = report.telemetryListenerFailures;
+  if (failures.count > 0) lines.push(`telemetry listeners threw ${failures.count} time${failures.count === 1 ? '' : 's'} (last: ${failures.last ?? 'no message'}); folding went on`);
   if (report.tree !== undefined) {
     lines.push('tree:');
     for (const row of report.tree) lines.push(`${'  '.repeat(row.depth)}${row.id} ${row.kind}${row.expanded ? ' (expanded)' : ''} ${row.firstEntryId}…${row.lastEntryId}`);

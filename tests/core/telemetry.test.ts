@@ -46,6 +46,27 @@ describe('commit telemetry tells what happened: estimates at the commit, provide
     }
   });
 
+  it('a host listener that throws fails neither the request nor the listeners after it, and status says so', async () => {
+    const { runtime, sink } = await openRuntime();
+    const session = new SyntheticSession({ seed: 5, resultChars: [3000, 16_000] });
+    runtime.telemetry.subscribe(() => {
+      throw new Error('log server unreachable');
+    });
+    const logged: unknown[] = [];
+    runtime.telemetry.subscribe((event) => logged.push(event));
+    for (let step = 0; step < 80; step += 1) {
+      session.step();
+      const result = await runtime.project(session.entries);
+      runtime.recordUsage({ input: providerTokens(result.ledger.totalChars), cacheRead: 0, cacheWrite: 0, output: 100 });
+    }
+    const commits = runtime.memory.counters.commits;
+    expect(commits).toBeGreaterThan(0);
+    expect(logged).toEqual(sink.commitEvents);
+    expect(logged).toHaveLength(2 * commits);
+    expect(runtime.telemetry.listenerFailures).toBe(2 * commits);
+    expect(formatStatus(statusReport(runtime))).toContain(`telemetry listeners threw ${2 * commits} times (last: log server unreachable); folding went on`);
+  });
+
   it('status shows the latest commits, and says when the provider count is still pending', async () => {
     const { runtime } = await driveSession({ seed: 5, steps: 80 });
     const report = statusReport(runtime);
