@@ -146,10 +146,16 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 /** Every string in the payload, in document order (no copy of their text). */
 function payloadStrings(payload: unknown): string[] {
   const strings: string[] = [];
+  // A body is JSON-like, but another extension may hand back anything: never loop on a cycle.
+  const seen = new WeakSet<object>();
   const visit = (value: unknown): void => {
-    if (typeof value === 'string') strings.push(value);
-    else if (Array.isArray(value)) for (const item of value) visit(item);
-    else if (typeof value === 'object' && value !== null) for (const item of Object.values(value)) visit(item);
+    if (typeof value === 'string') {
+      strings.push(value);
+      return;
+    }
+    if (typeof value !== 'object' || value === null || seen.has(value)) return;
+    seen.add(value);
+    for (const item of Array.isArray(value) ? value : Object.values(value)) visit(item);
   };
   visit(payload);
   return strings;

@@ -29,6 +29,14 @@ describe('OwnershipMonitor (unit)', () => {
     expect(monitor.checkPayload(body(emoji, lone.replace('\uD800', '\uFFFD')))).toBeUndefined();
   });
 
+  it('reads a body with a cycle (handed back by some extension) without looping', () => {
+    const monitor = new OwnershipMonitor();
+    monitor.projected([user('a text long enough to look for')], 1);
+    const cyclic: Record<string, unknown> = { messages: [{ content: 'a text long enough to look for' }] };
+    cyclic.self = cyclic;
+    expect(monitor.checkPayload(cyclic)).toBeUndefined();
+  });
+
   it('reports a missing text once, then counts; only the first body after a projection is compared', () => {
     const monitor = new OwnershipMonitor();
     const texts = ['first message of the session', 'second message of the session'];
