@@ -14,6 +14,9 @@ import { describeArms, describeSession } from './replay-notes.ts';
 /** The arms a replay runs when none are named. */
 export const DEFAULT_REPLAY_ARMS: readonly ArmName[] = ['unmanaged', 'native', 'fold'];
 
+/** Above this many responses a full replay takes long enough to say so before it starts. */
+const LONG_REPLAY_RESPONSES = 5_000;
+
 /** What to replay and how. */
 export interface ReplayOptions {
   readonly path: string;
@@ -64,6 +67,11 @@ export async function replayTranscript(options: ReplayOptions): Promise<ReplayRe
   const loadStarted = performance.now();
   const plan = await loadAndPlan(options.path, options.maxRequests);
   const loadMs = performance.now() - loadStarted;
+  if (plan.responseCount > LONG_REPLAY_RESPONSES && options.maxRequests === undefined) {
+    (options.progress ?? process.stderr).write(
+      `replay: ${plan.responseCount} recorded responses. Pi copies a session's whole history before every request, so a full replay grows with the square of its length (a 10 MB session of 2,109 responses takes about a minute per fold arm here, 5,248 about seven); --max-requests N replays the first N.\n`,
+    );
+  }
   sampler.sample();
   const settings: LabRunSettings = {
     workload: `replay:${basename(options.path)}`,
