@@ -188,8 +188,11 @@ export class FoldRuntime {
     const estimatedTokens = this.estimateTokens(draft.chars);
     if (estimatedTokens > budget) {
       if (dirty) await this.persistOrWarn(warnings);
-      throw new FoldError('BUDGET.EXCEEDED', `the request would carry about ${estimatedTokens} tokens against a budget of ${budget}, and no lossless fold can make room (pinned, protected or open material fills the window)`, {
-        details: { estimatedTokens, budgetTokens: budget, request },
+      // Say which it is: a commit the store refused could have made room; otherwise nothing can.
+      const refused = plan !== undefined && plan.folds.length > 0 && foldsLanded === 0;
+      const why = refused ? `the ${this.dependencies.foldStore.name} store refused the commit that would have made room` : 'no lossless fold can make room (pinned, protected or open material fills the window)';
+      throw new FoldError('BUDGET.EXCEEDED', `the request would carry about ${estimatedTokens} tokens against a budget of ${budget}, and ${why}`, {
+        details: { estimatedTokens, budgetTokens: budget, request, commitRefusedByStore: refused },
       });
     }
     const { row, rewrite } = ledgerRow({

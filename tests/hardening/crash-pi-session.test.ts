@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +12,6 @@ import { createCharsCostModel } from '../../core/chars-cost-model.ts';
 import { FoldRuntime } from '../../core/fold-runtime.ts';
 import { resolveSettings } from '../../core/settings.ts';
 import type { Projection } from '../../ports/projection-sink.port.ts';
-import { FaultyFoldStore } from '../../testing/faulty-stores.ts';
 import { seededRandom } from '../../testing/synthetic-session.ts';
 import { appendOnlyViolations, forestViolations, pairingViolations } from '../../testing/window-checks.ts';
 import { auditSessionFolds } from './support/fold-audit.ts';
@@ -153,13 +152,19 @@ async function checkAfterKill(sessionFile: string, root: string, previousFolds: 
   const state = await store.loadState(sessionId);
   const folds = new Set(state?.foldIds ?? []);
   for (const foldId of previousFolds) if (!folds.has(foldId)) losses.push(`fold ${foldId} was committed before this kill and is no longer listed`);
-  // Opened read-only (every write refused), so checking changes nothing the next trial sees.
-  const readOnly = new FaultyFoldStore(store);
-  readOnly.faults.refuse(['blob', 'fold', 'state']);
+  // Opened on a copy of the store, so checking changes nothing the next trial sees, yet a
+  // commit the resumed window needs can still land (a read-only store would refuse it, and
+  // the window the kill left can be past the budget until that commit lands).
+  const copy = mkdtempSync(join(tmpdir(), 'pi-fold-crash-check-'));
+  cpSync(root, copy, { recursive: true });
   const projections: Projection[] = [];
-  const runtime = await FoldRuntime.open({ sessionId, settings: resolveSettings({ ...SMALL_BUDGET_SETTINGS, toolName: 'pi_fold_context' }), foldStore: readOnly, costModel: createCharsCostModel(), projectionSink: { specificationVersion: 'v1', accept: (projection) => projections.push(projection) } });
-  await runtime.project(mapped.entries);
-  await runtime.project(mapped.entries);
+  const runtime = await FoldRuntime.open({ sessionId, settings: resolveSettings({ ...SMALL_BUDGET_SETTINGS, toolName: 'pi_fold_context' }), foldStore: new FsFoldStore({ root: copy }), costModel: createCharsCostModel(), projectionSink: { specificationVersion: 'v1', accept: (projection) => projections.push(projection) } });
+  try {
+    await runtime.project(mapped.entries);
+    await runtime.project(mapped.entries);
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
+  }
   for (const projection of projections) losses.push(...withoutHostOrphans(pairingViolations(projection.messages), manager).violations);
   losses.push(...appendOnlyViolations(projections));
   losses.push(...forestViolations([...runtime.lattice.allRecords()], (id) => runtime.index.positionOf(id)));

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import { FoldError } from '../../core/fold-error.ts';
+import { FaultyFoldStore } from '../../testing/faulty-stores.ts';
+import { assistantEntry, SyntheticSession, toolResultEntry, userEntry } from '../../testing/synthetic-session.ts';
+import { openRuntime, providerTokens } from '../support/drive-session.ts';
+
+/** Project until the runtime refuses; returns the refusal. */
+async function driveUntilRefused(runtime: Awaited<ReturnType<typeof openRuntime>>['runtime'], session: SyntheticSession): Promise<FoldError> {
+  for (let step = 0; step < 200; step += 1) {
+    session.step();
+    try {
+      const result = await runtime.project(session.entries);
+      runtime.recordUsage({ input: providerTokens(result.ledger.totalChars), cacheRead: 0, cacheWrite: 0, output: 100 });
+    } catch (error) {
+      if (FoldError.isInstance(error)) return error;
+      throw error;
+    }
+  }
+  throw new Error('the runtime never refused a request');
+}
+
+describe('I6 refusals say why', () => {
+  it('names the store when it refused the commit that would have made room', async () => {
+    const store = new FaultyFoldStore(new MemoryFoldStore());
+    const { runtime } = await openRuntime({ store });
+    // The store takes nothing from the start: no commit can land, the window only grows.
+    store.faults.refuse(['blob', 'fold', 'state']);
+    const refusal = await driveUntilRefused(runtime, new SyntheticSession({ seed: 8, resultChars: [4000, 12_000] }));
+    expect(refusal.code).toBe('BUDGET.EXCEEDED');
+    expect(refusal.message).toContain('store refused the commit that would have made room');
+    expect(refusal.details).toMatchObject({ commitRefusedByStore: true });
+  });
+
+  it('says nothing can make room when the newest, open unit alone fills the window', async () => {
+    const { runtime } = await openRuntime({ settings: { providerInputBudget: 5_000 } });
+    const entries = [userEntry('u1', 'start'), assistantEntry('a1', 'reading', [{ id: 'c1', name: 'read', arguments: { path: 'x' } }]), toolResultEntry('r1', 'c1', 'read', 'y'.repeat(30_000))];
+    await runtime.project(entries.slice(0, 1));
+    const refusal = await runtime.project(entries).catch((caught: unknown) => caught);
+    expect(FoldError.isInstance(refusal) && refusal.code).toBe('BUDGET.EXCEEDED');
+    expect((refusal as FoldError).message).toContain('no lossless fold can make room');
+    expect((refusal as FoldError).details).toMatchObject({ commitRefusedByStore: false });
+  });
+});
