@@ -1,6 +1,18 @@
 import type { CalibrationSampleV1 } from '../ports/fold-records.ts';
 import { FoldError } from './fold-error.ts';
 
+/**
+ * I6's refusal of a request over the budget, saying which case it is: a commit the store
+ * refused (`refusedStore`, its name) could have made room; otherwise no lossless fold can.
+ */
+export function budgetExceeded(input: { estimatedTokens: number; budgetTokens: number; request: number; refusedStore: string | undefined }): FoldError {
+  const { estimatedTokens, budgetTokens, request, refusedStore } = input;
+  const why = refusedStore !== undefined ? `the ${refusedStore} store refused the commit that would have made room` : 'no lossless fold can make room (pinned, protected or open material fills the window)';
+  return new FoldError('BUDGET.EXCEEDED', `the request would carry about ${estimatedTokens} tokens against a budget of ${budgetTokens}, and ${why}`, {
+    details: { estimatedTokens, budgetTokens, request, commitRefusedByStore: refusedStore !== undefined },
+  });
+}
+
 /** Output reservation taken out of a model window when no explicit budget is given. */
 export function outputReservation(contextWindow: number): number {
   return Math.min(16_384, Math.floor(0.1 * contextWindow));

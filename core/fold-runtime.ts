@@ -6,7 +6,7 @@ import type { LedgerRow, ProjectedMessage, ProjectionSink, RewriteCause } from '
 import type { TranscriptEntry } from '../ports/transcript-source.port.ts';
 import { executeAction, type ActionAnswer, type ActionCaller } from './actions/execute-action.ts';
 import { retireAnsweredPeeks } from './actions/peek-action.ts';
-import { OccupancyEstimator } from './budget.ts';
+import { budgetExceeded, OccupancyEstimator } from './budget.ts';
 import type { CommitPlan } from './commit-planner.ts';
 import { decideCommit, dropInvalidMarks } from './commit-decision.ts';
 import { applyCommitPlan } from './commit-applier.ts';
@@ -188,12 +188,8 @@ export class FoldRuntime {
     const estimatedTokens = this.estimateTokens(draft.chars);
     if (estimatedTokens > budget) {
       if (dirty) await this.persistOrWarn(warnings);
-      // Say which it is: a commit the store refused could have made room; otherwise nothing can.
-      const refused = plan !== undefined && plan.folds.length > 0 && foldsLanded === 0;
-      const why = refused ? `the ${this.dependencies.foldStore.name} store refused the commit that would have made room` : 'no lossless fold can make room (pinned, protected or open material fills the window)';
-      throw new FoldError('BUDGET.EXCEEDED', `the request would carry about ${estimatedTokens} tokens against a budget of ${budget}, and ${why}`, {
-        details: { estimatedTokens, budgetTokens: budget, request, commitRefusedByStore: refused },
-      });
+      const refusedStore = plan !== undefined && plan.folds.length > 0 && foldsLanded === 0 ? this.dependencies.foldStore.name : undefined;
+      throw budgetExceeded({ estimatedTokens, budgetTokens: budget, request, refusedStore });
     }
     const { row, rewrite } = ledgerRow({
       request,

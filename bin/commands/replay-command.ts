@@ -31,10 +31,10 @@ export const replayCommand: CliCommand = {
       };
       const priceList = text('price-list');
       if (priceList !== undefined && PRICE_LISTS[priceList] === undefined) throw new Error(`unknown price list "${priceList}" (known: ${Object.keys(PRICE_LISTS).join(', ')})`);
-      const budget = tokenCount('budget', text('budget'));
-      const cap = tokenCount('cap', text('cap'));
+      const budget = wholeNumber('budget', text('budget'), 1_000, 'tokens');
+      const cap = wholeNumber('cap', text('cap'), 1_000, 'tokens');
       const arms = text('arms');
-      const maxRequests = positiveCount('max-requests', text('max-requests'));
+      const maxRequests = wholeNumber('max-requests', text('max-requests'), 1);
       options = {
         path,
         ...(arms === undefined ? {} : { arms: arms.split(',').map((name) => parseArmName(name.trim())) }),
@@ -76,16 +76,10 @@ export const replayCommand: CliCommand = {
   },
 };
 
-function tokenCount(name: string, text: string | undefined): number | undefined {
+/** A whole-number option (`_` and `,` allowed as separators), at least `minimum`; `unit` names what it counts. */
+function wholeNumber(name: string, text: string | undefined, minimum: number, unit?: string): number | undefined {
   if (text === undefined) return undefined;
   const value = Number(text.replace(/[_,]/g, ''));
-  if (!Number.isInteger(value) || value < 1_000) throw new Error(`--${name} must be a whole number of tokens of at least 1000, got "${text}"`);
-  return value;
-}
-
-function positiveCount(name: string, text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  const value = Number(text.replace(/[_,]/g, ''));
-  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a whole number of at least 1, got "${text}"`);
+  if (!Number.isInteger(value) || value < minimum) throw new Error(`--${name} must be a whole number${unit === undefined ? '' : ` of ${unit}`} of at least ${minimum}, got "${text}"`);
   return value;
 }

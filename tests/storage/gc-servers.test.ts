@@ -4,7 +4,8 @@ import { collectGarbage } from '../../adapters/storage-shared/store-gc.ts';
 import { KeyvFoldStore } from '../../adapters/storage-sqlite/keyv-fold-store.ts';
 import { QuotaFoldStore } from '../../adapters/storage-shared/quota-fold-store.ts';
 import { concurrentWriterScenario, dryRunThenCollectScenario, type WithStore } from './support/gc-scenarios.ts';
-import { buildStore, firstUnreadableFold, storePlan } from './support/gc-store-builder.ts';
+import { collectAndCheckReachability } from './support/gc-property.ts';
+import { buildStore, storePlan } from './support/gc-store-builder.ts';
 import { POSTGRES_URL_VARIABLE, REDIS_URL_VARIABLE, serverUrl } from './support/server-urls.ts';
 import { postgresKeyv, redisKeyv, runNamespace } from './support/storage-backends.ts';
 import { keyvSnapshot } from './support/store-snapshots.ts';
@@ -36,11 +37,7 @@ for (const backend of backends) {
           const { store } = open();
           try {
             const built = await buildStore(store, plan, `gc-${backend.name}`);
-            const report = await collectGarbage(store, { graceMs: 0, now: () => Date.now() + 1 });
-            expect(await firstUnreadableFold(store, built)).toBeUndefined();
-            for (const sha256 of built.referenced) expect(await store.hasBlob(sha256)).toBe(true);
-            for (const sha256 of built.garbageOnly) expect(await store.hasBlob(sha256)).toBe(false);
-            expect(report.deleted).toEqual({ count: built.garbageOnly.size, bytes: built.garbageBytes });
+            await collectAndCheckReachability(store, built);
           } finally {
             await store.dispose();
           }

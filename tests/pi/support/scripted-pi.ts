@@ -2,13 +2,13 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAssistantMessageEventStream, type AssistantMessage, type Context, type Message, type ToolCall, type TextContent } from '@mariozechner/pi-ai';
-import * as piCodingAgent from '@mariozechner/pi-coding-agent';
-import { AuthStorage, createAgentSession, DefaultResourceLoader, ModelRegistry, SessionManager, SettingsManager, VERSION, type AgentSession, type ExtensionAPI, type ToolDefinition } from '@mariozechner/pi-coding-agent';
+import { createAgentSession, DefaultResourceLoader, SessionManager, SettingsManager, VERSION, type AgentSession, type ExtensionAPI, type ModelRegistry, type ToolDefinition } from '@mariozechner/pi-coding-agent';
 import { Type } from 'typebox';
 import { registerPiFold, type PiFoldRegistration } from '../../../adapters/pi/register-pi-fold.ts';
 import type { PiHostScope } from '../../../adapters/pi/host-api.ts';
 import type { PiFoldOptions } from '../../../adapters/pi/session-registry.ts';
 import type { LedgerRow, Projection } from '../../../ports/projection-sink.port.ts';
+import { notifyingUi, scriptedModelHost, splitPrompt, type ProviderConfig } from './scripted-host.ts';
 
 /** One request exactly as the scripted provider received it. */
 export interface RecordedRequest {
@@ -229,71 +229,8 @@ export async function openScriptedPi(options: ScriptedPiOptions): Promise<Script
   return { session, requests, ledger, registration, notices, errors, sessionManager, model };
 }
 
-type ProviderConfig = Parameters<ModelRegistry['registerProvider']>[1];
 type StreamSimple = NonNullable<ProviderConfig['streamSimple']>;
 type AssistantMessageEventStream = ReturnType<typeof createAssistantMessageEventStream>;
-
-/** Where the scripted provider is registered, and what createAgentSession needs to find it. */
-interface ScriptedModelHost {
-  registerProvider(name: string, config: ProviderConfig): void;
-  find(provider: string, id: string): ReturnType<ModelRegistry['find']>;
-  readonly sessionOptions: Record<string, unknown>;
-}
-
-/** Pi 1.x's model runtime, as far as these tests use it (not in the 0.x types the root compiles against). */
-interface ModelRuntimeClass {
-  create(options: { authPath: string; modelsPath: null; refreshOnCreate: boolean }): Promise<{ registerProvider(name: string, config: unknown): void; getModel(provider: string, id: string): unknown }>;
-}
-
-/**
- * Pi 0.x registers providers on an in-memory ModelRegistry over AuthStorage; Pi 1.x replaced
- * both with ModelRuntime (auth and models in one, handed to createAgentSession as `modelRuntime`).
- */
-async function scriptedModelHost(workDirectory: string): Promise<ScriptedModelHost> {
-  const ModelRuntime = (piCodingAgent as unknown as { ModelRuntime?: ModelRuntimeClass }).ModelRuntime;
-  if (ModelRuntime !== undefined) {
-    const modelRuntime = await ModelRuntime.create({ authPath: join(workDirectory, 'auth.json'), modelsPath: null, refreshOnCreate: false });
-    return {
-      registerProvider: (name, config) => modelRuntime.registerProvider(name, config),
-      find: (provider, id) => modelRuntime.getModel(provider, id) as ReturnType<ModelRegistry['find']>,
-      sessionOptions: { modelRuntime },
-    };
-  }
-  const authStorage = AuthStorage.inMemory();
-  const modelRegistry = ModelRegistry.inMemory(authStorage);
-  return { registerProvider: (name, config) => modelRegistry.registerProvider(name, config), find: (provider, id) => modelRegistry.find(provider, id), sessionOptions: { authStorage, modelRegistry } };
-}
-
-/**
- * The conversation messages of a request and the chars sent around them. Pi 0.x hands a
- * provider `systemPrompt` and `tools` beside the messages; Pi 1.x carries both as `system`
- * messages inside them. Either way the recorded messages are the conversation only.
- */
-function splitPrompt(context: Context): { messages: Message[]; overhead: number } {
-  const all = context.messages as (Message | { role: 'system' })[];
-  const messages = all.filter((message): message is Message => message.role !== 'system');
-  const system = all.filter((message) => message.role === 'system');
-  const overhead = (context.systemPrompt?.length ?? 0) + JSON.stringify(context.tools ?? []).length + (system.length === 0 ? 0 : JSON.stringify(system).length);
-  return { messages, overhead };
-}
-
-/** A UI context that records notifications and refuses everything interactive. */
-function notifyingUi(notices: string[]): Record<string, unknown> {
-  return new Proxy(
-    {
-      notify: (message: string) => notices.push(message),
-      setStatus: () => undefined,
-      setWidget: () => undefined,
-      setWorkingMessage: () => undefined,
-    },
-    {
-      get(target, property) {
-        if (property in target) return (target as Record<string | symbol, unknown>)[property];
-        return () => undefined;
-      },
-    },
-  );
-}
 
 /** Wait until Pi has finished any compaction or retry it started after a prompt. */
 export async function settle(session: AgentSession): Promise<void> {
