@@ -1,9 +1,9 @@
 import { FoldError } from '../../core/fold-error.ts';
 import { PRICE_LISTS } from '../../core/price-lists.ts';
-import { parseArmName } from '../../bench/lab/arms/arm-profile.ts';
-import { formatArmTable } from '../../bench/lab/report/arm-table.ts';
-import { stableSummaryJson, writeLabReports } from '../../bench/lab/report/report-files.ts';
-import { DEFAULT_REPLAY_ARMS, replayTranscript, type ReplayOptions } from '../../bench/lab/replay/replay-transcript.ts';
+import { parseArmName } from '../../lab/arms/arm-profile.ts';
+import { formatArmTable } from '../../lab/report/arm-table.ts';
+import { stableSummaryJson, writeLabReports } from '../../lab/report/report-files.ts';
+import { DEFAULT_REPLAY_ARMS, replayTranscript, type ReplayOptions } from '../../lab/replay/replay-transcript.ts';
 import { EXIT, parseCommandArguments, type CliCommand } from './command-table.ts';
 
 /**

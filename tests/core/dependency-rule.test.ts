@@ -24,7 +24,7 @@ function layerViolations(root: string): string[] {
     for (const file of sourceFiles(join(root, layer))) {
       for (const specifier of importsOf(file)) {
         const resolved = specifier.startsWith('.') ? relative(root, resolve(file, '..', specifier)) : specifier;
-        const outward = /^(adapters|composition|testing|bench|examples|bin|tests)(\/|$)/.test(resolved);
+        const outward = /^(adapters|composition|testing|bench|lab|examples|bin|tests)(\/|$)/.test(resolved);
         const forbiddenPackage = /^(tsyringe|reflect-metadata|keyv|@keyv\/|ai$|@ai-sdk\/|@mariozechner\/|typebox|zod)/.test(specifier);
         if (outward || forbiddenPackage) violations.push(`${relative(root, file)} imports ${specifier}`);
         if (layer === 'ports' && !specifier.startsWith('./')) violations.push(`${relative(root, file)} (a port) imports ${specifier}`);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '@mariozechner/pi-ai';
-import { summarizeForCompaction } from '../../bench/lab/workload/lab-summarizer.ts';
-import { foldNaming } from '../../bench/lab/workload/staged-agent.ts';
-import { PAYLOAD } from '../../bench/lab/workload/stage-tools.ts';
+import { summarizeForCompaction } from '../../lab/workload/lab-summarizer.ts';
+import { foldNaming } from '../../lab/workload/staged-agent.ts';
+import { PAYLOAD } from '../../lab/workload/stage-tools.ts';
 
 const FOLD_A = `fold_${'a'.repeat(24)}`;
 const FOLD_B = `fold_${'b'.repeat(24)}`;

@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { ArmName } from '../../bench/lab/report/lab-records.ts';
-import { stagedPreset } from '../../bench/lab/workload/presets.ts';
-import { runStagedWorkload } from '../../bench/lab/workload/run-staged-workload.ts';
+import type { ArmName } from '../../lab/report/lab-records.ts';
+import { stagedPreset } from '../../lab/workload/presets.ts';
+import { runStagedWorkload } from '../../lab/workload/run-staged-workload.ts';
 
 const extensionPath = fileURLToPath(new URL('./support/drop-old-results-extension.ts', import.meta.url));
 

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createReadToolDefinition } from '@mariozechner/pi-coding-agent';
 import { describe, expect, it } from 'vitest';
-import { runArm, type ModelPolicy } from '../../bench/lab/arms/run-arm.ts';
-import { DEFAULT_CACHE_RULES } from '../../bench/lab/provider/prefix-cache-simulator.ts';
-import { LAB_TOKENIZER } from '../../bench/lab/provider/wire-tokens.ts';
-import type { LabRunSettings } from '../../bench/lab/report/lab-records.ts';
+import { runArm, type ModelPolicy } from '../../lab/arms/run-arm.ts';
+import { DEFAULT_CACHE_RULES } from '../../lab/provider/prefix-cache-simulator.ts';
+import { LAB_TOKENIZER } from '../../lab/provider/wire-tokens.ts';
+import type { LabRunSettings } from '../../lab/report/lab-records.ts';
 
 function treeWithFiles(sizes: readonly number[]): string {
   const directory = mkdtempSync(join(tmpdir(), 'lab-harness-tree-'));

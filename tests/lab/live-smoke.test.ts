@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ArmName, ArmResult, LabRun } from '../../bench/lab/report/lab-records.ts';
-import { stableSummaryJson } from '../../bench/lab/report/index.ts';
-import { stagedPreset } from '../../bench/lab/workload/presets.ts';
-import { runStagedWorkload } from '../../bench/lab/workload/run-staged-workload.ts';
-import { planAssignment } from '../../bench/lab/workload/stage-plan.ts';
-import { zodSourceTree } from '../../bench/lab/workload/source-tree.ts';
+import type { ArmName, ArmResult, LabRun } from '../../lab/report/lab-records.ts';
+import { stableSummaryJson } from '../../lab/report/index.ts';
+import { stagedPreset } from '../../lab/workload/presets.ts';
+import { runStagedWorkload } from '../../lab/workload/run-staged-workload.ts';
+import { planAssignment } from '../../lab/workload/stage-plan.ts';
+import { zodSourceTree } from '../../lab/workload/source-tree.ts';
 
 const ARMS: readonly ArmName[] = ['unmanaged', 'native', 'fold', 'fold-immediate', 'oracle'];
 const preset = stagedPreset('smoke');

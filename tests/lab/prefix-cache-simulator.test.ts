@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PrefixCacheSimulator, type PromptMessage } from '../../bench/lab/provider/prefix-cache-simulator.ts';
+import { PrefixCacheSimulator, type PromptMessage } from '../../lab/provider/prefix-cache-simulator.ts';
 
 let sequence = 0;
 function message(tokens: number, seed = sequence++): PromptMessage {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../bin/cli.ts';
-import { replayTranscript } from '../../bench/lab/replay/replay-transcript.ts';
+import { replayTranscript } from '../../lab/replay/replay-transcript.ts';
 import { responsesInFile } from './support/file-responses.ts';
 
 const shared = resolve(import.meta.dirname, '../../../shared/transcripts');

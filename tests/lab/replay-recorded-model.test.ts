@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createRecordedModel } from '../../bench/lab/replay/recorded-model.ts';
-import { buildReplayPlan, SYNTHETIC_PROMPT } from '../../bench/lab/replay/replay-plan.ts';
-import type { ModelRequest } from '../../bench/lab/provider/simulated-provider.ts';
-import type { RecordedSession } from '../../bench/lab/transcripts/recorded-session.ts';
+import { createRecordedModel } from '../../lab/replay/recorded-model.ts';
+import { buildReplayPlan, SYNTHETIC_PROMPT } from '../../lab/replay/replay-plan.ts';
+import type { ModelRequest } from '../../lab/provider/simulated-provider.ts';
+import type { RecordedSession } from '../../lab/transcripts/recorded-session.ts';
 import type { TranscriptEntry } from '../../ports/transcript-source.port.ts';
 import { assistantEntry, toolResultEntry, userEntry } from '../../testing/synthetic-session.ts';
 

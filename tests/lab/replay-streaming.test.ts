@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadTranscript } from '../../bench/lab/transcripts/load-transcript.ts';
+import { loadTranscript } from '../../lab/transcripts/load-transcript.ts';
 
 const shared = resolve(import.meta.dirname, '../../../shared/transcripts');
 

@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createProgressBar, writeLabReports } from '../../bench/lab/report/index.ts';
-import type { ArmResult } from '../../bench/lab/report/lab-records.ts';
+import { createProgressBar, writeLabReports } from '../../lab/report/index.ts';
+import type { ArmResult } from '../../lab/report/lab-records.ts';
 import { growingArm, labRun } from './support/lab-run-fixture.ts';
 
 function withHookTimes(arm: ArmResult, hookMs: (index: number) => number): ArmResult {

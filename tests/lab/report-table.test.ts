@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatArmTable, formatRatio, percentile, summarizeArm } from '../../bench/lab/report/index.ts';
+import { formatArmTable, formatRatio, percentile, summarizeArm } from '../../lab/report/index.ts';
 import { billedRow, growingArm, labRun } from './support/lab-run-fixture.ts';
 
 /** The cell pair (value, ratio) of an arm in one table row. */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadTranscript } from '../../bench/lab/transcripts/load-transcript.ts';
+import { loadTranscript } from '../../lab/transcripts/load-transcript.ts';
 import { TranscriptIndex } from '../../core/transcript-index.ts';
 
 const shared = resolve(import.meta.dirname, '../../../shared/transcripts');

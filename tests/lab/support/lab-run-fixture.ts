@@ -1,6 +1,6 @@
 import { priceRequest } from '../../../core/chars-cost-model.ts';
 import { PRICE_LISTS } from '../../../core/price-lists.ts';
-import type { ArmName, ArmResult, LabRun, RequestRow } from '../../../bench/lab/report/lab-records.ts';
+import type { ArmName, ArmResult, LabRun, RequestRow } from '../../../lab/report/lab-records.ts';
 
 const LEDGER = PRICE_LISTS['gpt-5.6-ledger']!;
 

@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { FoldError } from '../../../core/fold-error.ts';
+import { FoldError } from '../../core/fold-error.ts';
 
 /** A parsed JSON line, or why it could not be parsed. */
 export type JsonLine = { readonly line: number; readonly value: Record<string, unknown> } | { readonly line: number; readonly problem: string };

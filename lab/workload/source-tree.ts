@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { createRequire } from 'node:module';
-import { FoldError } from '../../../core/fold-error.ts';
+import { FoldError } from '../../core/fold-error.ts';
 
 /** One file of the workload's source tree. */
 export interface SourceFile {

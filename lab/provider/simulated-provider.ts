@@ -1,7 +1,7 @@
 import { createAssistantMessageEventStream, type AssistantMessage, type AssistantMessageEventStream, type Context, type Model, type SimpleStreamOptions, type TextContent, type ToolCall, type Tool } from '@mariozechner/pi-ai';
 import type { Message } from '@mariozechner/pi-ai';
-import { priceRequest } from '../../../core/chars-cost-model.ts';
-import type { PriceList } from '../../../ports/cost-model.port.ts';
+import { priceRequest } from '../../core/chars-cost-model.ts';
+import type { PriceList } from '../../ports/cost-model.port.ts';
 import type { ArmName, RequestRow, WindowEvent } from '../report/lab-records.ts';
 import { PrefixCacheSimulator, type PrefixCacheRules, type PromptMessage } from './prefix-cache-simulator.ts';
 import type { WireTokenizer } from './wire-tokens.ts';

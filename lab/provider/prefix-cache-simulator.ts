@@ -1,4 +1,4 @@
-import { FoldError } from '../../../core/fold-error.ts';
+import { FoldError } from '../../core/fold-error.ts';
 
 /** One message of a prompt in wire order, already tokenized (tokenize each message once). */
 export interface PromptMessage {

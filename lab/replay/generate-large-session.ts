@@ -2,7 +2,7 @@
  * Grow a real Pi session into a large one, to measure `pi-fold replay` on files of hundreds
  * of MB (the shared transcripts stop at a few MB).
  *
- *   npx tsx bench/lab/replay/generate-large-session.ts <session.jsonl> <target MB> <out.jsonl>
+ *   npx tsx lab/replay/generate-large-session.ts <session.jsonl> <target MB> <out.jsonl>
  *
  * The output is a Pi v3 session: one header, then the input's active branch repeated until
  * the target size is reached, as one linear chain. Every entry gets a fresh 8-hex id and the

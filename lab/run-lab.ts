@@ -3,10 +3,10 @@
  *
  *   npm run bench                      # --preset full
  *   npm run bench:smoke                # --preset smoke (CI-sized)
- *   npx tsx bench/lab/run-lab.ts --preset full --arms native,fold --seed 7 --out /tmp/lab
+ *   npx tsx lab/run-lab.ts --preset full --arms native,fold --seed 7 --out /tmp/lab
  *
  * Progress goes to stderr; the table goes to stdout; CSV, stable JSON summary, timings and
- * the HTML report go to `--out` (default `bench/lab/out/<preset>`).
+ * the HTML report go to `--out` (default `lab/out/<preset>`).
  */
 import { parseArgs } from 'node:util';
 import { parseArmName } from './arms/arm-profile.ts';
@@ -40,7 +40,7 @@ async function main(): Promise<void> {
   const arms: ArmName[] = values.arms!.split(',').map((name) => parseArmName(name.trim()));
   const seed = Number(values.seed);
   if (!Number.isInteger(seed)) throw new Error(`--seed must be an integer, got ${values.seed}`);
-  const out = values.out ?? `bench/lab/out/${preset.name}`;
+  const out = values.out ?? `lab/out/${preset.name}`;
   const wallByArm: Record<string, string> = {};
   let bar: ProgressBar | undefined;
   const started = performance.now();

@@ -1,4 +1,4 @@
-import type { TranscriptEntry } from '../../../ports/transcript-source.port.ts';
+import type { TranscriptEntry } from '../../ports/transcript-source.port.ts';
 
 /** Which recorder wrote a transcript file. */
 export type TranscriptFormat = 'pi-v1' | 'pi-v3' | 'claude-code';

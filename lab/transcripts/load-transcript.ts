@@ -1,4 +1,4 @@
-import { FoldError } from '../../../core/fold-error.ts';
+import { FoldError } from '../../core/fold-error.ts';
 import { ClaudeCodeConverter } from './claude-code-converter.ts';
 import { readJsonLines } from './jsonl-lines.ts';
 import { PiSessionConverter } from './pi-session-converter.ts';

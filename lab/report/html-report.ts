@@ -1,4 +1,4 @@
-import { PRICE_LISTS } from '../../../core/price-lists.ts';
+import { PRICE_LISTS } from '../../core/price-lists.ts';
 import type { ArmResult, LabRun } from './lab-records.ts';
 
 const CHART_WIDTH = 760;

@@ -1,4 +1,4 @@
-import { FoldError } from '../../../core/fold-error.ts';
+import { FoldError } from '../../core/fold-error.ts';
 import type { ArmName, LabRunSettings } from '../report/lab-records.ts';
 
 /** How one arm sets Pi up: the model's window, the provider cap, compaction and extensions. */

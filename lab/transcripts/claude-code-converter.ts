@@ -1,5 +1,5 @@
-import { stableStringify } from '../../../core/hashing.ts';
-import type { TranscriptEntry, ToolCallReference } from '../../../ports/transcript-source.port.ts';
+import { stableStringify } from '../../core/hashing.ts';
+import type { TranscriptEntry, ToolCallReference } from '../../ports/transcript-source.port.ts';
 import { contentText, numberOr } from './message-text.ts';
 import type { RecordedResponse, RecordedSession, SkippedLine } from './recorded-session.ts';
 

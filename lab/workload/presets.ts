@@ -1,4 +1,4 @@
-import { FoldError } from '../../../core/fold-error.ts';
+import { FoldError } from '../../core/fold-error.ts';
 import type { StagedPreset } from './stage-plan.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { TranscriptEntry } from '../../../ports/transcript-source.port.ts';
+import type { TranscriptEntry } from '../../ports/transcript-source.port.ts';
 import type { RecordedSession } from '../transcripts/recorded-session.ts';
 
 /** A recorded tool call the replayed model makes again, under its recorded id and name. */
