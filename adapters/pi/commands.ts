@@ -59,6 +59,13 @@ export function registerFoldCommands(pi: ExtensionAPI, registry: PiSessionRegist
 }
 
 async function foldSettingsCommand(args: string, ctx: ExtensionCommandContext, registry: PiSessionRegistry): Promise<void> {
+  const inCode = registry.codeThresholds;
+  if (inCode !== undefined) {
+    // Code wins over the file; writing the file would change nothing, so nothing is written.
+    const refusal = args.trim().length === 0 ? '' : '\n/fold-settings refused, nothing written: thresholds set in code win over the file, so a change there would not apply';
+    ctx.ui.notify(`pi-fold settings: thresholds set in code by registerPiFold (the settings file ${registry.settingsPath} is not used for them)\nthresholds ${JSON.stringify(inCode)}${refusal}`, args.trim().length === 0 ? 'info' : 'error');
+    return;
+  }
   const file = await registry.reloadSettings();
   const current = file.thresholds;
   if (args.trim().length === 0) {

@@ -14,6 +14,7 @@ import type { ProjectionSink } from '../../ports/projection-sink.port.ts';
 import { PiEntryMapper } from './message-entries.ts';
 import { OwnershipMonitor } from './ownership-monitor.ts';
 import { loadSettingsFile, settingsFilePath, type LoadedSettingsFile } from './settings-file.ts';
+import { resolveThresholds, type Thresholds } from '../../core/settings.ts';
 
 /** Where a session lives, for stores that keep their data beside the session file. */
 export interface PiSessionLocation {
@@ -36,7 +37,11 @@ export interface PiFoldOptions {
   readonly foldStore?: FoldStore | ((location: PiSessionLocation) => FoldStore);
   /** Where oversized tool results are kept (B6.2). @default the filesystem evidence store under `<sessionDir>/pi-fold/` (in memory when not persisted) */
   readonly evidenceStore?: EvidenceStore | ((location: PiSessionLocation) => EvidenceStore);
-  /** Machine settings beside the file's thresholds: providerInputBudget, blacklistAutoFoldTools, scheduling. */
+  /**
+   * Settings in code: providerInputBudget, blacklistAutoFoldTools, scheduling, and optionally
+   * thresholds. Thresholds given here win over the settings file's (the file is then not used
+   * for thresholds and `/fold-settings` says so); without them the file's apply.
+   */
   readonly settings?: Readonly<Record<string, unknown>>;
   /** The settings file. @default `~/.config/pi-fold/settings.json` (or `$PI_FOLD_CONFIG_DIR/settings.json`) */
   readonly settingsPath?: string;
@@ -75,8 +80,14 @@ export class PiSessionRegistry {
   private readonly evidenceStores = new Map<string, EvidenceStore>();
   settingsFile: LoadedSettingsFile | undefined;
 
+  /** Thresholds passed in code, validated at registration; when present the settings file's are not used. */
+  readonly codeThresholds: Thresholds | undefined;
+
   /** `opened` runs once for each session runtime opened (the host event wiring). */
-  constructor(readonly options: PiFoldOptions, private readonly opened: (folding: PiSessionFolding) => void = () => undefined) {}
+  constructor(readonly options: PiFoldOptions, private readonly opened: (folding: PiSessionFolding) => void = () => undefined) {
+    // Refused by name here, at registration, rather than on the first request of every session.
+    this.codeThresholds = options.settings?.thresholds === undefined ? undefined : resolveThresholds(options.settings.thresholds);
+  }
 
   get settingsPath(): string {
     return this.options.settingsPath ?? settingsFilePath();
@@ -126,7 +137,7 @@ export class PiSessionRegistry {
     const evidenceStore = this.resolve(this.options.evidenceStore, location) ?? (location.persisted ? this.cachedStore(this.evidenceStores, root, () => new FsEvidenceStore({ root })) : this.sharedEvidenceStore);
     const composed = await createFoldRuntime({
       sessionId: location.sessionId,
-      settings: { ...this.options.settings, thresholds: file.thresholds, toolName: PI_TOOL_NAME },
+      settings: { ...this.options.settings, thresholds: this.codeThresholds ?? file.thresholds, toolName: PI_TOOL_NAME },
       store: foldStore,
       evidenceStore,
       ...(this.options.projectionSink === undefined ? {} : { projectionSink: this.options.projectionSink }),
