@@ -8,7 +8,8 @@ import { executeAction, type ActionAnswer, type ActionCaller } from './actions/e
 import { retireAnsweredPeeks } from './actions/peek-action.ts';
 import { budgetExceeded, OccupancyEstimator } from './budget.ts';
 import type { CommitPlan } from './commit-planner.ts';
-import { decideCommit, dropInvalidMarks } from './commit-decision.ts';
+import { decideCommit, type ForcedCommit, type ForcedCommitCause } from './commit-decision.ts';
+import { cutForFence, dropInvalidMarks, planLanding } from './commit-landing.ts';
 import { applyCommitPlan } from './commit-applier.ts';
 import { EngineMemory, migrateEngineState } from './engine-state.ts';
 import { FoldError } from './fold-error.ts';
@@ -74,7 +75,7 @@ export class FoldRuntime {
   /** Rewrites requested by actions, applied at the next projection. */
   readonly pendingCauses = new Set<RewriteCause>();
   /** A person's `/fold`: land every mark (or only these) at the next projection. */
-  forcedCommit: { markIds?: ReadonlySet<string>; cause: RewriteCause } | undefined;
+  forcedCommit: ForcedCommit | undefined;
   lastBudget: number | undefined;
   private lastContext: RequestContext = {};
   /** The provider's counts, as they arrive after each request. */
@@ -178,7 +179,7 @@ export class FoldRuntime {
     const warnings: string[] = [];
     const candidate = this.candidateDraft(ingest.appendedFrom);
     const estimate = this.estimateTokens(candidate.chars);
-    const plan = decideCommit(this, estimate, budget);
+    const plan = this.planCommitFor(estimate, budget);
     const foldsLanded = plan === undefined ? 0 : await this.landCommit(plan, warnings);
     dirty ||= foldsLanded > 0;
     this.forcedCommit = undefined;
@@ -239,6 +240,15 @@ export class FoldRuntime {
     return landed;
   }
 
+  /** B3 decides; over the budget the fence cuts first; then the landing is planned (nothing applied yet). */
+  private planCommitFor(estimate: number, budget: number): CommitPlan | undefined {
+    const decision = decideCommit({ thresholds: this.settings.thresholds, scheduling: this.settings.scheduling, forced: this.forcedCommit, estimate, budget, charsPerToken: this.estimator.charsPerToken() });
+    if (decision === undefined) return undefined;
+    if (decision.overBudget) cutForFence(this);
+    if (this.memory.marks.length === 0) return undefined;
+    return planLanding({ index: this.index, lattice: this.lattice, memory: this.memory, toolName: this.settings.toolName }, decision.charsToFree, decision.onlyMarkIds);
+  }
+
   /** What the frontier reads for one pass. */
   frontierInputs(): FrontierInputs {
     return { index: this.index, lattice: this.lattice, memory: this.memory, settings: this.settings, visibleFolds: this.visibleFolds, request: this.memory.counters.requests + 1 };
@@ -293,7 +303,7 @@ export class FoldRuntime {
    * A person's `/fold` (or a host's overflow recovery): commit every mark at the next
    * projection, or exactly the given marks. The rewrite is recorded under `cause`.
    */
-  requestCommit(markIds?: readonly string[], cause: Extract<RewriteCause, 'user-fold' | 'overflow-recovery'> = 'user-fold'): void {
+  requestCommit(markIds?: readonly string[], cause: ForcedCommitCause = 'user-fold'): void {
     this.forcedCommit = markIds === undefined ? { cause } : { markIds: new Set(markIds), cause };
   }
 

@@ -1,5 +1,5 @@
 import type { FoldOrigin } from '../../ports/fold-records.ts';
-import { planForRuntime } from '../commit-decision.ts';
+import { planLanding } from '../commit-landing.ts';
 import { EngineMemory } from '../engine-state.ts';
 import { FoldError } from '../fold-error.ts';
 import type { FoldRuntime } from '../fold-runtime.ts';
@@ -108,7 +108,7 @@ export function curationNumbers(runtime: FoldRuntime): CurationNumbers | undefin
 
 /** What landing every standing mark (or only `onlyMarkIds`) would do now; a plan, nothing applied. */
 export function planLandingEverything(runtime: FoldRuntime, onlyMarkIds?: ReadonlySet<string>) {
-  return planForRuntime(runtime, Number.POSITIVE_INFINITY, onlyMarkIds);
+  return planLanding({ index: runtime.index, lattice: runtime.lattice, memory: runtime.memory, toolName: runtime.settings.toolName }, Number.POSITIVE_INFINITY, onlyMarkIds);
 }
 
 export function describeNumbers(numbers: CurationNumbers): string {
