@@ -4,11 +4,11 @@ import { createCharsCostModel } from '../core/chars-cost-model.ts';
 import { FoldError } from '../core/fold-error.ts';
 import { FoldRuntime } from '../core/fold-runtime.ts';
 import { resolveSettings } from '../core/settings.ts';
-import { assertSafeId } from '../core/store-keys.ts';
 import type { CostModel } from '../ports/cost-model.port.ts';
 import type { EvidenceStore } from '../ports/evidence-store.port.ts';
 import type { FoldStore } from '../ports/fold-store.port.ts';
 import type { ProjectionSink } from '../ports/projection-sink.port.ts';
+import { assertKnownOptions, assertSessionIdOption, assertStoreLocation, RUNTIME_OPTION_KEYS } from './option-checks.ts';
 import { createMatchingEvidenceStore, createNamedFoldStore, withStoreCaps, type StoreSelectionOptions } from './store-selection.ts';
 import { COST_MODEL, EVIDENCE_STORE, FOLD_SETTINGS, FOLD_STORE, PROJECTION_SINK, SESSION_ID } from './tokens.ts';
 
@@ -40,7 +40,9 @@ export interface ComposedRuntime {
  */
 export async function createFoldRuntime(options: FoldRuntimeOptions): Promise<ComposedRuntime> {
   if (typeof options !== 'object' || options === null) throw new FoldError('SETTINGS.INVALID', 'createFoldRuntime needs an options object with a sessionId');
-  assertSafeId(options.sessionId, 'session id', 'runtime');
+  assertKnownOptions(options, RUNTIME_OPTION_KEYS, 'createFoldRuntime');
+  assertSessionIdOption(options.sessionId, 'createFoldRuntime');
+  assertStoreLocation(options, 'createFoldRuntime');
   const settings = resolveSettings(options.settings ?? {});
   const child = (options.container ?? rootContainer).createChildContainer();
   child.register(SESSION_ID, { useValue: options.sessionId });

@@ -22,7 +22,7 @@ export interface StoreSelectionOptions {
   readonly store?: StoreKind | FoldStore;
   /** Directory of the `'fs'` store. @default $PI_FOLD_HOME, else $XDG_DATA_HOME/pi-fold, else ~/.local/share/pi-fold */
   readonly storeRoot?: string;
-  /** Database file of the `'sqlite'` store. @default <default store root>/pi-fold.sqlite */
+  /** Database file of the `'sqlite'` store. @default `<storeRoot>/pi-fold.sqlite` (storeRoot given, or the default store root) */
   readonly sqlitePath?: string;
   /** Cumulative evidence per session for a built-in evidence store. @default 536870912 (512 MiB) */
   readonly evidenceCapBytes?: number;
@@ -70,8 +70,11 @@ export async function createMatchingEvidenceStore(options: StoreSelectionOptions
 // SQLite is a native module: load it only for hosts that chose it.
 const loadSqlite = () => import('../adapters/storage-sqlite/create-sqlite-store.ts');
 
+/** File name of the SQLite store inside a store root, when no `sqlitePath` is given. */
+export const DEFAULT_SQLITE_FILE = 'pi-fold.sqlite';
+
 function sqlitePathOf(options: StoreSelectionOptions): string {
-  return options.sqlitePath ?? join(defaultStoreRoot(), 'pi-fold.sqlite');
+  return options.sqlitePath ?? join(options.storeRoot ?? defaultStoreRoot(), DEFAULT_SQLITE_FILE);
 }
 
 /**

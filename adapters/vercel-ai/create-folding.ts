@@ -1,5 +1,6 @@
 import { wrapLanguageModel, type LanguageModelMiddleware, type ModelMessage, type PrepareStepFunction, type PrepareStepResult, type Tool, type ToolSet } from 'ai';
 import { createFoldRuntime, type FoldRuntimeOptions } from '../../composition/create-fold-runtime.ts';
+import { assertKnownOptions, assertSessionIdOption, describeValue, RUNTIME_OPTION_KEYS } from '../../composition/option-checks.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import type { FoldRuntime, ProjectionResult, RequestContext } from '../../core/fold-runtime.ts';
 import type { CommitTelemetry } from '../../ports/projection-sink.port.ts';
@@ -29,6 +30,16 @@ export interface FoldingOptions extends FoldRuntimeOptions {
    * carried it (the machine-readable event a host logs; `runtime.telemetry.recent` keeps the latest).
    */
   readonly onCommitTelemetry?: (event: CommitTelemetry) => void;
+}
+
+/** The options only an AI SDK host passes (beside the runtime's own). */
+const FOLDING_OPTION_KEYS = ['contextWindow', 'onPrompt', 'onWarning', 'onCommitTelemetry'] as const;
+
+/** The runtime's share of the options (the AI SDK ones would be refused there as unknown). */
+function runtimeOptionsOf(options: FoldingOptions): FoldRuntimeOptions {
+  const runtimeOptions: Record<string, unknown> = {};
+  for (const key of RUNTIME_OPTION_KEYS) if (options[key] !== undefined) runtimeOptions[key] = options[key];
+  return runtimeOptions as unknown as FoldRuntimeOptions;
 }
 
 /** The step input our prepareStep reads; any ai@6 or ai@7 prepareStep input satisfies it. */
@@ -69,8 +80,11 @@ export interface Folding {
  * same folds.
  */
 export async function createFolding(options: FoldingOptions): Promise<Folding> {
+  if (typeof options !== 'object' || options === null) throw new FoldError('SETTINGS.INVALID', 'createFolding needs an options object with a sessionId');
+  assertKnownOptions(options, [...RUNTIME_OPTION_KEYS, ...FOLDING_OPTION_KEYS], 'createFolding');
+  assertSessionIdOption(options.sessionId, 'createFolding');
   assertBudgetSource(options);
-  const composed = await createFoldRuntime(options);
+  const composed = await createFoldRuntime(runtimeOptionsOf(options));
   const { runtime } = composed;
   const mapper = new MessageEntryMapper();
   const converter = new ProjectedMessageConverter(mapper);
@@ -131,7 +145,7 @@ function stepModel(model: unknown): Pick<RequestContext, 'model'> {
 function assertBudgetSource(options: FoldingOptions): void {
   const { contextWindow } = options;
   if (contextWindow !== undefined && (!Number.isInteger(contextWindow) || contextWindow < 1000)) {
-    throw new FoldError('SETTINGS.INVALID', `vercel-ai: contextWindow must be an integer of at least 1000 tokens, got ${String(contextWindow)}`, { details: { option: 'contextWindow' } });
+    throw new FoldError('SETTINGS.INVALID', `vercel-ai: contextWindow must be an integer of at least 1000 tokens, got ${describeValue(contextWindow)}`, { details: { option: 'contextWindow' } });
   }
   if (options.settings?.providerInputBudget === undefined && contextWindow === undefined) {
     throw new FoldError('SETTINGS.INVALID', 'vercel-ai: set settings.providerInputBudget or contextWindow; the AI SDK does not report a context window', { details: { option: 'contextWindow' } });
