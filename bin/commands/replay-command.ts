@@ -14,7 +14,7 @@ import { EXIT, parseCommandArguments, type CliCommand } from './command-table.ts
 export const replayCommand: CliCommand = {
   name: 'replay',
   summary: 'Replay a recorded Pi or Claude Code session through each runtime and report tokens and dollars',
-  usage: `pi-fold replay <session.jsonl> [--arms ${DEFAULT_REPLAY_ARMS.join(',')}] [--out dir] [--price-list ${Object.keys(PRICE_LISTS).join('|')}] [--budget tokens] [--cap tokens] [--max-requests N] [--json]`,
+  usage: `pi-fold replay <session.jsonl> [--arms ${DEFAULT_REPLAY_ARMS.join(',')}] [--out dir] [--price-list name] [--budget tokens] [--cap tokens] [--max-requests N] [--json]`,
   async run(argumentsAfterName, output) {
     let options: ReplayOptions;
     let outDirectory: string | undefined;
@@ -31,6 +31,7 @@ export const replayCommand: CliCommand = {
       };
       const priceList = text('price-list');
       if (priceList !== undefined && PRICE_LISTS[priceList] === undefined) throw new Error(`unknown price list "${priceList}" (known: ${Object.keys(PRICE_LISTS).join(', ')})`);
+      // Without --budget/--cap/--price-list the replay runs at the recorded model's window and prices (lab/replay/replay-window.ts).
       const budget = wholeNumber('budget', text('budget'), 1_000, 'tokens');
       const cap = wholeNumber('cap', text('cap'), 1_000, 'tokens');
       const arms = text('arms');

@@ -1,5 +1,6 @@
 import { priceRequest } from '../../core/chars-cost-model.ts';
-import { DEFAULT_PRICE_LIST } from '../../core/price-lists.ts';
+import { DEFAULT_PRICE_LIST, PRICE_LISTS } from '../../core/price-lists.ts';
+import type { PriceList } from '../../ports/cost-model.port.ts';
 import type { RecordedSession } from '../transcripts/recorded-session.ts';
 import type { ReplayGap, ReplayPlan } from './replay-plan.ts';
 import type { ArmReplay } from './replay-transcript.ts';
@@ -10,16 +11,17 @@ const LISTED_LINES = 10;
  * The deterministic remarks on what was read and what could not be. Taken before the arms
  * run, so the converted session can be let go. They go into the stable summary: no timings.
  */
-export function describeSession(session: RecordedSession, plan: ReplayPlan): string[] {
+export function describeSession(session: RecordedSession, plan: ReplayPlan, priceListName: string = DEFAULT_PRICE_LIST.name): string[] {
+  const priceList = PRICE_LISTS[priceListName] ?? DEFAULT_PRICE_LIST;
   const notes: string[] = [];
   notes.push(`transcript ${session.format}, ${session.linesRead} lines, ${session.entries.length} entries on the active branch, ${session.responses.length} recorded responses, ${session.compactions} recorded compaction(s)`);
   const malformed = session.malformedLines;
   const listed = malformed.slice(0, LISTED_LINES).map((skipped) => `line ${skipped.line} (${skipped.reason})`).join('; ');
   notes.push(`malformed lines skipped: ${malformed.length}${malformed.length > 0 ? ` — ${listed}${malformed.length > LISTED_LINES ? '; …' : ''}` : ''}`);
-  const recorded = recordedUsage(session);
+  const recorded = recordedUsage(session, priceList);
   if (recorded.responsesWithUsage > 0) {
     notes.push(
-      `as recorded by the original provider (${recorded.responsesWithUsage} responses with usage): ${recorded.fresh.toLocaleString('en-US')} fresh input (cache writes included), ${recorded.cacheRead.toLocaleString('en-US')} cache read, ${recorded.output.toLocaleString('en-US')} output; $${recorded.dollars.toFixed(2)} at ${DEFAULT_PRICE_LIST.name}`,
+      `as recorded by the original provider (${recorded.responsesWithUsage} responses with usage): ${recorded.fresh.toLocaleString('en-US')} fresh input (of which ${recorded.cacheWrite.toLocaleString('en-US')} cache writes), ${recorded.cacheRead.toLocaleString('en-US')} cache read, ${recorded.output.toLocaleString('en-US')} output; $${recorded.dollars.toFixed(2)} at ${priceList.name}`,
     );
   }
   notes.push(`${plan.turns.length} user turns replayed (${plan.mergedUserMessages} consecutive user messages joined into the prompt before them); tools: ${plan.toolNames.join(', ') || 'none'}`);
@@ -44,16 +46,17 @@ function gapCounts(gaps: readonly ReplayGap[]): string {
   return [...counts].sort(([left], [right]) => left.localeCompare(right)).map(([kind, count]) => `${count} ${kind}`).join(', ');
 }
 
-// What the session cost when it was recorded, priced per response with the default list.
-function recordedUsage(session: RecordedSession): { fresh: number; cacheRead: number; output: number; dollars: number; responsesWithUsage: number } {
-  const totals = { fresh: 0, cacheRead: 0, output: 0, dollars: 0, responsesWithUsage: 0 };
+// What the session cost when it was recorded, priced per response with the replay's list.
+function recordedUsage(session: RecordedSession, priceList: PriceList): { fresh: number; cacheRead: number; cacheWrite: number; output: number; dollars: number; responsesWithUsage: number } {
+  const totals = { fresh: 0, cacheRead: 0, cacheWrite: 0, output: 0, dollars: 0, responsesWithUsage: 0 };
   for (const response of session.responses) {
     if (response.usage === undefined) continue;
     totals.responsesWithUsage += 1;
     totals.fresh += response.usage.input + response.usage.cacheWrite;
     totals.cacheRead += response.usage.cacheRead;
+    totals.cacheWrite += response.usage.cacheWrite;
     totals.output += response.usage.output;
-    totals.dollars += priceRequest(DEFAULT_PRICE_LIST, response.usage);
+    totals.dollars += priceRequest(priceList, response.usage);
   }
   return totals;
 }

@@ -5,11 +5,12 @@ import { runArm } from '../arms/run-arm.ts';
 import { createProgressBar, type ProgressStream } from '../report/progress-bar.ts';
 import type { ArmName, ArmResult, LabRun, LabRunSettings } from '../report/lab-records.ts';
 import { loadTranscript } from '../transcripts/load-transcript.ts';
-import type { RecordedSession } from '../transcripts/recorded-session.ts';
+import { dominantModel, type RecordedSession } from '../transcripts/recorded-session.ts';
 import { MemorySampler, type PeakMemory } from './memory-sampler.ts';
 import { createRecordedModel, type RecordedModel } from './recorded-model.ts';
 import { buildReplayPlan, limitReplayPlan, type ReplayGap, type ReplayPlan } from './replay-plan.ts';
 import { describeArms, describeSession } from './replay-notes.ts';
+import { resolveReplayWindow, type ReplayWindow } from './replay-window.ts';
 
 /** The arms a replay runs when none are named. */
 export const DEFAULT_REPLAY_ARMS: readonly ArmName[] = ['unmanaged', 'native', 'fold'];
@@ -22,11 +23,11 @@ export interface ReplayOptions {
   readonly path: string;
   /** @default DEFAULT_REPLAY_ARMS */
   readonly arms?: readonly ArmName[];
-  /** @default 'gpt-5.6-ledger' */
+  /** @default the recorded model's (see `resolveReplayWindow`), else 'gpt-5.6-ledger' */
   readonly priceList?: string;
-  /** The window the runtimes budget against. @default 272000 */
+  /** The window the runtimes budget against. @default the recorded model's prompt limit less the reply reserve, else 272000 */
   readonly descriptorTokens?: number;
-  /** Prompts above this are refused. @default 372000 */
+  /** Prompts above this are refused. @default the recorded model's prompt limit, else 372000 */
   readonly providerCapTokens?: number;
   /** Where progress goes. @default process.stderr */
   readonly progress?: ProgressStream;
@@ -46,7 +47,9 @@ export interface ArmReplay {
 /** Everything a replay produced. */
 export interface ReplayReport {
   readonly run: LabRun;
-  readonly session: Pick<RecordedSession, 'format' | 'path' | 'compactions' | 'malformedLines' | 'linesRead'> & { readonly entries: number; readonly responses: number };
+  readonly session: Pick<RecordedSession, 'format' | 'path' | 'compactions' | 'malformedLines' | 'linesRead'> & { readonly entries: number; readonly responses: number; readonly model: string | undefined };
+  /** The window, cap and price list the arms ran at, and where they came from. */
+  readonly window: ReplayWindow;
   readonly plan: Pick<ReplayPlan, 'responseCount' | 'mergedUserMessages' | 'toolNames'> & { readonly turns: number };
   readonly arms: readonly ArmReplay[];
   /** Deterministic remarks for the stable summary (malformed lines, gaps, how calls are counted). */
@@ -65,7 +68,7 @@ export interface ReplayReport {
 export async function replayTranscript(options: ReplayOptions): Promise<ReplayReport> {
   const sampler = new MemorySampler();
   const loadStarted = performance.now();
-  const plan = await loadAndPlan(options.path, options.maxRequests);
+  const plan = await loadAndPlan(options);
   const loadMs = performance.now() - loadStarted;
   if (plan.responseCount > LONG_REPLAY_RESPONSES && options.maxRequests === undefined) {
     (options.progress ?? process.stderr).write(
@@ -76,9 +79,9 @@ export async function replayTranscript(options: ReplayOptions): Promise<ReplayRe
   const settings: LabRunSettings = {
     workload: `replay:${basename(options.path)}`,
     seed: 0,
-    priceList: options.priceList ?? 'gpt-5.6-ledger',
-    descriptorTokens: options.descriptorTokens ?? 272_000,
-    providerCapTokens: options.providerCapTokens ?? 372_000,
+    priceList: plan.window.priceList,
+    descriptorTokens: plan.window.budgetTokens,
+    providerCapTokens: plan.window.capTokens,
     tokenizer: LAB_TOKENIZER,
     cacheRules: DEFAULT_CACHE_RULES,
   };
@@ -116,6 +119,7 @@ export async function replayTranscript(options: ReplayOptions): Promise<ReplayRe
   return {
     run,
     session: plan.session,
+    window: plan.window,
     plan: { responseCount: plan.responseCount, mergedUserMessages: plan.mergedUserMessages, toolNames: plan.toolNames, turns: plan.turns.length },
     arms,
     notes: [...plan.sessionNotes, ...describeArms(plan, arms)],
@@ -125,13 +129,20 @@ export async function replayTranscript(options: ReplayOptions): Promise<ReplayRe
 }
 
 // Only the plan outlives this function: the converted entries (the file's bytes) are let go before any arm runs.
-async function loadAndPlan(path: string, maxRequests: number | undefined): Promise<ReplayPlan & { session: ReplayReport['session']; sessionNotes: string[] }> {
-  const session = await loadTranscript(path);
+async function loadAndPlan(options: ReplayOptions): Promise<ReplayPlan & { session: ReplayReport['session']; window: ReplayWindow; sessionNotes: string[] }> {
+  const { maxRequests } = options;
+  const session = await loadTranscript(options.path);
+  const model = dominantModel(session.responses);
+  const window = resolveReplayWindow(model, {
+    ...(options.priceList === undefined ? {} : { priceList: options.priceList }),
+    ...(options.descriptorTokens === undefined ? {} : { budgetTokens: options.descriptorTokens }),
+    ...(options.providerCapTokens === undefined ? {} : { capTokens: options.providerCapTokens }),
+  });
   const whole = buildReplayPlan(session);
   const plan = maxRequests === undefined ? whole : limitReplayPlan(whole, maxRequests);
-  const summary = { format: session.format, path: session.path, compactions: session.compactions, malformedLines: session.malformedLines, linesRead: session.linesRead, entries: session.entries.length, responses: session.responses.length };
+  const summary = { format: session.format, path: session.path, compactions: session.compactions, malformedLines: session.malformedLines, linesRead: session.linesRead, entries: session.entries.length, responses: session.responses.length, model };
   const limited = plan.responseCount < whole.responseCount ? [`replayed the first ${plan.responseCount} of ${whole.responseCount} recorded responses (--max-requests ${maxRequests})`] : [];
-  return { ...plan, session: summary, sessionNotes: [...describeSession(session, plan), ...limited] };
+  return { ...plan, session: summary, window, sessionNotes: [window.note, ...describeSession(session, plan, window.priceList), ...limited] };
 }
 
 function round(value: number, digits: number): number {

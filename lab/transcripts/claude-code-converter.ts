@@ -7,6 +7,7 @@ interface PendingAssistant {
   readonly id: string;
   readonly blocks: Record<string, unknown>[];
   usage: RecordedResponse['usage'];
+  model: string | undefined;
 }
 
 type Slot = { kind: 'entry'; entry: TranscriptEntry } | { kind: 'assistant'; assistant: PendingAssistant };
@@ -57,7 +58,7 @@ export class ClaudeCodeConverter {
         .filter((block) => block?.type === 'tool_use' && typeof block.id === 'string')
         .map((block) => ({ id: block.id as string, name: String(block.name ?? 'tool'), argumentsJson: stableStringify(block.input ?? {}) }));
       const text = assistant.blocks.filter((block) => block?.type === 'text').map((block) => String(block.text ?? '')).join('\n');
-      responses.push({ entryIndex: entries.length, usage: assistant.usage });
+      responses.push({ entryIndex: entries.length, usage: assistant.usage, ...(assistant.model === undefined ? {} : { model: assistant.model }) });
       entries.push({ id: assistant.id, role: 'assistant', bytes: stableStringify({ role: 'assistant', id: assistant.id, content: assistant.blocks }), text, ...(toolCalls.length > 0 ? { toolCalls } : {}) });
     }
     this.slots.length = 0;
@@ -70,7 +71,7 @@ export class ClaudeCodeConverter {
     const id = typeof message.id === 'string' ? message.id : String(value.uuid ?? `L${line}`);
     let assistant = this.assistants.get(id);
     if (assistant === undefined) {
-      assistant = { id, blocks: [], usage: undefined };
+      assistant = { id, blocks: [], usage: undefined, model: typeof message.model === 'string' ? message.model : undefined };
       this.assistants.set(id, assistant);
       this.slots.push({ kind: 'assistant', assistant });
     }
@@ -78,7 +79,7 @@ export class ClaudeCodeConverter {
       assistant.blocks.push(block);
       if (block?.type === 'tool_use' && typeof block.id === 'string') this.toolNames.set(block.id, String(block.name ?? 'tool'));
     }
-    assistant.usage ??= claudeUsage(message.usage);
+    assistant.usage = mergeUsage(assistant.usage, claudeUsage(message.usage));
   }
 
   private acceptUser(line: number, value: Record<string, unknown>, message: Record<string, unknown>): void {
@@ -112,6 +113,13 @@ export function convertClaudeCode(path: string, lines: readonly { line: number; 
   const converter = new ClaudeCodeConverter(path, malformed);
   for (const line of lines) converter.accept(line);
   return converter.finish(linesRead);
+}
+
+// Every line of a response repeats its usage, and an early line may hold a partial output
+// count: the largest figure of each kind is the response's (counted once, never summed).
+function mergeUsage(seen: RecordedResponse['usage'], next: RecordedResponse['usage']): RecordedResponse['usage'] {
+  if (seen === undefined || next === undefined) return seen ?? next;
+  return { input: Math.max(seen.input, next.input), cacheRead: Math.max(seen.cacheRead, next.cacheRead), cacheWrite: Math.max(seen.cacheWrite, next.cacheWrite), output: Math.max(seen.output, next.output) };
 }
 
 function claudeUsage(usage: unknown): RecordedResponse['usage'] {

@@ -17,7 +17,7 @@ interface TreeNode {
   readonly converted: ConvertedMessage | undefined;
 }
 
-type ConvertedMessage = { readonly entry: TranscriptEntry; readonly usage: RecordedResponse['usage'] } | { readonly problem: string };
+type ConvertedMessage = { readonly entry: TranscriptEntry; readonly usage: RecordedResponse['usage']; readonly model?: string } | { readonly problem: string };
 
 /**
  * Pi session files: legacy v1 (linear, entries without ids) and v3 (a tree of entries with
@@ -77,7 +77,7 @@ export class PiSessionConverter {
       this.malformed.push({ line, reason: converted.problem });
       return;
     }
-    if (converted.entry.role === 'assistant') this.responses.push({ entryIndex: this.entries.length, usage: converted.usage });
+    if (converted.entry.role === 'assistant') this.responses.push({ entryIndex: this.entries.length, usage: converted.usage, ...(converted.model === undefined ? {} : { model: converted.model }) });
     this.entries.push(converted.entry);
   }
 
@@ -108,7 +108,8 @@ function convertMessage(id: string, value: Record<string, unknown>): ConvertedMe
   const record = message as Record<string, unknown>;
   const entry = piMessageEntry(id, record);
   if (entry === undefined) return { problem: `message role ${String(record.role)} is not one this converter knows` };
-  return { entry, usage: entry.role === 'assistant' ? piUsage(record.usage) : undefined };
+  if (entry.role !== 'assistant') return { entry, usage: undefined };
+  return { entry, usage: piUsage(record.usage), ...(typeof record.model === 'string' && record.model.length > 0 ? { model: record.model } : {}) };
 }
 
 function piMessageEntry(id: string, message: Record<string, unknown>): TranscriptEntry | undefined {

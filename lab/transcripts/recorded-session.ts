@@ -8,6 +8,8 @@ export interface RecordedResponse {
   /** Index in `entries` of the assistant entry this response produced. */
   readonly entryIndex: number;
   readonly usage: { readonly input: number; readonly cacheRead: number; readonly cacheWrite: number; readonly output: number } | undefined;
+  /** The model id the recorder wrote for this response, when it wrote one. */
+  readonly model?: string;
 }
 
 /** A line that could not be used, with why. Counted and reported, never fatal. */
@@ -28,4 +30,16 @@ export interface RecordedSession {
   readonly compactions: number;
   readonly malformedLines: readonly SkippedLine[];
   readonly linesRead: number;
+}
+
+/**
+ * The model that gave most of a session's responses (the first one seen on a tie), or
+ * undefined when the recorder wrote none: the model whose window and prices a replay uses.
+ */
+export function dominantModel(responses: readonly RecordedResponse[]): string | undefined {
+  const counts = new Map<string, number>();
+  for (const response of responses) if (response.model !== undefined) counts.set(response.model, (counts.get(response.model) ?? 0) + 1);
+  let best: string | undefined;
+  for (const [model, count] of counts) if (best === undefined || count > counts.get(best)!) best = model;
+  return best;
 }

@@ -1,0 +1,34 @@
+import { MODEL_WINDOWS, PRICE_LISTS, type ModelWindow } from './price-lists.ts';
+
+/** The window a runtime budgets against for a model, its hard prompt limit and its price list. */
+export interface ModelLimits {
+  readonly modelId: string;
+  /** The catalog entry that matched. */
+  readonly matched: string;
+  /** The provider's hard prompt limit: prompts above it are refused. */
+  readonly capTokens: number;
+  /** The budget: the limit less a reserve for the reply, `min(16384, 10%)` (as the published runtime derives it). */
+  readonly budgetTokens: number;
+  readonly priceList: string;
+}
+
+/** The reply reserve kept below a model's prompt limit. */
+export function replyReserve(maxPromptTokens: number): number {
+  return Math.min(16_384, Math.floor(maxPromptTokens * 0.1));
+}
+
+/**
+ * Look a model id up in `MODEL_WINDOWS` (case-insensitive; a `provider/` prefix and a date
+ * suffix are allowed: `anthropic/claude-sonnet-4-5-20250929`). Undefined for an unknown model,
+ * so a caller can say so rather than guess.
+ */
+export function modelLimits(modelId: string): ModelLimits | undefined {
+  const bare = modelId.toLowerCase().split('/').at(-1)!.trim();
+  let best: ModelWindow | undefined;
+  for (const entry of MODEL_WINDOWS) {
+    if (!bare.startsWith(entry.idPrefix)) continue;
+    if (best === undefined || entry.idPrefix.length > best.idPrefix.length) best = entry;
+  }
+  if (best === undefined || PRICE_LISTS[best.priceList] === undefined) return undefined;
+  return { modelId, matched: best.idPrefix, capTokens: best.maxPromptTokens, budgetTokens: best.maxPromptTokens - replyReserve(best.maxPromptTokens), priceList: best.priceList };
+}
