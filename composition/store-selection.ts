@@ -4,7 +4,7 @@ import { FsEvidenceStore } from '../adapters/storage-fs/fs-evidence-store.ts';
 import { FsFoldStore } from '../adapters/storage-fs/fs-fold-store.ts';
 import { MemoryEvidenceStore } from '../adapters/storage-memory/memory-evidence-store.ts';
 import { MemoryFoldStore } from '../adapters/storage-memory/memory-fold-store.ts';
-import { QuotaFoldStore } from '../adapters/storage-shared/quota-fold-store.ts';
+import { QuotaFoldStore } from '../application/retention/quota-fold-store.ts';
 import { FoldError } from '../core/fold-error.ts';
 import type { EvidenceStore } from '../ports/evidence-store.port.ts';
 import type { FoldStore } from '../ports/fold-store.port.ts';

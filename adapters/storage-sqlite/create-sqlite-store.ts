@@ -3,8 +3,8 @@ import { dirname, resolve } from 'node:path';
 import KeyvSqlite from '@keyv/sqlite';
 import Keyv from 'keyv';
 import { FoldError } from '../../core/fold-error.ts';
-import { KeyvEvidenceStore } from './keyv-evidence-store.ts';
-import { KeyvFoldStore } from './keyv-fold-store.ts';
+import { KeyvEvidenceStore } from '../storage-keyv/keyv-evidence-store.ts';
+import { KeyvFoldStore } from '../storage-keyv/keyv-fold-store.ts';
 
 /** Options of the SQLite convenience constructors. */
 export interface SqliteStoreOptions {

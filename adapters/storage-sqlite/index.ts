@@ -1,6 +1,4 @@
-export { KeyvFoldStore } from './keyv-fold-store.ts';
-export { KeyvEvidenceStore, type KeyvEvidenceStoreOptions } from './keyv-evidence-store.ts';
-export { KeyvConnection, type KeyvStoreOptions } from './keyv-connection.ts';
+// SQLite is a preset of the Keyv adapter: this entry keeps exporting the Keyv stores it always
+// exported, so `pi-fold/storage-sqlite` users need not change an import.
+export * from '../storage-keyv/index.ts';
 export { createSqliteFoldStore, createSqliteEvidenceStore, createSqliteKeyv, type SqliteStoreOptions } from './create-sqlite-store.ts';
-export { auditKeyvStore } from './keyv-store-audit.ts';
-export type { StoreAuditReport, StoreProblem } from '../storage-shared/store-audit.ts';

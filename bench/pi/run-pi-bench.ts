@@ -8,7 +8,7 @@ import type { ExtensionAPI } from '@mariozechner/pi-coding-agent';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { PiEntryMapper } from '../../adapters/pi/message-entries.ts';
 import { FoldRuntime } from '../../core/fold-runtime.ts';
-import { openScriptedPi, settle } from '../../tests/pi/support/scripted-pi.ts';
+import { openScriptedPi, settle } from '../../testing/pi/scripted-pi.ts';
 
 const REQUESTS = 95;
 const RESULT_BYTES = 24 * 1024;

@@ -5,7 +5,7 @@ import Keyv from 'keyv';
 import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { createSqliteFoldStore } from '../../adapters/storage-sqlite/create-sqlite-store.ts';
-import { KeyvFoldStore } from '../../adapters/storage-sqlite/keyv-fold-store.ts';
+import { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
 import type { FoldStore } from '../../ports/fold-store.port.ts';
 
 /** A backend to measure; `open` returns undefined (with a reason) when it cannot run here. */

@@ -9,7 +9,7 @@
 import { generateText, stepCountIs, wrapLanguageModel, type LanguageModelMiddleware } from 'ai';
 import { performance } from 'node:perf_hooks';
 import { createFolding } from '../../adapters/vercel-ai/index.ts';
-import { readFileTool, readLoop, ScriptedModel } from '../../tests/vercel-ai/support/scripted-model.ts';
+import { readFileTool, readLoop, ScriptedModel } from '../../testing/vercel-ai/scripted-model.ts';
 
 const STEPS = 70;
 const BUDGET = 100_000;

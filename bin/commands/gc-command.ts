@@ -1,4 +1,4 @@
-import { collectGarbage, DEFAULT_GC_GRACE_MS, type GarbageCollectionReport } from '../../adapters/storage-shared/store-gc.ts';
+import { collectGarbage, DEFAULT_GC_GRACE_MS, type GarbageCollectionReport } from '../../application/retention/store-gc.ts';
 import type { FoldStore } from '../../ports/fold-store.port.ts';
 import { EXIT, parseCommandArguments, type CliCommand, type CommandOutput } from './command-table.ts';
 import { openFoldStoreAt } from './open-store-for-gc.ts';

@@ -2,8 +2,8 @@ import { open, readdir, stat } from 'node:fs/promises';
 import Keyv from 'keyv';
 import { auditFsStore } from '../../adapters/storage-fs/fs-store-audit.ts';
 import type { StoreAuditReport } from '../../adapters/storage-shared/store-audit.ts';
-import { KeyvConnection } from '../../adapters/storage-sqlite/keyv-connection.ts';
-import { auditKeyvStore } from '../../adapters/storage-sqlite/keyv-store-audit.ts';
+import { KeyvConnection } from '../../adapters/storage-keyv/keyv-connection.ts';
+import { auditKeyvStore } from '../../adapters/storage-keyv/keyv-store-audit.ts';
 
 /** How to reach a Keyv-backed store for an audit. */
 export interface AuditTargetOptions {

@@ -1,7 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import Keyv from 'keyv';
 import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
-import { KeyvFoldStore } from '../../adapters/storage-sqlite/keyv-fold-store.ts';
+import { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
 import type { FoldStore } from '../../ports/fold-store.port.ts';
 import { isSqliteFile, type AuditTargetOptions } from './open-store-for-audit.ts';
 

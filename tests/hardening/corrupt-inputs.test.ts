@@ -8,7 +8,7 @@ import { wrapState } from '../../adapters/storage-shared/stored-records.ts';
 import { PiEntryMapper } from '../../adapters/pi/message-entries.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import { pairingViolations } from '../../testing/window-checks.ts';
-import { openScriptedPi, settle } from '../pi/support/scripted-pi.ts';
+import { openScriptedPi, settle } from '../../testing/pi/scripted-pi.ts';
 import { auditSessionFolds } from './support/fold-audit.ts';
 import { readingScript, sessionStores, SMALL_BUDGET_SETTINGS, withoutHostOrphans } from './support/pi-sessions.ts';
 import { snapshotTree, treeChanges } from './support/tree-snapshot.ts';

@@ -6,7 +6,7 @@ import { readFoldSource } from '../../core/fold-source.ts';
 import { FaultSwitch, FaultyEvidenceStore, FaultyFoldStore } from '../../testing/faulty-stores.ts';
 import { appendOnlyViolations, pairingViolations } from '../../testing/window-checks.ts';
 import type { Projection } from '../../ports/projection-sink.port.ts';
-import { openScriptedPi, settle } from '../pi/support/scripted-pi.ts';
+import { openScriptedPi, settle } from '../../testing/pi/scripted-pi.ts';
 import { auditSessionFolds } from './support/fold-audit.ts';
 import { branchBytes, readingScript, sessionStores, SMALL_BUDGET_SETTINGS } from './support/pi-sessions.ts';
 

@@ -8,7 +8,7 @@ import { readFoldSource } from '../../core/fold-source.ts';
 import type { LedgerRow } from '../../ports/projection-sink.port.ts';
 import { forestViolations } from '../../testing/window-checks.ts';
 import { appendOnlyViolations, pairingViolations } from '../vercel-ai/support/prompt-checks.ts';
-import { readFileTool, ScriptedModel } from '../vercel-ai/support/scripted-model.ts';
+import { readFileTool, ScriptedModel } from '../../testing/vercel-ai/scripted-model.ts';
 import { hostileCall, livePools, refusalProblems, resolveCall, runtimeFingerprint, type HostileCall } from './support/hostile-actions.ts';
 
 /**

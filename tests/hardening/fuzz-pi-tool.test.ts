@@ -7,7 +7,7 @@ import { FoldError } from '../../core/fold-error.ts';
 import { readFoldSource } from '../../core/fold-source.ts';
 import type { Projection } from '../../ports/projection-sink.port.ts';
 import { appendOnlyViolations, forestViolations, pairingViolations, serialize } from '../../testing/window-checks.ts';
-import { openScriptedPi, settle } from '../pi/support/scripted-pi.ts';
+import { openScriptedPi, settle } from '../../testing/pi/scripted-pi.ts';
 import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
 import { FaultSwitch, FaultyFoldStore } from '../../testing/faulty-stores.ts';
 import { hostileCall, livePools, refusalProblems, resolveCall, runtimeFingerprint } from './support/hostile-actions.ts';

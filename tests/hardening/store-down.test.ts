@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Keyv from 'keyv';
 import { describe, expect, it, test } from 'vitest';
-import { KeyvFoldStore } from '../../adapters/storage-sqlite/keyv-fold-store.ts';
+import { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
 import { RecordingProjectionSink } from '../../adapters/projection-recorder/recording-projection-sink.ts';
 import { createCharsCostModel } from '../../core/chars-cost-model.ts';
 import { FoldRuntime } from '../../core/fold-runtime.ts';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { stableStringify } from '../../core/hashing.ts';
 import type { PiSessionFolding } from '../../adapters/pi/session-registry.ts';
-import { openScriptedPi, settle, type RecordedRequest, type ScriptedReply } from './support/scripted-pi.ts';
+import { openScriptedPi, settle, type RecordedRequest, type ScriptedReply } from '../../testing/pi/scripted-pi.ts';
 import { assertPairing, prefixHolds } from './support/prompt-checks.ts';
 
 interface Step {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { RECOVERY_SUMMARY_MARK } from '../../adapters/pi/compaction-guard.ts';
-import { openScriptedPi, settle, type RecordedRequest, type ScriptedReply } from './support/scripted-pi.ts';
+import { openScriptedPi, settle, type RecordedRequest, type ScriptedReply } from '../../testing/pi/scripted-pi.ts';
 import { assertPairing } from './support/prompt-checks.ts';
 
 const SETTINGS = '/nonexistent/pi-fold/settings.json';

@@ -3,7 +3,7 @@ import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store
 import { FoldEditorComponent } from '../../adapters/pi/fold-editor.ts';
 import { occupancyBar } from '../../adapters/pi/fold-editor-model.ts';
 import { loadTerminalText } from '../../adapters/pi/host-api.ts';
-import { openScriptedPi, PI_HOST_SCOPE, settle } from './support/scripted-pi.ts';
+import { openScriptedPi, PI_HOST_SCOPE, settle } from '../../testing/pi/scripted-pi.ts';
 
 const DOWN = '\u001b[B';
 const ENTER = '\r';

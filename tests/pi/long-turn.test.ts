@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { servingBudget } from '../../core/budget.ts';
 import { DEFAULT_THRESHOLDS } from '../../core/settings.ts';
-import { CONTEXT_WINDOW, openScriptedPi, settle, type RecordedRequest, type Script } from './support/scripted-pi.ts';
+import { CONTEXT_WINDOW, openScriptedPi, settle, type RecordedRequest, type Script } from '../../testing/pi/scripted-pi.ts';
 import { assertPairing, prefixHolds } from './support/prompt-checks.ts';
 
 const TOOL_CALLS = 84;

@@ -4,7 +4,7 @@ import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store
 import { DEFAULT_THRESHOLDS } from '../../core/settings.ts';
 import { COMMIT_TELEMETRY_CHANNEL } from '../../adapters/pi/register-pi-fold.ts';
 import type { CommitTelemetry } from '../../ports/projection-sink.port.ts';
-import { openScriptedPi, settle, type RecordedRequest, type ScriptedReply } from './support/scripted-pi.ts';
+import { openScriptedPi, settle, type RecordedRequest, type ScriptedReply } from '../../testing/pi/scripted-pi.ts';
 
 const SETTINGS = '/nonexistent/pi-fold/settings.json';
 const BUDGETS = { s1: 120_000, 'scripted/s2': 40_000 };

@@ -3,7 +3,7 @@ import type { AgentMessage } from '@mariozechner/pi-agent-core';
 import * as piAi from '@mariozechner/pi-ai';
 import type { Context, Message, Model } from '@mariozechner/pi-ai';
 import { OwnershipMonitor } from '../../adapters/pi/ownership-monitor.ts';
-import { blobText } from './support/scripted-pi.ts';
+import { blobText } from '../../testing/pi/scripted-pi.ts';
 
 /**
  * pi-ai 0.x lists its models and streams by model (`getProviders`, `getModels`, `streamSimple`);

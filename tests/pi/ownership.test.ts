@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ExtensionAPI } from '@mariozechner/pi-coding-agent';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import dropOldResults from '../lab/support/drop-old-results-extension.ts';
-import { openScriptedPi, settle, type RecordedRequest, type ScriptedPi, type ScriptedReply } from './support/scripted-pi.ts';
+import { openScriptedPi, settle, type RecordedRequest, type ScriptedPi, type ScriptedReply } from '../../testing/pi/scripted-pi.ts';
 
 const SETTINGS = '/nonexistent/pi-fold/settings.json';
 const READS = 14;

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { MemoryEvidenceStore } from '../../adapters/storage-memory/memory-evidence-store.ts';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { EVIDENCE_LINE_MARK } from '../../adapters/pi/evidence-ingestion.ts';
-import { openScriptedPi, settle, type RecordedRequest, type ScriptedReply } from './support/scripted-pi.ts';
+import { openScriptedPi, settle, type RecordedRequest, type ScriptedReply } from '../../testing/pi/scripted-pi.ts';
 
 const readBlob = (request: RecordedRequest, size = 24_000): ScriptedReply => ({ kind: 'tools', calls: [{ name: 'fetch_blob', arguments: { seed: request.index, size } }] });
 

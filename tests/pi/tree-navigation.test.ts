@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
-import { openScriptedPi, settle, type RecordedRequest, type ScriptedReply } from './support/scripted-pi.ts';
+import { openScriptedPi, settle, type RecordedRequest, type ScriptedReply } from '../../testing/pi/scripted-pi.ts';
 import { assertPairing } from './support/prompt-checks.ts';
 
 describe('pi: /tree navigation', () => {

@@ -6,11 +6,11 @@ import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store
 import { FsEvidenceStore } from '../../adapters/storage-fs/fs-evidence-store.ts';
 import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
 import { createSqliteEvidenceStore, createSqliteFoldStore, createSqliteKeyv } from '../../adapters/storage-sqlite/create-sqlite-store.ts';
-import { KeyvEvidenceStore } from '../../adapters/storage-sqlite/keyv-evidence-store.ts';
-import { KeyvFoldStore } from '../../adapters/storage-sqlite/keyv-fold-store.ts';
+import { KeyvEvidenceStore } from '../../adapters/storage-keyv/keyv-evidence-store.ts';
+import { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
 import { evidenceStoreConformance, foldStoreConformance } from '../../testing/index.ts';
 import { corruptFsBlob, corruptKeyvBlob, corruptKeyvValue, flipByteInFile, removeScratch, scratchDirectory } from './support/storage-backends.ts';
-import { evidenceKey } from '../../adapters/storage-sqlite/keyv-records.ts';
+import { evidenceKey } from '../../adapters/storage-keyv/keyv-records.ts';
 
 const scratch = await scratchDirectory('conformance');
 afterAll(() => removeScratch(scratch), 120_000);

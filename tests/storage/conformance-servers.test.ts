@@ -1,7 +1,7 @@
 import type Keyv from 'keyv';
 import { afterAll, describe, test } from 'vitest';
-import { KeyvEvidenceStore } from '../../adapters/storage-sqlite/keyv-evidence-store.ts';
-import { KeyvFoldStore } from '../../adapters/storage-sqlite/keyv-fold-store.ts';
+import { KeyvEvidenceStore } from '../../adapters/storage-keyv/keyv-evidence-store.ts';
+import { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
 import { evidenceStoreConformance, foldStoreConformance } from '../../testing/index.ts';
 import { corruptKeyvArtifact, corruptKeyvBlob, postgresKeyv, redisKeyv, runNamespace } from './support/storage-backends.ts';
 import { POSTGRES_URL_VARIABLE, REDIS_URL_VARIABLE, serverUrl } from './support/server-urls.ts';

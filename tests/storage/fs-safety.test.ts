@@ -6,7 +6,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { FsEvidenceStore } from '../../adapters/storage-fs/fs-evidence-store.ts';
 import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
 import { DEFAULT_EVIDENCE_CAP_BYTES } from '../../adapters/storage-shared/blob-checks.ts';
-import { KeyvFoldStore } from '../../adapters/storage-sqlite/keyv-fold-store.ts';
+import { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
 import { HOSTILE_IDS, sampleEngineState, sampleFoldRecord } from '../../testing/index.ts';
 import { removeScratch, scratchDirectory } from './support/storage-backends.ts';
 

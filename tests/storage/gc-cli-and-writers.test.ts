@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
 import { createSqliteFoldStore } from '../../adapters/storage-sqlite/create-sqlite-store.ts';
-import type { KeyvFoldStore } from '../../adapters/storage-sqlite/keyv-fold-store.ts';
+import type { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
 import { createFoldRuntime } from '../../composition/create-fold-runtime.ts';
 import { readFoldSource } from '../../core/fold-source.ts';
 import { SyntheticSession } from '../../testing/synthetic-session.ts';

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { QuotaFoldStore } from '../../adapters/storage-shared/quota-fold-store.ts';
+import { QuotaFoldStore } from '../../application/retention/quota-fold-store.ts';
 import { createFoldRuntime } from '../../composition/create-fold-runtime.ts';
 import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
-import { collectGarbage } from '../../adapters/storage-shared/store-gc.ts';
+import { collectGarbage } from '../../application/retention/store-gc.ts';
 import { sha256Hex } from '../../core/hashing.ts';
 import type { FoldStore } from '../../ports/fold-store.port.ts';
 import { SyntheticSession } from '../../testing/synthetic-session.ts';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, test } from 'vitest';
-import { collectGarbage } from '../../adapters/storage-shared/store-gc.ts';
+import { collectGarbage } from '../../application/retention/store-gc.ts';
 import { retentionConformance } from '../../testing/retention-conformance.ts';
 import { localGcBackends } from './support/gc-backends.ts';
 import { backdateBlob } from './support/gc-clock.ts';

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { collectGarbage } from '../../adapters/storage-shared/store-gc.ts';
-import { KeyvFoldStore } from '../../adapters/storage-sqlite/keyv-fold-store.ts';
-import { QuotaFoldStore } from '../../adapters/storage-shared/quota-fold-store.ts';
+import { collectGarbage } from '../../application/retention/store-gc.ts';
+import { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
+import { QuotaFoldStore } from '../../application/retention/quota-fold-store.ts';
 import { concurrentWriterScenario, dryRunThenCollectScenario, type WithStore } from './support/gc-scenarios.ts';
 import { collectAndCheckReachability } from './support/gc-property.ts';
 import { buildStore, storePlan } from './support/gc-store-builder.ts';

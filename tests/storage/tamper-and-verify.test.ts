@@ -6,7 +6,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { FsEvidenceStore } from '../../adapters/storage-fs/fs-evidence-store.ts';
 import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
 import { createSqliteFoldStore } from '../../adapters/storage-sqlite/create-sqlite-store.ts';
-import { KeyvFoldStore } from '../../adapters/storage-sqlite/keyv-fold-store.ts';
+import { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
 import type { FoldStore } from '../../ports/fold-store.port.ts';
 import { sampleEngineState, sampleFoldRecord } from '../../testing/store-fixtures.ts';
 import { runCliCaptured } from './support/cli-capture.ts';

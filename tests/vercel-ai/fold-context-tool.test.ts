@@ -6,7 +6,7 @@ import type { ModelPrompt, PromptRecord } from '../../adapters/vercel-ai/usage-m
 import { ACTION_NAMES } from '../../core/actions/action-arguments.ts';
 import { sha256Hex } from '../../core/hashing.ts';
 import { appendOnlyViolations, pairingViolations } from './support/prompt-checks.ts';
-import { fileText, readFileTool, ScriptedModel, type ScriptedStep } from './support/scripted-model.ts';
+import { fileText, readFileTool, ScriptedModel, type ScriptedStep } from '../../testing/vercel-ai/scripted-model.ts';
 
 const BUDGET = 40_000;
 const LAST_CALL = 60;

@@ -7,7 +7,7 @@ import { sha256Hex } from '../../core/hashing.ts';
 import { canonicalBytes } from '../../adapters/vercel-ai/canonical-message.ts';
 import { pairingViolations } from './support/prompt-checks.ts';
 import type { ModelPrompt } from '../../adapters/vercel-ai/usage-middleware.ts';
-import { fileText, ScriptedModel } from './support/scripted-model.ts';
+import { fileText, ScriptedModel } from '../../testing/vercel-ai/scripted-model.ts';
 
 /** A history with a two-call batch whose results share one tool message. */
 function history(): ModelMessage[] {

@@ -3,7 +3,7 @@ import { generateText, stepCountIs } from 'ai';
 import { createFolding } from '../../adapters/vercel-ai/index.ts';
 import { DEFAULT_THRESHOLDS } from '../../core/settings.ts';
 import type { CommitTelemetry } from '../../ports/projection-sink.port.ts';
-import { readFileTool, ScriptedModel, type Script } from './support/scripted-model.ts';
+import { readFileTool, ScriptedModel, type Script } from '../../testing/vercel-ai/scripted-model.ts';
 
 const BUDGETS = { large: 80_000, small: 30_000 };
 const SWITCH_AT_STEP = 16;

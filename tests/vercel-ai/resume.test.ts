@@ -4,7 +4,7 @@ import { createFolding } from '../../adapters/vercel-ai/index.ts';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { extendsPrompt, pairingViolations } from './support/prompt-checks.ts';
 import { runLoop } from './support/run-loop.ts';
-import { readLoop } from './support/scripted-model.ts';
+import { readLoop } from '../../testing/vercel-ai/scripted-model.ts';
 
 const settings = { providerInputBudget: 40_000 };
 

@@ -3,7 +3,7 @@ import { generateText, stepCountIs, type ModelMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { AI_SDK_MAJOR, createFolding } from '../../adapters/vercel-ai/index.ts';
 import { appendOnlyViolations, pairingViolations } from './support/prompt-checks.ts';
-import { readFileTool, readLoop, ScriptedModel } from './support/scripted-model.ts';
+import { readFileTool, readLoop, ScriptedModel } from '../../testing/vercel-ai/scripted-model.ts';
 import type { PromptRecord } from '../../adapters/vercel-ai/usage-middleware.ts';
 
 /** ai@7's steering object, as far as this test uses it (absent from the ai@6 types the root compiles against). */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { canonicalBytes } from '../../adapters/vercel-ai/canonical-message.ts';
 import { appendOnlyViolations, pairingViolations } from './support/prompt-checks.ts';
 import { runLoop, type LoopKind, type LoopRun } from './support/run-loop.ts';
-import { readLoop } from './support/scripted-model.ts';
+import { readLoop } from '../../testing/vercel-ai/scripted-model.ts';
 
 const BUDGET = 40_000;
 const STEPS = 64;

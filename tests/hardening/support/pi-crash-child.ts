@@ -17,7 +17,7 @@ import type { Projection } from '../../../ports/projection-sink.port.ts';
 import { FaultyEvidenceStore, FaultyFoldStore, type WriteHooks } from '../../../testing/faulty-stores.ts';
 import { seededRandom } from '../../../testing/synthetic-session.ts';
 import { appendOnlyViolations, pairingViolations } from '../../../testing/window-checks.ts';
-import { openScriptedPi, settle } from '../../pi/support/scripted-pi.ts';
+import { openScriptedPi, settle } from '../../../testing/pi/scripted-pi.ts';
 import { readingScript, SMALL_BUDGET_SETTINGS, withoutHostOrphans } from './pi-sessions.ts';
 
 const [sessionDirectory, sessionFileArgument, seedText, slowText] = process.argv.slice(2);

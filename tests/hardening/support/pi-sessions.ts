@@ -3,7 +3,7 @@ import { FsEvidenceStore } from '../../../adapters/storage-fs/fs-evidence-store.
 import { FsFoldStore } from '../../../adapters/storage-fs/fs-fold-store.ts';
 import { PiEntryMapper } from '../../../adapters/pi/message-entries.ts';
 import type { SessionManager } from '@mariozechner/pi-coding-agent';
-import type { RecordedRequest, ScriptedReply } from '../../pi/support/scripted-pi.ts';
+import type { RecordedRequest, ScriptedReply } from '../../../testing/pi/scripted-pi.ts';
 
 /** A serving budget small enough that a dozen 18 KB reads cross maxTarget and commit. */
 export const SMALL_BUDGET_SETTINGS = { providerInputBudget: 60_000 } as const;

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { RecordedRequest } from './scripted-pi.ts';
+import type { RecordedRequest } from '../../../testing/pi/scripted-pi.ts';
 
 /** I1 on the provider's own view: request `next` starts with every message of request `previous`, byte for byte. */
 export function prefixHolds(previous: RecordedRequest, next: RecordedRequest): boolean {

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { collectGarbage, type GarbageCollectionReport } from '../../../adapters/storage-shared/store-gc.ts';
+import { collectGarbage, type GarbageCollectionReport } from '../../../application/retention/store-gc.ts';
 import type { FoldStore } from '../../../ports/fold-store.port.ts';
 import { firstUnreadableFold, type BuiltStore } from './gc-store-builder.ts';
 

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { collectGarbage } from '../../../adapters/storage-shared/store-gc.ts';
+import { collectGarbage } from '../../../application/retention/store-gc.ts';
 import { readFoldSource } from '../../../core/fold-source.ts';
 import { sha256Hex } from '../../../core/hashing.ts';
 import type { FoldRecord } from '../../../ports/fold-records.ts';

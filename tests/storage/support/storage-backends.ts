@@ -8,8 +8,8 @@ import Keyv from 'keyv';
 import type { EvidenceStore } from '../../../ports/evidence-store.port.ts';
 import type { FoldStore } from '../../../ports/fold-store.port.ts';
 import { FsFoldStore } from '../../../adapters/storage-fs/fs-fold-store.ts';
-import { KeyvFoldStore } from '../../../adapters/storage-sqlite/keyv-fold-store.ts';
-import { blobKey, evidenceKey } from '../../../adapters/storage-sqlite/keyv-records.ts';
+import { KeyvFoldStore } from '../../../adapters/storage-keyv/keyv-fold-store.ts';
+import { blobKey, evidenceKey } from '../../../adapters/storage-keyv/keyv-records.ts';
 
 /** A scratch directory for one test; removed by `removeScratch`. */
 export async function scratchDirectory(label: string): Promise<string> {

@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { FsFoldStore } from '../../../adapters/storage-fs/fs-fold-store.ts';
 import { createSqliteFoldStore } from '../../../adapters/storage-sqlite/create-sqlite-store.ts';
-import { KeyvFoldStore } from '../../../adapters/storage-sqlite/keyv-fold-store.ts';
+import { KeyvFoldStore } from '../../../adapters/storage-keyv/keyv-fold-store.ts';
 import { postgresKeyv, redisKeyv } from './storage-backends.ts';
 import type { FoldStore } from '../../../ports/fold-store.port.ts';
 import { seededRandom } from '../../../testing/synthetic-session.ts';

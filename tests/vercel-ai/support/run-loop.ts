@@ -1,7 +1,7 @@
 import { generateText, stepCountIs, streamText, ToolLoopAgent, type ModelMessage } from 'ai';
 import { createFolding, foldingAgentSettings, type Folding, type FoldingOptions } from '../../../adapters/vercel-ai/index.ts';
 import type { PromptRecord } from '../../../adapters/vercel-ai/usage-middleware.ts';
-import { readFileTool, ScriptedModel, type Script } from './scripted-model.ts';
+import { readFileTool, ScriptedModel, type Script } from '../../../testing/vercel-ai/scripted-model.ts';
 
 export type LoopKind = 'generateText' | 'streamText' | 'ToolLoopAgent.stream';
 

@@ -2,7 +2,6 @@ import type { EngineState, FoldRecord } from '../../ports/fold-records.ts';
 import type { FoldStore, FoldStoreCapabilities, StoredBlobInfo } from '../../ports/fold-store.port.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import { sha256Hex } from '../../core/hashing.ts';
-import { contentBytes } from './blob-checks.ts';
 
 /** Default cap on the blob bytes one session's folds may hold (1 GiB). */
 export const DEFAULT_SESSION_CAP_BYTES = 1024 * 1024 * 1024;
@@ -59,7 +58,7 @@ export class QuotaFoldStore implements FoldStore {
   }
 
   async putBlob(content: string | Uint8Array): Promise<string> {
-    const bytes = contentBytes(content);
+    const bytes = ownBytes(content);
     const sha256 = sha256Hex(bytes);
     const usage = await this.measure();
     const newToSession = !usage.session.has(sha256);
@@ -160,6 +159,11 @@ export class QuotaFoldStore implements FoldStore {
       details: { scope, sessionId: this.sessionId, usedBytes, addedBytes, capBytes, option },
     });
   }
+}
+
+// A private copy: the bytes measured and hashed here are the bytes handed on, whatever the caller does next.
+function ownBytes(content: string | Uint8Array): Uint8Array {
+  return typeof content === 'string' ? Buffer.from(content, 'utf8') : Uint8Array.from(content);
 }
 
 function checkedCap(value: number, option: string): number {

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { createAssistantMessageEventStream, type AssistantMessage, type Context, type Message, type ToolCall, type TextContent } from '@mariozechner/pi-ai';
 import { createAgentSession, DefaultResourceLoader, SessionManager, SettingsManager, VERSION, type AgentSession, type ExtensionAPI, type ModelRegistry, type ToolDefinition } from '@mariozechner/pi-coding-agent';
 import { Type } from 'typebox';
-import { registerPiFold, type PiFoldRegistration } from '../../../adapters/pi/register-pi-fold.ts';
-import type { PiHostScope } from '../../../adapters/pi/host-api.ts';
-import type { PiFoldOptions } from '../../../adapters/pi/session-registry.ts';
-import type { LedgerRow, Projection } from '../../../ports/projection-sink.port.ts';
+import { registerPiFold, type PiFoldRegistration } from '../../adapters/pi/register-pi-fold.ts';
+import type { PiHostScope } from '../../adapters/pi/host-api.ts';
+import type { PiFoldOptions } from '../../adapters/pi/session-registry.ts';
+import type { LedgerRow, Projection } from '../../ports/projection-sink.port.ts';
 import { notifyingUi, scriptedModelHost, splitPrompt, type ProviderConfig } from './scripted-host.ts';
 
 /** One request exactly as the scripted provider received it. */
