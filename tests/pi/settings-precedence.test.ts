@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { PiSessionRegistry } from '../../adapters/pi/session-registry.ts';
-import { openScriptedPi, settle } from './support/scripted-pi.ts';
+import { openScriptedPi, settle } from '../../testing/pi/scripted-pi.ts';
 
 const FILE_THRESHOLDS = { maxTarget: 0.9, minTarget: 0.5, consolidateAfter: 10, minFoldChars: 8000 };
 const CODE_THRESHOLDS = { maxTarget: 0.6, minTarget: 0.2, consolidateAfter: 7, minFoldChars: 9000 };
