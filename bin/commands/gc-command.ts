@@ -1,7 +1,6 @@
 import { collectGarbage, DEFAULT_GC_GRACE_MS, type GarbageCollectionReport } from '../../application/retention/store-gc.ts';
-import type { FoldStore } from '../../ports/fold-store.port.ts';
 import { EXIT, parseCommandArguments, type CliCommand, type CommandOutput } from './command-table.ts';
-import { openFoldStoreAt } from './open-store-for-gc.ts';
+import { openStoreTarget, type OpenedStoreTarget } from './open-store-target.ts';
 
 /**
  * `pi-fold gc <store>`: delete blobs that no fold record or engine state of any session
@@ -36,14 +35,15 @@ export const gcCommand: CliCommand = {
     }
     const namespace = parsed.options.get('namespace');
     const table = parsed.options.get('table');
-    let opened: { kind: string; store: FoldStore };
+    const dryRun = parsed.options.get('dry-run') === true;
+    let opened: OpenedStoreTarget;
     try {
-      opened = await openFoldStoreAt(target, { ...(typeof namespace === 'string' ? { namespace } : {}), ...(typeof table === 'string' ? { table } : {}) });
+      // A dry run opens the backend read-only; either way a target that is not a store is refused unwritten.
+      opened = await openStoreTarget(target, { ...(typeof namespace === 'string' ? { namespace } : {}), ...(typeof table === 'string' ? { table } : {}) }, dryRun ? 'read-only' : 'read-write');
     } catch (error) {
       output.error(`pi-fold gc: cannot open ${target}: ${(error as Error).message}`);
       return EXIT.usage;
     }
-    const dryRun = parsed.options.get('dry-run') === true;
     let report: GarbageCollectionReport;
     try {
       report = await collectGarbage(opened.store, {

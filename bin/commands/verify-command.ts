@@ -1,5 +1,6 @@
 import { EXIT, parseCommandArguments, type CliCommand } from './command-table.ts';
-import { auditStoreAt } from './open-store-for-audit.ts';
+import type { StoreAuditReport } from '../../adapters/storage-shared/store-audit.ts';
+import { openStoreTarget } from './open-store-target.ts';
 
 /**
  * `pi-fold verify <store>`: re-hash every blob, record, state and artifact of a store and
@@ -24,14 +25,21 @@ export const verifyCommand: CliCommand = {
     }
     const namespace = parsed.options.get('namespace');
     const table = parsed.options.get('table');
-    let audit: Awaited<ReturnType<typeof auditStoreAt>>;
+    let kind: string;
+    let report: StoreAuditReport;
     try {
-      audit = await auditStoreAt(target, { ...(typeof namespace === 'string' ? { namespace } : {}), ...(typeof table === 'string' ? { table } : {}) });
+      // Read-only at the driver: verifying a file that is not a store must not change it.
+      const opened = await openStoreTarget(target, { ...(typeof namespace === 'string' ? { namespace } : {}), ...(typeof table === 'string' ? { table } : {}) }, 'read-only');
+      kind = opened.kind;
+      try {
+        report = await opened.audit();
+      } finally {
+        await opened.store.dispose?.();
+      }
     } catch (error) {
       output.error(`pi-fold verify: cannot open ${target}: ${(error as Error).message}`);
       return EXIT.usage;
     }
-    const { report, kind } = audit;
     if (parsed.options.get('json') === true) {
       output.out(JSON.stringify({ store: target, kind, ...report }, null, 2));
     } else {

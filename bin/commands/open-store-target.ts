@@ -1,0 +1,107 @@
+import { open, readdir, stat } from 'node:fs/promises';
+import Keyv from 'keyv';
+import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
+import { auditFsStore } from '../../adapters/storage-fs/fs-store-audit.ts';
+import type { StoreAuditReport } from '../../adapters/storage-shared/store-audit.ts';
+import { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
+import { auditKeyvStore } from '../../adapters/storage-keyv/keyv-store-audit.ts';
+import type { FoldStore } from '../../ports/fold-store.port.ts';
+import { noStoreError, openReadOnlyPostgresKeyv, openReadOnlyRedisKeyv, openReadOnlySqliteKeyv, redactUri } from './read-only-keyv.ts';
+
+/** How to reach a Keyv-backed store. */
+export interface StoreTargetOptions {
+  /** Keyv namespace of the store. @default 'pi-fold' */
+  readonly namespace?: string;
+  /** SQL table (SQLite, PostgreSQL). @default 'keyv' */
+  readonly table?: string;
+}
+
+/** `read-only` for `verify` and `gc --dry-run`: not one byte of the target may change. */
+export type StoreAccess = 'read-only' | 'read-write';
+
+/** A store opened by a maintenance command; the caller disposes `store`. */
+export interface OpenedStoreTarget {
+  readonly kind: 'fs' | 'sqlite' | 'redis' | 'postgres';
+  readonly store: FoldStore;
+  /** Re-hash everything the store holds (reads only). */
+  audit(): Promise<StoreAuditReport>;
+}
+
+/**
+ * Open the store at `target`: a store directory, a SQLite file, or a `redis://` /
+ * `postgres://` URL. A target that holds no pi-fold store (a foreign directory, a SQLite file
+ * or database without the table, an empty namespace) is refused before anything is written,
+ * whatever `access` asks for: gc must not create a table in someone else's file either.
+ */
+export async function openStoreTarget(target: string, options: StoreTargetOptions, access: StoreAccess): Promise<OpenedStoreTarget> {
+  const namespace = options.namespace ?? 'pi-fold';
+  const probe = await openKeyvTarget(target, namespace, options.table, 'read-only');
+  if (probe.kind === 'fs') return fsTarget(probe.root);
+  const readOnly = new KeyvFoldStore({ keyv: probe.keyv, name: probe.kind, ownsConnection: true });
+  try {
+    if (!(await holdsAnyValue(readOnly))) throw noStoreError(probe.kind === 'sqlite' ? target : redactUri(target), `nothing under namespace ${namespace}`);
+  } catch (error) {
+    await readOnly.dispose();
+    throw error;
+  }
+  if (access === 'read-only') return keyvTarget(probe.kind, readOnly);
+  await readOnly.dispose();
+  const writable = await openKeyvTarget(target, namespace, options.table, 'read-write');
+  if (writable.kind === 'fs') return fsTarget(writable.root);
+  return keyvTarget(writable.kind, new KeyvFoldStore({ keyv: writable.keyv, name: writable.kind, ownsConnection: true }));
+}
+
+type KeyvTarget = { readonly kind: 'fs'; readonly root: string } | { readonly kind: 'sqlite' | 'redis' | 'postgres'; readonly keyv: Keyv };
+
+async function openKeyvTarget(target: string, namespace: string, table: string | undefined, access: StoreAccess): Promise<KeyvTarget> {
+  if (/^rediss?:\/\//.test(target)) {
+    if (access === 'read-only') return { kind: 'redis', keyv: await openReadOnlyRedisKeyv(target, namespace) };
+    const { default: KeyvRedis } = await import('@keyv/redis');
+    return { kind: 'redis', keyv: new Keyv({ store: new KeyvRedis(target), namespace, throwOnErrors: true, useKeyPrefix: false }) };
+  }
+  if (/^postgres(ql)?:\/\//.test(target)) {
+    if (access === 'read-only') return { kind: 'postgres', keyv: await openReadOnlyPostgresKeyv(target, namespace, table) };
+    const { default: KeyvPostgres } = await import('@keyv/postgres');
+    return { kind: 'postgres', keyv: new Keyv({ store: new KeyvPostgres({ uri: target, iterationLimit: 500, ...(table === undefined ? {} : { table }) }), namespace, throwOnErrors: true }) };
+  }
+  const info = await stat(target);
+  if (info.isDirectory()) {
+    const entries = await readdir(target);
+    if (!['blobs', 'sessions', 'evidence'].some((name) => entries.includes(name))) throw noStoreError(target, 'no blobs/, sessions/ or evidence/');
+    return { kind: 'fs', root: target };
+  }
+  if (info.isFile() && (await isSqliteFile(target))) {
+    if (access === 'read-only') return { kind: 'sqlite', keyv: await openReadOnlySqliteKeyv(target, namespace) };
+    const { createSqliteKeyv } = await import('../../adapters/storage-sqlite/create-sqlite-store.ts');
+    return { kind: 'sqlite', keyv: createSqliteKeyv({ path: target, namespace }) };
+  }
+  throw new Error(`${target} is neither a store directory, a SQLite file, nor a redis:// or postgres:// URL`);
+}
+
+function fsTarget(root: string): OpenedStoreTarget {
+  return { kind: 'fs', store: new FsFoldStore({ root }), audit: () => auditFsStore(root) };
+}
+
+function keyvTarget(kind: 'sqlite' | 'redis' | 'postgres', store: KeyvFoldStore): OpenedStoreTarget {
+  return { kind, store, audit: () => auditKeyvStore(store.connection) };
+}
+
+async function holdsAnyValue(store: KeyvFoldStore): Promise<boolean> {
+  for await (const entry of store.connection.entries('look for')) {
+    void entry;
+    return true;
+  }
+  return false;
+}
+
+/** Whether `path` starts with the SQLite file header. */
+export async function isSqliteFile(path: string): Promise<boolean> {
+  const handle = await open(path, 'r');
+  try {
+    const header = Buffer.alloc(16);
+    await handle.read(header, 0, 16, 0);
+    return header.toString('latin1') === 'SQLite format 3\0';
+  } finally {
+    await handle.close();
+  }
+}
