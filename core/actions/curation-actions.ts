@@ -4,7 +4,8 @@ import { FoldError } from '../fold-error.ts';
 import { foldIdFor } from '../fold-ids.ts';
 import type { FoldRuntime } from '../fold-runtime.ts';
 import type { ActionCaller, ActionOutcome } from './execute-action.ts';
-import { requirePendingMark, unknownId } from './execute-action.ts';
+import { guidanceInputs, requirePendingMark, unknownId } from './execute-action.ts';
+import { pinTargets } from './id-guidance.ts';
 
 /** B4.3: the agent's own words on a pending fold, kept verbatim until the commit writes them. */
 export async function briefAction(runtime: FoldRuntime, id: string, text: string): Promise<ActionOutcome> {
@@ -17,8 +18,10 @@ export async function briefAction(runtime: FoldRuntime, id: string, text: string
 }
 
 /** B4.6: hold entries raw through every fold. Pins free nothing, so their share is capped. */
-export async function pinAction(runtime: FoldRuntime, ids: readonly string[]): Promise<ActionOutcome> {
+export async function pinAction(runtime: FoldRuntime, requested: readonly string[]): Promise<ActionOutcome> {
   const { index, lattice, memory } = runtime;
+  // Mark and expanded-fold ids stand for the entries they cover; a collapsed fold is refused truly.
+  const { entryIds: ids, expandedFrom } = pinTargets(guidanceInputs(runtime), requested);
   const positions = ids.map((id) => {
     const position = index.positionOf(id);
     if (position === undefined) throw unknownId(runtime, id, 'pin');
@@ -50,7 +53,7 @@ export async function pinAction(runtime: FoldRuntime, ids: readonly string[]): P
   for (const id of ids) memory.pins.add(id);
   runtime.frontier.rewindTo(index, Math.min(...positions));
   return {
-    text: `pinned ${ids.length} entr${ids.length === 1 ? 'y' : 'ies'} (≈${pinnedTokens} tokens pinned in all)${withdrawn.length > 0 ? `; withdrew marks ${withdrawn.join(', ')}` : ''}`,
+    text: `pinned ${ids.length} entr${ids.length === 1 ? 'y' : 'ies'}${expandedFrom.length > 0 ? ` (covered by ${expandedFrom.map((span) => `${span.id}: ${span.entries}`).join(', ')})` : ''} (≈${pinnedTokens} tokens pinned in all)${withdrawn.length > 0 ? `; withdrew marks ${withdrawn.join(', ')}` : ''}`,
     data: { pinned: [...ids], withdrawn, pinnedTokens },
     mutated: true,
   };

@@ -1,3 +1,4 @@
+import type { IdGuidanceInputs } from './id-guidance.ts';
 import type { FoldOrigin } from '../../ports/fold-records.ts';
 import { planLanding } from '../commit-landing.ts';
 import { EngineMemory } from '../engine-state.ts';
@@ -123,6 +124,11 @@ export function requirePendingMark(runtime: FoldRuntime, id: string, verb: strin
     throw new FoldError('ACTION.NOT_PENDING', `${verb}: ${id} is a standing fold; its words are already in the window and cannot change (only pending marks can)`, { details: { id } });
   }
   throw unknownId(runtime, id, verb);
+}
+
+/** The narrow view the id-guidance helpers read. */
+export function guidanceInputs(runtime: FoldRuntime): IdGuidanceInputs {
+  return { index: runtime.index, lattice: runtime.lattice, memory: runtime.memory, toolName: runtime.settings.toolName };
 }
 
 export function unknownId(runtime: FoldRuntime, id: string, verb: string): FoldError {

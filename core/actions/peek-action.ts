@@ -4,7 +4,8 @@ import type { FoldRuntime } from '../fold-runtime.ts';
 import { verifiedBlob } from '../verified-reads.ts';
 import { PEEK_DEFAULT_BYTES, type FoldAction } from './action-arguments.ts';
 import type { ActionCaller, ActionOutcome } from './execute-action.ts';
-import { unknownId } from './execute-action.ts';
+import { guidanceInputs, unknownId } from './execute-action.ts';
+import { pendingMarkRefusal } from './id-guidance.ts';
 import { childFoldLine, documentHeader, entryHeader, PEEK_SEPARATOR } from './peek-layout.ts';
 import { PieceDocument } from './piece-document.ts';
 
@@ -19,9 +20,7 @@ const HEAD_SHARE = 0.6;
 export async function peekAction(runtime: FoldRuntime, action: Extract<FoldAction, { action: 'peek' }>, caller: ActionCaller): Promise<ActionOutcome> {
   const record = runtime.lattice.record(action.id);
   if (record === undefined) {
-    if (runtime.memory.markById(action.id) !== undefined) {
-      throw new FoldError('ACTION.NOT_COMMITTED', `peek: ${action.id} is a pending mark; its entries are still raw in the window`, { details: { id: action.id } });
-    }
+    if (runtime.memory.markById(action.id) !== undefined) throw pendingMarkRefusal(guidanceInputs(runtime), action.id, 'peek');
     throw unknownId(runtime, action.id, 'peek');
   }
   const document = await peekDocument(runtime, record);

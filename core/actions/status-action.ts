@@ -1,6 +1,7 @@
 import type { CommitTelemetry } from '../../ports/projection-sink.port.ts';
 import type { FoldRuntime } from '../fold-runtime.ts';
 import { totalChars } from '../projection-ledger.ts';
+import { pinnableEntries } from './id-guidance.ts';
 import type { ActionOutcome } from './execute-action.ts';
 import { curationNumbers, describeNumbers, planLandingEverything } from './execute-action.ts';
 
@@ -30,7 +31,12 @@ export interface StatusReport {
   /** Telemetry listeners that threw (their events were still kept here). */
   readonly telemetryListenerFailures: { readonly count: number; readonly last?: string };
   readonly tree?: readonly { id: string; kind: string; depth: number; parentId: string | null; expanded: boolean; firstEntryId: string; lastEntryId: string }[];
+  /** With `detail: "tree"`: the newest raw entries of the window, whose ids `pin` takes. */
+  readonly pinnable?: { readonly rows: readonly { entryId: string; role: string; chars: number; preview: string }[]; readonly total: number };
 }
+
+/** Raw entries listed under `detail: "tree"` (newest last); older ones are counted. */
+const PINNABLE_LISTED = 40;
 
 export function statusReport(runtime: FoldRuntime, detail: 'summary' | 'tree' = 'summary'): StatusReport {
   const budget = runtime.lastBudget ?? runtime.settings.providerInputBudget ?? null;
@@ -69,7 +75,7 @@ export function statusReport(runtime: FoldRuntime, detail: 'summary' | 'tree' = 
     numbers: curationNumbers(runtime) ?? null,
     recentCommits: runtime.telemetry.recent,
     telemetryListenerFailures: { count: runtime.telemetry.listenerFailures, ...(runtime.telemetry.lastListenerFailure === undefined ? {} : { last: runtime.telemetry.lastListenerFailure }) },
-    ...(detail === 'tree' ? { tree: foldTree(runtime) } : {}),
+    ...(detail === 'tree' ? { tree: foldTree(runtime), pinnable: pinnableEntries(runtime, PINNABLE_LISTED) } : {}),
   };
   return report;
 }
@@ -105,15 +111,17 @@ export function formatStatus(report: StatusReport): string {
   const lines: string[] = [];
   const occupancy = report.occupancy === null ? 'unknown (no request yet)' : `${Math.round(report.occupancy * 1000) / 10}%`;
   lines.push(`budget ${report.budgetTokens ?? 'unknown'} tokens · occupancy ${occupancy} (≈${report.estimatedTokens} tokens) · commit at ${report.thresholds.maxTarget}, down to ${report.thresholds.minTarget}`);
-  lines.push(`pending marks ${report.marks.length}:`);
+  // What can be peeked comes first: an agent looking for a fold to read starts at the top.
+  lines.push(`visible folds ${report.visibleFolds.length}:${report.visibleFolds.length > 0 ? ' peek or expand these' : ''}`);
+  for (const fold of report.visibleFolds.slice(0, 40)) lines.push(`- ${fold.id} ${fold.kind} · ${fold.entries} entries · ${fold.brief.slice(0, 100)}`);
+  if (report.visibleFolds.length > 40) lines.push(`- … ${report.visibleFolds.length - 40} more`);
+  lines.push(`pins ${report.pins.length}${report.pins.length > 0 ? `: ${report.pins.slice(0, 20).join(', ')}` : ''}`);
+  // Marks last: their ids are in the window's notice, but there is nothing behind them to read yet.
+  lines.push(`pending marks ${report.marks.length}:${report.marks.length > 0 ? ' not committed yet, so nothing to peek: their entries are still raw in the window' : ''}`);
   for (const mark of report.marks.slice(0, 40)) {
     lines.push(`- ${mark.id} ${mark.kind} by ${mark.origin}${mark.briefed ? ', briefed' : ''} · frees ≈${mark.freesTokens} tokens · a commit rewrites ≈${mark.prefixTokensRewritten} prefix tokens`);
   }
   if (report.marks.length > 40) lines.push(`- … ${report.marks.length - 40} more`);
-  lines.push(`visible folds ${report.visibleFolds.length}:`);
-  for (const fold of report.visibleFolds.slice(0, 40)) lines.push(`- ${fold.id} ${fold.kind} · ${fold.entries} entries · ${fold.brief.slice(0, 100)}`);
-  if (report.visibleFolds.length > 40) lines.push(`- … ${report.visibleFolds.length - 40} more`);
-  lines.push(`pins ${report.pins.length}${report.pins.length > 0 ? `: ${report.pins.slice(0, 20).join(', ')}` : ''}`);
   const counters = report.counters;
   lines.push(`requests ${counters.requests} · pure appends ${counters.pureAppends} · rewrites ${counters.rewrites} (unattributed ${counters.unattributedRewrites}) · provider-side cache misses ${counters.providerCacheMisses} · commits ${counters.commits}`);
   if (report.numbers !== null && report.numbers !== undefined) lines.push(describeNumbers(report.numbers));
@@ -125,6 +133,11 @@ export function formatStatus(report: StatusReport): string {
   if (report.tree !== undefined) {
     lines.push('tree:');
     for (const row of report.tree) lines.push(`${'  '.repeat(row.depth)}${row.id} ${row.kind}${row.expanded ? ' (expanded)' : ''} ${row.firstEntryId}…${row.lastEntryId}`);
+  }
+  if (report.pinnable !== undefined) {
+    const { rows, total } = report.pinnable;
+    lines.push(`raw entries in the window ${total}${total > rows.length ? ` (newest ${rows.length} listed)` : ''}; pin takes these ids, or a pending mark's or an expanded fold's id:`);
+    for (const row of rows) lines.push(`- ${row.entryId} ${row.role} · ${row.chars} chars · ${row.preview}`);
   }
   return lines.join('\n');
 }

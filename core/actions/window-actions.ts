@@ -3,7 +3,8 @@ import { FoldError } from '../fold-error.ts';
 import type { FoldRuntime } from '../fold-runtime.ts';
 import { verifiedBlob } from '../verified-reads.ts';
 import type { ActionCaller, ActionOutcome } from './execute-action.ts';
-import { unknownId } from './execute-action.ts';
+import { guidanceInputs, unknownId } from './execute-action.ts';
+import { pendingMarkRefusal } from './id-guidance.ts';
 
 /**
  * B4.4: restore a standing fold in place, one level, outside-in. Every raw entry it
@@ -14,9 +15,7 @@ export async function expandAction(runtime: FoldRuntime, id: string): Promise<Ac
   const { lattice } = runtime;
   const record = lattice.record(id);
   if (record === undefined) {
-    if (runtime.memory.markById(id) !== undefined) {
-      throw new FoldError('ACTION.NOT_COMMITTED', `expand: ${id} is a pending mark; its entries are still raw in the window`, { details: { id } });
-    }
+    if (runtime.memory.markById(id) !== undefined) throw pendingMarkRefusal(guidanceInputs(runtime), id, 'expand');
     throw unknownId(runtime, id, 'expand');
   }
   if (lattice.expanded.has(id)) throw new FoldError('ACTION.ALREADY_EXPANDED', `expand: ${id} is already expanded`, { details: { id } });
