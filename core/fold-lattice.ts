@@ -46,6 +46,31 @@ export class FoldLattice {
     return this.records.values();
   }
 
+  /**
+   * Folds with no parent, in the order they were loaded (commit order for a restored session):
+   * the roots of the forest, known from the records alone, before any transcript arrives.
+   */
+  rootRecords(): FoldRecord[] {
+    return [...this.records.values()].filter((record) => !this.parents.has(record.id));
+  }
+
+  /** Collapsed folds all of whose ancestors are expanded: what a window of the whole branch shows as folds. */
+  outermostCollapsed(): FoldRecord[] {
+    const shown: FoldRecord[] = [];
+    const visit = (record: FoldRecord): void => {
+      if (!this.expanded.has(record.id)) {
+        shown.push(record);
+        return;
+      }
+      for (const part of record.parts) {
+        const child = part.kind === 'fold' ? this.records.get(part.foldId) : undefined;
+        if (child !== undefined) visit(child);
+      }
+    };
+    for (const root of this.rootRecords()) visit(root);
+    return shown;
+  }
+
   /** Load committed folds (any order) and rebuild placement. */
   load(records: Iterable<FoldRecord>, expanded: Iterable<string>): void {
     for (const record of records) {

@@ -135,6 +135,25 @@ export class FoldRuntime {
     return requestBudget(this.settings, context);
   }
 
+  /**
+   * What the host already knows about the requests to come (its model's context window),
+   * so a restored session answers `status` with its budget before the first request. A
+   * request's own context replaces it.
+   */
+  expectRequests(context: RequestContext): void {
+    if (this.lastBudget === undefined) this.lastContext = context;
+  }
+
+  /** The budget of the last request, or the one the expected context gives; `undefined` when neither is known. */
+  knownBudget(): number | undefined {
+    if (this.lastBudget !== undefined) return this.lastBudget;
+    try {
+      return this.budgetTokens();
+    } catch {
+      return undefined;
+    }
+  }
+
   estimateTokens(chars: number): number {
     return this.estimator.estimate(chars, this.lastContext.overheadChars ?? 0);
   }

@@ -2,6 +2,7 @@ import type { ExtensionAPI, ExtensionCommandContext } from '@mariozechner/pi-cod
 import { formatStatus, statusReport } from '../../core/actions/status-action.ts';
 import { formatOwnershipWarnings } from './ownership-monitor.ts';
 import { FoldError } from '../../core/fold-error.ts';
+import { requestModel } from './context-hook.ts';
 import { openFoldEditor } from './fold-editor.ts';
 import type { PiSessionRegistry } from './session-registry.ts';
 import { parseSettingsArguments, updateSettingsFile } from './settings-file.ts';
@@ -34,6 +35,8 @@ export function registerFoldCommands(pi: ExtensionAPI, registry: PiSessionRegist
     handler: async (args, ctx) => {
       const folding = await registry.forSession(ctx.sessionManager);
       const detail = args.trim() === 'tree' ? 'tree' : 'summary';
+      // Asked before this process's first request: the budget comes from the model in use.
+      folding.runtime.expectRequests(requestModel(ctx));
       ctx.ui.notify(formatStatus(statusReport(folding.runtime, detail)) + formatOwnershipWarnings(folding.ownership.warnings), 'info');
     },
   });

@@ -73,7 +73,7 @@ export async function projectContext(folding: PiSessionFolding, messages: readon
 }
 
 /** The model this request goes to: its window, and its id for a budget keyed by model. */
-function requestModel(ctx: ExtensionContext): RequestContext {
+export function requestModel(ctx: Pick<ExtensionContext, 'model'>): RequestContext {
   const model = ctx.model;
   if (model === undefined) return {};
   return { ...(model.contextWindow === undefined ? {} : { contextWindow: model.contextWindow }), model: { id: model.id, provider: model.provider } };

@@ -86,6 +86,8 @@ export async function createFolding(options: FoldingOptions): Promise<Folding> {
   assertBudgetSource(options);
   const composed = await createFoldRuntime(runtimeOptionsOf(options));
   const { runtime } = composed;
+  // A resumed session answers status with its budget before the first step.
+  if (options.contextWindow !== undefined) runtime.expectRequests({ contextWindow: options.contextWindow });
   const mapper = new MessageEntryMapper();
   const converter = new ProjectedMessageConverter(mapper);
   const onWarning = options.onWarning ?? ((warning: string) => console.warn(warning));

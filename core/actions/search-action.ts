@@ -104,6 +104,9 @@ function searchRoots(runtime: FoldRuntime, within: string | undefined): FoldReco
     if (root === undefined) throw unknownId(runtime, within, 'search.within');
     return [root];
   }
+  // A restored session before its first request has no branch to place folds on: search
+  // every stored fold, roots in commit order, rather than answer from nothing.
+  if (runtime.index.length === 0) return runtime.lattice.rootRecords();
   const roots: { record: FoldRecord; first: number }[] = [];
   for (const record of runtime.lattice.allRecords()) {
     const placement = runtime.lattice.placement(record.id);

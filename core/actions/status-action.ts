@@ -39,7 +39,9 @@ export interface StatusReport {
 const PINNABLE_LISTED = 40;
 
 export function statusReport(runtime: FoldRuntime, detail: 'summary' | 'tree' = 'summary'): StatusReport {
-  const budget = runtime.lastBudget ?? runtime.settings.providerInputBudget ?? null;
+  const budget = runtime.knownBudget() ?? null;
+  // Before the first request there is no window to measure (a restored session answers from its folds).
+  const seenWindow = runtime.frozenView !== undefined;
   const estimatedTokens = runtime.currentTokens();
   const frozen = runtime.frozen ?? [];
   const marks = runtime.memory.marks.map((mark) => {
@@ -55,16 +57,17 @@ export function statusReport(runtime: FoldRuntime, detail: 'summary' | 'tree' = 
       prefixTokensRewritten: prefixTokensFrom(runtime, frozen, mark.firstEntryId),
     };
   });
-  const visibleFolds = runtime.visibleFolds.map((placed) => ({
-    id: placed.record.id,
-    kind: placed.record.kind,
-    entries: placed.record.entryCount,
-    sourceChars: placed.record.sourceChars,
-    brief: placed.record.brief.split('\n')[0] ?? '',
+  const shownRecords = seenWindow ? runtime.visibleFolds.map((placed) => placed.record) : runtime.lattice.outermostCollapsed();
+  const visibleFolds = shownRecords.map((record) => ({
+    id: record.id,
+    kind: record.kind,
+    entries: record.entryCount,
+    sourceChars: record.sourceChars,
+    brief: record.brief.split('\n')[0] ?? '',
   }));
   const report: StatusReport = {
     budgetTokens: budget,
-    occupancy: budget === null ? null : round(estimatedTokens / budget),
+    occupancy: budget === null || !seenWindow ? null : round(estimatedTokens / budget),
     estimatedTokens,
     thresholds: runtime.settings.thresholds,
     scheduling: runtime.settings.scheduling,

@@ -52,6 +52,11 @@ describe('pi: durable state across a restart on the same session file', () => {
     expect(after.runtime.memory.pins.has(pinned)).toBe(true);
     expect([...after.runtime.memory.marks.map((mark) => mark.id)].sort()).toEqual(marks);
     expect([...after.runtime.lattice.allRecords()].map((record) => record.id).sort()).toEqual([...before.runtime.lattice.allRecords()].map((record) => record.id).sort());
+    // /fold-status before this process's first request answers from the stored folds.
+    await second.session.prompt('/fold-status');
+    expect(second.requests.length).toBe(0);
+    expect(second.notices.at(-1)).toMatch(/^budget 183616 tokens · occupancy unknown/);
+    expect(second.notices.at(-1)).toContain(`visible folds ${folds.length}:`);
     await second.session.prompt('Continue.');
     await settle(second.session);
     // The first request after the restart already shows the same folds (placeholders by id).
