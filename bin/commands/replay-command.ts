@@ -7,13 +7,13 @@ import { DEFAULT_REPLAY_ARMS, replayTranscript, type ReplayOptions } from '../..
 import { EXIT, parseCommandArguments, type CliCommand } from './command-table.ts';
 
 /**
- * `pi-fold replay <file>`: what a recorded Pi or Claude Code session would have sent and cost
+ * `pi-fold replay <file>`: what a recorded Pi, Claude Code, Codex or chat-trajectory session would have sent and cost
  * under no management, Pi's native compaction and folding. The table and notes go to stdout,
  * progress to stderr; `--out` also writes the CSV, JSON summaries and the HTML report.
  */
 export const replayCommand: CliCommand = {
   name: 'replay',
-  summary: 'Replay a recorded Pi or Claude Code session through each runtime and report tokens and dollars',
+  summary: 'Replay a recorded Pi, Claude Code, Codex or chat-trajectory session through each runtime and report tokens and dollars',
   usage: `pi-fold replay <session.jsonl> [--arms ${DEFAULT_REPLAY_ARMS.join(',')}] [--out dir] [--price-list name] [--budget tokens] [--cap tokens] [--max-requests N] [--json]`,
   async run(argumentsAfterName, output) {
     let options: ReplayOptions;

@@ -1,7 +1,7 @@
 import type { TranscriptEntry } from '../../ports/transcript-source.port.ts';
 
 /** Which recorder wrote a transcript file. */
-export type TranscriptFormat = 'pi-v1' | 'pi-v3' | 'claude-code';
+export type TranscriptFormat = 'pi-v1' | 'pi-v3' | 'claude-code' | 'codex' | 'codex-legacy' | 'chat-trajectory';
 
 /** One model response as recorded: where it sits and what the provider billed. */
 export interface RecordedResponse {

@@ -60,7 +60,7 @@ describe('replay inputs', () => {
     const outDirectory = join(directory, 'out');
     const unknown = await replayCli([path, '--out', outDirectory]);
     expect(unknown.code).toBe(2);
-    expect(unknown.error).toMatch(/pi-fold replay: .*notes\.jsonl: not a Pi session .* nor a Claude Code transcript/);
+    expect(unknown.error).toMatch(/pi-fold replay: .*notes\.jsonl: not a Pi session .*, a Claude Code transcript .*, a Codex rollout .* nor a chat trajectory/);
     expect(() => readFileSync(join(outDirectory, 'replay-summary.json'))).toThrow(/ENOENT/);
 
     const missing = await replayCli([join(directory, 'absent.jsonl')]);

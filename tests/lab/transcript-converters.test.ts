@@ -50,7 +50,7 @@ describe('real transcripts convert to engine entries', () => {
   });
 
   it('a file that is neither format is refused by name', async () => {
-    await expect(loadTranscript(resolve(import.meta.dirname, '../../package.json'))).rejects.toThrow(/TRANSCRIPT.INVALID_ENTRY: .*not a Pi session/);
+    await expect(loadTranscript(resolve(import.meta.dirname, '../../package.json'))).rejects.toThrow(/TRANSCRIPT.INVALID_ENTRY: .*package.json: a JSON document with no chat messages/);
     await expect(loadTranscript('/nonexistent/session.jsonl')).rejects.toThrow(/cannot read transcript/);
   });
 });
