@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --import tsx
+#!/usr/bin/env node
 /** The `pi-fold` command line: see bin/cli.ts for the command table. */
 import { runCli } from './cli.ts';
 

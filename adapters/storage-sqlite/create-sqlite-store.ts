@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import KeyvSqlite from '@keyv/sqlite';
 import Keyv from 'keyv';
 import { FoldError } from '../../core/fold-error.ts';
 import { KeyvEvidenceStore } from '../storage-keyv/keyv-evidence-store.ts';
 import { KeyvFoldStore } from '../storage-keyv/keyv-fold-store.ts';
+import { loadKeyvSqlite } from './load-keyv-sqlite.ts';
 
 /** Options of the SQLite convenience constructors. */
 export interface SqliteStoreOptions {
@@ -19,6 +19,7 @@ export interface SqliteStoreOptions {
 /**
  * A Keyv on SQLite set up the way pi-fold needs: `throwOnErrors`, a namespace, a busy
  * timeout so two processes can share the file, and WAL so readers never block the writer.
+ * @throws FoldError `HOST.PACKAGE_MISSING` when the optional `@keyv/sqlite` is not installed.
  */
 export function createSqliteKeyv(options: SqliteStoreOptions): Keyv {
   if (typeof options?.path !== 'string' || options.path.length === 0 || options.path.includes('\0')) {
@@ -26,6 +27,7 @@ export function createSqliteKeyv(options: SqliteStoreOptions): Keyv {
   }
   const namespace = options.namespace ?? 'pi-fold';
   if (namespace.includes(':') || namespace.length === 0) throw new FoldError('SETTINGS.INVALID', `sqlite store: namespace ${JSON.stringify(namespace)} must be non-empty and contain no ':'`);
+  const KeyvSqlite = loadKeyvSqlite();
   const path = resolve(options.path);
   mkdirSync(dirname(path), { recursive: true });
   const adapter = new KeyvSqlite({ uri: `sqlite://${path}`, busyTimeout: options.busyTimeoutMs ?? 10_000, iterationLimit: 200 });

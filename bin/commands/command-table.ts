@@ -13,8 +13,8 @@ export interface CliCommand {
   run(argumentsAfterName: readonly string[], output: CommandOutput): Promise<number>;
 }
 
-/** Exit codes shared by every command. */
-export const EXIT = { ok: 0, problemsFound: 1, usage: 2 } as const;
+/** Exit codes shared by every command (listed in `pi-fold --help` and docs/install.md). */
+export const EXIT = { ok: 0, problemsFound: 1, usage: 2, missingPackage: 3 } as const;
 
 /** Split `--name value` / `--flag` options from positional arguments. */
 export function parseCommandArguments(argumentsList: readonly string[], valueOptions: readonly string[]): { positional: string[]; options: Map<string, string | true> } {

@@ -1,4 +1,5 @@
 import { collectGarbage, DEFAULT_GC_GRACE_MS, type GarbageCollectionReport } from '../../application/retention/store-gc.ts';
+import { GC_HELP } from './command-help.ts';
 import { EXIT, parseCommandArguments, type CliCommand, type CommandOutput } from './command-table.ts';
 import { openStoreTarget, type OpenedStoreTarget } from './open-store-target.ts';
 
@@ -9,9 +10,7 @@ import { openStoreTarget, type OpenedStoreTarget } from './open-store-target.ts'
  * reports what would be freed and changes nothing.
  */
 export const gcCommand: CliCommand = {
-  name: 'gc',
-  summary: 'Delete blobs no fold or session references (--dry-run reports what it would free)',
-  usage: 'pi-fold gc <store-dir | file.sqlite | redis://… | postgres://…> [--dry-run] [--grace-minutes 60] [--namespace pi-fold] [--table keyv] [--json]',
+  ...GC_HELP,
   async run(argumentsAfterName, output) {
     let parsed: ReturnType<typeof parseCommandArguments>;
     try {

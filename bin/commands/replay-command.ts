@@ -3,7 +3,8 @@ import { PRICE_LISTS } from '../../core/price-lists.ts';
 import { parseArmName } from '../../lab/arms/arm-profile.ts';
 import { formatArmTable } from '../../lab/report/arm-table.ts';
 import { stableSummaryJson, writeLabReports } from '../../lab/report/report-files.ts';
-import { DEFAULT_REPLAY_ARMS, replayTranscript, type ReplayOptions } from '../../lab/replay/replay-transcript.ts';
+import { replayTranscript, type ReplayOptions } from '../../lab/replay/replay-transcript.ts';
+import { REPLAY_HELP } from './command-help.ts';
 import { EXIT, parseCommandArguments, type CliCommand } from './command-table.ts';
 
 /**
@@ -12,9 +13,7 @@ import { EXIT, parseCommandArguments, type CliCommand } from './command-table.ts
  * progress to stderr; `--out` also writes the CSV, JSON summaries and the HTML report.
  */
 export const replayCommand: CliCommand = {
-  name: 'replay',
-  summary: 'Replay a recorded Pi, Claude Code, Codex or chat-trajectory session through each runtime and report tokens and dollars',
-  usage: `pi-fold replay <session.jsonl> [--arms ${DEFAULT_REPLAY_ARMS.join(',')}] [--out dir] [--price-list name] [--budget tokens] [--cap tokens] [--max-requests N] [--json]`,
+  ...REPLAY_HELP,
   async run(argumentsAfterName, output) {
     let options: ReplayOptions;
     let outDirectory: string | undefined;

@@ -1,3 +1,4 @@
+import { VERIFY_HELP } from './command-help.ts';
 import { EXIT, parseCommandArguments, type CliCommand } from './command-table.ts';
 import type { StoreAuditReport } from '../../adapters/storage-shared/store-audit.ts';
 import { openStoreTarget } from './open-store-target.ts';
@@ -7,9 +8,7 @@ import { openStoreTarget } from './open-store-target.ts';
  * print each problem by key. Exits 1 when anything is wrong, so it can gate a backup or CI.
  */
 export const verifyCommand: CliCommand = {
-  name: 'verify',
-  summary: 'Re-hash every blob and record of a store and report each problem by key',
-  usage: 'pi-fold verify <store-dir | file.sqlite | redis://… | postgres://…> [--namespace pi-fold] [--table keyv] [--json]',
+  ...VERIFY_HELP,
   async run(argumentsAfterName, output) {
     let parsed: ReturnType<typeof parseCommandArguments>;
     try {

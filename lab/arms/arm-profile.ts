@@ -15,6 +15,9 @@ export interface ArmProfile {
   readonly extensionPath?: string;
 }
 
+/** The arms `pi-fold replay` runs when `--arms` is not given. */
+export const DEFAULT_REPLAY_ARMS: readonly ArmName[] = ['unmanaged', 'native', 'fold'];
+
 /** The oracle's window: large enough that nothing a workload sends comes near it. */
 const ORACLE_WINDOW = 100_000_000;
 

@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import { DEFAULT_CACHE_RULES } from '../provider/prefix-cache-simulator.ts';
 import { LAB_TOKENIZER } from '../provider/wire-tokens.ts';
+import { DEFAULT_REPLAY_ARMS } from '../arms/arm-profile.ts';
 import { runArm } from '../arms/run-arm.ts';
 import { createProgressBar, type ProgressStream } from '../report/progress-bar.ts';
 import type { ArmName, ArmResult, LabRun, LabRunSettings } from '../report/lab-records.ts';
@@ -13,7 +14,7 @@ import { describeArms, describeSession } from './replay-notes.ts';
 import { resolveReplayWindow, type ReplayWindow } from './replay-window.ts';
 
 /** The arms a replay runs when none are named. */
-export const DEFAULT_REPLAY_ARMS: readonly ArmName[] = ['unmanaged', 'native', 'fold'];
+export { DEFAULT_REPLAY_ARMS };
 
 /** Above this many responses a full replay takes long enough to say so before it starts. */
 const LONG_REPLAY_RESPONSES = 5_000;

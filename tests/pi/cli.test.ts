@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { bundlePiExtension } from '../../scripts/bundle-pi-extension.ts';
 
 /** Run a command with stdin closed (Pi reads piped stdin into the prompt otherwise). */
 function run(command: string, args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv; timeout: number }): Promise<{ stdout: string; stderr: string }> {
@@ -41,6 +42,8 @@ describe('pi: the real CLI, offline', () => {
   }, 120_000);
 
   it('`pi install <checkout>` into a fresh agent dir, then a run uses the package', async () => {
+    // The package's Pi entry is the bundle (package.json "pi.extensions"): build it as `npm run build:pi` does.
+    await bundlePiExtension();
     const agentDirectory = mkdtempSync(join(tmpdir(), 'pi-fold-cli-install-'));
     const env = environment(agentDirectory);
     await run(process.execPath, [cli, 'install', checkout], { cwd: agentDirectory, env, timeout: 90_000 });

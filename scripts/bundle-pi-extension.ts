@@ -1,0 +1,43 @@
+/**
+ * The Pi extension as one self-contained ES module, dist/pi-extension/pi-fold.js: what the
+ * package's `pi.extensions` names. Used by `npm run build`, `npm run build:pi` and the test that
+ * runs `pi install <checkout>`.
+ */
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = join(root, 'dist');
+
+/** Modules the Pi extension bundle must not contain: the host provides them, or only other paths load them. */
+export const PI_BUNDLE_EXTERNALS = [
+  '@mariozechner/*',
+  '@earendil-works/*',
+  'typebox',
+  '@sinclair/typebox',
+  // Optional, loaded only when a SQLite store or the lab is chosen, never by Pi's default fs store.
+  '@keyv/sqlite',
+  'sqlite3',
+  'gpt-tokenizer',
+];
+
+/** Write dist/pi-extension/pi-fold.js (and its map) from adapters/pi/index.ts. */
+export async function bundlePiExtension(): Promise<void> {
+  await build({
+    entryPoints: [join(root, 'adapters/pi/index.ts')],
+    outfile: join(dist, 'pi-extension/pi-fold.js'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20.6',
+    sourcemap: true,
+    // The sources are not shipped; the map still turns stack traces into source paths and lines.
+    sourcesContent: false,
+    external: PI_BUNDLE_EXTERNALS,
+    // tsyringe's decorators need the legacy (experimental) decorator transform, as in tsc.
+    tsconfig: join(root, 'tsconfig.json'),
+    logLevel: 'warning',
+    legalComments: 'eof',
+  });
+}
