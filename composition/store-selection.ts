@@ -1,18 +1,17 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { FsEvidenceStore } from '../adapters/storage-fs/fs-evidence-store.ts';
-import { FsFoldStore } from '../adapters/storage-fs/fs-fold-store.ts';
-import { MemoryEvidenceStore } from '../adapters/storage-memory/memory-evidence-store.ts';
-import { MemoryFoldStore } from '../adapters/storage-memory/memory-fold-store.ts';
 import { QuotaFoldStore } from '../application/retention/quota-fold-store.ts';
 import { FoldError } from '../core/fold-error.ts';
-import type { EvidenceStore } from '../ports/evidence-store.port.ts';
 import type { FoldStore } from '../ports/fold-store.port.ts';
 
 /** The built-in stores a host can name instead of passing an instance. */
 export type StoreKind = 'fs' | 'sqlite' | 'memory';
 
-/** How the composition root chooses storage. */
+/**
+ * How the composition root chooses storage. The defaults of every built-in store (which kind,
+ * which directory, which file) are decided in this file and nowhere else; hosts that share
+ * stores among sessions (the Pi adapter) ask for them through `createStoreScope`.
+ */
 export interface StoreSelectionOptions {
   /**
    * Where folds live: `'fs'` (a directory, default), `'sqlite'` (one file), `'memory'`
@@ -48,33 +47,29 @@ export function defaultStoreRoot(environment: NodeJS.ProcessEnv = process.env): 
   return join(homedir(), '.local', 'share', 'pi-fold');
 }
 
-/** Build the fold store a host named; `undefined` when the host passed its own instance. */
-export async function createNamedFoldStore(options: StoreSelectionOptions): Promise<FoldStore | undefined> {
+/**
+ * The built-in store a selection names, or `'instance'` when the host passed its own FoldStore.
+ * This is where an absent `store` becomes `'fs'`, and where a name that is no store is refused
+ * (before anything is opened).
+ */
+export function selectedStoreKind(options: StoreSelectionOptions): StoreKind | 'instance' {
   const store = options.store ?? 'fs';
-  if (store === 'fs') return new FsFoldStore({ root: options.storeRoot ?? defaultStoreRoot() });
-  if (store === 'sqlite') return (await loadSqlite()).createSqliteFoldStore({ path: sqlitePathOf(options) });
-  if (store === 'memory') return new MemoryFoldStore();
-  if (typeof store === 'object' && store !== null && store.specificationVersion === 'v1') return undefined;
+  if (store === 'fs' || store === 'sqlite' || store === 'memory') return store;
+  if (typeof store === 'object' && store !== null && store.specificationVersion === 'v1') return 'instance';
   throw new FoldError('SETTINGS.INVALID', `store must be 'fs', 'sqlite', 'memory' or a FoldStore (specificationVersion 'v1'), got ${typeof store === 'string' ? JSON.stringify(store) : typeof store}`);
 }
 
-/** The evidence store that goes with a named fold store: same directory or file, else memory. */
-export async function createMatchingEvidenceStore(options: StoreSelectionOptions): Promise<EvidenceStore> {
-  const store = options.store ?? 'fs';
-  const capBytes = options.evidenceCapBytes;
-  if (store === 'fs') return new FsEvidenceStore({ root: options.storeRoot ?? defaultStoreRoot(), ...(capBytes === undefined ? {} : { capBytes }) });
-  if (store === 'sqlite') return (await loadSqlite()).createSqliteEvidenceStore({ path: sqlitePathOf(options), ...(capBytes === undefined ? {} : { capBytes }) });
-  return new MemoryEvidenceStore(capBytes);
+/** Directory of the `'fs'` store (and of the default SQLite file). */
+export function storeRootOf(options: StoreSelectionOptions): string {
+  return options.storeRoot ?? defaultStoreRoot();
 }
-
-// SQLite is a native module: load it only for hosts that chose it.
-const loadSqlite = () => import('../adapters/storage-sqlite/create-sqlite-store.ts');
 
 /** File name of the SQLite store inside a store root, when no `sqlitePath` is given. */
 export const DEFAULT_SQLITE_FILE = 'pi-fold.sqlite';
 
-function sqlitePathOf(options: StoreSelectionOptions): string {
-  return options.sqlitePath ?? join(options.storeRoot ?? defaultStoreRoot(), DEFAULT_SQLITE_FILE);
+/** Database file of the `'sqlite'` store. */
+export function sqlitePathOf(options: StoreSelectionOptions): string {
+  return options.sqlitePath ?? join(storeRootOf(options), DEFAULT_SQLITE_FILE);
 }
 
 /**

@@ -3,10 +3,8 @@ import type { ExtensionContext } from '@mariozechner/pi-coding-agent';
 type ReadonlySessionManager = ExtensionContext['sessionManager'];
 import { createFoldRuntime, type ComposedRuntime } from '../../composition/create-fold-runtime.ts';
 import type { FoldRuntime, ProjectionResult } from '../../core/fold-runtime.ts';
-import { MemoryEvidenceStore } from '../../adapters/storage-memory/memory-evidence-store.ts';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
-import { FsEvidenceStore } from '../../adapters/storage-fs/fs-evidence-store.ts';
-import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
+import { createStoreScope, type StoreScope } from '../../composition/store-scope.ts';
+import { EVIDENCE_STORE } from '../../composition/tokens.ts';
 import { join } from 'node:path';
 import type { EvidenceStore } from '../../ports/evidence-store.port.ts';
 import type { FoldStore } from '../../ports/fold-store.port.ts';
@@ -65,6 +63,9 @@ export interface PiSessionFolding {
   readonly composed: ComposedRuntime;
 }
 
+// Key of the scope shared by sessions Pi keeps only in memory (no path can equal it).
+const IN_MEMORY_SCOPE = '\0memory';
+
 /** The tool name placeholders tell the model to call. */
 export const PI_TOOL_NAME = 'pi_fold_context';
 
@@ -74,10 +75,13 @@ export const PI_TOOL_NAME = 'pi_fold_context';
  */
 export class PiSessionRegistry {
   private readonly sessions = new Map<string, Promise<PiSessionFolding>>();
-  private readonly sharedMemoryStore = new MemoryFoldStore();
-  private readonly sharedEvidenceStore = new MemoryEvidenceStore();
-  private readonly foldStores = new Map<string, FoldStore>();
-  private readonly evidenceStores = new Map<string, EvidenceStore>();
+  /**
+   * The default stores, one scope per store folder (sessions of one project share a session
+   * directory, so they share its store) and one in-memory scope for sessions Pi does not
+   * persist. The scopes live as long as the registry: closing a session leaves its store open
+   * for the next, and an in-memory session reopened finds its folds again.
+   */
+  private readonly storeScopes = new Map<string, Promise<StoreScope>>();
   settingsFile: LoadedSettingsFile | undefined;
 
   /** Thresholds passed in code, validated at registration; when present the settings file's are not used. */
@@ -132,29 +136,34 @@ export class PiSessionRegistry {
 
   private async open(location: PiSessionLocation): Promise<PiSessionFolding> {
     const file = this.settingsFile ?? (await this.reloadSettings());
-    const root = join(location.sessionDirectory, STORE_FOLDER);
-    const foldStore = this.resolve(this.options.foldStore, location) ?? (location.persisted ? this.cachedStore(this.foldStores, root, () => new FsFoldStore({ root })) : this.sharedMemoryStore);
-    const evidenceStore = this.resolve(this.options.evidenceStore, location) ?? (location.persisted ? this.cachedStore(this.evidenceStores, root, () => new FsEvidenceStore({ root })) : this.sharedEvidenceStore);
+    const foldStore = this.resolve(this.options.foldStore, location);
+    const evidenceStore = this.resolve(this.options.evidenceStore, location);
+    // Whatever the host did not pass comes from the default stores, built by the composition root.
+    const scope = foldStore === undefined || evidenceStore === undefined ? await this.storeScopeFor(location) : undefined;
     const composed = await createFoldRuntime({
       sessionId: location.sessionId,
       settings: { ...this.options.settings, thresholds: this.codeThresholds ?? file.thresholds, toolName: PI_TOOL_NAME },
-      store: foldStore,
-      evidenceStore,
+      ...(scope === undefined ? {} : { container: scope.container }),
+      ...(foldStore === undefined ? {} : { store: foldStore }),
+      ...(evidenceStore === undefined ? {} : { evidenceStore }),
       ...(this.options.projectionSink === undefined ? {} : { projectionSink: this.options.projectionSink }),
     });
-    const folding: PiSessionFolding = { sessionId: location.sessionId, runtime: composed.runtime, mapper: new PiEntryMapper(), evidenceStore, lastProjection: undefined, overflowRecovery: false, ownership: new OwnershipMonitor(), composed };
+    const folding: PiSessionFolding = { sessionId: location.sessionId, runtime: composed.runtime, mapper: new PiEntryMapper(), evidenceStore: composed.container.resolve(EVIDENCE_STORE), lastProjection: undefined, overflowRecovery: false, ownership: new OwnershipMonitor(), composed };
     this.opened(folding);
     return folding;
   }
 
-  // Sessions of one project share a session directory, so they share its store.
-  private cachedStore<T>(cache: Map<string, T>, root: string, create: () => T): T {
-    let store = cache.get(root);
-    if (store === undefined) {
-      store = create();
-      cache.set(root, store);
+  /** The default stores of a session: the filesystem store in `<sessionDir>/pi-fold/`, or memory when Pi does not persist it. */
+  private storeScopeFor(location: PiSessionLocation): Promise<StoreScope> {
+    const root = location.persisted ? join(location.sessionDirectory, STORE_FOLDER) : undefined;
+    const key = root ?? IN_MEMORY_SCOPE;
+    let scope = this.storeScopes.get(key);
+    if (scope === undefined) {
+      scope = createStoreScope(root === undefined ? { store: 'memory' } : { store: 'fs', storeRoot: root });
+      this.storeScopes.set(key, scope);
+      scope.catch(() => this.storeScopes.delete(key));
     }
-    return store;
+    return scope;
   }
 
   private resolve<T extends object>(option: T | ((location: PiSessionLocation) => T) | undefined, location: PiSessionLocation): T | undefined {

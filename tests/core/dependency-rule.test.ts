@@ -1,55 +1,84 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { layerViolations } from './support/layer-rules.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 
-function sourceFiles(directory: string): string[] {
-  return readdirSync(directory).flatMap((name) => {
-    const path = join(directory, name);
-    return statSync(path).isDirectory() ? sourceFiles(path) : name.endsWith('.ts') ? [path] : [];
-  });
-}
-
-function importsOf(path: string): string[] {
-  const text = readFileSync(path, 'utf8');
-  return [...text.matchAll(/(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|import\s+['"]([^'"]+)['"]/g)].map((match) => match[1] ?? match[2] ?? match[3] ?? '');
-}
-
-/** Layers: the core and the ports may not reach outward, nor pull in the DI container. */
-function layerViolations(root: string): string[] {
-  const violations: string[] = [];
-  for (const layer of ['core', 'ports']) {
-    for (const file of sourceFiles(join(root, layer))) {
-      for (const specifier of importsOf(file)) {
-        const resolved = specifier.startsWith('.') ? relative(root, resolve(file, '..', specifier)) : specifier;
-        const outward = /^(adapters|composition|testing|bench|lab|examples|bin|tests)(\/|$)/.test(resolved);
-        const forbiddenPackage = /^(tsyringe|reflect-metadata|keyv|@keyv\/|ai$|@ai-sdk\/|@mariozechner\/|typebox|zod)/.test(specifier);
-        if (outward || forbiddenPackage) violations.push(`${relative(root, file)} imports ${specifier}`);
-        if (layer === 'ports' && !specifier.startsWith('./')) violations.push(`${relative(root, file)} (a port) imports ${specifier}`);
-      }
-    }
+/** A throwaway tree holding exactly the given files. */
+function fixture(files: Record<string, string>): string {
+  const directory = mkdtempSync(join(tmpdir(), 'pi-fold-layers-'));
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(directory, path)), { recursive: true });
+    writeFileSync(join(directory, path), text);
   }
-  return violations;
+  return directory;
 }
 
 describe('dependency rule', () => {
-  it('core/ and ports/ import nothing from adapters, the composition root, tsyringe or host SDKs', () => {
+  it('the tree as it stands breaks no layer rule', () => {
     expect(layerViolations(root)).toEqual([]);
   });
 
-  it('the rule sees forbidden imports when they exist', () => {
-    const fixture = mkdtempSync(join(tmpdir(), 'pi-fold-layers-'));
-    mkdirSync(join(fixture, 'core'));
-    mkdirSync(join(fixture, 'ports'));
-    writeFileSync(join(fixture, 'core/engine.ts'), "import { container } from 'tsyringe';\nimport { FsStore } from '../adapters/storage-fs/fs-store.ts';\nconst lazy = import('../composition/root.ts');\n");
-    writeFileSync(join(fixture, 'ports/store.port.ts'), "import type { Engine } from '../core/engine.ts';\n");
-    expect(layerViolations(fixture)).toEqual([
-      'core/engine.ts imports tsyringe',
-      'core/engine.ts imports ../adapters/storage-fs/fs-store.ts',
-      'core/engine.ts imports ../composition/root.ts',
-      'ports/store.port.ts (a port) imports ../core/engine.ts',
+  it('catches core and ports reaching outward, or core pulling in the DI container', () => {
+    const tree = fixture({
+      'core/engine.ts': "import { container } from 'tsyringe';\nimport { FsStore } from '../adapters/storage-fs/fs-store.ts';\nconst lazy = import('../composition/root.ts');\nimport { ok } from './fine.ts';\n",
+      'ports/store.port.ts': "import type { Engine } from '../core/engine.ts';\nimport type { Other } from './other.port.ts';\n",
+    });
+    expect(layerViolations(tree)).toEqual([
+      'engine-imports-no-sdk-or-di: core/engine.ts imports tsyringe',
+      'engine-imports-nothing-outward: core/engine.ts imports ../adapters/storage-fs/fs-store.ts',
+      'engine-imports-nothing-outward: core/engine.ts imports ../composition/root.ts',
+      'ports-import-only-ports: ports/store.port.ts imports ../core/engine.ts',
+    ]);
+  });
+
+  it('catches product code importing a bench or a test, including bin/ reaching the benches', () => {
+    const tree = fixture({
+      'bin/commands/verify.ts': "import { scan } from '../../bench/storage/bench-backends.ts';\n",
+      'lab/replay/run.ts': "export { drive } from '../../tests/support/drive-session.ts';\n",
+      'testing/helper.ts': "import { fine } from '../core/index.ts';\n",
+    });
+    expect(layerViolations(tree)).toEqual([
+      'product-imports-no-bench-or-tests: bin/commands/verify.ts imports ../../bench/storage/bench-backends.ts',
+      'product-imports-no-bench-or-tests: lab/replay/run.ts imports ../../tests/support/drive-session.ts',
+    ]);
+  });
+
+  it('catches an adapter importing another adapter, but not the shared storage helpers or the SQLite preset’s base', () => {
+    const tree = fixture({
+      'adapters/pi/registry.ts': "import { FsFoldStore } from '../storage-fs/fs-fold-store.ts';\nimport { wrap } from '../../adapters/storage-memory/memory-fold-store.ts';\n",
+      'adapters/storage-fs/fs-fold-store.ts': "import { assertBlobMatches } from '../storage-shared/blob-checks.ts';\n",
+      'adapters/storage-sqlite/create.ts': "import { KeyvFoldStore } from '../storage-keyv/keyv-fold-store.ts';\n",
+      'adapters/storage-keyv/keyv-fold-store.ts': "import { createSqliteKeyv } from '../storage-sqlite/create.ts';\n",
+    });
+    expect(layerViolations(tree)).toEqual([
+      'adapter-imports-no-other-adapter: adapters/pi/registry.ts imports ../storage-fs/fs-fold-store.ts',
+      'adapter-imports-no-other-adapter: adapters/pi/registry.ts imports ../../adapters/storage-memory/memory-fold-store.ts',
+      'adapter-imports-no-other-adapter: adapters/storage-keyv/keyv-fold-store.ts imports ../storage-sqlite/create.ts',
+    ]);
+  });
+
+  it('catches a bench taking helpers from the tests or from another bench', () => {
+    const tree = fixture({
+      'bench/pi/run.ts': "import { openScriptedPi } from '../../tests/pi/support/scripted-pi.ts';\nimport { median } from '../engine/median-timing.ts';\nimport { own } from './own.ts';\nimport { scripted } from '../../testing/pi/scripted-pi.ts';\nimport { FoldRuntime } from '../../core/fold-runtime.ts';\n",
+    });
+    expect(layerViolations(tree)).toEqual([
+      'bench-takes-from-testing-or-own-folder: bench/pi/run.ts imports ../../tests/pi/support/scripted-pi.ts',
+      'bench-takes-from-testing-or-own-folder: bench/pi/run.ts imports ../engine/median-timing.ts',
+    ]);
+  });
+
+  it('catches the application layer reaching past core and the ports', () => {
+    const tree = fixture({
+      'application/retention/gc.ts':
+        "import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';\nimport Keyv from 'keyv';\nimport { createFoldRuntime } from '../../composition/index.ts';\nimport type { FoldStore } from '../../ports/fold-store.port.ts';\nimport { FoldError } from '../../core/fold-error.ts';\nimport { join } from 'node:path';\nimport { sibling } from './sibling.ts';\n",
+    });
+    expect(layerViolations(tree)).toEqual([
+      'application-imports-only-core-and-ports: application/retention/gc.ts imports ../../adapters/storage-fs/fs-fold-store.ts',
+      'application-imports-only-core-and-ports: application/retention/gc.ts imports keyv',
+      'application-imports-only-core-and-ports: application/retention/gc.ts imports ../../composition/index.ts',
     ]);
   });
 });
