@@ -4,7 +4,7 @@
  *
  * ```ts
  * const result: ArmResult = await runArm({
- *   arm: 'native',                       // unmanaged | native | fold | fold-immediate | oracle | extension:<path>
+ *   arm: 'native',                       // unmanaged | native | fold | fold-band | fold-immediate | fold-eager | oracle | extension:<path>
  *   settings,                            // LabRunSettings: descriptor, provider cap, price list name, cache rules
  *   tools: [createReadToolDefinition(cwd), myTool],   // Pi ToolDefinitions offered (no built-ins are added)
  *   prompts: ['first user message', 'second', ...],   // one per user turn, sent in order
@@ -33,7 +33,7 @@
  * Pi's entry ids and timestamps reach the wire through fold ids and hashes.
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AuthStorage, createAgentSession, DefaultResourceLoader, ModelRegistry, SessionManager, SettingsManager, type AgentSession, type ExtensionAPI, type ToolDefinition } from '@mariozechner/pi-coding-agent';
@@ -42,11 +42,12 @@ import { MemoryEvidenceStore } from '../../adapters/storage-memory/memory-eviden
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import { PRICE_LISTS } from '../../core/price-lists.ts';
+import type { Thresholds } from '../../core/settings.ts';
 import type { Projection } from '../../ports/projection-sink.port.ts';
 import { SimulatedProvider, type ModelPolicy } from '../provider/simulated-provider.ts';
 import { WireTokenizer } from '../provider/wire-tokens.ts';
-import type { ArmName, ArmResult, LabRunSettings, RequestRow } from '../report/lab-records.ts';
-import { armProfile } from './arm-profile.ts';
+import type { ArmName, ArmResult, FoldArmSettings, LabRunSettings, RequestRow } from '../report/lab-records.ts';
+import { armProfile, wholeThresholds, type FoldArmSetup } from './arm-profile.ts';
 import { HookTimer } from './hook-timer.ts';
 import { withLabDeterminism } from './seeded-ids.ts';
 import { SessionActivity, settleSession } from './settle-session.ts';
@@ -67,8 +68,8 @@ export interface RunArmInput {
   readonly cwd?: string;
   /** Called with every request row as it is billed (progress bars). */
   readonly onRow?: (row: RequestRow) => void;
-  /** pi-fold thresholds for fold arms. @default the package defaults */
-  readonly foldThresholds?: Readonly<Record<string, number>>;
+  /** pi-fold thresholds for fold arms (all but `fold-band`), completed from the package defaults. @default the package defaults */
+  readonly foldThresholds?: Partial<Thresholds>;
 }
 
 /** The name of the tool whose results count as file reads (Pi's). */
@@ -86,7 +87,8 @@ export function runArm(input: RunArmInput): Promise<ArmResult> {
 }
 
 async function runArmSession(input: RunArmInput): Promise<ArmResult> {
-  const profile = armProfile(input.arm, input.settings);
+  const profile = armProfile(input.arm, input.settings, wholeThresholds(input.foldThresholds));
+  if (profile.unavailable !== undefined) return unavailableArm(input.arm, profile.unavailable);
   const priceList = PRICE_LISTS[input.settings.priceList];
   if (priceList === undefined) {
     throw new FoldError('SETTINGS.INVALID', `unknown price list "${input.settings.priceList}" (known: ${Object.keys(PRICE_LISTS).join(', ')})`);
@@ -128,7 +130,7 @@ async function runArmSession(input: RunArmInput): Promise<ArmResult> {
     });
     const settingsManager = SettingsManager.inMemory({ compaction: { enabled: profile.compaction } });
     let registration: PiFoldRegistration | undefined;
-    const extensionFactories = profile.fold === undefined ? [] : [foldFactory(profile.fold, hookTimer, input.foldThresholds, (projection) => {
+    const extensionFactories = profile.fold === undefined ? [] : [foldFactory(profile.fold, foldSettingsFile(scratch, profile.fold), hookTimer, (projection) => {
       counters.pendingCauses = projection.ledger.causes;
       counters.foldEvents += projection.ledger.foldsLanded;
     }, (registered) => {
@@ -174,7 +176,9 @@ async function runArmSession(input: RunArmInput): Promise<ArmResult> {
       if (failure !== undefined) break;
     }
     const reads = fileReads(session);
-    const ownership = (await registration?.sessions.existing(session.sessionManager.getSessionId()))?.ownership.warnings ?? [];
+    const folding = await registration?.sessions.existing(session.sessionManager.getSessionId());
+    const ownership = folding?.ownership.warnings ?? [];
+    const foldSettings = folding === undefined || profile.fold === undefined ? undefined : checkedFoldSettings(input.arm, profile.fold, folding.runtime.settings);
     const rewrites = provider.rows.filter((row) => row.purpose !== 'summary' && row.event !== 'append');
     return {
       arm: input.arm,
@@ -186,6 +190,7 @@ async function runArmSession(input: RunArmInput): Promise<ArmResult> {
       fileReads: reads.count,
       fileBytes: reads.bytes,
       ...(registration === undefined ? {} : { ownershipWarnings: ownership.reduce((sum, warning) => sum + warning.occurrences, 0) }),
+      ...(foldSettings === undefined ? {} : { foldSettings }),
       ...(failure === undefined ? {} : { failure }),
     };
   } finally {
@@ -201,18 +206,45 @@ function labSessionManager(cwd: string, arm: ArmName): SessionManager {
   return sessionManager;
 }
 
-function foldFactory(fold: { scheduling: 'epoch' | 'immediate'; providerInputBudget: number }, hookTimer: HookTimer, thresholds: Readonly<Record<string, number>> | undefined, onProjection: (projection: Projection) => void, onRegistered: (registration: PiFoldRegistration) => void): (pi: ExtensionAPI) => void {
+function foldFactory(fold: FoldArmSetup, settingsPath: string, hookTimer: HookTimer, onProjection: (projection: Projection) => void, onRegistered: (registration: PiFoldRegistration) => void): (pi: ExtensionAPI) => void {
   return (pi) => {
     const registration = registerPiFold(hookTimer.wrap(pi), {
       foldStore: new MemoryFoldStore(),
       evidenceStore: new MemoryEvidenceStore(),
-      // A path that does not exist: the package's default thresholds, never the machine's file.
-      settingsPath: join(tmpdir(), 'pi-fold-lab-no-settings', 'settings.json'),
-      settings: { providerInputBudget: fold.providerInputBudget, scheduling: fold.scheduling, ...(thresholds === undefined ? {} : { thresholds }) },
+      settingsPath,
+      settings: { providerInputBudget: fold.providerInputBudget, ...(fold.scheduling === undefined ? {} : { scheduling: fold.scheduling }), ...(fold.thresholds === undefined ? {} : { thresholds: fold.thresholds }) },
       projectionSink: { specificationVersion: 'v1', accept: onProjection },
     });
     onRegistered(registration);
   };
+}
+
+/**
+ * The settings file a fold arm's runtime reads. Pi's registration lets the file's thresholds
+ * win over the ones passed in code, so an arm's thresholds are also written to a file of its
+ * own; without thresholds the path does not exist: the package defaults, never this machine's file.
+ */
+function foldSettingsFile(scratch: string, fold: FoldArmSetup): string {
+  const path = join(scratch, 'pi-fold-settings.json');
+  if (fold.thresholds !== undefined) writeFileSync(path, `${JSON.stringify({ thresholds: fold.thresholds })}\n`);
+  return path;
+}
+
+/** The settings the runtime really ran with, refused when they are not the arm's (a lab figure under the wrong policy is worse than none). */
+export function checkedFoldSettings(arm: ArmName, asked: FoldArmSetup, running: { readonly scheduling: string; readonly thresholds: Thresholds }): FoldArmSettings {
+  const { maxTarget, minTarget, consolidateAfter, minFoldChars } = running.thresholds;
+  const effective: FoldArmSettings = { scheduling: running.scheduling, thresholds: { maxTarget, minTarget, consolidateAfter, minFoldChars } };
+  const thresholdsDiffer = asked.thresholds !== undefined && (Object.keys(asked.thresholds) as (keyof Thresholds)[]).some((key) => asked.thresholds![key] !== running.thresholds[key]);
+  const schedulingDiffers = asked.scheduling !== undefined && asked.scheduling !== running.scheduling;
+  if (thresholdsDiffer || schedulingDiffers) {
+    throw new FoldError('SETTINGS.INVALID', `arm ${arm}: its settings did not reach the runtime: asked ${JSON.stringify({ scheduling: asked.scheduling, thresholds: asked.thresholds })}, the runtime ran with ${JSON.stringify(effective)}`, { details: { arm } });
+  }
+  return effective;
+}
+
+/** An arm this core cannot run as defined: no requests, and why. */
+function unavailableArm(arm: ArmName, reason: string): ArmResult {
+  return { arm, rows: [], compactions: 0, foldEvents: 0, rewritesAttributed: 0, rewritesUnattributed: 0, fileReads: 0, fileBytes: 0, failure: `unavailable: ${reason}` };
 }
 
 /** Why the turn ended without the model's own final answer, if it did. */

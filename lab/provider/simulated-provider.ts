@@ -23,8 +23,8 @@ export interface ModelRequest {
 export interface ScriptedReply {
   readonly text?: string;
   readonly toolCalls?: readonly { readonly name: string; readonly arguments: Record<string, unknown> }[];
-  /** Mark the request as spent on a probe (answering or recovering) in the request rows. */
-  readonly purpose?: 'probe';
+  /** Label the request's row: spent on a probe (answering), or on recovery (it carries text read back). */
+  readonly purpose?: 'probe' | 'recovery';
 }
 
 /** The model: a pure function of what it was sent (closed loop). */

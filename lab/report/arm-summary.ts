@@ -1,4 +1,6 @@
-import type { ArmName, ArmResult, ProbeScore, RequestRow } from './lab-records.ts';
+import type { PriceList } from '../../ports/cost-model.port.ts';
+import { armCostSplit, priceListNamed, type CostSplit } from './cost-split.ts';
+import type { ArmName, ArmResult, FoldArmSettings, ProbeScore, RecoveryCalls, RequestRow, WorkingSetScore } from './lab-records.ts';
 
 /** The seeds' table for one arm, computed from its request rows and counters alone. */
 export interface ArmSummary {
@@ -10,9 +12,11 @@ export interface ArmSummary {
   /** Native summary calls among the billed calls (they are requests the recorded session never made). */
   readonly summaryCalls: number;
   readonly rejectedRequests: number;
-  /** Fresh input + cache read + output over billed calls. */
+  /** Fresh input + cache writes + cache read + output over billed calls. */
   readonly totalTokens: number;
   readonly freshInput: number;
+  /** Prompt tokens billed as cache writes (0 for price lists that do not bill them apart). */
+  readonly cacheWrite: number;
   readonly cacheRead: number;
   readonly output: number;
   readonly costUsd: number;
@@ -31,7 +35,25 @@ export interface ArmSummary {
   readonly fileReads: number;
   readonly fileBytes: number;
   readonly probes?: ProbeScore;
+  /** Where the dollars went; the parts add up to `costUsd`. */
+  readonly costSplit: CostSplit;
+  /** Recovery: calls by kind, and the requests that carried recovered text with their tokens and dollars. */
+  readonly recovery: RecoverySummary;
+  readonly workingSet?: WorkingSetScore;
+  readonly foldSettings?: FoldArmSettings;
   readonly failure?: string;
+}
+
+/** What getting back folded or compacted-away context cost an arm. */
+export interface RecoverySummary {
+  /** Recovery calls of every kind (peeks, searches, file and stage re-reads): the arm's recovery reads. */
+  readonly reads: number;
+  readonly calls?: RecoveryCalls;
+  /** Billed requests whose newest results were recovery reads. */
+  readonly requests: number;
+  /** Their fresh input + cache read + output. */
+  readonly tokens: number;
+  readonly usd: number;
 }
 
 /** Wall-clock figures of an arm: they drift between machines, so they never enter the stable summary. */
@@ -42,12 +64,13 @@ export interface ArmTimings {
   readonly hookMsTotal: number;
 }
 
-/** Sum the rows of an arm into the seeds' table. */
-export function summarizeArm(arm: ArmResult): ArmSummary {
+/** Sum the rows of an arm into the seeds' table, the cost split priced by `priceList` (the run's). */
+export function summarizeArm(arm: ArmResult, priceList: PriceList = priceListNamed('')): ArmSummary {
   let billedCalls = 0;
   let summaryCalls = 0;
   let freshInput = 0;
   let cacheRead = 0;
+  let cacheWrite = 0;
   let output = 0;
   let costUsd = 0;
   let peakPromptTokens = 0;
@@ -58,6 +81,7 @@ export function summarizeArm(arm: ArmResult): ArmSummary {
     billedCalls += 1;
     if (row.purpose === 'summary') summaryCalls += 1;
     freshInput += row.freshInput;
+    cacheWrite += row.cacheWrite ?? 0;
     cacheRead += row.cacheRead;
     output += row.output;
     costUsd += row.costUsd;
@@ -67,7 +91,7 @@ export function summarizeArm(arm: ArmResult): ArmSummary {
       longContextUsd += row.costUsd;
     }
   }
-  const prompt = freshInput + cacheRead;
+  const prompt = freshInput + cacheWrite + cacheRead;
   return {
     arm: arm.arm,
     requests: arm.rows.length,
@@ -76,6 +100,7 @@ export function summarizeArm(arm: ArmResult): ArmSummary {
     rejectedRequests: arm.rows.length - billedCalls,
     totalTokens: prompt + output,
     freshInput,
+    cacheWrite,
     cacheRead,
     output,
     // Rounded to micro-dollars so float summation order never changes the stable bytes.
@@ -92,8 +117,27 @@ export function summarizeArm(arm: ArmResult): ArmSummary {
     fileReads: arm.fileReads,
     fileBytes: arm.fileBytes,
     ...(arm.probes !== undefined ? { probes: arm.probes } : {}),
+    costSplit: armCostSplit(arm.rows, priceList),
+    recovery: recoverySummary(arm),
+    ...(arm.workingSet !== undefined ? { workingSet: arm.workingSet } : {}),
+    ...(arm.foldSettings !== undefined ? { foldSettings: arm.foldSettings } : {}),
     ...(arm.failure !== undefined ? { failure: arm.failure } : {}),
   };
+}
+
+function recoverySummary(arm: ArmResult): RecoverySummary {
+  let requests = 0;
+  let tokens = 0;
+  let usd = 0;
+  for (const row of arm.rows) {
+    if (row.rejected || row.purpose !== 'recovery') continue;
+    requests += 1;
+    tokens += row.freshInput + (row.cacheWrite ?? 0) + row.cacheRead + row.output;
+    usd += row.costUsd;
+  }
+  const calls = arm.recoveryCalls;
+  const reads = calls === undefined ? (arm.probes?.recoveryReads ?? 0) : calls.peeks + calls.searches + calls.fileRereads + calls.stageRereads;
+  return { reads, ...(calls === undefined ? {} : { calls }), requests, tokens, usd: roundMicro(usd) };
 }
 
 /** The arm's time in hooks per request (p50/p99 by nearest rank). */

@@ -1,4 +1,6 @@
 import { armTimings, summarizeArm, type ArmSummary, type ArmTimings } from './arm-summary.ts';
+import { costRecoveryFront } from './cost-front.ts';
+import { COST_SPLIT_PARTS, priceListNamed } from './cost-split.ts';
 import type { LabRun } from './lab-records.ts';
 
 interface TableMetric {
@@ -21,6 +23,7 @@ const METRICS: readonly TableMetric[] = [
   { label: '  of which summary calls', value: (summary) => summary.summaryCalls, format: integer },
   { label: 'rejected requests', value: (summary) => summary.rejectedRequests, format: integer },
   { label: 'cost', value: (summary) => summary.costUsd, format: dollars },
+  ...COST_SPLIT_PARTS.map(({ key, label }) => ({ label: `  ${label}`, value: (summary: ArmSummary) => summary.costSplit[key], format: dollars })),
   { label: 'pooled cache share', value: (summary) => summary.pooledCacheShare, format: share },
   { label: 'peak request context', value: (summary) => summary.peakPromptTokens, format: integer },
   { label: 'long-context requests', value: (summary) => summary.longContextRequests, format: integer },
@@ -35,6 +38,17 @@ const METRICS: readonly TableMetric[] = [
   { label: 'probes correct', value: (summary) => summary.probes?.correct, format: integer },
   { label: 'probes recovered', value: (summary) => summary.probes?.recovered, format: integer },
   { label: 'probes lost', value: (summary) => summary.probes?.lost, format: integer },
+  { label: 'working-set checks correct', value: (summary) => summary.workingSet?.correct, format: integer },
+  { label: 'working-set checks recovered', value: (summary) => summary.workingSet?.recovered, format: integer },
+  { label: 'working-set checks lost', value: (summary) => summary.workingSet?.lost, format: integer },
+  { label: 'recovery reads', value: (summary) => summary.recovery.reads, format: integer },
+  { label: '  peeks', value: (summary) => summary.recovery.calls?.peeks, format: integer },
+  { label: '  searches', value: (summary) => summary.recovery.calls?.searches, format: integer },
+  { label: '  file re-reads', value: (summary) => summary.recovery.calls?.fileRereads, format: integer },
+  { label: '  stage re-reads', value: (summary) => summary.recovery.calls?.stageRereads, format: integer },
+  { label: 'recovery requests', value: (summary) => summary.recovery.requests, format: integer },
+  { label: 'recovery tokens', value: (summary) => summary.recovery.tokens, format: integer },
+  { label: 'recovery dollars', value: (summary) => summary.recovery.usd, format: dollars },
   { label: 'hook time p50', value: (_summary, timings) => timings.hookMsP50, format: milliseconds },
   { label: 'hook time p99', value: (_summary, timings) => timings.hookMsP99, format: milliseconds },
 ];
@@ -51,10 +65,11 @@ export function formatRatio(value: number | undefined, native: number | undefine
  * the settings the run was made with. Probe rows appear only when some arm was scored.
  */
 export function formatArmTable(run: LabRun): string {
-  const summaries = run.arms.map((arm) => ({ summary: summarizeArm(arm), timings: armTimings(arm) }));
+  const priceList = priceListNamed(run.settings.priceList);
+  const summaries = run.arms.map((arm) => ({ summary: summarizeArm(arm, priceList), timings: armTimings(arm) }));
   const native = summaries.find((entry) => entry.summary.arm === 'native');
-  const scored = summaries.some((entry) => entry.summary.probes !== undefined);
-  const metrics = METRICS.filter((metric) => scored || !metric.label.startsWith('probes'));
+  // Rows no arm has a value for (probes in a replay, working-set checks) are left out.
+  const metrics = METRICS.filter((metric) => summaries.some((entry) => metric.value(entry.summary, entry.timings) !== undefined));
   const header = ['metric', ...summaries.flatMap((entry) => [entry.summary.arm, '×native'])];
   const body = metrics.map((metric) => {
     const nativeValue = native === undefined ? undefined : metric.value(native.summary, native.timings);
@@ -76,6 +91,16 @@ export function formatArmTable(run: LabRun): string {
     ...body.map(render),
   ];
   if (native === undefined) lines.push('no native arm in this run: ratios cannot be computed (shown as —)');
+  for (const entry of summaries) {
+    const settings = entry.summary.foldSettings;
+    if (settings !== undefined) lines.push(`${entry.summary.arm} ran with scheduling ${settings.scheduling}, thresholds ${settings.thresholds.maxTarget}/${settings.thresholds.minTarget} (read back from the runtime)`);
+  }
+  // A replay has no questions to lose or recover: its front would be cost alone.
+  if (summaries.some((entry) => entry.summary.probes !== undefined)) {
+    const front = costRecoveryFront(summaries.map((entry) => entry.summary), run.settings.providerCapTokens);
+    lines.push(`cost/recovery front (cost, recovery reads, questions lost; lower is better): ${front.points.filter((point) => point.onFront).map((point) => point.arm).join(', ') || 'none'}`);
+    lines.push(front.statement);
+  }
   for (const entry of summaries) if (entry.summary.failure !== undefined) lines.push(`${entry.summary.arm} did not finish: ${entry.summary.failure}`);
   return lines.join('\n');
 }

@@ -1,5 +1,12 @@
 import { PRICE_LISTS } from '../../core/price-lists.ts';
+import { summarizeArm } from './arm-summary.ts';
+import { costRecoveryFront } from './cost-front.ts';
+import { priceListNamed } from './cost-split.ts';
+import { costSplitTable, frontChart } from './front-chart.ts';
+import { escapeHtml } from './html-escape.ts';
 import type { ArmResult, LabRun } from './lab-records.ts';
+
+export { escapeHtml } from './html-escape.ts';
 
 const CHART_WIDTH = 760;
 const CHART_HEIGHT = 260;
@@ -8,11 +15,6 @@ const MARGIN = { left: 70, right: 16, top: 16, bottom: 30 };
 /** The long-context boundary of the run's price list, if it has one. */
 export function priceBoundaryTokens(priceListName: string): number | undefined {
   return PRICE_LISTS[priceListName]?.longContext?.aboveTokens;
-}
-
-/** Escape text for HTML element content and attribute values. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }
 
 /**
@@ -64,7 +66,10 @@ pre{background:#f6f6f6;padding:12px;overflow-x:auto}
 .prompt-size{fill:none;stroke:#2563eb;stroke-width:1.2}
 .budget-line{stroke:#16a34a;stroke-dasharray:6 4}.budget-line-label{font-size:11px;fill:#16a34a}
 .price-boundary{stroke:#dc2626;stroke-dasharray:2 3}.price-boundary-label{font-size:11px;fill:#dc2626}
-.rejected{fill:#dc2626}`;
+.rejected{fill:#dc2626}
+.front-line{fill:none;stroke:#16a34a;stroke-width:1.5}.front-point text{font-size:11px;fill:#333}
+.on-front circle{fill:#16a34a}.off-front circle{fill:#fff;stroke:#666}.unfinished circle,.reference circle{fill:#fff;stroke:#dc2626;stroke-dasharray:2 2}
+table.cost-split{border-collapse:collapse}.cost-split th,.cost-split td{border:1px solid #ddd;padding:2px 8px;text-align:right}`;
 
 /** A self-contained HTML report: settings, notes, measurements, the table, one chart per arm. */
 export function renderHtmlReport(run: LabRun, table: string, options: { title: string; notes: readonly string[]; measurements: Readonly<Record<string, string | number>> }): string {
@@ -72,6 +77,8 @@ export function renderHtmlReport(run: LabRun, table: string, options: { title: s
   const measurements = Object.entries(options.measurements);
   // One scale for every chart, so arms compare at a glance.
   const scale = Math.max(0, ...run.arms.flatMap((arm) => arm.rows.map((row) => row.promptTokens)));
+  const summaries = run.arms.map((arm) => summarizeArm(arm, priceListNamed(run.settings.priceList)));
+  const scored = summaries.some((summary) => summary.probes !== undefined);
   return [
     '<!doctype html>',
     '<html lang="en"><head><meta charset="utf-8">',
@@ -83,6 +90,9 @@ export function renderHtmlReport(run: LabRun, table: string, options: { title: s
     measurements.length > 0
       ? `<h2>Measurements of this machine (not reproducible bytes)</h2><ul class="measurements">${measurements.map(([name, value]) => `<li>${escapeHtml(name)}: ${escapeHtml(String(value))}</li>`).join('')}</ul>`
       : '',
+    '<h2>Where each dollar went</h2>',
+    costSplitTable(summaries),
+    scored ? `<h2>Cost against recovery reads</h2>\n${frontChart(costRecoveryFront(summaries, run.settings.providerCapTokens))}` : '',
     '<h2>Prompt tokens per request</h2>',
     ...run.arms.map((arm) => `<section class="arm"><h3>${escapeHtml(arm.arm)} — ${arm.rows.length} requests</h3>\n${requestSizeChart(arm, run.settings.descriptorTokens, boundary, scale)}</section>`),
     '</body></html>',

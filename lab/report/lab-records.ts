@@ -6,7 +6,7 @@
  */
 
 /** Which runtime managed the context for an arm. */
-export type ArmName = 'unmanaged' | 'native' | 'fold' | 'fold-immediate' | 'oracle' | `extension:${string}`;
+export type ArmName = 'unmanaged' | 'native' | 'fold' | 'fold-band' | 'fold-immediate' | 'fold-eager' | 'oracle' | `extension:${string}`;
 
 /** What happened to the window at a request, as the runtime attributes it. */
 export type WindowEvent = 'append' | 'commit' | 'compaction' | 'rewrite-unattributed';
@@ -20,8 +20,10 @@ export interface RequestRow {
   readonly promptTokens: number;
   /** Prompt tokens served from the simulated prefix cache. */
   readonly cacheRead: number;
-  /** Prompt tokens billed as fresh input (promptTokens - cacheRead). */
+  /** Prompt tokens billed as fresh input (promptTokens - cacheRead - cacheWrite). */
   readonly freshInput: number;
+  /** Prompt tokens billed as cache writes, for price lists that charge them apart (absent: 0). */
+  readonly cacheWrite?: number;
   /** Tokens of the scripted reply. */
   readonly output: number;
   /** Dollars for this request under the chosen price list (long-context tier applied per request). */
@@ -32,8 +34,12 @@ export interface RequestRow {
   readonly rejected: boolean;
   /** How this prompt relates to the previous one of the same arm. */
   readonly event: WindowEvent;
-  /** What the request was for: the agent's own turn, a native summary call, or a probe answer. */
-  readonly purpose: 'agent' | 'summary' | 'probe';
+  /**
+   * What the request was for: the agent's own turn, a native summary call, a probe answer,
+   * or a recovery (the agent reading again what its window no longer shows: the request
+   * that carries the recovered text, which a window that still showed it would not need).
+   */
+  readonly purpose: 'agent' | 'summary' | 'probe' | 'recovery';
   /** Milliseconds the arm's runtime spent in its hooks before this request (0 for unmanaged). */
   readonly hookMs: number;
 }
@@ -47,8 +53,37 @@ export interface ProbeScore {
   readonly recovered: number;
   /** Answered "unknown" or wrong. */
   readonly lost: number;
-  /** Recovery reads the agent made to answer probes. */
+  /** Recovery reads the agent made (for probes and working-set checks alike; by kind in `ArmResult.recoveryCalls`). */
   readonly recoveryReads: number;
+}
+
+/** How the agent did on the working-set checks of its stage work. */
+export interface WorkingSetScore {
+  readonly asked: number;
+  /** Answered right from a file still raw in the window. */
+  readonly correct: number;
+  /** Answered right after a recovery read (peek, search, re-read of the file). */
+  readonly recovered: number;
+  /** Answered "unknown" or wrong. */
+  readonly lost: number;
+}
+
+/** Every call the agent made to get back something its window no longer showed. */
+export interface RecoveryCalls {
+  /** `peek` of a fold (fold arms). */
+  readonly peeks: number;
+  /** `search` of the folded history (fold arms). */
+  readonly searches: number;
+  /** `read` of a file again (any arm: a compaction arm has nothing else). */
+  readonly fileRereads: number;
+  /** `repo_stage` delivering a stage again (a marker no fold shows). */
+  readonly stageRereads: number;
+}
+
+/** A fold arm's effective settings, as the runtime reports them. */
+export interface FoldArmSettings {
+  readonly scheduling: string;
+  readonly thresholds: { readonly maxTarget: number; readonly minTarget: number; readonly consolidateAfter: number; readonly minFoldChars: number };
 }
 
 /** Everything one arm did in one run. */
@@ -68,6 +103,12 @@ export interface ArmResult {
   /** Times pi-fold found it did not own the window alone (fold arms; every occurrence counted). */
   readonly ownershipWarnings?: number;
   readonly probes?: ProbeScore;
+  /** Working-set checks: details of recently read files the agent's stage work needs (live workload only). */
+  readonly workingSet?: WorkingSetScore;
+  /** Recovery calls the agent made, by kind (live workload only). */
+  readonly recoveryCalls?: RecoveryCalls;
+  /** The pi-fold settings the runtime really ran with (fold arms), read back from it after the run. */
+  readonly foldSettings?: FoldArmSettings;
   /** Set when the arm could not finish (e.g. the provider cap refused a prompt with no recovery). */
   readonly failure?: string;
 }

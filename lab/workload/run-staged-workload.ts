@@ -2,8 +2,9 @@ import { createReadToolDefinition } from '@mariozechner/pi-coding-agent';
 import { runArm } from '../arms/run-arm.ts';
 import { DEFAULT_CACHE_RULES } from '../provider/prefix-cache-simulator.ts';
 import { LAB_TOKENIZER } from '../provider/wire-tokens.ts';
-import type { ArmName, ArmResult, LabRun, LabRunSettings, ProbeScore, RequestRow } from '../report/lab-records.ts';
-import { createStagedAgent, type AgentLog } from './staged-agent.ts';
+import type { Thresholds } from '../../core/settings.ts';
+import type { ArmName, ArmResult, LabRun, LabRunSettings, ProbeScore, RequestRow, WorkingSetScore } from '../report/lab-records.ts';
+import { createStagedAgent, recoveryCalls, type AgentLog } from './staged-agent.ts';
 import { planAssignment, type AssignmentPlan, type StagedPreset } from './stage-plan.ts';
 import { AnswerSheet, createAnswerTool, createStageTool } from './stage-tools.ts';
 import { zodSourceTree } from './source-tree.ts';
@@ -21,6 +22,8 @@ export interface StagedRunOptions {
   readonly seed: number;
   readonly arms: readonly ArmName[];
   readonly priceList?: string;
+  /** pi-fold thresholds for the fold arms but `fold-band` (completed from the defaults; checked against the runtime). */
+  readonly foldThresholds?: Partial<Thresholds>;
   /** Called before each arm and with each request row (progress). */
   readonly onArmStart?: (arm: ArmName, expectedRequests: number) => void;
   readonly onRow?: (row: RequestRow) => void;
@@ -42,7 +45,7 @@ export async function runStagedWorkload(options: StagedRunOptions): Promise<LabR
     const sheet = new AnswerSheet();
     const agent = createStagedAgent(plan);
     // Two requests per stage, the final block, and about one per question for answers and recoveries.
-    options.onArmStart?.(arm, options.preset.stages * 2 + 2 + plan.answerKey.size);
+    options.onArmStart?.(arm, options.preset.stages * 2 + 2 + plan.answerKey.size + plan.checkKey.size / 2);
     const started = performance.now();
     const result = await runArm({
       arm,
@@ -52,8 +55,11 @@ export async function runStagedWorkload(options: StagedRunOptions): Promise<LabR
       policy: agent.policy,
       cwd: tree.root,
       ...(options.onRow === undefined ? {} : { onRow: options.onRow }),
+      ...(options.foldThresholds === undefined ? {} : { foldThresholds: options.foldThresholds }),
     });
-    const scored = { ...result, probes: scoreProbes(plan, sheet, agent.log) };
+    // An arm this core cannot run made no request: nothing to score.
+    const ran = result.rows.length > 0;
+    const scored = ran ? { ...result, probes: scoreProbes(plan, sheet, agent.log), workingSet: scoreChecks(plan, sheet, agent.log), recoveryCalls: recoveryCalls(agent.log) } : result;
     options.onArmEnd?.(scored, performance.now() - started);
     arms.push(scored);
   }
@@ -70,5 +76,18 @@ export function scoreProbes(plan: AssignmentPlan, sheet: AnswerSheet, log: Agent
     else correct += 1;
   }
   const asked = plan.answerKey.size;
-  return { asked, correct, recovered, lost: asked - correct - recovered, recoveryReads: log.recoveryReads.peeks + log.recoveryReads.stageRereads };
+  const { peeks, searches, fileRereads, stageRereads } = log.recoveryReads;
+  return { asked, correct, recovered, lost: asked - correct - recovered, recoveryReads: peeks + searches + fileRereads + stageRereads };
+}
+
+/** Every working-set check is counted: the line quoted right from the window, right after a recovery, or lost. */
+export function scoreChecks(plan: AssignmentPlan, sheet: AnswerSheet, log: AgentLog): WorkingSetScore {
+  let correct = 0;
+  let recovered = 0;
+  for (const [id, expected] of plan.checkKey) {
+    if (sheet.answers.get(id) !== expected) continue;
+    if (log.recovered.has(id)) recovered += 1;
+    else correct += 1;
+  }
+  return { asked: plan.checkKey.size, correct, recovered, lost: plan.checkKey.size - correct - recovered };
 }

@@ -13,8 +13,22 @@ export interface StagedPreset {
   readonly firstProbeStage: number;
   /** Questions in the withheld block after the last stage. */
   readonly finalQuestions: number;
+  /** Working set: each stage's work needs details of files read in this many stages before it. */
+  readonly workingSetStages: number;
+  /** Working-set checks per stage (from stage 2 on), each on a distinct file. */
+  readonly checksPerStage: number;
   readonly descriptorTokens: number;
   readonly providerCapTokens: number;
+}
+
+/** A detail of a recently read file that a stage's work needs: line `line` of `path`, as read. */
+export interface WorkingSetCheck {
+  readonly id: string;
+  readonly path: string;
+  /** 1-based line number; always within the first `CHECK_LINE_LIMIT` lines. */
+  readonly line: number;
+  /** The stage whose reads brought the file in. */
+  readonly readAtStage: number;
 }
 
 /** A question about the marker planted at `stage`. */
@@ -29,6 +43,8 @@ export interface StagePlan {
   readonly marker: string;
   /** Ordinary probe delivered with this stage, if any. */
   readonly probe?: Question;
+  /** Working-set checks this stage's work needs. */
+  readonly checks: readonly WorkingSetCheck[];
 }
 
 /** The whole assignment: stages, hidden values, and the withheld block. The key stays here, out of the window. */
@@ -40,7 +56,14 @@ export interface AssignmentPlan {
   readonly finalBlock: readonly Question[];
   /** Question id → the marker it asks for. */
   readonly answerKey: ReadonlyMap<string, string>;
+  /** Working-set check id → the line it asks for (trimmed). Outside the window, like the answer key. */
+  readonly checkKey: ReadonlyMap<string, string>;
 }
+
+/** Checked lines lie in the head of a file, which every runtime shows when it shows the file at all. */
+export const CHECK_LINE_LIMIT = 40;
+/** A checked line is long enough to be unmistakable. */
+const CHECK_MIN_CHARS = 12;
 
 const WORDS = ['amber', 'basalt', 'cobalt', 'dune', 'ember', 'fjord', 'garnet', 'harbor', 'indigo', 'juniper', 'kelp', 'lumen', 'meadow', 'nickel', 'onyx', 'pewter', 'quartz', 'russet', 'saffron', 'tundra', 'umber', 'velvet', 'willow', 'xenon', 'yarrow', 'zephyr'];
 
@@ -81,8 +104,9 @@ export function planAssignment(tree: SourceTree, preset: StagedPreset, seed: num
         answerKey.set(probe.id, markers[target - 1]!);
       }
     }
-    stages.push({ stage, files, marker: markers[stage - 1]!, ...(probe === undefined ? {} : { probe }) });
+    stages.push({ stage, files, marker: markers[stage - 1]!, ...(probe === undefined ? {} : { probe }), checks: [] });
   }
+  const checkKey = planWorkingSetChecks(tree, preset, seed, stages);
   const remaining = Array.from({ length: preset.stages }, (_, index) => index + 1).filter((stage) => !asked.has(stage));
   const finalBlock: Question[] = [];
   const count = Math.min(preset.finalQuestions, remaining.length);
@@ -93,5 +117,42 @@ export function planAssignment(tree: SourceTree, preset: StagedPreset, seed: num
     finalBlock.push(question);
     answerKey.set(question.id, markers[stage - 1]!);
   }
-  return { preset, seed, tree, stages, finalBlock, answerKey };
+  return { preset, seed, tree, stages, finalBlock, answerKey, checkKey };
+}
+
+/**
+ * The working-set rule: from stage 2 on, each stage's work needs `checksPerStage` details,
+ * each a line from the head of a file read (not shown inline) in one of the
+ * `workingSetStages` stages before it. Drawn from a generator of its own, so markers and
+ * probes are the same as without checks. Fills `stages[k].checks`; returns the key.
+ */
+function planWorkingSetChecks(tree: SourceTree, preset: StagedPreset, seed: number, stages: StagePlan[]): Map<string, string> {
+  const random = seededRandom(seed ^ 0x5eed_c0de);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+  const key = new Map<string, string>();
+  const lineCache = new Map<string, { line: number; text: string }[]>();
+  const checkable = (path: string): { line: number; text: string }[] => {
+    let lines = lineCache.get(path);
+    if (lines === undefined) {
+      lines = tree.read(path).split('\n').slice(0, CHECK_LINE_LIMIT).map((text, index) => ({ line: index + 1, text: text.trim() })).filter((candidate) => candidate.text.length >= CHECK_MIN_CHARS);
+      lineCache.set(path, lines);
+    }
+    return lines;
+  };
+  for (let position = 1; position < stages.length; position += 1) {
+    const recent = stages.slice(Math.max(0, position - preset.workingSetStages), position);
+    const candidates = recent.flatMap((earlier) => earlier.files.slice(1).map((file) => ({ file, stage: earlier.stage }))).filter(({ file }) => checkable(file.path).length > 0);
+    const checks: WorkingSetCheck[] = [];
+    for (let count = 0; count < preset.checksPerStage; count += 1) {
+      const open = candidates.filter(({ file }) => !checks.some((check) => check.path === file.path));
+      if (open.length === 0) break;
+      const chosen = pick(open);
+      const line = pick(checkable(chosen.file.path));
+      const check = { id: `W${position + 1}${String.fromCharCode(97 + count)}`, path: chosen.file.path, line: line.line, readAtStage: chosen.stage };
+      checks.push(check);
+      key.set(check.id, line.text);
+    }
+    stages[position] = { ...stages[position]!, checks };
+  }
+  return key;
 }

@@ -1,6 +1,6 @@
 import type { ToolDefinition } from '@mariozechner/pi-coding-agent';
 import { Type } from 'typebox';
-import type { AssignmentPlan, Question, StagePlan } from './stage-plan.ts';
+import type { AssignmentPlan, Question, StagePlan, WorkingSetCheck } from './stage-plan.ts';
 
 export const STAGE_TOOL = 'repo_stage';
 export const ANSWER_TOOL = 'submit_answers';
@@ -12,6 +12,8 @@ export const PAYLOAD = {
   readLine: 'Read with the read tool: ',
   probe: (question: Question) => `Probe ${question.id}: what is the marker of stage ${question.stage}? Answer with ${ANSWER_TOOL}.`,
   probePattern: /Probe (\w+): what is the marker of stage (\d+)\?/g,
+  check: (check: WorkingSetCheck) => `Check ${check.id}: this stage's work needs line ${check.line} of ${check.path} (read at stage ${check.readAtStage}); quote it, trimmed, with ${ANSWER_TOOL}.`,
+  checkPattern: /Check (\w+): this stage's work needs line (\d+) of (\S+) \(read at stage \d+\)/g,
   finalHeader: 'All stages are delivered. Final questions, withheld until now:',
   redelivered: '(re-delivered)',
 };
@@ -39,6 +41,7 @@ export function stagePayload(plan: AssignmentPlan, stage: StagePlan, redelivery:
     lines.push(`Inline excerpt of ${inline.path}:`, plan.tree.read(inline.path).slice(0, plan.preset.inlineChars));
   }
   if (stage.probe !== undefined && !redelivery) lines.push(PAYLOAD.probe(stage.probe));
+  if (!redelivery) lines.push(...stage.checks.map((check) => PAYLOAD.check(check)));
   return lines.join('\n');
 }
 

@@ -1,26 +1,35 @@
 import type { Message } from '@mariozechner/pi-ai';
 import type { ModelPolicy, ModelRequest, ScriptedReply } from '../provider/simulated-provider.ts';
+import type { RecoveryCalls } from '../report/lab-records.ts';
 import { summarizeForCompaction } from './lab-summarizer.ts';
-import type { AssignmentPlan, Question } from './stage-plan.ts';
+import type { AssignmentPlan } from './stage-plan.ts';
 import { ANSWER_TOOL, PAYLOAD, STAGE_TOOL } from './stage-tools.ts';
+import { FOLD_TOOL, foldMentioning, readMentions, READ_TOOL, visibleFiles, visibleLine } from './window-files.ts';
 
-/** The fold runtime's agent tool (Pi adapter), used for peeks when the session offers it. */
-export const FOLD_TOOL = 'pi_fold_context';
+export { FOLD_TOOL } from './window-files.ts';
 /** Recovery calls the agent makes in one batch at most (a small batch keeps re-reads from flooding the window). */
 export const RECOVERY_BATCH = 3;
-/** Peeks tried per question before falling back to re-reading the stage. */
+/** Peeks tried per question before falling back to reading again. */
 const PEEKS_PER_QUESTION = 4;
+/** A file recovered from a fold is peeked whole: its unit's exact source, up to the runtime's largest peek. */
+const FILE_PEEK_BYTES = 200_000;
 
 /** How the agent answered, kept outside the window for scoring. */
 export interface AgentLog {
-  /** Question ids answered right after at least one recovery read. */
+  /** Question and check ids answered right after at least one recovery read. */
   readonly recovered: Set<string>;
-  readonly recoveryReads: { peeks: number; stageRereads: number };
+  readonly recoveryReads: { peeks: number; searches: number; fileRereads: number; stageRereads: number };
 }
 
-interface OpenQuestion {
-  readonly question: Question;
+type ToolCallRequest = { name: string; arguments: Record<string, unknown> };
+
+/** Something the agent must answer: a probe about a stage's marker, or a working-set check on a file's line. */
+type Need = { readonly kind: 'probe'; readonly id: string; readonly stage: number } | { readonly kind: 'check'; readonly id: string; readonly path: string; readonly line: number };
+
+interface OpenNeed {
+  readonly need: Need;
   readonly peeked: Set<string>;
+  searched: boolean;
   reread: boolean;
   attempts: number;
 }
@@ -29,53 +38,61 @@ interface OpenQuestion {
  * The closed-loop scripted agent of the staged assignment. Deterministic, and it answers
  * only from what its window shows:
  * - a stage payload → read the files it names, in one batch;
- * - read results → write a one-line note per file, then answer any open question from the
- *   window; a value not visible is recovered the cheapest way the runtime allows (a peek of
- *   the fold whose brief names `repo_stage(stage=N)` when `pi_fold_context` is offered, else a
- *   re-read of that stage), at most 3 recoveries per batch; when nothing recovers it, "unknown";
- * - no open question → the next stage; after the final block is answered, a closing text.
- * Control state (the next stage, open question ids) is the agent's plan and lives outside the
- * window; answers never do. Summary calls (native compaction) get the stated summarizer.
+ * - read results → a one-line note per file, then every open need answered from the window:
+ *   a probe from the marker's text, a working-set check from the named line of a file the
+ *   window still shows (a raw read result or a peeked fold's exact source);
+ * - what is not visible is recovered the cheapest way the runtime allows, at most 3 calls a
+ *   batch: a fold arm peeks the fold that names it (a file's fold found by its brief, else by
+ *   `search`); any arm falls back to reading the file again or re-delivering the stage;
+ *   "unknown" when nothing recovers it;
+ * - nothing open → the next stage; after the final block is answered, a closing text.
+ * The request that carries recovered text is labelled `recovery`: a window that still showed
+ * it would not have needed that request. Control state (the next stage, open ids) is the
+ * agent's plan outside the window; answers never are. Summary calls get the stated summarizer.
  */
 export function createStagedAgent(plan: AssignmentPlan): { policy: ModelPolicy; log: AgentLog } {
-  const log: AgentLog = { recovered: new Set(), recoveryReads: { peeks: 0, stageRereads: 0 } };
+  const log: AgentLog = { recovered: new Set(), recoveryReads: { peeks: 0, searches: 0, fileRereads: 0, stageRereads: 0 } };
   const lastStage = plan.preset.stages + 1;
   const absorbed = new Set<number>();
-  const open = new Map<string, OpenQuestion>();
+  const open = new Map<string, OpenNeed>();
   let nextStage = 1;
   let noteStage = 0;
   let finalDelivered = false;
+  let awaitingRecovery = false;
 
   const policy: ModelPolicy = (request: ModelRequest): ScriptedReply => {
     if (request.purpose === 'summary') return { text: summarizeForCompaction(request.messages) };
+    const recovering = awaitingRecovery;
+    awaitingRecovery = false;
     const { calls, results } = newestBatch(request.messages);
     const toRead: string[] = [];
     const reads: { path: string; text: string }[] = [];
     for (const result of results) {
       const call = calls.get(result.toolCallId);
       const text = textOf(result);
-      if (call?.name === 'read') reads.push({ path: String(call.arguments.path), text });
+      if (call?.name === READ_TOOL && !recovering) reads.push({ path: String(call.arguments.path), text });
       if (call?.name !== STAGE_TOOL) continue;
       const stage = Number(call.arguments.stage);
       if (stage === lastStage) {
         finalDelivered = true;
-        addQuestions(text);
+        addNeeds(text);
       } else if (!absorbed.has(stage) && !text.includes(PAYLOAD.redelivered)) {
         absorbed.add(stage);
         noteStage = stage;
         const line = text.split('\n').find((candidate) => candidate.startsWith(PAYLOAD.readLine));
         if (line !== undefined) toRead.push(...line.slice(PAYLOAD.readLine.length).split(', ').filter((path) => path.length > 0));
-        addQuestions(text);
+        addNeeds(text);
       }
     }
-    if (toRead.length > 0) return { toolCalls: toRead.map((path) => ({ name: 'read', arguments: { path } })) };
+    if (toRead.length > 0) return { toolCalls: toRead.map((path) => ({ name: READ_TOOL, arguments: { path } })) };
     const note = reads.length > 0 ? noteFor(noteStage, reads) : undefined;
     const visible = windowText(request.messages);
+    const files = visibleFiles(request.messages);
     const answers: Record<string, string> = {};
-    const recoveries: { name: string; arguments: Record<string, unknown> }[] = [];
-    const offersPeek = request.tools.some((tool) => tool.name === FOLD_TOOL);
+    const recoveries: ToolCallRequest[] = [];
+    const offersFold = request.tools.some((tool) => tool.name === FOLD_TOOL);
     for (const [id, entry] of open) {
-      const value = PAYLOAD.markerPattern(entry.question.stage).exec(visible)?.[1];
+      const value = entry.need.kind === 'probe' ? PAYLOAD.markerPattern(entry.need.stage).exec(visible)?.[1] : visibleLine(files, entry.need.path, entry.need.line);
       if (value !== undefined) {
         answers[id] = value;
         if (entry.attempts > 0) log.recovered.add(id);
@@ -83,7 +100,7 @@ export function createStagedAgent(plan: AssignmentPlan): { policy: ModelPolicy; 
         continue;
       }
       if (recoveries.length >= RECOVERY_BATCH) continue;
-      const recovery = nextRecovery(entry, visible, offersPeek);
+      const recovery = nextRecovery(entry, visible, offersFold);
       if (recovery === undefined) {
         answers[id] = 'unknown';
         open.delete(id);
@@ -97,39 +114,58 @@ export function createStagedAgent(plan: AssignmentPlan): { policy: ModelPolicy; 
       toolCalls.push({ name: STAGE_TOOL, arguments: { stage: nextStage } });
       nextStage += 1;
     }
-    const probeWork = Object.keys(answers).length > 0 || recoveries.length > 0;
-    if (toolCalls.length === 0) return { text: `${note === undefined ? '' : `${note}\n`}Assignment complete: ${plan.preset.stages} stages delivered, every question answered.` };
-    return { ...(note === undefined ? {} : { text: note }), toolCalls, ...(probeWork ? { purpose: 'probe' as const } : {}) };
+    awaitingRecovery = recoveries.length > 0;
+    const purpose = recovering ? ('recovery' as const) : Object.keys(answers).length > 0 || recoveries.length > 0 ? ('probe' as const) : undefined;
+    if (toolCalls.length === 0) return { text: `${note === undefined ? '' : `${note}\n`}Assignment complete: ${plan.preset.stages} stages delivered, every question answered.`, ...(purpose === undefined ? {} : { purpose }) };
+    return { ...(note === undefined ? {} : { text: note }), toolCalls, ...(purpose === undefined ? {} : { purpose }) };
   };
 
-  function addQuestions(text: string): void {
-    for (const match of text.matchAll(PAYLOAD.probePattern)) {
-      const id = match[1]!;
-      if (!open.has(id)) open.set(id, { question: { id, stage: Number(match[2]) }, peeked: new Set(), reread: false, attempts: 0 });
-    }
+  function addNeeds(text: string): void {
+    const add = (need: Need): void => {
+      if (!open.has(need.id)) open.set(need.id, { need, peeked: new Set(), searched: false, reread: false, attempts: 0 });
+    };
+    for (const match of text.matchAll(PAYLOAD.probePattern)) add({ kind: 'probe', id: match[1]!, stage: Number(match[2]) });
+    for (const match of text.matchAll(PAYLOAD.checkPattern)) add({ kind: 'check', id: match[1]!, line: Number(match[2]), path: match[3]! });
   }
 
-  function nextRecovery(entry: OpenQuestion, visible: string, offersPeek: boolean): { name: string; arguments: Record<string, unknown> } | undefined {
-    if (offersPeek && entry.peeked.size < PEEKS_PER_QUESTION) {
-      const foldId = foldNaming(visible, entry.question.stage, entry.peeked);
+  function nextRecovery(entry: OpenNeed, visible: string, offersFold: boolean): ToolCallRequest | undefined {
+    const { need } = entry;
+    if (offersFold && entry.peeked.size < PEEKS_PER_QUESTION) {
+      const mentions = need.kind === 'probe' ? [`${STAGE_TOOL}(stage=${need.stage})`] : readMentions(need.path);
+      const foldId = foldMentioning(visible, mentions, entry.peeked);
       if (foldId !== undefined) {
         entry.peeked.add(foldId);
         log.recoveryReads.peeks += 1;
-        return { name: FOLD_TOOL, arguments: { action: 'peek', id: foldId } };
+        return { name: FOLD_TOOL, arguments: { action: 'peek', id: foldId, ...(need.kind === 'check' ? { bytes: FILE_PEEK_BYTES } : {}) } };
+      }
+      // A file's name may be clipped out of a parent's brief: the exact search finds its fold.
+      if (need.kind === 'check' && !entry.searched) {
+        entry.searched = true;
+        log.recoveryReads.searches += 1;
+        return { name: FOLD_TOOL, arguments: { action: 'search', pattern: need.path, limit: 3 } };
       }
     }
     if (entry.reread) return undefined;
     entry.reread = true;
+    if (need.kind === 'check') {
+      log.recoveryReads.fileRereads += 1;
+      return { name: READ_TOOL, arguments: { path: need.path } };
+    }
     log.recoveryReads.stageRereads += 1;
-    return { name: STAGE_TOOL, arguments: { stage: entry.question.stage } };
+    return { name: STAGE_TOOL, arguments: { stage: need.stage } };
   }
 
   return { policy, log };
 }
 
+/** The recovery calls of a log, as every report counts them. */
+export function recoveryCalls(log: AgentLog): RecoveryCalls {
+  return { ...log.recoveryReads };
+}
+
 /** The newest assistant message's tool calls (by id) and the results that answered them (runtime notices after them skipped). */
-function newestBatch(messages: readonly Message[]): { calls: Map<string, { name: string; arguments: Record<string, unknown> }>; results: Extract<Message, { role: 'toolResult' }>[] } {
-  const calls = new Map<string, { name: string; arguments: Record<string, unknown> }>();
+function newestBatch(messages: readonly Message[]): { calls: Map<string, ToolCallRequest>; results: Extract<Message, { role: 'toolResult' }>[] } {
+  const calls = new Map<string, ToolCallRequest>();
   const results: Extract<Message, { role: 'toolResult' }>[] = [];
   for (let position = messages.length - 1; position >= 0; position -= 1) {
     const message = messages[position]!;
@@ -158,12 +194,7 @@ function windowText(messages: readonly Message[]): string {
 
 /** The fold id whose placeholder or brief names `repo_stage(stage=N)`: the last fold id seen before that mention. */
 export function foldNaming(visible: string, stage: number, exclude: ReadonlySet<string>): string | undefined {
-  let lastFold: string | undefined;
-  for (const match of visible.matchAll(/fold_[0-9a-f]{24}|repo_stage\(stage=(\d+)\)/g)) {
-    if (match[1] === undefined) lastFold = match[0];
-    else if (Number(match[1]) === stage && lastFold !== undefined && !exclude.has(lastFold)) return lastFold;
-  }
-  return undefined;
+  return foldMentioning(visible, [`${STAGE_TOOL}(stage=${stage})`], exclude);
 }
 
 /** One line per file read: its size and first exported declaration. */

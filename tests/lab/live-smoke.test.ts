@@ -1,12 +1,17 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { coreSchedulingKnows, SEED_BAND } from '../../lab/arms/arm-profile.ts';
 import type { ArmName, ArmResult, LabRun } from '../../lab/report/lab-records.ts';
-import { stableSummaryJson } from '../../lab/report/index.ts';
+import { stableSummaryJson, summarizeArm } from '../../lab/report/index.ts';
+import { PRICE_LISTS } from '../../core/price-lists.ts';
 import { stagedPreset } from '../../lab/workload/presets.ts';
 import { runStagedWorkload } from '../../lab/workload/run-staged-workload.ts';
 import { planAssignment } from '../../lab/workload/stage-plan.ts';
 import { zodSourceTree } from '../../lab/workload/source-tree.ts';
 
-const ARMS: readonly ArmName[] = ['unmanaged', 'native', 'fold', 'fold-immediate', 'oracle'];
+const ARMS: readonly ArmName[] = ['unmanaged', 'native', 'fold', 'fold-band', 'fold-immediate', 'fold-eager', 'oracle'];
+/** Before the cost scheduler lands in core, the faithful immediate ablation cannot run (the arm says so). */
+const FAITHFUL_IMMEDIATE = coreSchedulingKnows('eager');
+const FOLD_ARMS = (['fold', 'fold-band', 'fold-eager', ...(FAITHFUL_IMMEDIATE ? ['fold-immediate'] : [])] as const) as readonly ArmName[];
 const preset = stagedPreset('smoke');
 const SEED = 1;
 let run: LabRun;
@@ -23,7 +28,7 @@ describe('lab smoke preset: the staged assignment through every arm in real Pi s
   }, 180_000);
 
   it('fold arms never send a prompt above the budget, never compact, and land folds', () => {
-    for (const name of ['fold', 'fold-immediate'] as const) {
+    for (const name of FOLD_ARMS) {
       const result = arm(name);
       expect(result.failure, name).toBeUndefined();
       for (const row of result.rows) expect(row.promptTokens, `${name} request ${row.index}`).toBeLessThanOrEqual(preset.descriptorTokens);
@@ -36,7 +41,7 @@ describe('lab smoke preset: the staged assignment through every arm in real Pi s
   });
 
   it('every rewrite in a fold arm is attributed to a commit', () => {
-    for (const name of ['fold', 'fold-immediate'] as const) {
+    for (const name of FOLD_ARMS) {
       const result = arm(name);
       expect(result.rewritesUnattributed, name).toBe(0);
       expect(result.rewritesAttributed, name).toBeGreaterThan(0);
@@ -47,7 +52,7 @@ describe('lab smoke preset: the staged assignment through every arm in real Pi s
   it('every probe is answered or counted, and the oracle, seeing everything, gets them all', () => {
     const planned = planAssignment(zodSourceTree(), preset, SEED).answerKey.size;
     expect(planned).toBeGreaterThan(preset.finalQuestions);
-    for (const result of run.arms) {
+    for (const result of run.arms.filter((candidate) => candidate.rows.length > 0)) {
       const probes = result.probes!;
       expect(probes.asked, result.arm).toBe(planned);
       expect(probes.correct + probes.recovered + probes.lost, result.arm).toBe(probes.asked);
@@ -55,7 +60,59 @@ describe('lab smoke preset: the staged assignment through every arm in real Pi s
     expect(arm('oracle').probes!.correct).toBe(planned);
     expect(arm('oracle').probes!.recoveryReads).toBe(0);
     // Fold arms recover folded values by peeking rather than losing them.
-    for (const name of ['fold', 'fold-immediate'] as const) expect(arm(name).probes!.lost, name).toBe(0);
+    for (const name of FOLD_ARMS) expect(arm(name).probes!.lost, name).toBe(0);
+  });
+
+  it('each fold arm ran with its own settings, read back from the runtime', () => {
+    expect(arm('fold-band').foldSettings!.thresholds).toMatchObject({ maxTarget: SEED_BAND.maxTarget, minTarget: SEED_BAND.minTarget });
+    expect(arm('fold-eager').foldSettings!.scheduling).toBe(FAITHFUL_IMMEDIATE ? 'eager' : 'immediate');
+    if (FAITHFUL_IMMEDIATE) expect(arm('fold-immediate').foldSettings!.scheduling).toBe('immediate');
+    else expect(arm('fold-immediate').failure).toMatch(/^unavailable: fold-immediate needs core's faithful immediate scheduling/);
+    // The eager ablation folds every closed unit: more fold events and rewrites than the default.
+    expect(arm('fold-eager').foldEvents).toBeGreaterThan(arm('fold').foldEvents);
+    expect(arm('fold-eager').rewritesAttributed).toBeGreaterThan(arm('fold').rewritesAttributed);
+  });
+
+  it("every arm's cost split adds up to its cost, part by part as the rows bill it", () => {
+    const ledger = PRICE_LISTS['gpt-5.6-ledger']!;
+    for (const result of run.arms) {
+      const split = summarizeArm(result, ledger).costSplit;
+      const billed = result.rows.filter((row) => !row.rejected);
+      // Independent of the split code: the provider's own per-request dollars, and the smoke preset never crosses the 272k tier.
+      const total = billed.reduce((sum, row) => sum + row.costUsd, 0);
+      const parts = Object.values(split).reduce((sum, part) => sum + part, 0);
+      expect(parts, result.arm).toBeCloseTo(total, 5);
+      for (const part of Object.values(split)) expect(part).toBeGreaterThanOrEqual(0);
+      const agentRows = billed.filter((row) => row.purpose !== 'summary');
+      const perMillion = (tokens: number, rate: number): number => (tokens * rate) / 1_000_000;
+      expect(split.summaryCallsUsd, result.arm).toBeCloseTo(billed.filter((row) => row.purpose === 'summary').reduce((sum, row) => sum + row.costUsd, 0), 5);
+      expect(split.rewriteFreshUsd, result.arm).toBeCloseTo(perMillion(agentRows.filter((row) => row.event !== 'append').reduce((sum, row) => sum + row.freshInput, 0), ledger.base.input), 5);
+      expect(split.appendedFreshUsd, result.arm).toBeCloseTo(perMillion(agentRows.filter((row) => row.event === 'append').reduce((sum, row) => sum + row.freshInput, 0), ledger.base.input), 5);
+      expect(split.cacheReadUsd, result.arm).toBeCloseTo(perMillion(agentRows.reduce((sum, row) => sum + row.cacheRead, 0), ledger.base.cacheRead), 5);
+      expect(split.longContextSurchargeUsd, result.arm).toBe(0);
+    }
+    expect(summarizeArm(arm('native')).costSplit.summaryCallsUsd).toBeGreaterThan(0);
+    expect(summarizeArm(arm('fold-eager')).costSplit.rewriteFreshUsd).toBeGreaterThan(0);
+  });
+
+  it('the working-set rule: an eager arm pays recovery reads the default does not, and nobody loses a check', () => {
+    const planned = planAssignment(zodSourceTree(), preset, SEED).checkKey.size;
+    expect(planned).toBeGreaterThan(0);
+    const eager = summarizeArm(arm('fold-eager'));
+    const fold = summarizeArm(arm('fold'));
+    expect(eager.recovery.reads).toBeGreaterThan(fold.recovery.reads);
+    expect(eager.recovery.requests).toBeGreaterThan(fold.recovery.requests);
+    expect(eager.recovery.usd).toBeGreaterThan(fold.recovery.usd);
+    expect(eager.workingSet!.recovered).toBeGreaterThan(fold.workingSet!.recovered);
+    for (const name of [...FOLD_ARMS, 'native', 'oracle'] as const) {
+      const checks = arm(name).workingSet!;
+      expect(checks.asked, name).toBe(planned);
+      expect(checks.lost, name).toBe(0);
+    }
+    // Seeing everything, the oracle quotes every line straight from its window.
+    expect(arm('oracle').workingSet!.correct).toBe(planned);
+    // A recovery request is a billed row carrying text read back.
+    expect(arm('fold-eager').rows.filter((row) => row.purpose === 'recovery').length).toBe(eager.recovery.requests);
   });
 
   it('native hits the provider cap inside the turn and Pi compacts, with billed summary calls', () => {

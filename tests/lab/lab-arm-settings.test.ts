@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { FoldError } from '../../core/fold-error.ts';
+import { armProfile, parseArmName, SEED_BAND } from '../../lab/arms/arm-profile.ts';
+import { checkedFoldSettings } from '../../lab/arms/run-arm.ts';
+import { parseThresholdsOption } from '../../lab/arms/threshold-option.ts';
+import { stagedPreset } from '../../lab/workload/presets.ts';
+import { runStagedWorkload, stagedSettings } from '../../lab/workload/run-staged-workload.ts';
+
+const preset = stagedPreset('smoke');
+
+describe("lab arms' settings reach the runtime", () => {
+  it('a fold arm run with thresholds runs with exactly those, as the runtime reports them', async () => {
+    const run = await runStagedWorkload({ preset, seed: 1, arms: ['fold'], foldThresholds: { maxTarget: 0.7, minTarget: 0.1 } });
+    const fold = run.arms[0]!;
+    expect(fold.failure).toBeUndefined();
+    expect(fold.foldSettings!.thresholds).toEqual({ maxTarget: 0.7, minTarget: 0.1, consolidateAfter: 10, minFoldChars: 8000 });
+  }, 120_000);
+
+  it('refuses a run whose runtime ran with other settings than asked, naming both', () => {
+    const asked = { providerInputBudget: 30_000, scheduling: 'epoch', thresholds: { ...SEED_BAND, minTarget: 0.1 } };
+    const error = (() => {
+      try {
+        checkedFoldSettings('fold', asked, { scheduling: 'epoch', thresholds: SEED_BAND });
+      } catch (caught) {
+        return caught;
+      }
+      return undefined;
+    })();
+    expect(FoldError.isInstance(error)).toBe(true);
+    expect((error as FoldError).code).toBe('SETTINGS.INVALID');
+    expect((error as Error).message).toMatch(/arm fold: its settings did not reach the runtime: asked .*"minTarget":0.1.*the runtime ran with .*"minTarget":0.4/);
+    expect(checkedFoldSettings('fold', asked, { scheduling: 'epoch', thresholds: asked.thresholds }).thresholds.minTarget).toBe(0.1);
+    expect(() => checkedFoldSettings('fold-eager', { providerInputBudget: 1, scheduling: 'eager' }, { scheduling: 'epoch', thresholds: SEED_BAND })).toThrow(/fold-eager.*"scheduling":"eager".*"scheduling":"epoch"/);
+  });
+
+  it('fold-band keeps the seed band whatever thresholds the run asks of the others', () => {
+    const settings = stagedSettings(preset, 1);
+    const thresholds = { ...SEED_BAND, maxTarget: 0.7, minTarget: 0.05 };
+    expect(armProfile('fold-band', settings, thresholds).fold!.thresholds).toEqual(SEED_BAND);
+    expect(armProfile('fold', settings, thresholds).fold!.thresholds).toEqual(thresholds);
+    expect(armProfile('fold', settings).fold!.thresholds).toBeUndefined();
+  });
+
+  it('names the arms and threshold options it knows when given one it does not', () => {
+    for (const name of ['fold', 'fold-band', 'fold-immediate', 'fold-eager', 'extension:/x.ts']) expect(parseArmName(name)).toBe(name);
+    expect(() => parseArmName('fold-lazy')).toThrow(/unknown lab arm "fold-lazy" \(known: unmanaged, native, fold, fold-band, fold-immediate, fold-eager, oracle, extension:<path>\)/);
+    expect(parseThresholdsOption('maxTarget=0.7, minTarget=0.05')).toEqual({ maxTarget: 0.7, minTarget: 0.05 });
+    expect(() => parseThresholdsOption('maxTarget=high')).toThrow(/--thresholds takes name=value pairs of maxTarget, minTarget, consolidateAfter, minFoldChars, got "maxTarget=high"/);
+    expect(() => parseThresholdsOption('band=0.8')).toThrow(/got "band=0.8"/);
+  });
+});
