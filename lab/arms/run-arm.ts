@@ -36,8 +36,9 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AuthStorage, createAgentSession, DefaultResourceLoader, ModelRegistry, SessionManager, SettingsManager, type AgentSession, type ExtensionAPI, type ToolDefinition } from '@mariozechner/pi-coding-agent';
+import { createAgentSession, DefaultResourceLoader, SessionManager, SettingsManager, type AgentSession, type ExtensionAPI, type ToolDefinition } from '@mariozechner/pi-coding-agent';
 import { registerPiFold, type PiFoldRegistration } from '../../adapters/pi/register-pi-fold.ts';
+import { scriptedModelHost } from '../../testing/pi/scripted-host.ts';
 import { MemoryEvidenceStore } from '../../adapters/storage-memory/memory-evidence-store.ts';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { FoldError } from '../../core/fold-error.ts';
@@ -119,9 +120,9 @@ async function runArmSession(input: RunArmInput): Promise<ArmResult> {
     },
   });
   try {
-    const authStorage = AuthStorage.inMemory();
-    const modelRegistry = ModelRegistry.inMemory(authStorage);
-    modelRegistry.registerProvider('lab', {
+    // Pi 0.x (the pinned host) and >= 0.74 (a peer's host, lab/peers) register providers differently.
+    const models = await scriptedModelHost(scratch);
+    models.registerProvider('lab', {
       api: 'lab-simulated',
       apiKey: 'offline',
       baseUrl: 'http://localhost:0',
@@ -151,9 +152,8 @@ async function runArmSession(input: RunArmInput): Promise<ArmResult> {
     const created = await createAgentSession({
       cwd,
       agentDir: agentDirectory,
-      model: modelRegistry.find('lab', 'lab-model')!,
-      authStorage,
-      modelRegistry,
+      model: models.find('lab', 'lab-model')!,
+      ...models.sessionOptions,
       settingsManager,
       sessionManager: labSessionManager(cwd, input.arm),
       resourceLoader,

@@ -4,6 +4,7 @@ import { priceRequest } from '../../core/chars-cost-model.ts';
 import type { PriceList } from '../../ports/cost-model.port.ts';
 import type { ArmName, RequestRow, WindowEvent } from '../report/lab-records.ts';
 import { PrefixCacheSimulator, type PrefixCacheRules, type PromptMessage } from './prefix-cache-simulator.ts';
+import { providerView } from './provider-view.ts';
 import type { WireTokenizer } from './wire-tokens.ts';
 
 /** What the scripted model is asked: exactly what a provider would receive, plus why. */
@@ -102,7 +103,8 @@ export class SimulatedProvider {
     });
   }
 
-  private respond(model: Model<string>, context: Context): AssistantMessage {
+  private respond(model: Model<string>, hostContext: Context): AssistantMessage {
+    const context = providerView(hostContext);
     const { tokenizer, capTokens, priceList, attribution } = this.options;
     const index = this.rows.length;
     const purpose = attribution.isCompacting() ? 'summary' : 'agent';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Context, Message } from '@mariozechner/pi-ai';
 import * as piCodingAgent from '@mariozechner/pi-coding-agent';
-import { AuthStorage, ModelRegistry } from '@mariozechner/pi-coding-agent';
+import type { AuthStorage, ModelRegistry } from '@mariozechner/pi-coding-agent';
 
 /**
  * The parts of a scripted Pi session that differ between Pi 0.x and 1.x: where a provider is
@@ -37,8 +37,11 @@ export async function scriptedModelHost(workDirectory: string): Promise<Scripted
       sessionOptions: { modelRuntime },
     };
   }
-  const authStorage = AuthStorage.inMemory();
-  const modelRegistry = ModelRegistry.inMemory(authStorage);
+  // Read from the namespace, not imported by name: Pi >= 0.74 has no AuthStorage export, and a
+  // named import of it would fail to link under plain Node (the lab on another Pi version).
+  const { AuthStorage: authStorages, ModelRegistry: modelRegistries } = piCodingAgent as unknown as { AuthStorage: typeof AuthStorage; ModelRegistry: typeof ModelRegistry };
+  const authStorage = authStorages.inMemory();
+  const modelRegistry = modelRegistries.inMemory(authStorage);
   return { registerProvider: (name, config) => modelRegistry.registerProvider(name, config), find: (provider, id) => modelRegistry.find(provider, id), sessionOptions: { authStorage, modelRegistry } };
 }
 
