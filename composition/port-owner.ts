@@ -1,3 +1,5 @@
+import { FoldError } from '../core/fold-error.ts';
+
 /** Something a container built and must therefore close. */
 interface Closable {
   dispose?(): Promise<void> | void;
@@ -17,7 +19,7 @@ export class PortOwner {
 
   /** Take `resource` into this container's care and hand it back. */
   adopt<T extends Closable>(resource: T): T {
-    if (this.closed) throw new Error('a disposed container cannot take new adapters');
+    if (this.closed) throw new FoldError('INVARIANT.BROKEN', 'a disposed session container was asked to build a store; open a new runtime instead');
     this.owned.push(resource);
     return resource;
   }
