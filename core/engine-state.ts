@@ -4,6 +4,7 @@ import type {
   EphemeralPeekV1,
   HeldSpanV1,
   PendingMarkV1,
+  TranscriptAnchorV1,
   WindowInsertV1,
 } from '../ports/fold-records.ts';
 import { FoldError } from './fold-error.ts';
@@ -26,6 +27,8 @@ export class EngineMemory {
   holds: HeldSpanV1[] = [];
   inserts: WindowInsertV1[] = [];
   ephemeralPeeks: EphemeralPeekV1[] = [];
+  /** The first entry of the branch last projected (see EngineStateV1.transcriptAnchor). */
+  transcriptAnchor: TranscriptAnchorV1 | undefined;
   counters: Mutable<EngineCountersV1> = {
     requests: 0,
     pureAppends: 0,
@@ -58,6 +61,7 @@ export class EngineMemory {
       counters: { ...this.counters },
       epoch: this.epoch,
       noticeShownSinceRewrite: this.noticeShownSinceRewrite,
+      ...(this.transcriptAnchor === undefined ? {} : { transcriptAnchor: this.transcriptAnchor }),
     };
   }
 
@@ -73,6 +77,7 @@ export class EngineMemory {
     memory.inserts = [...state.inserts];
     memory.ephemeralPeeks = [...state.ephemeralPeeks];
     memory.counters = { ...state.counters };
+    if (isAnchor(state.transcriptAnchor)) memory.transcriptAnchor = state.transcriptAnchor;
     return memory;
   }
 }
@@ -104,4 +109,9 @@ export function migrateEngineState(raw: unknown, sessionId: string): EngineState
     throw new FoldError('STATE.CORRUPT', `engine state belongs to session ${String(record.sessionId)}, not ${sessionId}`, { details: { sessionId } });
   }
   return record as EngineState;
+}
+
+function isAnchor(value: unknown): value is TranscriptAnchorV1 {
+  const anchor = value as Partial<TranscriptAnchorV1> | null | undefined;
+  return typeof anchor?.entryId === 'string' && typeof anchor.sha256 === 'string';
 }

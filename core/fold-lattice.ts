@@ -21,6 +21,12 @@ export class FoldLattice {
   private placed = new Map<string, PlacedFold>();
   // Committed folds whose span is not (yet) on the branch: placed once their entries arrive.
   private readonly unplaced = new Set<string>();
+  /**
+   * Folds whose entry ids are on the branch but with other bytes (another conversation under
+   * the same session id, or a host that rewrote an entry under its old id). Never placed: a
+   * brief must only ever stand for the exact bytes it was made from (I2).
+   */
+  readonly mismatched = new Set<string>();
   // Folds starting at an entry index, outermost (longest span) first.
   private byStart = new Map<number, PlacedFold[]>();
 
@@ -86,6 +92,7 @@ export class FoldLattice {
     this.placed = new Map();
     this.byStart = new Map();
     this.unplaced.clear();
+    this.mismatched.clear();
     for (const record of this.records.values()) this.place(record);
   }
 
@@ -98,7 +105,8 @@ export class FoldLattice {
     for (const foldId of [...this.unplaced]) this.place(this.records.get(foldId)!);
   }
 
-  private place(record: FoldRecord): void {
+  /** `checkDigests` is off only for a fold just made from this index (it matches by construction). */
+  private place(record: FoldRecord, checkDigests = true): void {
     const first = this.index.positionOf(record.firstEntryId);
     const last = this.index.positionOf(record.lastEntryId);
     if (first === undefined || last === undefined || last < first) {
@@ -106,12 +114,30 @@ export class FoldLattice {
       return;
     }
     this.unplaced.delete(record.id);
+    if (checkDigests && !this.matchesBranch(record)) {
+      this.mismatched.add(record.id);
+      return;
+    }
     const placed: PlacedFold = { record, first, last };
     this.placed.set(record.id, placed);
     const list = this.byStart.get(first) ?? [];
     list.push(placed);
     list.sort((a, b) => b.last - a.last);
     this.byStart.set(first, list);
+  }
+
+  /** Every entry the record (and each fold nested in it) holds is on the branch with the bytes it was folded from. */
+  private matchesBranch(record: FoldRecord): boolean {
+    for (const part of record.parts) {
+      if (part.kind === 'fold') {
+        const child = this.records.get(part.foldId);
+        if (child !== undefined && !this.matchesBranch(child)) return false;
+        continue;
+      }
+      const position = this.index.positionOf(part.entryId);
+      if (position === undefined || this.index.shas[position] !== part.sha256) return false;
+    }
+    return true;
   }
 
   /**
@@ -181,7 +207,7 @@ export class FoldLattice {
       this.parents.set(part.foldId, record.id);
       this.expanded.delete(part.foldId);
     }
-    this.place(record);
+    this.place(record, false);
   }
 
   /** A copy for planning: adding folds to it leaves this lattice untouched. */

@@ -8,6 +8,7 @@ import { executeAction, type ActionAnswer, type ActionCaller } from './actions/e
 import { retireAnsweredPeeks } from './actions/peek-action.ts';
 import { budgetExceeded, OccupancyEstimator } from './budget.ts';
 import type { CommitPlan } from './commit-planner.ts';
+import { checkRestoredConversation, conversationMismatchWarning, updateTranscriptAnchor, type ConversationMismatch } from './conversation-check.ts';
 import { decideCommit, type ForcedCommit, type ForcedCommitCause } from './commit-decision.ts';
 import { cutForFence, dropInvalidMarks, planLanding } from './commit-landing.ts';
 import { applyCommitPlan } from './commit-applier.ts';
@@ -81,6 +82,8 @@ export class FoldRuntime {
   /** The provider's counts, as they arrive after each request. */
   private readonly providerUsage = new ProviderUsage();
   private disposed = false;
+  /** Restored from the store and not yet compared with a branch from the host (see conversation-check.ts). */
+  private restoredUnchecked = false;
   /** Store writes during a projection: refused ones warn once per outage instead of failing the request. */
   private readonly storeOutage: StoreOutage;
 
@@ -108,6 +111,7 @@ export class FoldRuntime {
       records.push(record);
     }
     runtime.lattice.load(records, state.expanded);
+    runtime.restoredUnchecked = true;
     return runtime;
   }
 
@@ -191,11 +195,21 @@ export class FoldRuntime {
     } else {
       this.lattice.placeArrived();
     }
+    const warnings: string[] = [];
+    let mismatch: ConversationMismatch | undefined;
+    if (this.restoredUnchecked && this.index.length > 0) {
+      this.restoredUnchecked = false;
+      mismatch = checkRestoredConversation(this.index, this.lattice, this.memory.transcriptAnchor);
+      if (mismatch !== undefined) {
+        this.pendingCauses.add('transcript-changed');
+        warnings.push(conversationMismatchWarning(this.sessionId, mismatch));
+      }
+    }
     const request = this.memory.counters.requests + 1;
-    let dirty = retireAnsweredPeeks(this);
+    let dirty = updateTranscriptAnchor(this.memory, this.index);
+    dirty = retireAnsweredPeeks(this) || dirty;
     const cuts = this.frontier.pass(this.frontierInputs());
     dirty ||= cuts.length > 0;
-    const warnings: string[] = [];
     const candidate = this.candidateDraft(ingest.appendedFrom);
     const estimate = this.estimateTokens(candidate.chars);
     const plan = this.planCommitFor(estimate, budget);
@@ -220,6 +234,7 @@ export class FoldRuntime {
       preCommitTokens: foldsLanded > 0 ? estimate : estimatedTokens,
       budgetTokens: budget,
       foldsLanded,
+      replacesStoredWindow: mismatch !== undefined,
     });
     const view = freeze(draft);
     const projection = lazyProjection(view, row);

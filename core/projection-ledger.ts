@@ -27,6 +27,8 @@ export function ledgerRow(input: {
   preCommitTokens: number;
   budgetTokens: number;
   foldsLanded: number;
+  /** The window the stored state stood for is gone (another conversation under this session id): a rewrite with no previous view in memory. */
+  replacesStoredWindow?: boolean;
 }): { row: Omit<LedgerRow, 'digests'>; rewrite: boolean } {
   const { previous, draft } = input;
   const previousLength = previous?.length ?? 0;
@@ -35,7 +37,7 @@ export function ledgerRow(input: {
     draft.extendsFrozen !== undefined
       ? draft.extendsFrozen
       : divergenceIndex(previous === undefined ? [] : previous.log.messages.slice(0, previous.length), draft.log.messages);
-  const rewrite = divergence < previousLength;
+  const rewrite = divergence < previousLength || input.replacesStoredWindow === true;
   let appendedChars = 0;
   for (let position = divergence; position < draft.length; position += 1) appendedChars += draft.log.messages[position]!.bytes.length;
   const row = {

@@ -166,6 +166,18 @@ export interface EngineStateV1 {
   readonly epoch: number;
   /** True when the current frozen projection already carries its one unbriefed-cuts notice (B5.3). */
   readonly noticeShownSinceRewrite?: boolean;
+  /**
+   * The first entry of the branch last projected (id and SHA-256 of its bytes). A process
+   * that reopens the session compares it with what its host hands over, so another
+   * conversation reusing the session id is noticed. Absent in states saved before it existed.
+   */
+  readonly transcriptAnchor?: TranscriptAnchorV1;
+}
+
+/** Identifies the conversation a session's state was made from. */
+export interface TranscriptAnchorV1 {
+  readonly entryId: string;
+  readonly sha256: string;
 }
 
 export type EngineState = EngineStateV1;

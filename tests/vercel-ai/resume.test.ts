@@ -35,6 +35,24 @@ describe('resuming an AI SDK conversation from stored messages', () => {
     await second.folding.dispose();
   }, 60_000);
 
+  it('notices another conversation under a stored session id in a new call: a coded warning, and the stored folds stay', async () => {
+    const store = new MemoryFoldStore();
+    const first = await runLoop({ kind: 'generateText', script: readLoop(30), maxSteps: 40, folding: { sessionId: 'reused', settings, store } });
+    const standing = [...first.folding.runtime.lattice.allRecords()].map((record) => record.id).sort();
+    expect(standing.length).toBeGreaterThan(3);
+    await first.folding.dispose();
+
+    const warnings: string[] = [];
+    const history: ModelMessage[] = [{ role: 'user', content: 'A different task: summarise the changelog.' }];
+    const second = await runLoop({ kind: 'generateText', script: readLoop(3), maxSteps: 5, folding: { sessionId: 'reused', settings, store, onWarning: (warning) => warnings.push(warning) }, history });
+    expect(warnings.filter((warning) => warning.includes('[TRANSCRIPT.SESSION_MISMATCH]'))).toHaveLength(1);
+    expect(second.folding.runtime.ledger[0]!.causes).toContain('transcript-changed');
+    await second.folding.dispose();
+    // Nothing of the first conversation was lost: its records read back and the state still lists them.
+    for (const id of standing) expect((await store.getFold('reused', id))?.id).toBe(id);
+    expect([...(await store.loadState('reused'))!.foldIds]).toEqual(expect.arrayContaining(standing));
+  }, 60_000);
+
   it('reads the folds from the store under the same session id only (the control)', async () => {
     const store = new MemoryFoldStore();
     const first = await runLoop({ kind: 'generateText', script: readLoop(30), maxSteps: 40, folding: { sessionId: 'original', settings, store } });
