@@ -7,7 +7,9 @@ import type { CostModel } from '../ports/cost-model.port.ts';
 import type { EvidenceStore } from '../ports/evidence-store.port.ts';
 import type { ProjectionSink } from '../ports/projection-sink.port.ts';
 import { assertKnownOptions, assertSessionIdOption, assertStoreLocation, RUNTIME_OPTION_KEYS } from './option-checks.ts';
+import { RequestLogSink, requestLogOf } from './request-log-sink.ts';
 import { createSessionContainer, resolveSessionPorts } from './session-container.ts';
+import { BACKING_FOLD_STORE } from './tokens.ts';
 import type { StoreSelectionOptions } from './store-selection.ts';
 
 /** Everything a host chooses when it builds a runtime. Only `sessionId` is required. */
@@ -31,6 +33,8 @@ export interface ComposedRuntime {
    * the instance this runtime uses. Disposed with the runtime.
    */
   readonly container: DependencyContainer;
+  /** Write the request log's buffered rows (the newest request included) before a viewer reads the store. */
+  flushRequestLog(): Promise<void>;
   /** Dispose the runtime and every adapter the container created (never one the host passed in). */
   dispose(): Promise<void>;
 }
@@ -49,8 +53,13 @@ export async function createFoldRuntime(options: FoldRuntimeOptions): Promise<Co
   const settings = resolveSettings(options.settings ?? {});
   const session = await createSessionContainer(options, settings);
   let runtime: FoldRuntime;
+  let requestLog: RequestLogSink | undefined;
   try {
-    runtime = await FoldRuntime.open(resolveSessionPorts(session));
+    const ports = resolveSessionPorts(session);
+    // The request log (for `pi-fold view`) goes to the backing store itself, outside the size caps.
+    const loggingStore = requestLogOf(session.resolve(BACKING_FOLD_STORE));
+    requestLog = loggingStore === undefined ? undefined : new RequestLogSink(loggingStore, options.sessionId, ports.projectionSink);
+    runtime = await FoldRuntime.open(requestLog === undefined ? ports : { ...ports, projectionSink: requestLog });
   } catch (error) {
     // What the session built is closed again; what the host passed in stays open.
     await session.dispose();
@@ -60,10 +69,12 @@ export async function createFoldRuntime(options: FoldRuntimeOptions): Promise<Co
   return {
     runtime,
     container: session,
+    flushRequestLog: async () => requestLog?.flush(),
     async dispose() {
       if (disposed) return;
       disposed = true;
       await runtime.dispose();
+      await requestLog?.flush();
       await session.dispose();
     },
   };

@@ -1,4 +1,5 @@
 import type { EngineState, FoldRecord } from './fold-records.ts';
+import type { RequestLogRow } from './request-log.ts';
 
 /**
  * FoldStore: where exact source bytes, fold records and engine state live.
@@ -60,6 +61,14 @@ export interface FoldStoreV1 {
    * blob meanwhile keeps it. Returns what happened.
    */
   deleteBlob?(sha256: string, options: { readonly touchedBefore: number }): Promise<'deleted' | 'kept' | 'absent'>;
+  /**
+   * Request log (optional; present together when `capabilities.requestLog` is true): rows
+   * appended in order, never rewritten; read back whole by viewers. An observation record,
+   * so a store may lose its newest rows in a crash (never older ones, never reorder them).
+   */
+  appendRequestLog?(sessionId: string, rows: readonly RequestLogRow[]): Promise<void>;
+  /** Every row appended for a session, in order; an empty list for a session with none. */
+  readRequestLog?(sessionId: string): Promise<readonly RequestLogRow[]>;
 }
 
 /** What retention knows about one stored blob. */
@@ -93,4 +102,9 @@ export interface FoldStoreCapabilities {
    * @default false
    */
   readonly retention?: boolean;
+  /**
+   * The store implements `appendRequestLog` and `readRequestLog` (the viewer's history).
+   * @default false
+   */
+  readonly requestLog?: boolean;
 }

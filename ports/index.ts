@@ -4,3 +4,4 @@ export type * from './fold-store.port.ts';
 export type * from './evidence-store.port.ts';
 export type * from './cost-model.port.ts';
 export type * from './projection-sink.port.ts';
+export type * from './request-log.ts';

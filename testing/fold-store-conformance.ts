@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FoldStore } from '../ports/fold-store.port.ts';
+import type { RequestLogRow } from '../ports/request-log.ts';
 import { stableStringify } from '../core/hashing.ts';
 import { check, checkEqual, checkRejects, checkSameBytes, HOSTILE_IDS, HOSTILE_SHAS, randomId, type ConformanceHarness } from './conformance-support.ts';
 import { sampleEngineState, sampleFoldRecord } from './store-fixtures.ts';
@@ -194,8 +195,40 @@ export function foldStoreConformance(harness: ConformanceHarness, createStore: S
     });
   }
 
+  define('a declared request log keeps appended rows in order, per session, and refuses hostile session ids', async (store) => {
+    if (store.capabilities?.requestLog !== true) return;
+    check(store.appendRequestLog !== undefined && store.readRequestLog !== undefined, 'capabilities.requestLog needs appendRequestLog and readRequestLog');
+    const sessionId = randomId('session');
+    const other = randomId('session');
+    checkEqual((await store.readRequestLog!(sessionId)).length, 0, 'rows of a session with none');
+    const first = [sampleRequestRow(1), sampleRequestRow(2)];
+    const second = [sampleRequestRow(3), sampleCommitRow(3)];
+    await store.appendRequestLog!(sessionId, first);
+    await store.appendRequestLog!(other, [sampleRequestRow(1)]);
+    await store.appendRequestLog!(sessionId, second);
+    checkEqual(stableStringify(await store.readRequestLog!(sessionId)), stableStringify([...first, ...second]), 'rows read back in append order');
+    checkEqual((await store.readRequestLog!(other)).length, 1, 'rows of another session');
+    for (const hostile of HOSTILE_IDS) await checkRejects(() => store.appendRequestLog!(hostile as string, first), 'STORE.INVALID_KEY', `append for session ${JSON.stringify(hostile)}`);
+    if (options.reopen !== undefined) {
+      const reopened = await options.reopen(store);
+      try {
+        checkEqual(stableStringify(await reopened.readRequestLog!(sessionId)), stableStringify([...first, ...second]), 'rows after reopen');
+      } finally {
+        await reopened.dispose?.();
+      }
+    }
+  });
+
   define('dispose can be called twice', async (store) => {
     await store.dispose?.();
     await store.dispose?.();
   });
+}
+
+function sampleRequestRow(request: number): RequestLogRow {
+  return { schemaVersion: 1, kind: 'request', request, estimatedTokens: 1_000 * request, budgetTokens: 60_000, causes: request === 3 ? ['commit'] : [], foldsLanded: request === 3 ? 2 : 0, totalChars: 4_000 * request, divergenceIndex: request, providerCacheRead: 900 };
+}
+
+function sampleCommitRow(request: number): RequestLogRow {
+  return { schemaVersion: 1, kind: 'commit', request, epoch: 1, causes: ['commit'], foldsLanded: 2, estimatedTokensBefore: 3_000, estimatedTokensAfter: 1_200, prefixTokensRewritten: 2_000, measuredTokensAfter: 1_250 };
 }

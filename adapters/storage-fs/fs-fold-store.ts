@@ -11,6 +11,8 @@ import { createFileExclusively, isTempName, replaceFileAtomically } from './atom
 import { isAbsent, storeFailure } from './fs-errors.ts';
 import { deleteFsBlob, fsBlobInfo, listFsBlobs, listFsSessions, touchBlobFile } from './fs-blob-retention.ts';
 import { FsStoreLayout } from './fs-store-layout.ts';
+import { appendFsRequestLog, readFsRequestLog } from './fs-request-log.ts';
+import type { RequestLogRow } from '../../ports/request-log.ts';
 
 /** Options of the filesystem fold store. */
 export interface FsFoldStoreOptions {
@@ -31,7 +33,7 @@ const STATE_MODE = 0o644;
 export class FsFoldStore implements FoldStore {
   readonly specificationVersion = 'v1' as const;
   readonly name = 'fs';
-  readonly capabilities = { verifiesReads: true, shared: false, retention: true } as const;
+  readonly capabilities = { verifiesReads: true, shared: false, retention: true, requestLog: true } as const;
   readonly layout: FsStoreLayout;
 
   constructor(options: FsFoldStoreOptions) {
@@ -172,6 +174,14 @@ export class FsFoldStore implements FoldStore {
 
   async deleteBlob(sha256: string, options: { readonly touchedBefore: number }): Promise<'deleted' | 'kept' | 'absent'> {
     return deleteFsBlob(this.layout, this.name, sha256, options.touchedBefore);
+  }
+
+  async appendRequestLog(sessionId: string, rows: readonly RequestLogRow[]): Promise<void> {
+    await appendFsRequestLog(this.layout, this.name, sessionId, rows);
+  }
+
+  async readRequestLog(sessionId: string): Promise<readonly RequestLogRow[]> {
+    return readFsRequestLog(this.layout, this.name, sessionId);
   }
 
   async dispose(): Promise<void> {}

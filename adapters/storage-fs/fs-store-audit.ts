@@ -1,3 +1,4 @@
+import { REQUEST_LOG_FILE } from './fs-request-log.ts';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FoldError } from '../../core/fold-error.ts';
@@ -37,6 +38,7 @@ export async function auditFsStore(root: string): Promise<StoreAuditReport> {
     for (const name of await listOrEmpty(join(layout.sessionDirectory(sessionId)), report)) {
       if (name === 'state.json' && (await auditItem(report, `${sessionKey}/state.json`, () => store.loadState(sessionId)))) report.checked.states += 1;
       else if (isTempName(name)) temp(`${sessionKey}/${name}`);
+      else if (name === REQUEST_LOG_FILE) await auditItem(report, `${sessionKey}/${name}`, () => store.readRequestLog(sessionId));
       else if (name !== 'folds' && name !== 'state.json') unknown(`${sessionKey}/${name}`);
     }
     const foldsDirectory = layout.foldsDirectory(sessionId);

@@ -7,6 +7,8 @@ import { assertBlobMatches, contentBytes } from '../storage-shared/blob-checks.t
 import { unwrapFold, unwrapState, wrapFold, wrapState, type FoldEnvelope } from '../storage-shared/stored-records.ts';
 import { deleteKeyvBlob, keyvBlobInfo, listKeyvBlobs, listKeyvSessions, needsTouch } from './keyv-blob-retention.ts';
 import { KeyvConnection, type KeyvStoreOptions } from './keyv-connection.ts';
+import { appendKeyvRequestLog, readKeyvRequestLog } from './keyv-request-log.ts';
+import type { RequestLogRow } from '../../ports/request-log.ts';
 import { blobKey, decodeStoredBytes, foldKey, stateKey, storedKind, type StoredBlob } from './keyv-records.ts';
 
 /**
@@ -23,7 +25,7 @@ export class KeyvFoldStore implements FoldStore {
   constructor(options: KeyvStoreOptions) {
     this.connection = new KeyvConnection(options, 'keyv');
     this.name = this.connection.name;
-    this.capabilities = { verifiesReads: true, shared: this.connection.shared, retention: true };
+    this.capabilities = { verifiesReads: true, shared: this.connection.shared, retention: true, requestLog: true };
   }
 
   async putBlob(content: string | Uint8Array): Promise<string> {
@@ -128,6 +130,14 @@ export class KeyvFoldStore implements FoldStore {
 
   async deleteBlob(sha256: string, options: { readonly touchedBefore: number }): Promise<'deleted' | 'kept' | 'absent'> {
     return deleteKeyvBlob(this.connection, this.name, sha256, options.touchedBefore);
+  }
+
+  async appendRequestLog(sessionId: string, rows: readonly RequestLogRow[]): Promise<void> {
+    await appendKeyvRequestLog(this.connection, sessionId, rows);
+  }
+
+  async readRequestLog(sessionId: string): Promise<readonly RequestLogRow[]> {
+    return readKeyvRequestLog(this.connection, sessionId);
   }
 
   async dispose(): Promise<void> {

@@ -9,6 +9,8 @@ export const foldKey = (sessionId: string, foldId: string) => `session/${session
 export const stateKey = (sessionId: string) => `session/${sessionId}/state`;
 export const evidenceKey = (sessionId: string, sha256: string) => `session/${sessionId}/evidence/${sha256}`;
 export const evidenceUsageKey = (sessionId: string) => `session/${sessionId}/evidence-usage`;
+export const requestLogHeadKey = (sessionId: string) => `session/${sessionId}/requests`;
+export const requestLogChunkKey = (sessionId: string, chunk: number) => `session/${sessionId}/requests/${chunk}`;
 
 /** Exact bytes stored as base64 (JSON-safe in every backend). */
 export interface StoredBlob {

@@ -27,7 +27,7 @@ export async function auditKeyvStore(connection: KeyvConnection): Promise<StoreA
     } else if (kind === 'state') {
       const envelope = value as StateEnvelope;
       if (await auditItem(report, key, async () => unwrapState(value, envelope.sessionId, { storeName, key }))) report.checked.states += 1;
-    } else if (kind !== 'evidence-usage') {
+    } else if (kind !== 'evidence-usage' && kind !== 'request-log' && kind !== 'request-log-head') {
       report.problems.push({ key, code: 'STORE.UNKNOWN_ENTRY', message: `${key} is not a pi-fold value (kind ${String(kind)})` });
     }
   }

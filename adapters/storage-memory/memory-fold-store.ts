@@ -1,5 +1,6 @@
 import type { EngineState, FoldRecord } from '../../ports/fold-records.ts';
 import type { FoldStore, StoredBlobInfo } from '../../ports/fold-store.port.ts';
+import type { RequestLogRow } from '../../ports/request-log.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import { sha256Hex, stableStringify } from '../../core/hashing.ts';
 import { migrateEngineState } from '../../core/engine-state.ts';
@@ -13,12 +14,13 @@ import { assertSafeId, assertSha256 } from '../../core/store-keys.ts';
 export class MemoryFoldStore implements FoldStore {
   readonly specificationVersion = 'v1' as const;
   readonly name = 'memory';
-  readonly capabilities = { verifiesReads: true, shared: false, retention: true } as const;
+  readonly capabilities = { verifiesReads: true, shared: false, retention: true, requestLog: true } as const;
   private readonly blobs = new Map<string, Uint8Array>();
   // When each blob was last put; a re-put refreshes it so a running gc keeps the blob.
   private readonly touched = new Map<string, number>();
   private readonly folds = new Map<string, Map<string, string>>();
   private readonly states = new Map<string, string>();
+  private readonly requestLogs = new Map<string, string[]>();
 
   async putBlob(content: string | Uint8Array): Promise<string> {
     const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : new Uint8Array(content);
@@ -102,6 +104,18 @@ export class MemoryFoldStore implements FoldStore {
     this.blobs.delete(sha256);
     this.touched.delete(sha256);
     return 'deleted';
+  }
+
+  async appendRequestLog(sessionId: string, rows: readonly RequestLogRow[]): Promise<void> {
+    assertSafeId(sessionId, 'session id', this.name);
+    const log = this.requestLogs.get(sessionId) ?? [];
+    for (const row of rows) log.push(JSON.stringify(row));
+    this.requestLogs.set(sessionId, log);
+  }
+
+  async readRequestLog(sessionId: string): Promise<readonly RequestLogRow[]> {
+    assertSafeId(sessionId, 'session id', this.name);
+    return (this.requestLogs.get(sessionId) ?? []).map((serialized) => JSON.parse(serialized) as RequestLogRow);
   }
 
   async dispose(): Promise<void> {}
