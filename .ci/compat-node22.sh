@@ -6,7 +6,10 @@
 #   2. `npm ci` inside compat/node22 (its own package.json and lockfile; the root's are untouched),
 #   3. vitest from compat/node22 on the root's tests/pi and tests/vercel-ai, run by Node 22, with
 #      the host imports mapped to compat/node22's packages (see compat/node22/vitest.config.ts).
-# Cache folder: $PI_FOLD_CI_CACHE (default /root/.cache/pi-fold-ci). Extra arguments go to vitest.
+#   4. the consumer checks (.ci/consumer-checks.sh) with Node 22, Pi 1.x's `pi` and ai@7, on the
+#      tarball .ci/run packed ($PI_FOLD_TARBALL), or on a fresh `npm pack` when run alone.
+# Cache folder: $PI_FOLD_CI_CACHE (default /root/.cache/pi-fold-ci). Extra arguments go to vitest;
+# PI_FOLD_SKIP_CONSUMER=1 skips step 4 (e.g. when running one test file).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 started=$(date +%s)
@@ -43,4 +46,10 @@ status=${PIPESTATUS[0]}
 set -e
 summary="$(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -E '^ +(Test Files|Tests) ' | sed 's/^ *//' | tr '\n' ';' | sed 's/;$//; s/;/ · /')"
 echo "== compat summary: ${summary:-no vitest summary} · $(( $(date +%s) - started ))s wall · exit $status"
-exit "$status"
+
+consumer_status=0
+if [[ "${PI_FOLD_SKIP_CONSUMER:-0}" != 1 ]]; then
+  bash .ci/consumer-checks.sh node22 "$compat/node_modules/@earendil-works/pi-coding-agent/dist/bundle/cli.js" "$(version_of ai)" || consumer_status=$?
+fi
+echo "== compat: vitest exit $status, consumer checks exit $consumer_status · $(( $(date +%s) - started ))s wall"
+[[ "$status" -eq 0 && "$consumer_status" -eq 0 ]]

@@ -16,7 +16,7 @@ export const foldToolParameters = Type.Object({
   text: Type.Optional(Type.String({ description: `brief: your own words for a pending fold, at most ${BRIEF_MAX_CHARS} chars` })),
   brief: Type.Optional(Type.String({ description: 'reboundary: optional brief for the new span' })),
   detail: Type.Optional(StringEnum(['summary', 'tree'] as const, { description: 'status: "tree" lists every fold with depth and parent' })),
-  offset: Type.Optional(Type.Integer({ description: 'peek: byte offset to read from' })),
+  offset: Type.Optional(Type.Integer({ description: 'peek: UTF-8 byte offset into the peek text, headers included (as the continue-with line of a peek or the peekOffset of a search hit gives it)' })),
   bytes: Type.Optional(Type.Integer({ description: 'peek: how many bytes to read' })),
   ephemeral: Type.Optional(Type.Boolean({ description: 'peek: true (default) shrinks the result to a one-line stub after your next reply' })),
   pattern: Type.Optional(Type.String({ description: 'search: text to find in the exact source of every fold' })),
@@ -43,7 +43,7 @@ const GUIDELINES = [
   'There is no commit verb: folds land on their own when the window fills, and every fold can be read back exactly.',
 ];
 
-/** The fold tool (B4's nine actions and search) as a Pi tool. A refusal is thrown, so Pi reports it as an error result. */
+/** The fold tool (B4's nine actions and search: ten in all) as a Pi tool. A refusal is thrown, so Pi reports it as an error result. */
 export function createFoldTool(registry: PiSessionRegistry): ToolDefinition<typeof foldToolParameters, Record<string, unknown>> {
   return {
     name: PI_TOOL_NAME,

@@ -1,4 +1,4 @@
-import { wrapLanguageModel, type LanguageModelMiddleware, type ModelMessage, type PrepareStepFunction, type PrepareStepResult, type Tool, type ToolSet } from 'ai';
+import { wrapLanguageModel, type LanguageModelMiddleware, type ModelMessage, type PrepareStepFunction, type PrepareStepResult, type Tool } from 'ai';
 import { createFoldRuntime, type FoldRuntimeOptions } from '../../composition/create-fold-runtime.ts';
 import { assertKnownOptions, assertSessionIdOption, describeValue, RUNTIME_OPTION_KEYS } from '../../composition/option-checks.ts';
 import { FoldError } from '../../core/fold-error.ts';
@@ -67,8 +67,10 @@ export interface Folding {
    * step's full, unprojected history (under ai@6 and ai@7 alike); its settings are kept, and if
    * it returns `messages` those are the history we fold for this step (keep them
    * append-stable). Ours then replaces `messages` with the projection.
+   * (`Record<string, Tool>`, not `ToolSet`: ai's `PrepareStepFunction` demands the former, and
+   * `ToolSet` does not satisfy it under `exactOptionalPropertyTypes`.)
    */
-  composePrepareStep<TOOLS extends ToolSet>(own: PrepareStepFunction<TOOLS>): PrepareStepFunction<TOOLS>;
+  composePrepareStep<TOOLS extends Record<string, Tool>>(own: PrepareStepFunction<TOOLS>): PrepareStepFunction<TOOLS>;
   /** The transcript entries (with their stable ids) of a history, e.g. to pin an entry. */
   entries(messages: readonly ModelMessage[]): readonly TranscriptEntry[];
   dispose(): Promise<void>;
@@ -118,7 +120,7 @@ export async function createFolding(options: FoldingOptions): Promise<Folding> {
     runtime,
     lastProjection: () => last,
     wrapModel: (model) => wrapLanguageModel({ model, middleware }),
-    composePrepareStep<TOOLS extends ToolSet>(own: PrepareStepFunction<TOOLS>): PrepareStepFunction<TOOLS> {
+    composePrepareStep<TOOLS extends Record<string, Tool>>(own: PrepareStepFunction<TOOLS>): PrepareStepFunction<TOOLS> {
       return async (stepOptions): Promise<PrepareStepResult<TOOLS>> => {
         const history = stepHistory(stepOptions);
         const theirs = await own({ ...stepOptions, messages: history });

@@ -17,7 +17,7 @@ export const foldContextInputSchema = z.object({
   text: z.string().optional().describe(`brief: your own words for a pending fold, at most ${BRIEF_MAX_CHARS} chars`),
   brief: z.string().optional().describe('reboundary: optional brief for the new span'),
   detail: z.enum(['summary', 'tree']).optional().describe('status: "tree" lists every fold with depth and parent'),
-  offset: z.number().int().optional().describe('peek: byte offset to read from'),
+  offset: z.number().int().optional().describe('peek: UTF-8 byte offset into the peek text, headers included (as the continue-with line of a peek or the peekOffset of a search hit gives it)'),
   bytes: z.number().int().optional().describe('peek: how many bytes to read'),
   ephemeral: z.boolean().optional().describe('peek: when true (default) the result shrinks to a one-line stub after your next reply'),
   pattern: z.string().optional().describe('search: text to find in the exact source of every fold'),
@@ -39,7 +39,7 @@ const DESCRIPTION = [
 ].join('\n');
 
 /**
- * The fold tool (B4's nine actions and search) as an AI SDK tool. A refusal is thrown as the engine's FoldError;
+ * The fold tool (B4's nine actions and search: ten in all) as an AI SDK tool. A refusal is thrown as the engine's FoldError;
  * the SDK turns it into an error result for the model (the loop goes on, nothing changed).
  */
 export function createFoldContextTool(runtime: FoldRuntime): Tool<FoldContextInput, string> {
