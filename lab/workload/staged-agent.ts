@@ -4,13 +4,13 @@ import type { RecoveryCalls } from '../report/lab-records.ts';
 import { summarizeForCompaction } from './lab-summarizer.ts';
 import type { AssignmentPlan } from './stage-plan.ts';
 import { ANSWER_TOOL, PAYLOAD, STAGE_TOOL } from './stage-tools.ts';
-import { FOLD_TOOL, foldMentioning, readMentions, READ_TOOL, visibleFiles, visibleLine } from './window-files.ts';
+import { FOLD_TOOL, foldMentioning, readCallId, readMentions, READ_TOOL, resultMention, searchHitShowing, visibleFiles, visibleLine } from './window-files.ts';
 
 export { FOLD_TOOL } from './window-files.ts';
 /** Recovery calls the agent makes in one batch at most (a small batch keeps re-reads from flooding the window). */
 export const RECOVERY_BATCH = 3;
-/** Peeks tried per question before falling back to reading again. */
-const PEEKS_PER_QUESTION = 4;
+/** Peeks and searches tried per question before falling back to reading again. */
+const FOLD_STEPS_PER_NEED = 5;
 /** A file recovered from a fold is peeked whole: its unit's exact source, up to the runtime's largest peek. */
 const FILE_PEEK_BYTES = 200_000;
 
@@ -28,10 +28,14 @@ type Need = { readonly kind: 'probe'; readonly id: string; readonly stage: numbe
 
 interface OpenNeed {
   readonly need: Need;
+  /** Folds already peeked for it. */
   readonly peeked: Set<string>;
-  searched: boolean;
+  /** Search patterns already sent for it. */
+  readonly searched: Set<string>;
   reread: boolean;
   attempts: number;
+  /** The call that read the file, once seen: the agent keeps it, as it would note it, when the hit that showed it folds away. */
+  callId?: string;
 }
 
 /**
@@ -42,9 +46,10 @@ interface OpenNeed {
  *   a probe from the marker's text, a working-set check from the named line of a file the
  *   window still shows (a raw read result or a peeked fold's exact source);
  * - what is not visible is recovered the cheapest way the runtime allows, at most 3 calls a
- *   batch: a fold arm peeks the fold that names it (a file's fold found by its brief, else by
- *   `search`); any arm falls back to reading the file again or re-delivering the stage;
- *   "unknown" when nothing recovers it;
+ *   batch and 5 fold steps a need: a fold arm peeks the fold whose brief names it; for a file
+ *   whose brief is not in view it searches the read's arguments, then the result's call id,
+ *   and peeks the result where it starts; any arm falls back to reading the file again or
+ *   re-delivering the stage; "unknown" when nothing recovers it;
  * - nothing open → the next stage; after the final block is answered, a closing text.
  * The request that carries recovered text is labelled `recovery`: a window that still showed
  * it would not have needed that request. Control state (the next stage, open ids) is the
@@ -92,7 +97,7 @@ export function createStagedAgent(plan: AssignmentPlan): { policy: ModelPolicy; 
     const recoveries: ToolCallRequest[] = [];
     const offersFold = request.tools.some((tool) => tool.name === FOLD_TOOL);
     for (const [id, entry] of open) {
-      const value = entry.need.kind === 'probe' ? PAYLOAD.markerPattern(entry.need.stage).exec(visible)?.[1] : visibleLine(files, entry.need.path, entry.need.line);
+      const value = entry.need.kind === 'probe' ? PAYLOAD.markerPattern(entry.need.stage).exec(visible)?.[1] : visibleLine(files, entry.need.path, entry.need.line, readCallId(request.messages, visible, entry.need.path) ?? entry.callId);
       if (value !== undefined) {
         answers[id] = value;
         if (entry.attempts > 0) log.recovered.add(id);
@@ -100,7 +105,7 @@ export function createStagedAgent(plan: AssignmentPlan): { policy: ModelPolicy; 
         continue;
       }
       if (recoveries.length >= RECOVERY_BATCH) continue;
-      const recovery = nextRecovery(entry, visible, offersFold);
+      const recovery = nextRecovery(entry, request.messages, visible, offersFold);
       if (recovery === undefined) {
         answers[id] = 'unknown';
         open.delete(id);
@@ -122,28 +127,17 @@ export function createStagedAgent(plan: AssignmentPlan): { policy: ModelPolicy; 
 
   function addNeeds(text: string): void {
     const add = (need: Need): void => {
-      if (!open.has(need.id)) open.set(need.id, { need, peeked: new Set(), searched: false, reread: false, attempts: 0 });
+      if (!open.has(need.id)) open.set(need.id, { need, peeked: new Set(), searched: new Set(), reread: false, attempts: 0 });
     };
     for (const match of text.matchAll(PAYLOAD.probePattern)) add({ kind: 'probe', id: match[1]!, stage: Number(match[2]) });
     for (const match of text.matchAll(PAYLOAD.checkPattern)) add({ kind: 'check', id: match[1]!, line: Number(match[2]), path: match[3]! });
   }
 
-  function nextRecovery(entry: OpenNeed, visible: string, offersFold: boolean): ToolCallRequest | undefined {
+  function nextRecovery(entry: OpenNeed, messages: readonly Message[], visible: string, offersFold: boolean): ToolCallRequest | undefined {
     const { need } = entry;
-    if (offersFold && entry.peeked.size < PEEKS_PER_QUESTION) {
-      const mentions = need.kind === 'probe' ? [`${STAGE_TOOL}(stage=${need.stage})`] : readMentions(need.path);
-      const foldId = foldMentioning(visible, mentions, entry.peeked);
-      if (foldId !== undefined) {
-        entry.peeked.add(foldId);
-        log.recoveryReads.peeks += 1;
-        return { name: FOLD_TOOL, arguments: { action: 'peek', id: foldId, ...(need.kind === 'check' ? { bytes: FILE_PEEK_BYTES } : {}) } };
-      }
-      // A file's name may be clipped out of a parent's brief: the exact search finds its fold.
-      if (need.kind === 'check' && !entry.searched) {
-        entry.searched = true;
-        log.recoveryReads.searches += 1;
-        return { name: FOLD_TOOL, arguments: { action: 'search', pattern: need.path, limit: 3 } };
-      }
+    if (offersFold && entry.attempts < FOLD_STEPS_PER_NEED) {
+      const step = need.kind === 'probe' ? markerFoldStep(entry, need.stage, visible) : fileFoldStep(entry, need.path, messages, visible);
+      if (step !== undefined) return step;
     }
     if (entry.reread) return undefined;
     entry.reread = true;
@@ -153,6 +147,45 @@ export function createStagedAgent(plan: AssignmentPlan): { policy: ModelPolicy; 
     }
     log.recoveryReads.stageRereads += 1;
     return { name: STAGE_TOOL, arguments: { stage: need.stage } };
+  }
+
+  function peek(entry: OpenNeed, foldId: string, extra: Record<string, unknown> = {}): ToolCallRequest {
+    entry.peeked.add(foldId);
+    log.recoveryReads.peeks += 1;
+    return { name: FOLD_TOOL, arguments: { action: 'peek', id: foldId, ...extra } };
+  }
+
+  function search(entry: OpenNeed, pattern: string): ToolCallRequest {
+    entry.searched.add(pattern);
+    log.recoveryReads.searches += 1;
+    // One hit: a page stops scanning once it is full.
+    return { name: FOLD_TOOL, arguments: { action: 'search', pattern, limit: 1 } };
+  }
+
+  /** A marker: the fold whose brief names its stage. */
+  function markerFoldStep(entry: OpenNeed, stage: number, visible: string): ToolCallRequest | undefined {
+    const foldId = foldNaming(visible, stage, entry.peeked);
+    return foldId === undefined ? undefined : peek(entry, foldId);
+  }
+
+  /**
+   * A file: the fold whose brief names the read, peeked whole; else the read's call found by
+   * exact search of its arguments, then its result found by exact search of the call id, and
+   * the fold that holds that result peeked whole.
+   */
+  function fileFoldStep(entry: OpenNeed, path: string, messages: readonly Message[], visible: string): ToolCallRequest | undefined {
+    const named = foldMentioning(visible, [readMentions(path)[0]!], entry.peeked);
+    if (named !== undefined) return peek(entry, named, { bytes: FILE_PEEK_BYTES });
+    const callId = readCallId(messages, visible, path) ?? entry.callId;
+    if (callId !== undefined) {
+      entry.callId = callId;
+      const hit = searchHitShowing(visible, resultMention(callId));
+      // The hit's offset points at the call id, which canonical JSON puts after the text: the fold is peeked whole.
+      if (hit !== undefined && !entry.peeked.has(hit.foldId)) return peek(entry, hit.foldId, { bytes: FILE_PEEK_BYTES });
+      if (!entry.searched.has(resultMention(callId))) return search(entry, resultMention(callId));
+    }
+    const callPattern = readMentions(path)[1]!;
+    return entry.searched.has(callPattern) ? undefined : search(entry, callPattern);
   }
 
   return { policy, log };

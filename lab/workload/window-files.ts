@@ -22,6 +22,14 @@ interface ReadSightings {
   readonly calls: Map<string, string>;
   /** Path → the newest text of it seen. */
   readonly texts: Map<string, string>;
+  /** Call id → the text of a read result seen without its call (a peek of a fold holding results only). */
+  readonly byCallId: Map<string, string>;
+}
+
+/** The files a window shows: by path, and read results whose call is not in view by call id. */
+export interface VisibleFiles {
+  readonly byPath: ReadonlyMap<string, string>;
+  readonly byCallId: ReadonlyMap<string, string>;
 }
 
 /** Record the read calls of an assistant message (live, or one found in a peek's exact source). */
@@ -51,7 +59,9 @@ function notePeekedSource(text: string, sightings: ReadSightings): void {
     if (message.role === 'toolResult' && message.toolName === READ_TOOL && typeof message.toolCallId === 'string') {
       const path = sightings.calls.get(message.toolCallId);
       const body = (message.content as { type?: unknown; text?: unknown }[]).map((part) => (part.type === 'text' && typeof part.text === 'string' ? part.text : '')).join('\n');
-      if (path !== undefined && !isStub(body)) sightings.texts.set(path, body);
+      if (isStub(body)) continue;
+      if (path !== undefined) sightings.texts.set(path, body);
+      else sightings.byCallId.set(message.toolCallId, body);
     }
   }
 }
@@ -61,8 +71,8 @@ function notePeekedSource(text: string, sightings: ReadSightings): void {
  * one inside a peek of a fold's exact source. Stubs and placeholders show no file: a file
  * folded away is not visible until it is peeked or read again.
  */
-export function visibleFiles(messages: readonly Message[]): ReadonlyMap<string, string> {
-  const sightings: ReadSightings = { calls: new Map(), texts: new Map() };
+export function visibleFiles(messages: readonly Message[]): VisibleFiles {
+  const sightings: ReadSightings = { calls: new Map(), texts: new Map(), byCallId: new Map() };
   for (const message of messages) {
     if (message.role === 'assistant') noteCalls(message.content, sightings);
     if (message.role !== 'toolResult') continue;
@@ -72,12 +82,15 @@ export function visibleFiles(messages: readonly Message[]): ReadonlyMap<string, 
     const path = sightings.calls.get(message.toolCallId);
     if (path !== undefined) sightings.texts.set(path, text);
   }
-  return sightings.texts;
+  return { byPath: sightings.texts, byCallId: sightings.byCallId };
 }
 
-/** Line `line` (1-based) of a file's visible text, trimmed; undefined when the window does not show the file. */
-export function visibleLine(files: ReadonlyMap<string, string>, path: string, line: number): string | undefined {
-  const text = files.get(path);
+/**
+ * Line `line` (1-based) of a file's visible text, trimmed; undefined when the window does not
+ * show the file. `callId` (the call that read it, when known) finds a result seen without its call.
+ */
+export function visibleLine(files: VisibleFiles, path: string, line: number, callId?: string): string | undefined {
+  const text = files.byPath.get(path) ?? (callId === undefined ? undefined : files.byCallId.get(callId));
   if (text === undefined) return undefined;
   return text.split('\n')[line - 1]?.trim();
 }
@@ -88,7 +101,7 @@ export function visibleLine(files: ReadonlyMap<string, string>, path: string, li
  * skipping folds already tried.
  */
 export function foldMentioning(visible: string, mentions: readonly string[], exclude: ReadonlySet<string>): string | undefined {
-  const escaped = mentions.map((mention) => mention.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const escaped = mentions.map(escapeRegExp);
   const pattern = new RegExp(`fold_[0-9a-f]{24}|${escaped.join('|')}`, 'g');
   let lastFold: string | undefined;
   for (const match of visible.matchAll(pattern)) {
@@ -96,6 +109,42 @@ export function foldMentioning(visible: string, mentions: readonly string[], exc
     else if (lastFold !== undefined && !exclude.has(lastFold)) return lastFold;
   }
   return undefined;
+}
+
+/**
+ * The id of the newest call that read `path`, wherever the window shows it: a raw assistant
+ * message, or canonical JSON in a search excerpt or a peek (`{"path":"P"},"id":"call_…"`).
+ */
+export function readCallId(messages: readonly Message[], visible: string, path: string): string | undefined {
+  let found: string | undefined;
+  for (const message of messages) {
+    if (message.role !== 'assistant') continue;
+    for (const part of message.content) if (part.type === 'toolCall' && part.name === READ_TOOL && part.arguments.path === path) found = part.id;
+  }
+  if (found !== undefined) return found;
+  const pattern = new RegExp(`"path":${escapeRegExp(JSON.stringify(path))}\\},"id":"([^"]+)"`, 'g');
+  for (const match of visible.matchAll(pattern)) found = match[1];
+  return found;
+}
+
+/** How the exact source names the result of call `callId`. */
+export function resultMention(callId: string): string {
+  return `"toolCallId":${JSON.stringify(callId)}`;
+}
+
+/** The newest search hit whose excerpt shows `mention`: the fold and the peek offset the hit line gives. */
+export function searchHitShowing(visible: string, mention: string): { foldId: string; offset: number } | undefined {
+  const lines = visible.split('\n');
+  let hit: { foldId: string; offset: number } | undefined;
+  for (let position = 0; position + 1 < lines.length; position += 1) {
+    const line = /^\d+\. fold (fold_[0-9a-f]{24}) · .* read: \{"action":"peek","id":"fold_[0-9a-f]{24}","offset":(\d+)\}$/.exec(lines[position]!);
+    if (line !== null && lines[position + 1]!.includes(mention)) hit = { foldId: line[1]!, offset: Number(line[2]) };
+  }
+  return hit;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** How briefs and exact sources name a read of `path`: `read(path="…")` in a brief, `"path":"…"` in canonical JSON. */

@@ -3,6 +3,7 @@ import type { Message } from '@mariozechner/pi-ai';
 import { summarizeForCompaction } from '../../lab/workload/lab-summarizer.ts';
 import { foldNaming } from '../../lab/workload/staged-agent.ts';
 import { PAYLOAD } from '../../lab/workload/stage-tools.ts';
+import { foldMentioning, readCallId, readMentions, resultMention, searchHitShowing, visibleFiles, visibleLine } from '../../lab/workload/window-files.ts';
 
 const FOLD_A = `fold_${'a'.repeat(24)}`;
 const FOLD_B = `fold_${'b'.repeat(24)}`;
@@ -45,5 +46,46 @@ describe('native baseline: the stated summarizer', () => {
     expect(capped.length).toBeLessThan(8200);
     expect(capped).toContain('note 499');
     expect(capped).not.toContain('note 0 ');
+  });
+});
+
+describe('staged agent: which files its window shows', () => {
+  const call = (id: string, path: string) => ({ type: 'toolCall' as const, id, name: 'read', arguments: { path } });
+  const assistant = (...content: ReturnType<typeof call>[]): Message => ({ role: 'assistant', content, api: 'x', provider: 'x', model: 'x', usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }, stopReason: 'toolUse', timestamp: 0 });
+  const result = (toolCallId: string, toolName: string, text: string): Message => ({ role: 'toolResult', toolCallId, toolName, content: [{ type: 'text', text }], isError: false, timestamp: 0 });
+  const FILE = 'line one\n  const second = line(2);\nthird';
+
+  it('sees a raw read result, not a stub or placeholder left where a folded one was', () => {
+    const raw = [assistant(call('c1', 'a.ts'), call('c2', 'b.ts')), result('c1', 'read', FILE), result('c2', 'read', `[result folded into ${FOLD_A}, described in the first result of this batch]`)];
+    const files = visibleFiles(raw);
+    expect(visibleLine(files, 'a.ts', 2)).toBe('const second = line(2);');
+    expect(visibleLine(files, 'b.ts', 1)).toBeUndefined();
+    const placeholder = [assistant(call('c1', 'a.ts')), result('c1', 'read', `[folded tool ${FOLD_A} · 2 entries · 90 chars · sha256 0123]\nread(path="a.ts")`)];
+    expect(visibleLine(visibleFiles(placeholder), 'a.ts', 1)).toBeUndefined();
+  });
+
+  it("reads a file out of a peek's exact source, and by call id when the peek holds the result alone", () => {
+    const entryLine = (message: object) => JSON.stringify(message);
+    const peekText = [`fold ${FOLD_A} | tool | 2 entries`, '--- entry e1 | sha256 00 verified', entryLine({ role: 'assistant', content: [call('c9', 'z.ts')] }), '--- entry e2 | sha256 01 verified', entryLine({ role: 'toolResult', toolCallId: 'c9', toolName: 'read', content: [{ type: 'text', text: FILE }] })].join('\n');
+    const peeked = [assistant(), result('p1', 'pi_fold_context', peekText)];
+    expect(visibleLine(visibleFiles(peeked), 'z.ts', 3)).toBe('third');
+    const resultsOnly = [assistant(), result('p2', 'pi_fold_context', [`fold ${FOLD_B} | tool | 1 entries`, entryLine({ role: 'toolResult', toolCallId: 'c9', toolName: 'read', content: [{ type: 'text', text: FILE }] })].join('\n'))];
+    expect(visibleLine(visibleFiles(resultsOnly), 'z.ts', 3)).toBeUndefined();
+    expect(visibleLine(visibleFiles(resultsOnly), 'z.ts', 3, 'c9')).toBe('third');
+  });
+
+  it("finds the read's call id and the fold a search hit names", () => {
+    const hits = [
+      'search "x" (literal): matches 1-1 from 3 folds (exact, verified source)',
+      `1. fold ${FOLD_B} · entry e1 · byte 48 · read: {"action":"peek","id":"${FOLD_B}","offset":4634}`,
+      '   {"content":[{"arguments":{"path":"v3/a.ts"},"id":"call_3_2","name":"read","type":"toolCall"}]…',
+      `1. fold ${FOLD_C} · entry e2 · byte 538 · read: {"action":"peek","id":"${FOLD_C}","offset":5707}`,
+      '   …"role":"toolResult","timestamp":1,"toolCallId":"call_3_2","toolName":"read"}',
+    ].join('\n');
+    expect(readCallId([], hits, 'v3/a.ts')).toBe('call_3_2');
+    expect(readCallId([], hits, 'a.ts')).toBeUndefined();
+    expect(searchHitShowing(hits, resultMention('call_3_2'))).toEqual({ foldId: FOLD_C, offset: 5707 });
+    expect(searchHitShowing(hits, resultMention('call_9_9'))).toBeUndefined();
+    expect(foldMentioning(`${FOLD_A}\nread(path="b.ts")\n${FOLD_B}\nread(path="a.ts")`, readMentions('a.ts').slice(0, 1), new Set())).toBe(FOLD_B);
   });
 });
