@@ -9,9 +9,8 @@ import { retireAnsweredPeeks } from './actions/peek-action.ts';
 import { budgetExceeded, OccupancyEstimator } from './budget.ts';
 import type { CommitPlan } from './commit-planner.ts';
 import { checkRestoredConversation, conversationMismatchWarning, updateTranscriptAnchor, type ConversationMismatch } from './conversation-check.ts';
-import type { ForcedCommit, ForcedCommitCause } from './commit-decision.ts';
-import { dropInvalidMarks } from './commit-landing.ts';
-import { CommitScheduler, planRequestCommit } from './commit-scheduler.ts';
+import { decideCommit, type ForcedCommit, type ForcedCommitCause } from './commit-decision.ts';
+import { cutForFence, dropInvalidMarks, planLanding } from './commit-landing.ts';
 import { applyCommitPlan } from './commit-applier.ts';
 import { EngineMemory, migrateEngineState } from './engine-state.ts';
 import { FoldError } from './fold-error.ts';
@@ -44,11 +43,6 @@ export interface RequestContext {
   readonly model?: { readonly id?: string; readonly provider?: string };
   /** Chars the host adds around the messages (system prompt, tool schemas), for estimates before the first provider count. */
   readonly overheadChars?: number;
-  /**
-   * When the request is prepared, in milliseconds since the epoch, by the host's clock (core
-   * has none, I5). With the price list's cache lifetime it tells a cold cache (B3.3).
-   */
-  readonly requestTime?: number;
 }
 
 export interface ProjectionResult {
@@ -79,8 +73,6 @@ export class FoldRuntime {
   readonly ledger: LedgerRow[] = [];
   /** Per-commit telemetry (estimated, then provider-measured); hosts subscribe to log it. */
   readonly telemetry: CommitTelemetryLog;
-  /** When and how deep automatic commits land (B3.2, B3.3). */
-  readonly scheduler = new CommitScheduler(this);
   /** Rewrites requested by actions, applied at the next projection. */
   readonly pendingCauses = new Set<RewriteCause>();
   /** A person's `/fold`: land every mark (or only these) at the next projection. */
@@ -106,8 +98,9 @@ export class FoldRuntime {
   /** Open a session: restore its state and standing folds from the store, or start fresh. */
   static async open(dependencies: FoldRuntimeDependencies): Promise<FoldRuntime> {
     const { foldStore, sessionId } = dependencies;
-    const state = await loadStateOrExplain(foldStore, sessionId);
-    if (state === undefined) return new FoldRuntime(dependencies, new EngineMemory(sessionId), []);
+    const stored = await foldStore.loadState(sessionId);
+    if (stored === undefined) return new FoldRuntime(dependencies, new EngineMemory(sessionId), []);
+    const state = migrateEngineState(stored, sessionId);
     const runtime = new FoldRuntime(dependencies, EngineMemory.restore(state), state.calibration);
     const records: FoldRecord[] = [];
     for (const foldId of state.foldIds) {
@@ -199,7 +192,6 @@ export class FoldRuntime {
       this.lattice.resolve();
       this.frontier.reset();
       this.pendingCauses.add('transcript-changed');
-      this.scheduler.inflow.resetAnchor();
     } else {
       this.lattice.placeArrived();
     }
@@ -220,7 +212,7 @@ export class FoldRuntime {
     dirty ||= cuts.length > 0;
     const candidate = this.candidateDraft(ingest.appendedFrom);
     const estimate = this.estimateTokens(candidate.chars);
-    const plan = planRequestCommit(this, { estimate, budget, moment: context, overheadChars: context.overheadChars ?? 0 });
+    const plan = this.planCommitFor(estimate, budget);
     const foldsLanded = plan === undefined ? 0 : await this.landCommit(plan, warnings);
     dirty ||= foldsLanded > 0;
     this.forcedCommit = undefined;
@@ -247,7 +239,6 @@ export class FoldRuntime {
     const view = freeze(draft);
     const projection = lazyProjection(view, row);
     this.recordLedger(projection.ledger, rewrite);
-    this.scheduler.requestSent(context, estimate, estimatedTokens);
     if (foldsLanded > 0) {
       this.telemetry.landed({ row: projection.ledger, epoch: this.memory.epoch, previous: this.frozenView, measuredTokensBefore: this.providerUsage.lastPromptTokens, tokensForChars: (chars) => this.estimator.tokensForChars(chars) });
     }
@@ -281,6 +272,15 @@ export class FoldRuntime {
     }
     dropInvalidMarks(this, plan);
     return landed;
+  }
+
+  /** B3 decides; over the budget the fence cuts first; then the landing is planned (nothing applied yet). */
+  private planCommitFor(estimate: number, budget: number): CommitPlan | undefined {
+    const decision = decideCommit({ thresholds: this.settings.thresholds, scheduling: this.settings.scheduling, forced: this.forcedCommit, estimate, budget, charsPerToken: this.estimator.charsPerToken() });
+    if (decision === undefined) return undefined;
+    if (decision.overBudget) cutForFence(this);
+    if (this.memory.marks.length === 0) return undefined;
+    return planLanding({ index: this.index, lattice: this.lattice, memory: this.memory, toolName: this.settings.toolName }, decision.charsToFree, decision.onlyMarkIds);
   }
 
   /** What the frontier reads for one pass. */
@@ -327,14 +327,6 @@ export class FoldRuntime {
     this.providerUsage.record(this, usage);
   }
 
-  /**
-   * The host refreshed the provider's cache without a model request of ours (Pi 1.x warms it
-   * while idle): the cache is warm from `time` on, for `lifetimeMs` if the host said (B3.3).
-   */
-  noteCacheWarmed(time: number, lifetimeMs?: number): void {
-    this.scheduler.clock.warmed(time, lifetimeMs);
-  }
-
   /** Run one of the agent's actions (B4). Bad input is refused with a FoldError and changes nothing. */
   async act(request: unknown, caller: ActionCaller = {}): Promise<ActionAnswer> {
     this.assertOpen();
@@ -373,18 +365,3 @@ export class FoldRuntime {
   }
 }
 
-
-/** Codes of a state that exists but cannot be read; `pi-fold repair` rebuilds it from the verified folds. */
-const DAMAGED_STATE_CODES = new Set(['STORE.SCHEMA_VERSION', 'STORE.HASH_MISMATCH', 'STATE.CORRUPT']);
-
-/** Load and migrate the stored state; a damaged one is refused with the way back in. */
-async function loadStateOrExplain(foldStore: FoldStore, sessionId: string) {
-  try {
-    const stored = await foldStore.loadState(sessionId);
-    return stored === undefined ? undefined : migrateEngineState(stored, sessionId);
-  } catch (error) {
-    if (!FoldError.isInstance(error) || !DAMAGED_STATE_CODES.has(error.code)) throw error;
-    const hint = `run \`npx pi-fold repair <store> --session ${sessionId}\` to rebuild it from the fold records and blobs the store can verify (every verified fold is kept)`;
-    throw new FoldError(error.code, `${error.message}; ${hint}`, { cause: error, details: { ...error.details, sessionId, repair: 'pi-fold repair' } });
-  }
-}

@@ -4,10 +4,11 @@ import { formatOwnershipWarnings } from './ownership-monitor.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import { requestModel } from './context-hook.ts';
 import { openFoldEditor } from './fold-editor.ts';
+import { foldViewCommand } from './fold-view-command.ts';
 import type { PiSessionRegistry } from './session-registry.ts';
 import { parseSettingsArguments, updateSettingsFile } from './settings-file.ts';
 
-/** The human's surface (B6.3): `/fold`, `/fold-status`, `/fold-settings`, `/fold-editor`. */
+/** The human's surface (B6.3): `/fold`, `/fold-status`, `/fold-settings`, `/fold-editor`, `/fold-view`. */
 export function registerFoldCommands(pi: ExtensionAPI, registry: PiSessionRegistry): void {
   pi.registerCommand('fold', {
     description: 'Commit every pending fold at the next request (or only the given mark ids)',
@@ -38,6 +39,13 @@ export function registerFoldCommands(pi: ExtensionAPI, registry: PiSessionRegist
       // Asked before this process's first request: the budget comes from the model in use.
       folding.runtime.expectRequests(requestModel(ctx));
       ctx.ui.notify(formatStatus(statusReport(folding.runtime, detail)) + formatOwnershipWarnings(folding.ownership.warnings), 'info');
+    },
+  });
+
+  pi.registerCommand('fold-view', {
+    description: 'Write an HTML page of this session (prompt sizes, commits, folds, exact sources, search) and print its path',
+    handler: async (_args, ctx) => {
+      await foldViewCommand(ctx, registry);
     },
   });
 

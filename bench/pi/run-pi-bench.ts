@@ -7,10 +7,7 @@
 import type { ExtensionAPI } from '@mariozechner/pi-coding-agent';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { PiEntryMapper } from '../../adapters/pi/message-entries.ts';
-import { priceRequest } from '../../core/chars-cost-model.ts';
 import { FoldRuntime } from '../../core/fold-runtime.ts';
-import { DEFAULT_PRICE_LIST } from '../../core/price-lists.ts';
-import { resolveSettings, type SchedulingMode } from '../../core/settings.ts';
 import { openScriptedPi, settle } from '../../testing/pi/scripted-pi.ts';
 
 const REQUESTS = 95;
@@ -42,34 +39,7 @@ function summary(label: string, values: readonly number[]): string {
   return `${label.padEnd(34)} mean ${mean.toFixed(2)} ms · p50 ${sorted[Math.floor(sorted.length / 2)]!.toFixed(2)} ms · p99 ${p99.toFixed(2)} ms · max ${sorted.at(-1)!.toFixed(2)} ms (n=${sorted.length})`;
 }
 
-/**
- * The session's input dollars at the seeds' ledger, billed like the scripted provider counts:
- * the messages shared with the previous request are read from cache, the rest is fresh.
- */
-function inputDollars(requests: readonly { serialized: readonly string[]; promptTokens: number }[]): { dollars: number; fresh: number; cacheRead: number } {
-  let fresh = 0;
-  let cacheRead = 0;
-  let dollars = 0;
-  requests.forEach((request, index) => {
-    const previous = requests[index - 1];
-    let shared = 0;
-    for (let position = 0; previous !== undefined && position < previous.serialized.length && previous.serialized[position] === request.serialized[position]; position += 1) shared += request.serialized[position]!.length;
-    const read = previous === undefined ? 0 : Math.min(request.promptTokens, Math.floor(shared / 4));
-    fresh += request.promptTokens - read;
-    cacheRead += read;
-    dollars += priceRequest(DEFAULT_PRICE_LIST, { input: request.promptTokens - read, cacheRead: read, cacheWrite: 0, output: 0 });
-  });
-  return { dollars, fresh, cacheRead };
-}
-
-/** `--scheduling band` measures the seed's band (the default before the cost policy) on the same session. */
-function schedulingArgument(): SchedulingMode {
-  const at = process.argv.indexOf('--scheduling');
-  return resolveSettings({ scheduling: at < 0 ? 'cost' : process.argv[at + 1] }).scheduling;
-}
-
 async function main(): Promise<void> {
-  const scheduling = schedulingArgument();
   const hook: number[] = [];
   const mapping: number[] = [];
   const originalMap = PiEntryMapper.prototype.map;
@@ -91,7 +61,7 @@ async function main(): Promise<void> {
   };
   const pi = await openScriptedPi({
     script: (request) => (request.index >= REQUESTS - 1 ? { kind: 'text', text: 'done' } : { kind: 'tools', calls: [{ name: 'fetch_blob', arguments: { seed: request.index, size: RESULT_BYTES } }] }),
-    fold: { foldStore: new MemoryFoldStore(), settingsPath: '/nonexistent/pi-fold/settings.json', settings: { scheduling } },
+    fold: { foldStore: new MemoryFoldStore(), settingsPath: '/nonexistent/pi-fold/settings.json' },
     contextWindow: WINDOW,
     wrapExtensionApi: timeContextHook(hook),
   });
@@ -109,8 +79,6 @@ async function main(): Promise<void> {
   console.log(summary('  of which engine (runtime.project)', engine));
   console.log(summary('  adapter only (hook − engine)', hook.map((ms, index) => ms - (engine[index] ?? 0))));
   console.log(`peak prompt ${peak} tokens · commits ${commits} · rewrites ${rewrites} · unattributed ${pi.ledger.filter((row) => row.unattributed).length} · whole run ${(wall / 1000).toFixed(1)} s`);
-  const input = inputDollars(pi.requests);
-  console.log(`session input (${scheduling} scheduling, ${DEFAULT_PRICE_LIST.name}): $${input.dollars.toFixed(4)} · fresh ${input.fresh} tokens · cache read ${input.cacheRead} tokens`);
   if (pi.errors.length > 0) console.log(`extension errors: ${pi.errors.join('; ')}`);
   pi.session.dispose();
 }

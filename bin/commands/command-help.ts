@@ -21,17 +21,17 @@ export const VERIFY_HELP: CommandHelp = {
   needs: [],
 };
 
+export const VIEW_HELP: CommandHelp = {
+  name: 'view',
+  summary: "Write one self-contained HTML page of a session: prompt sizes, commits, the fold forest, exact sources, search (reads the store only)",
+  usage: 'pi-fold view <store-dir | file.sqlite | redis://… | postgres://…> [--session id] [--out file.html] [--namespace pi-fold] [--table keyv]',
+  needs: [],
+};
+
 export const GC_HELP: CommandHelp = {
   name: 'gc',
   summary: 'Delete blobs no fold or session references (--dry-run reports what it would free)',
   usage: 'pi-fold gc <store-dir | file.sqlite | redis://… | postgres://…> [--dry-run] [--grace-minutes 60] [--namespace pi-fold] [--table keyv] [--json]',
-  needs: [],
-};
-
-export const REPAIR_HELP: CommandHelp = {
-  name: 'repair',
-  summary: 'Rebuild a session whose state cannot be read from the fold records and blobs the store verifies',
-  usage: 'pi-fold repair <store-dir | file.sqlite | redis://… | postgres://…> --session <id> [--dry-run] [--namespace pi-fold] [--table keyv] [--json]',
   needs: [],
 };
 

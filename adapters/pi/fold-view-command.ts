@@ -1,0 +1,33 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ExtensionCommandContext } from '@mariozechner/pi-coding-agent';
+import { renderViewerPage } from '../../application/viewer/render-viewer-page.ts';
+import { readSessionView } from '../../application/viewer/session-view.ts';
+import { BACKING_FOLD_STORE } from '../../composition/tokens.ts';
+import { DEFAULT_PRICE_LIST } from '../../core/price-lists.ts';
+import { STORE_FOLDER, type PiSessionRegistry } from './session-registry.ts';
+
+/**
+ * `/fold-view`: write the session viewer's page for the current session (what `pi-fold view`
+ * writes from a store) and print its path. Reads the session's store; writes only the page,
+ * beside the store for a persisted session, else in the temp directory.
+ */
+export async function foldViewCommand(ctx: ExtensionCommandContext, registry: PiSessionRegistry): Promise<void> {
+  const folding = await registry.forSession(ctx.sessionManager);
+  try {
+    // The newest request's row is still buffered; the page should show it.
+    await folding.composed.flushRequestLog();
+    const store = folding.composed.container.resolve(BACKING_FOLD_STORE);
+    const view = await readSessionView(store, folding.sessionId);
+    const page = renderViewerPage(view, { priceLineTokens: DEFAULT_PRICE_LIST.longContext?.aboveTokens, writtenAt: new Date().toISOString() });
+    const persisted = ctx.sessionManager.getSessionFile() !== undefined;
+    const directory = persisted ? join(ctx.sessionManager.getSessionDir(), STORE_FOLDER, 'views') : join(tmpdir(), 'pi-fold-views');
+    await mkdir(directory, { recursive: true });
+    const path = join(directory, `${folding.sessionId}.html`);
+    await writeFile(path, page, 'utf8');
+    ctx.ui.notify(`/fold-view: ${view.requests.length} requests, ${view.commits.length} commits, ${view.folds.length} folds → ${path}`, 'info');
+  } catch (error) {
+    ctx.ui.notify(`/fold-view: could not write the page: ${(error as Error).message}`, 'error');
+  }
+}

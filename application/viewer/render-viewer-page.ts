@@ -1,0 +1,90 @@
+import type { SessionView, ViewedFold } from './session-view.ts';
+import { promptSizeChart } from './viewer-chart.ts';
+import { VIEWER_SCRIPT } from './viewer-script.ts';
+
+/** Chars of a fold's source shown per page when it is opened. */
+export const VIEWER_PAGE_CHARS = 16_000;
+
+export interface ViewerPageOptions {
+  /** Prompt size above which the price list charges its long-context rates, drawn as a line. */
+  readonly priceLineTokens?: number;
+  /** When the page was written (shown, never used to compute anything). */
+  readonly writtenAt?: string;
+}
+
+/**
+ * One self-contained HTML page for a session: no server, no outside script, style or font.
+ * Everything it shows was read from the store by `readSessionView` (sources verified then).
+ */
+export function renderViewerPage(view: SessionView, options: ViewerPageOptions = {}): string {
+  const data = { pageChars: VIEWER_PAGE_CHARS, folds: view.folds, sources: view.sources };
+  const commitsRows = view.commits.map((commit) => {
+    const next = view.requests.find((row) => row.request === commit.request + 1);
+    return `<tr><td>${commit.epoch}</td><td>${commit.request}</td><td>${escapeHtml(commit.causes.join(', '))}</td><td>${commit.foldsLanded}</td><td>${(commit.estimatedTokensBefore - commit.estimatedTokensAfter).toLocaleString('en-US')}</td><td>${commit.prefixTokensRewritten.toLocaleString('en-US')}</td><td>${commit.providerCacheRead === undefined ? '—' : commit.providerCacheRead.toLocaleString('en-US')}</td><td>${next?.providerCacheRead === undefined ? '—' : next.providerCacheRead.toLocaleString('en-US')}</td></tr>`;
+  });
+  const rewrites = view.requests.filter((row) => row.causes.length > 0).length;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
+<title>pi-fold · ${escapeHtml(view.sessionId)}</title>
+<style>${VIEWER_STYLE}</style></head>
+<body>
+<header><h1>pi-fold session ${escapeHtml(view.sessionId)}</h1>
+<p class="meta">${escapeHtml(view.storeName)} store · ${view.requests.length} requests · ${rewrites} rewrites · ${view.commits.length} commits measured · ${view.folds.length} folds${options.writtenAt === undefined ? '' : ` · written ${escapeHtml(options.writtenAt)}`} · read-only view: sources verified against their SHA-256 when this page was written</p>
+${view.notes.map((note) => `<p class="note">${escapeHtml(note)}</p>`).join('\n')}
+</header>
+<section><h2>Prompt size per request</h2>${promptSizeChart(view.requests, view.commits, options.priceLineTokens)}</section>
+<section><h2>Commits</h2>${commitsRows.length === 0 ? '<p class="empty">No commit measured yet.</p>' : `<table id="commits"><thead><tr><th>epoch</th><th>request</th><th>cause</th><th>folds landed</th><th>tokens freed ≈</th><th>prefix given up ≈</th><th>cache read (that request)</th><th>cache read (next request)</th></tr></thead><tbody>${commitsRows.join('')}</tbody></table>`}</section>
+<section class="columns"><div><h2>Folds</h2>${foldForest(view.folds)}</div>
+<div><h2>Search every fold</h2>
+<form id="search-form"><input id="search-pattern" type="search" placeholder="exact text or /regex/" aria-label="search pattern"> <label><input id="search-regex" type="checkbox"> regex</label> <label><input id="search-case" type="checkbox"> ignore case</label> <button type="submit">search</button></form>
+<ul id="search-results"></ul>
+<div id="fold-detail"><p class="empty">Open a fold to read its exact source.</p></div></div></section>
+<script type="application/json" id="viewer-data">${jsonForScript(data)}</script>
+<script>${VIEWER_SCRIPT}</script>
+</body></html>
+`;
+}
+
+/** The forest as nested lists: each fold with its kind, size, epoch, who wrote the brief, and the brief's first line. */
+function foldForest(folds: readonly ViewedFold[]): string {
+  if (folds.length === 0) return '<p class="empty">No fold committed yet.</p>';
+  const children = new Map<string | null, ViewedFold[]>();
+  for (const fold of folds) children.set(fold.parentId, [...(children.get(fold.parentId) ?? []), fold]);
+  const list = (parentId: string | null): string => {
+    const items = children.get(parentId) ?? [];
+    if (items.length === 0) return '';
+    return `<ul class="forest">${items
+      .map((fold) => {
+        const author = fold.provenance === 'supplied' ? `brief by ${fold.origin}` : 'brief by the runtime';
+        return `<li><a href="#" class="fold" data-fold="${fold.id}">${fold.id}</a> <span class="kind">${fold.kind}</span> · ${fold.entryCount} entries · ${fold.sourceChars.toLocaleString('en-US')} chars · epoch ${fold.epoch} · <span class="author">${author}</span><div class="brief">${escapeHtml(fold.brief.split('\n')[0] ?? '')}</div>${list(fold.id)}</li>`;
+      })
+      .join('')}</ul>`;
+  };
+  return list(null);
+}
+
+/** JSON inside a script element: `<` escaped so no source text can close the element. */
+function jsonForScript(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+const VIEWER_STYLE = `
+body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1200px;padding:1em;color:#1b1f24}
+h1{font-size:1.3em;margin:.2em 0}h2{font-size:1.05em;margin:1.2em 0 .4em}
+.meta,.legend,.note,.empty{color:#57606a}.note{color:#9a6700}
+svg{width:100%;height:auto;background:#fafbfc;border:1px solid #d0d7de}
+.grid{stroke:#eaeef2}.axis{font-size:11px;fill:#57606a}.budget{stroke:#cf222e;stroke-width:1.5}
+.price-line{stroke:#9a6700;stroke-dasharray:6 4}.commit{stroke:#8250df;stroke-dasharray:2 3}
+.series{fill:none;stroke:#0969da;stroke-width:1}.point{fill:#0969da}.point.rewrite{fill:#8250df}
+.key{padding:0 .6em;border-left:4px solid #ccc}.budget-key{border-color:#cf222e}.price-key{border-color:#9a6700}.commit-key{border-color:#8250df}
+table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #d0d7de;padding:.2em .5em;text-align:right}th{background:#f6f8fa}
+.columns{display:grid;grid-template-columns:1fr 1fr;gap:1.5em}.forest{padding-left:1.1em}.forest li{margin:.25em 0}
+.brief{color:#57606a;font-size:12px;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;max-width:540px}
+.kind{font-weight:600}.source{white-space:pre-wrap;word-break:break-all;background:#f6f8fa;border:1px solid #d0d7de;padding:.6em;max-height:520px;overflow:auto;font-size:12px}
+#search-results code{font-size:12px;color:#57606a}.pager button{margin:0 .3em}
+`;

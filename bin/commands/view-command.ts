@@ -1,0 +1,63 @@
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { renderViewerPage } from '../../application/viewer/render-viewer-page.ts';
+import { readSessionView } from '../../application/viewer/session-view.ts';
+import { DEFAULT_PRICE_LIST } from '../../core/price-lists.ts';
+import { VIEW_HELP } from './command-help.ts';
+import { EXIT, parseCommandArguments, type CliCommand } from './command-table.ts';
+import { openStoreTarget } from './open-store-target.ts';
+
+/**
+ * `pi-fold view <store>`: one HTML page per session, offline. The store is opened read-only
+ * (not one byte of it changes); the only file written is the page.
+ */
+export const viewCommand: CliCommand = {
+  ...VIEW_HELP,
+  async run(argumentsAfterName, output) {
+    let parsed: ReturnType<typeof parseCommandArguments>;
+    try {
+      parsed = parseCommandArguments(argumentsAfterName, ['session', 'out', 'namespace', 'table']);
+    } catch (error) {
+      output.error(`pi-fold view: ${(error as Error).message}\nusage: ${this.usage}`);
+      return EXIT.usage;
+    }
+    const unknown = [...parsed.options.keys()].filter((name) => !['session', 'out', 'namespace', 'table'].includes(name));
+    const [target, ...extra] = parsed.positional;
+    if (target === undefined || extra.length > 0 || unknown.length > 0) {
+      output.error(`${unknown.length > 0 ? `pi-fold view: unknown option --${unknown[0]}\n` : ''}usage: ${this.usage}`);
+      return EXIT.usage;
+    }
+    const text = (name: string) => {
+      const value = parsed.options.get(name);
+      return typeof value === 'string' ? value : undefined;
+    };
+    const namespace = text('namespace');
+    const table = text('table');
+    let opened: Awaited<ReturnType<typeof openStoreTarget>>;
+    try {
+      opened = await openStoreTarget(target, { ...(namespace === undefined ? {} : { namespace }), ...(table === undefined ? {} : { table }) }, 'read-only');
+    } catch (error) {
+      output.error(`pi-fold view: cannot open ${target}: ${(error as Error).message}`);
+      return EXIT.usage;
+    }
+    try {
+      const sessions = opened.store.listSessions === undefined ? [] : [...(await opened.store.listSessions())].sort();
+      const sessionId = text('session') ?? (sessions.length === 1 ? sessions[0] : undefined);
+      if (sessionId === undefined) {
+        output.error(sessions.length === 0 ? `pi-fold view: ${target} holds no session` : `pi-fold view: ${target} holds ${sessions.length} sessions; choose one with --session (${sessions.slice(0, 20).join(', ')}${sessions.length > 20 ? ', …' : ''})`);
+        return EXIT.usage;
+      }
+      const view = await readSessionView(opened.store, sessionId);
+      const page = renderViewerPage(view, { priceLineTokens: DEFAULT_PRICE_LIST.longContext?.aboveTokens, writtenAt: new Date().toISOString() });
+      const out = resolve(text('out') ?? `pi-fold-view-${sessionId}.html`);
+      await writeFile(out, page, 'utf8');
+      output.out(`pi-fold view: session ${sessionId}: ${view.requests.length} requests, ${view.commits.length} commits, ${view.folds.length} folds → ${out} (${Buffer.byteLength(page)} bytes)`);
+      return EXIT.ok;
+    } catch (error) {
+      output.error(`pi-fold view: ${(error as Error).message}`);
+      return EXIT.problemsFound;
+    } finally {
+      await opened.store.dispose?.();
+    }
+  },
+};
