@@ -155,7 +155,7 @@ async function runArmSession(input: RunArmInput): Promise<ArmResult> {
       model: models.find('lab', 'lab-model')!,
       ...models.sessionOptions,
       settingsManager,
-      sessionManager: labSessionManager(cwd, input.arm),
+      sessionManager: labSessionManager(cwd, input.arm, profile.extensionPath === undefined ? undefined : join(scratch, 'sessions')),
       resourceLoader,
       customTools: [...input.tools] as ToolDefinition[],
       noTools: 'builtin',
@@ -199,9 +199,13 @@ async function runArmSession(input: RunArmInput): Promise<ArmResult> {
   }
 }
 
-/** An in-memory session with a fixed id: the id reaches the wire (evidence references), so a time-based one would make runs differ. */
-function labSessionManager(cwd: string, arm: ArmName): SessionManager {
-  const sessionManager = SessionManager.inMemory(cwd);
+/**
+ * A session with a fixed id: the id reaches the wire (evidence references), so a time-based
+ * one would make runs differ. In memory, except for extension arms: a peer may keep its
+ * evidence beside the session file (the published pi-fold refuses to run without one).
+ */
+function labSessionManager(cwd: string, arm: ArmName, sessionDirectory?: string): SessionManager {
+  const sessionManager = sessionDirectory === undefined ? SessionManager.inMemory(cwd) : SessionManager.create(cwd, sessionDirectory);
   sessionManager.newSession({ id: `lab-${createHash('sha256').update(arm).digest('hex').slice(0, 12)}` });
   return sessionManager;
 }

@@ -5,6 +5,7 @@ import { stagedPreset } from '../../lab/workload/presets.ts';
 import { runStagedWorkload } from '../../lab/workload/run-staged-workload.ts';
 
 const extensionPath = fileURLToPath(new URL('./support/drop-old-results-extension.ts', import.meta.url));
+const sessionFilePeer = fileURLToPath(new URL('./support/needs-session-file-extension.ts', import.meta.url));
 
 describe('lab extension arm: any Pi extension file on the same bench', () => {
   it('loads the file through Pi, measures it like the others and flags its silent rewrites', async () => {
@@ -18,5 +19,11 @@ describe('lab extension arm: any Pi extension file on the same bench', () => {
     expect(Math.max(...extension!.rows.map((row) => row.promptTokens))).toBeLessThan(stagedPreset('smoke').providerCapTokens);
     expect(extension!.rewritesUnattributed).toBeGreaterThan(0);
     expect(extension!.probes!.correct + extension!.probes!.recovered + extension!.probes!.lost).toBe(extension!.probes!.asked);
+  }, 120_000);
+
+  it('an extension arm runs on a session with a file, for peers that keep evidence beside it', async () => {
+    const run = await runStagedWorkload({ preset: stagedPreset('smoke'), seed: 3, arms: [`extension:${sessionFilePeer}`] });
+    expect(run.arms[0]!.failure).toBeUndefined();
+    expect(run.arms[0]!.fileReads).toBeGreaterThan(0);
   }, 120_000);
 });
