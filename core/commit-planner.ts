@@ -204,7 +204,7 @@ export function displayedChars(inputs: { index: TranscriptIndex; toolName: strin
       position = folded.last;
       continue;
     }
-    chars += inputs.index.entries[position]!.bytes.length;
+    chars += inputs.index.windowChars[position]!;
   }
   return chars;
 }

@@ -8,6 +8,7 @@ import type {
   WindowInsertV1,
 } from '../ports/fold-records.ts';
 import { FoldError } from './fold-error.ts';
+import { resolveSpillPolicy, type SpillPolicy } from './spill/spill-policy.ts';
 
 export const ENGINE_STATE_SCHEMA_VERSION = 1;
 
@@ -21,6 +22,8 @@ export class EngineMemory {
   revision = 0;
   epoch = 0;
   noticeShownSinceRewrite = false;
+  /** The session's spill policy, once decided (kept in the state; see SpillBook). */
+  spillPolicy: SpillPolicy | undefined;
   foldIds: string[] = [];
   marks: PendingMarkV1[] = [];
   pins = new Set<string>();
@@ -62,6 +65,7 @@ export class EngineMemory {
       epoch: this.epoch,
       noticeShownSinceRewrite: this.noticeShownSinceRewrite,
       ...(this.transcriptAnchor === undefined ? {} : { transcriptAnchor: this.transcriptAnchor }),
+      ...(this.spillPolicy === undefined ? {} : { spill: { ...this.spillPolicy } }),
     };
   }
 
@@ -78,6 +82,7 @@ export class EngineMemory {
     memory.ephemeralPeeks = [...state.ephemeralPeeks];
     memory.counters = { ...state.counters };
     if (isAnchor(state.transcriptAnchor)) memory.transcriptAnchor = state.transcriptAnchor;
+    memory.spillPolicy = state.spill === undefined ? undefined : resolveSpillPolicy(state.spill);
     return memory;
   }
 }
@@ -104,6 +109,13 @@ export function migrateEngineState(raw: unknown, sessionId: string): EngineState
   }
   if (typeof record.counters !== 'object' || record.counters === null || typeof record.revision !== 'number' || typeof record.epoch !== 'number') {
     throw new FoldError('STATE.CORRUPT', `engine state of session ${sessionId}: counters, revision and epoch are required`, { details: { sessionId } });
+  }
+  if (record.spill !== undefined) {
+    try {
+      resolveSpillPolicy(record.spill);
+    } catch (error) {
+      throw new FoldError('STATE.CORRUPT', `engine state of session ${sessionId}: its spill policy is not valid (${error instanceof Error ? error.message : String(error)})`, { details: { sessionId, field: 'spill' } });
+    }
   }
   if (record.sessionId !== sessionId) {
     throw new FoldError('STATE.CORRUPT', `engine state belongs to session ${String(record.sessionId)}, not ${sessionId}`, { details: { sessionId } });

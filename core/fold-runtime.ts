@@ -23,6 +23,7 @@ import { ProjectionRenderer, type RenderInputs } from './projection-renderer.ts'
 import { requestBudget, type FoldSettings } from './settings.ts';
 import { ProviderUsage } from './provider-usage.ts';
 import { refusedSaveWarning, skippedCommitWarning, StoreOutage } from './store-outage.ts';
+import { SpillBook } from './spill/spill-book.ts';
 import { TranscriptIndex } from './transcript-index.ts';
 import { appendNotice, appendReceipt, pruneHiddenInserts } from './window-inserts.ts';
 
@@ -61,7 +62,9 @@ const LEDGER_HISTORY = 10_000;
  * happens inside, and the window only ever changes at a recorded rewrite (I1).
  */
 export class FoldRuntime {
-  readonly index = new TranscriptIndex();
+  /** How oversized tool results and arguments enter the window (B6.2); sizes the index's units. */
+  readonly spills: SpillBook;
+  readonly index = new TranscriptIndex((entry) => this.spills.windowChars(entry));
   readonly lattice = new FoldLattice(this.index);
   readonly renderer = new ProjectionRenderer();
   readonly frontier = new Frontier();
@@ -89,6 +92,9 @@ export class FoldRuntime {
 
   private constructor(readonly dependencies: FoldRuntimeDependencies, memory: EngineMemory, calibration: readonly CalibrationSampleV1[]) {
     this.memory = memory;
+    // The first request fixes the session's spill policy; a restored session keeps its own (I1).
+    memory.spillPolicy ??= dependencies.settings.spill;
+    this.spills = new SpillBook(memory.spillPolicy, dependencies.settings.toolName);
     const sink = dependencies.projectionSink;
     this.telemetry = new CommitTelemetryLog(dependencies.sessionId, sink?.acceptCommitTelemetry === undefined ? undefined : (event) => sink.acceptCommitTelemetry!(event));
     this.estimator = new OccupancyEstimator(dependencies.costModel.defaultCharsPerToken, calibration);
@@ -132,7 +138,7 @@ export class FoldRuntime {
       list.push(insert);
       insertsByAnchor.set(insert.afterEntryId, list);
     }
-    return { index: this.index, lattice, retiredPeeks, insertsByAnchor, toolName: this.settings.toolName };
+    return { index: this.index, lattice, retiredPeeks, insertsByAnchor, toolName: this.settings.toolName, spills: this.spills };
   }
 
   budgetTokens(context: RequestContext = this.lastContext): number {
@@ -186,6 +192,10 @@ export class FoldRuntime {
     this.assertOpen();
     const budget = this.budgetTokens(context);
     const ingest = this.index.ingest(entries);
+    const warnings: string[] = [];
+    // Spill at ingestion: the window form is already decided; this writes the exact artifacts.
+    const spill = await this.spills.ingest(this.index, ingest.appendedFrom, this.dependencies.evidenceStore, this.sessionId);
+    if (spill.warning !== undefined) warnings.push(spill.warning);
     this.lastContext = context;
     this.lastBudget = budget;
     if (ingest.divergedAt !== undefined) {
@@ -195,7 +205,6 @@ export class FoldRuntime {
     } else {
       this.lattice.placeArrived();
     }
-    const warnings: string[] = [];
     let mismatch: ConversationMismatch | undefined;
     if (this.restoredUnchecked && this.index.length > 0) {
       this.restoredUnchecked = false;
@@ -207,7 +216,7 @@ export class FoldRuntime {
     }
     const request = this.memory.counters.requests + 1;
     let dirty = updateTranscriptAnchor(this.memory, this.index);
-    dirty = retireAnsweredPeeks(this) || dirty;
+    dirty = retireAnsweredPeeks(this) || spill.spilled > 0 || dirty;
     const cuts = this.frontier.pass(this.frontierInputs());
     dirty ||= cuts.length > 0;
     const candidate = this.candidateDraft(ingest.appendedFrom);

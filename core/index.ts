@@ -1,6 +1,7 @@
 export { FoldError, FOLD_ERROR_CODES, type FoldErrorCode } from './fold-error.ts';
 export { FoldRuntime, type FoldRuntimeDependencies, type ProjectionResult, type RequestContext } from './fold-runtime.ts';
 export { resolveSettings, resolveThresholds, DEFAULT_THRESHOLDS, type FoldSettings, type Thresholds, type SchedulingMode } from './settings.ts';
+export { DEFAULT_SPILL_POLICY, resolveSpillPolicy, type SpillPolicy } from './spill/spill-policy.ts';
 export { ACTION_NAMES, parseAction, type FoldAction, type ActionName } from './actions/action-arguments.ts';
 export type { ActionAnswer, ActionCaller, CurationNumbers } from './actions/execute-action.ts';
 export { statusReport, type StatusReport } from './actions/status-action.ts';

@@ -2,6 +2,8 @@ import type { FoldRecord, WindowInsertV1 } from '../ports/fold-records.ts';
 import type { ProjectedMessage } from '../ports/projection-sink.port.ts';
 import type { FoldLattice, PlacedFold } from './fold-lattice.ts';
 import { sha256Hex, stableStringify } from './hashing.ts';
+import type { SpillBook } from './spill/spill-book.ts';
+import type { SpillPlan } from './spill/spill-plan.ts';
 import type { TranscriptIndex } from './transcript-index.ts';
 import { peekStubText, placeholderText, siblingStubText } from './window-text.ts';
 
@@ -14,6 +16,8 @@ export interface RenderInputs {
   /** Notices and receipts, grouped by the entry they follow, in sequence order. */
   readonly insertsByAnchor: ReadonlyMap<string, readonly WindowInsertV1[]>;
   readonly toolName: string;
+  /** How each entry is shown once its oversized parts are spilled (B6.2). */
+  readonly spills?: SpillBook;
 }
 
 /**
@@ -53,7 +57,7 @@ export class ProjectionRenderer {
       }
       const entry = index.entries[position]!;
       const retiredFold = entry.role === 'toolResult' && entry.toolCallId !== undefined ? inputs.retiredPeeks.get(entry.toolCallId) : undefined;
-      out.push(retiredFold === undefined ? entryMessage(index, position) : this.peekStub(inputs, position, retiredFold));
+      out.push(retiredFold === undefined ? entryMessage(inputs, position) : this.peekStub(inputs, position, retiredFold));
       if (withInserts) this.pushInserts(inputs, position, out);
     }
   }
@@ -125,13 +129,41 @@ function facts(record: FoldRecord) {
 
 const entryMessages = new WeakMap<object, ProjectedMessage>();
 
-/** An entry as the host had it. Cached per entry object: entries are immutable. */
-export function entryMessage(index: TranscriptIndex, position: number): ProjectedMessage {
+const spilledMessages = new WeakMap<SpillPlan, ProjectedMessage>();
+
+/**
+ * An entry as the host had it, or in its spilled form when a part of it is over the spill
+ * threshold (B6.2). Cached per entry object, and per spill plan (each runtime decides its
+ * own): entries are immutable, and so are their plans.
+ */
+export function entryMessage(inputs: Pick<RenderInputs, 'index' | 'spills'>, position: number): ProjectedMessage {
+  const { index } = inputs;
   const entry = index.entries[position]!;
+  const plan = inputs.spills?.planFor(entry);
+  if (plan !== undefined) return spilledMessage(plan);
   let message = entryMessages.get(entry);
   if (message === undefined) {
     message = uniformMessage('entry', undefined, entry.id, undefined, undefined, undefined, undefined, entry.bytes, index.shas[position]!);
     entryMessages.set(entry, message);
+  }
+  return message;
+}
+
+function spilledMessage(plan: SpillPlan): ProjectedMessage {
+  let message = spilledMessages.get(plan);
+  if (message === undefined) {
+    message = {
+      kind: 'spilled',
+      entryId: plan.entryId,
+      role: plan.role,
+      ...(plan.toolCallId === undefined ? {} : { toolCallId: plan.toolCallId }),
+      ...(plan.resultText === undefined ? {} : { resultText: plan.resultText }),
+      ...(plan.toolCallArguments === undefined ? {} : { toolCallArguments: plan.toolCallArguments }),
+      spills: plan.parts.map((part) => part.pointer),
+      bytes: plan.bytes,
+      digest: sha256Hex(plan.bytes),
+    };
+    spilledMessages.set(plan, message);
   }
   return message;
 }

@@ -1,5 +1,6 @@
 import { servingBudget } from './budget.ts';
 import { FoldError } from './fold-error.ts';
+import { resolveSpillPolicy, type SpillPolicy } from './spill/spill-policy.ts';
 
 /** The band and granularity a person tunes (B6.4). Set whole, never member by member. */
 export interface Thresholds {
@@ -30,6 +31,8 @@ export interface FoldSettings {
   readonly scheduling: SchedulingMode;
   /** The agent tool's name as this host registers it, used in placeholders. */
   readonly toolName: string;
+  /** When a tool result or tool-call argument is spilled to evidence at ingestion (B6.2). */
+  readonly spill: SpillPolicy;
 }
 
 export const DEFAULT_THRESHOLDS: Thresholds = Object.freeze({
@@ -48,7 +51,7 @@ const DELETED_OPTIONS: Readonly<Record<string, string>> = {
 };
 
 const THRESHOLD_KEYS = ['maxTarget', 'minTarget', 'consolidateAfter', 'minFoldChars'] as const;
-const OPTION_KEYS = ['thresholds', 'providerInputBudget', 'blacklistAutoFoldTools', 'scheduling', 'toolName'] as const;
+const OPTION_KEYS = ['thresholds', 'providerInputBudget', 'blacklistAutoFoldTools', 'scheduling', 'toolName', 'spill'] as const;
 
 /** Smallest minFoldChars accepted: below it a placeholder costs about what it saves. */
 export const MIN_FOLD_CHARS_FLOOR = 1000;
@@ -115,6 +118,7 @@ export function resolveSettings(input: unknown = {}): FoldSettings {
     }
   }
   const thresholds = resolveThresholds(record.thresholds);
+  const spill = resolveSpillPolicy(record.spill);
   const { budget, byModel } = resolveBudgets(record.providerInputBudget);
   const blacklist = record.blacklistAutoFoldTools ?? new Set<string>();
   const blacklistNames = blacklist instanceof Set ? [...blacklist] : Array.isArray(blacklist) ? blacklist : undefined;
@@ -136,6 +140,7 @@ export function resolveSettings(input: unknown = {}): FoldSettings {
     blacklistAutoFoldTools: new Set(blacklistNames as string[]),
     scheduling,
     toolName,
+    spill,
   });
 }
 

@@ -48,6 +48,8 @@ const SHA256_PATTERN = /^[0-9a-f]{64}$/;
 export class TranscriptIndex {
   readonly entries: TranscriptEntry[] = [];
   readonly shas: string[] = [];
+  /** Chars each entry occupies in the window: its bytes, or its spilled form (B6.2). */
+  readonly windowChars: number[] = [];
   readonly units: Unit[] = [];
   /** Unit index of every entry. */
   readonly unitOf: number[] = [];
@@ -57,6 +59,12 @@ export class TranscriptIndex {
 
   /** Position of the newest assistant entry, or -1. */
   lastAssistantPosition = -1;
+
+  /**
+   * @param measure chars an entry shows in the window; units are sized by it, so the cutting
+   * and the commit arithmetic count what folding a unit would really free.
+   */
+  constructor(private readonly measure: (entry: TranscriptEntry) => number = (entry) => entry.bytes.length) {}
   // Where each tool call's result landed; checked on read because truncation may stale it.
   private readonly resultPositions = new Map<string, number>();
 
@@ -127,6 +135,7 @@ export class TranscriptIndex {
     const survivors = this.entries.slice(rebuildFrom, length);
     this.entries.length = rebuildFrom;
     this.shas.length = rebuildFrom;
+    this.windowChars.length = rebuildFrom;
     this.unitOf.length = rebuildFrom;
     this.units.length = firstUnitToDrop;
     this.lastAssistantPosition = -1;
@@ -148,6 +157,7 @@ export class TranscriptIndex {
     }
     this.entries.push(entry);
     this.shas.push(sha);
+    this.windowChars.push(this.measure(entry));
     this.positions.set(entry.id, position);
     if (entry.role === 'assistant') this.lastAssistantPosition = position;
     if (entry.role === 'toolResult' && entry.toolCallId !== undefined) this.resultPositions.set(entry.toolCallId, position);
@@ -155,7 +165,7 @@ export class TranscriptIndex {
   }
 
   private assignUnit(entry: TranscriptEntry, position: number): number {
-    const chars = entry.bytes.length;
+    const chars = this.windowChars[position]!;
     const previous = this.units[this.units.length - 1];
     if (entry.role === 'toolResult') {
       const answersOpenBatch =

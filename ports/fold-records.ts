@@ -172,6 +172,11 @@ export interface EngineStateV1 {
    * conversation reusing the session id is noticed. Absent in states saved before it existed.
    */
   readonly transcriptAnchor?: TranscriptAnchorV1;
+  /**
+   * The spill policy this session decided its items under (B6.2), fixed at its first request
+   * so that a restart with other settings shows the same window. Absent in older states.
+   */
+  readonly spill?: { readonly thresholdBytes: number; readonly keepBytes: number };
 }
 
 /** Identifies the conversation a session's state was made from. */

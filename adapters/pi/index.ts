@@ -13,7 +13,6 @@ export { PiEntryMapper, canonicalBytes, UNMATCHED_ID_PREFIX } from './message-en
 export { toPiMessages } from './projected-messages.ts';
 export { foldToolParameters } from './fold-tool.ts';
 export { loadSettingsFile, settingsFilePath, CONFIG_DIR_ENV } from './settings-file.ts';
-export { EVIDENCE_LINE_MARK, DEFAULT_EVIDENCE_THRESHOLD_BYTES } from './evidence-ingestion.ts';
 export { RECOVERY_SUMMARY_MARK } from './compaction-guard.ts';
 export { COMMIT_TELEMETRY_CHANNEL } from './register-pi-fold.ts';
 export { OwnershipMonitor, type OwnershipProblem, type OwnershipWarning } from './ownership-monitor.ts';

@@ -32,7 +32,7 @@ export interface ProjectionCandidate {
 export function projectionCandidates(runtime: FoldRuntime): ProjectionCandidate[] {
   const replacementChars = new Map<string, number>();
   for (const message of runtime.frozen ?? []) {
-    if (message.kind === 'entry' || message.foldId === undefined) continue;
+    if (message.kind === 'entry' || message.kind === 'spilled' || message.foldId === undefined) continue;
     if (message.kind === 'synthetic' && message.origin !== 'placeholder') continue;
     replacementChars.set(message.foldId, (replacementChars.get(message.foldId) ?? 0) + message.bytes.length);
   }

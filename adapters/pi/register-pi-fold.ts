@@ -2,7 +2,6 @@ import type { ExtensionAPI, ExtensionContext } from '@mariozechner/pi-coding-age
 import { registerFoldCommands } from './commands.ts';
 import { answerCompaction, CompactionClassifier, currentStack } from './compaction-guard.ts';
 import { OverheadMeter, projectContext } from './context-hook.ts';
-import { DEFAULT_EVIDENCE_THRESHOLD_BYTES, ingestEvidence } from './evidence-ingestion.ts';
 import { createFoldTool } from './fold-tool.ts';
 import { projectionCandidates, type ProjectionCandidate } from './projection-candidates.ts';
 import { announceOwnership } from './ownership-monitor.ts';
@@ -21,16 +20,15 @@ export interface PiFoldRegistration {
 
 /**
  * Install pi-fold into a Pi extension API: the context hook that drives the engine, the
- * agent's `pi_fold_context` tool, compaction interception, evidence ingestion and the
- * human commands. Nothing needs configuring; `options` exist for hosts and tests.
+ * agent's `pi_fold_context` tool, compaction interception and the human commands. Oversized
+ * tool results and arguments are spilled by the engine as it ingests them (B6.2): Pi's
+ * session keeps every result exactly as the tool produced it. Nothing needs configuring; `options` exist for hosts and tests.
  */
 export function registerPiFold(pi: ExtensionAPI, options: PiFoldOptions = {}): PiFoldRegistration {
   // Hosts log commits from Pi's event bus without importing pi-fold (older Pi has no bus).
   const sessions = new PiSessionRegistry(options, (folding) => folding.runtime.telemetry.subscribe((event) => pi.events?.emit(COMMIT_TELEMETRY_CHANNEL, event)));
   const classifier = new CompactionClassifier();
   const overhead = new OverheadMeter(() => pi.getAllTools(), () => pi.getActiveTools());
-  const evidenceThreshold = options.evidenceThresholdBytes ?? DEFAULT_EVIDENCE_THRESHOLD_BYTES;
-  let evidenceRefused = false;
 
   pi.on('context', async (event, ctx) => {
     const folding = await sessions.forSession(ctx.sessionManager);
@@ -44,16 +42,6 @@ export function registerPiFold(pi: ExtensionAPI, options: PiFoldOptions = {}): P
     const folding = await sessions.existing(ctx.sessionManager.getSessionId());
     const { input, output, cacheRead, cacheWrite } = message.usage;
     folding?.runtime.recordUsage({ input, output, cacheRead, cacheWrite });
-  });
-
-  pi.on('tool_result', async (event, ctx) => {
-    const folding = await sessions.forSession(ctx.sessionManager);
-    const { result, warning } = await ingestEvidence({ store: folding.evidenceStore, sessionId: folding.sessionId, content: event.content, thresholdBytes: evidenceThreshold });
-    // A store that stays down would otherwise repeat the same notice on every large result.
-    if (warning !== undefined && !evidenceRefused) ctx.ui.notify(`${warning} (shown once until evidence can be stored again)`, 'warning');
-    if (warning !== undefined) evidenceRefused = true;
-    else if (result !== undefined) evidenceRefused = false;
-    return result;
   });
 
   pi.on('input', (event) => {

@@ -33,18 +33,16 @@ export interface PiFoldOptions {
    * @default the filesystem store under `<sessionDir>/pi-fold/` (in memory for a session Pi does not persist)
    */
   readonly foldStore?: FoldStore | ((location: PiSessionLocation) => FoldStore);
-  /** Where oversized tool results are kept (B6.2). @default the filesystem evidence store under `<sessionDir>/pi-fold/` (in memory when not persisted) */
+  /** Where spilled tool results and arguments are kept (B6.2). @default the filesystem evidence store under `<sessionDir>/pi-fold/` (in memory when not persisted) */
   readonly evidenceStore?: EvidenceStore | ((location: PiSessionLocation) => EvidenceStore);
   /**
-   * Settings in code: providerInputBudget, blacklistAutoFoldTools, scheduling, and optionally
+   * Settings in code: providerInputBudget, blacklistAutoFoldTools, scheduling, spill, and optionally
    * thresholds. Thresholds given here win over the settings file's (the file is then not used
    * for thresholds and `/fold-settings` says so); without them the file's apply.
    */
   readonly settings?: Readonly<Record<string, unknown>>;
   /** The settings file. @default `~/.config/pi-fold/settings.json` (or `$PI_FOLD_CONFIG_DIR/settings.json`) */
   readonly settingsPath?: string;
-  /** Tool results larger than this many UTF-8 bytes are also written as evidence. @default 16384 */
-  readonly evidenceThresholdBytes?: number;
   /** Receives every projection (tests, the lab). */
   readonly projectionSink?: ProjectionSink;
 }

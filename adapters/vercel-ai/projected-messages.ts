@@ -23,6 +23,7 @@ interface ToolGroup {
 export class ProjectedMessageConverter {
   private readonly userMessages = new WeakMap<ProjectedMessage, ModelMessage>();
   private readonly stubParts = new WeakMap<ProjectedMessage, ToolResultPart>();
+  private readonly spilledMessages = new WeakMap<ProjectedMessage, ModelMessage>();
 
   constructor(private readonly mapper: MessageEntryMapper) {}
 
@@ -53,6 +54,14 @@ export class ProjectedMessageConverter {
         addPart(source.message, this.stubPart(message), false);
         continue;
       }
+      if (message.kind === 'spilled') {
+        if (source.kind === 'tool-part') addPart(source.message, this.spilledPart(source.part, message), false);
+        else {
+          flush();
+          out.push(this.spilledMessage(source.message, message));
+        }
+        continue;
+      }
       if (source.kind === 'tool-part') {
         addPart(source.message, source.part, true);
         continue;
@@ -79,6 +88,30 @@ export class ProjectedMessageConverter {
     return converted;
   }
 
+  /** A result part whose output is its spilled window form (B6.2). */
+  private spilledPart(part: ToolPart, message: Extract<ProjectedMessage, { kind: 'spilled' }>): ToolPart {
+    if (part.type !== 'tool-result' || message.resultText === undefined) throw mismatch(message.entryId, 'a spilled entry of a tool message must be a tool result');
+    return { ...part, output: spilledOutput(part.output, message.resultText) };
+  }
+
+  /** An assistant message whose spilled tool-call inputs show their window form (B6.2). */
+  private spilledMessage(original: ModelMessage, message: Extract<ProjectedMessage, { kind: 'spilled' }>): ModelMessage {
+    let converted = this.spilledMessages.get(message);
+    if (converted === undefined) {
+      if (original.role !== 'assistant' || typeof original.content === 'string' || message.toolCallArguments === undefined) {
+        throw mismatch(message.entryId, 'a spilled message must be an assistant message with tool calls');
+      }
+      const replaced = new Map(message.toolCallArguments.map((call) => [call.toolCallId, call.argumentsJson]));
+      const content = original.content.map((part) => {
+        const argumentsJson = part.type === 'tool-call' ? replaced.get(part.toolCallId) : undefined;
+        return argumentsJson === undefined ? part : { ...part, input: JSON.parse(argumentsJson) as unknown };
+      });
+      converted = { ...original, content };
+      this.spilledMessages.set(message, converted);
+    }
+    return converted;
+  }
+
   private stubPart(message: Extract<ProjectedMessage, { kind: 'stub' }>): ToolResultPart {
     let part = this.stubParts.get(message);
     if (part === undefined) {
@@ -87,6 +120,13 @@ export class ProjectedMessageConverter {
     }
     return part;
   }
+}
+
+/** The output a spilled result shows: its window text, as text (or error text); media of a `content` output stay. */
+function spilledOutput(output: ToolResultPart['output'], text: string): ToolResultPart['output'] {
+  if (output.type === 'error-text' || output.type === 'error-json') return { type: 'error-text', value: text };
+  if (output.type === 'content') return { type: 'content', value: [{ type: 'text', text }, ...output.value.filter((item) => item.type !== 'text')] };
+  return { type: 'text', value: text };
 }
 
 function mismatch(entryId: string, reason: string): FoldError {

@@ -34,7 +34,7 @@ export async function pinAction(runtime: FoldRuntime, requested: readonly string
   const budget = runtime.lastBudget ?? runtime.settings.providerInputBudget;
   const pinned = new Set([...memory.pins, ...ids]);
   let pinnedChars = 0;
-  for (const entryId of pinned) pinnedChars += index.entries[index.positionOf(entryId) ?? -1]?.bytes.length ?? 0;
+  for (const entryId of pinned) pinnedChars += index.windowChars[index.positionOf(entryId) ?? -1] ?? 0;
   const pinnedTokens = Math.ceil(runtime.estimator.tokensForChars(pinnedChars));
   // A commit must still be able to reach minTarget with every pinned byte left raw.
   if (budget !== undefined && pinnedTokens > runtime.settings.thresholds.minTarget * budget) {

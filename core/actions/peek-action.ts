@@ -2,15 +2,15 @@ import type { FoldRecord } from '../../ports/fold-records.ts';
 import { FoldError } from '../fold-error.ts';
 import type { FoldRuntime } from '../fold-runtime.ts';
 import { verifiedBlob } from '../verified-reads.ts';
-import { PEEK_DEFAULT_BYTES, type FoldAction } from './action-arguments.ts';
+import type { FoldAction } from './action-arguments.ts';
 import type { ActionCaller, ActionOutcome } from './execute-action.ts';
 import { guidanceInputs, unknownId } from './execute-action.ts';
 import { pendingMarkRefusal } from './id-guidance.ts';
 import { childFoldLine, documentHeader, entryHeader, PEEK_SEPARATOR } from './peek-layout.ts';
 import { PieceDocument } from './piece-document.ts';
-
-/** Share of an unsliced, oversized peek given to its head; the rest shows the tail. */
-const HEAD_SHARE = 0.6;
+import { rememberEphemeralPeek, slicePeek } from './peek-slice.ts';
+import { peekSpill } from './spill-reads.ts';
+import { SpillBook } from '../spill/spill-book.ts';
 
 /**
  * B4.2: one level of a fold's exact source, every raw entry verified against its SHA-256
@@ -18,6 +18,7 @@ const HEAD_SHARE = 0.6;
  * the answer is a tool result, the window is not touched.
  */
 export async function peekAction(runtime: FoldRuntime, action: Extract<FoldAction, { action: 'peek' }>, caller: ActionCaller): Promise<ActionOutcome> {
+  if (SpillBook.isSpillId(action.id)) return peekSpill(runtime, action, caller);
   const record = runtime.lattice.record(action.id);
   if (record === undefined) {
     if (runtime.memory.markById(action.id) !== undefined) throw pendingMarkRefusal(guidanceInputs(runtime), action.id, 'peek');
@@ -25,36 +26,8 @@ export async function peekAction(runtime: FoldRuntime, action: Extract<FoldActio
   }
   const document = await peekDocument(runtime, record);
   const total = document.length;
-  const budget = action.bytes ?? PEEK_DEFAULT_BYTES;
-  let text: string;
-  let nextOffset: number | undefined;
-  let shown: { from: number; to: number };
-  if (action.offset !== undefined) {
-    if (action.offset > total) {
-      throw new FoldError('ACTION.INVALID_ARGUMENT', `peek.offset ${action.offset} is past the end of ${action.id} (${total} bytes)`, { details: { id: action.id, total } });
-    }
-    const from = document.codePointStart(action.offset);
-    const to = document.codePointStart(Math.min(total, from + budget));
-    text = document.text(from, to);
-    nextOffset = to < total ? to : undefined;
-    shown = { from, to };
-    text += to < total ? `\n[bytes ${from}-${to} of ${total}; continue with {"action":"peek","id":"${action.id}","offset":${to}}]` : `\n[bytes ${from}-${to} of ${total}; end of source]`;
-  } else if (total <= budget) {
-    text = document.text();
-    shown = { from: 0, to: total };
-  } else {
-    const headEnd = document.codePointStart(Math.floor(budget * HEAD_SHARE));
-    const tailStart = document.codePointStart(total - (budget - headEnd));
-    const omitted = tailStart - headEnd;
-    text = `${document.text(0, headEnd)}\n[${omitted} exact source bytes omitted (bytes ${headEnd}-${tailStart}); read them with {"action":"peek","id":"${action.id}","offset":${headEnd}}]\n${document.text(tailStart)}`;
-    nextOffset = headEnd;
-    shown = { from: 0, to: total };
-  }
-  let mutated = false;
-  if (action.ephemeral && caller.toolCallId !== undefined) {
-    runtime.memory.ephemeralPeeks = [...runtime.memory.ephemeralPeeks.filter((peek) => peek.toolCallId !== caller.toolCallId), { toolCallId: caller.toolCallId, foldId: record.id, retired: false }];
-    mutated = true;
-  }
+  const { text, nextOffset, shown } = slicePeek(document, action.id, action);
+  const mutated = rememberEphemeralPeek(runtime.memory, action.ephemeral, caller.toolCallId, record.id);
   return {
     text,
     data: { id: record.id, kind: record.kind, totalBytes: total, shown, ...(nextOffset === undefined ? {} : { nextOffset }), ephemeral: action.ephemeral, sourceSha256: record.sourceSha256 },

@@ -5,6 +5,8 @@ import { compileSearch } from '../search/search-pattern.ts';
 import { SEARCH_DEFAULT_LIMIT, type FoldAction } from './action-arguments.ts';
 import { unknownId, type ActionOutcome } from './execute-action.ts';
 import { requireChild } from './peek-action.ts';
+import { spillsToSearch } from './spill-reads.ts';
+import { SpillBook } from '../spill/spill-book.ts';
 import { codePointStart } from './piece-document.ts';
 import { childFoldLine, documentHeader, entryHeader, PEEK_SEPARATOR } from './peek-layout.ts';
 
@@ -17,7 +19,7 @@ const utf8 = new TextDecoder('utf-8');
 
 /** One place a pattern occurs in the exact, verified source of a fold. */
 export interface SearchHit {
-  /** The innermost fold whose one-level peek shows this entry. */
+  /** The id whose peek shows this match: the innermost fold listing the entry, or a spill id (B6.2). */
   readonly foldId: string;
   readonly entryId: string;
   /** Byte offset of the match inside the entry's stored bytes. */
@@ -36,15 +38,15 @@ export interface SearchHit {
  */
 export async function searchAction(runtime: FoldRuntime, action: Extract<FoldAction, { action: 'search' }>): Promise<ActionOutcome> {
   const compiled = compileSearch(action);
-  const roots = searchRoots(runtime, action.within);
   const skip = (action.page - 1) * action.limit;
   const hits: SearchHit[] = [];
   let seen = 0;
   let more = false;
   const foldsScanned = new Set<string>();
+  const spillsScanned = new Set<string>();
   let bytesScanned = 0;
-  scan: for await (const located of entriesInOrder(runtime, roots)) {
-    foldsScanned.add(located.foldId);
+  scan: for await (const located of searchedSources(runtime, action.within)) {
+    (SpillBook.isSpillId(located.foldId) ? spillsScanned : foldsScanned).add(located.foldId);
     bytesScanned += located.bytes.length;
     const text = utf8.decode(located.bytes);
     compiled.expression.lastIndex = 0;
@@ -62,16 +64,34 @@ export async function searchAction(runtime: FoldRuntime, action: Extract<FoldAct
       hits.push({ foldId: located.foldId, entryId: located.entryId, entryOffset, peekOffset, matchBytes, excerpt: excerptAround(located.bytes, entryOffset, matchBytes) });
     }
   }
-  return { text: renderHits(action, compiled.describe, hits, more, foldsScanned.size, skip), data: { pattern: action.pattern, mode: compiled.describe, page: action.page, hits, more, foldsScanned: foldsScanned.size, bytesScanned }, mutated: false };
+  const scanned = `${foldsScanned.size} folds${spillsScanned.size > 0 ? ` and ${spillsScanned.size} spilled items` : ''}`;
+  return {
+    text: renderHits(action, compiled.describe, hits, more, scanned, skip),
+    data: { pattern: action.pattern, mode: compiled.describe, page: action.page, hits, more, foldsScanned: foldsScanned.size, spillsScanned: spillsScanned.size, bytesScanned },
+    mutated: false,
+  };
 }
 
 interface LocatedEntry {
+  /** The id to peek for this entry: the innermost fold that lists it, or the spill itself. */
   readonly foldId: string;
   readonly entryId: string;
   /** Verified bytes of the entry. */
   readonly bytes: Uint8Array;
   /** Where the entry's bytes begin in its fold's one-level peek document. */
   readonly documentOffset: number;
+}
+
+/**
+ * What a search scans, in a fixed order (so pages are stable): every fold's entries in
+ * transcript order, then the spilled items shown raw in the window (B6.2). `within` narrows
+ * it to one fold's subtree or one spill.
+ */
+async function* searchedSources(runtime: FoldRuntime, within: string | undefined): AsyncGenerator<LocatedEntry> {
+  const withinSpill = within !== undefined && SpillBook.isSpillId(within);
+  if (!withinSpill) yield* entriesInOrder(runtime, searchRoots(runtime, within));
+  if (within !== undefined && !withinSpill) return;
+  for await (const spill of spillsToSearch(runtime, within)) yield { foldId: spill.id, entryId: spill.entryId, bytes: spill.bytes, documentOffset: 0 };
 }
 
 /**
@@ -126,12 +146,12 @@ function excerptAround(bytes: Uint8Array, offset: number, length: number): strin
   return `${from > 0 ? '…' : ''}${head}${tail}${to < bytes.length ? '…' : ''}`;
 }
 
-function renderHits(action: Extract<FoldAction, { action: 'search' }>, mode: string, hits: readonly SearchHit[], more: boolean, foldsScanned: number, skip: number): string {
+function renderHits(action: Extract<FoldAction, { action: 'search' }>, mode: string, hits: readonly SearchHit[], more: boolean, scanned: string, skip: number): string {
   const head = `search ${JSON.stringify(action.pattern)} (${mode}${action.within === undefined ? '' : `, within ${action.within}`}): `;
-  if (hits.length === 0) return `${head}${skip > 0 ? `no matches on page ${action.page}` : 'no matches'} in ${foldsScanned} folds (exact, verified source)`;
-  const lines = [`${head}matches ${skip + 1}-${skip + hits.length} from ${foldsScanned} folds (exact, verified source)`];
+  if (hits.length === 0) return `${head}${skip > 0 ? `no matches on page ${action.page}` : 'no matches'} in ${scanned} (exact, verified source)`;
+  const lines = [`${head}matches ${skip + 1}-${skip + hits.length} from ${scanned} (exact, verified source)`];
   hits.forEach((hit, position) => {
-    lines.push(`${skip + position + 1}. fold ${hit.foldId} · entry ${hit.entryId} · byte ${hit.entryOffset} · read: {"action":"peek","id":"${hit.foldId}","offset":${hit.peekOffset}}`);
+    lines.push(`${skip + position + 1}. ${SpillBook.isSpillId(hit.foldId) ? 'spill' : 'fold'} ${hit.foldId} · entry ${hit.entryId} · byte ${hit.entryOffset} · read: {"action":"peek","id":"${hit.foldId}","offset":${hit.peekOffset}}`);
     lines.push(`   ${hit.excerpt}`);
   });
   const next = { ...searchArguments(action), page: action.page + 1 };

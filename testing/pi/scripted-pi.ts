@@ -79,6 +79,13 @@ export interface ScriptedPi {
   readonly model: (id: string) => NonNullable<ReturnType<ModelRegistry['find']>>;
 }
 
+/**
+ * Settings that keep the harness's 20–24 KB `fetch_blob` results raw (a spill threshold
+ * above them, B6.2): for tests of folding, commits and recovery that need the window to fill
+ * at the pace of whole results. Spill itself is tested with the default policy.
+ */
+export const KEEP_BLOBS_RAW: Readonly<Record<string, unknown>> = Object.freeze({ spill: { thresholdBytes: 65_536, keepBytes: 4_096 } });
+
 /** Options for one scripted Pi session. */
 export interface ScriptedPiOptions {
   readonly script: Script;

@@ -135,7 +135,7 @@ describe('actions that succeed', () => {
     const record = runtime.lattice.record(mark)!;
     expect(record.brief).toBe('My own words.');
     expect(record.provenance).toBe('supplied');
-    expect(runtime.frozen!.some((message) => message.kind !== 'entry' && message.text.includes('My own words.'))).toBe(true);
+    expect(runtime.frozen!.some((message) => (message.kind === 'synthetic' || message.kind === 'stub') && message.text.includes('My own words.'))).toBe(true);
   });
 
   it('peek slices exact verified bytes and pages with nextOffset', async () => {

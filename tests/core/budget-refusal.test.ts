@@ -34,7 +34,13 @@ describe('I6 refusals say why', () => {
 
   it('says nothing can make room when the newest, open unit alone fills the window', async () => {
     const { runtime } = await openRuntime({ settings: { providerInputBudget: 5_000 } });
-    const entries = [userEntry('u1', 'start'), assistantEntry('a1', 'reading', [{ id: 'c1', name: 'read', arguments: { path: 'x' } }]), toolResultEntry('r1', 'c1', 'read', 'y'.repeat(30_000))];
+    // Two results each under the spill threshold (a single 30 KB one would be spilled, B6.2).
+    const entries = [
+      userEntry('u1', 'start'),
+      assistantEntry('a1', 'reading', [{ id: 'c1', name: 'read', arguments: { path: 'x' } }, { id: 'c2', name: 'read', arguments: { path: 'z' } }]),
+      toolResultEntry('r1', 'c1', 'read', 'y'.repeat(15_000)),
+      toolResultEntry('r2', 'c2', 'read', 'w'.repeat(15_000)),
+    ];
     await runtime.project(entries.slice(0, 1));
     const refusal = await runtime.project(entries).catch((caught: unknown) => caught);
     expect(FoldError.isInstance(refusal) && refusal.code).toBe('BUDGET.EXCEEDED');

@@ -136,7 +136,13 @@ describe('I6 budget fence', () => {
 
   it('when nothing can fold, the request is refused out of band and the window is untouched', async () => {
     const { runtime: fenced, sink: fencedSink } = await openRuntime({ settings: { providerInputBudget: 5_000 } });
-    const entries = [userEntry('u1', 'start'), assistantEntry('a1', 'reading', [{ id: 'c1', name: 'read', arguments: { path: 'x' } }]), toolResultEntry('r1', 'c1', 'read', 'y'.repeat(30_000))];
+    // Two results each under the spill threshold (a single 30 KB one would be spilled, B6.2).
+    const entries = [
+      userEntry('u1', 'start'),
+      assistantEntry('a1', 'reading', [{ id: 'c1', name: 'read', arguments: { path: 'x' } }, { id: 'c2', name: 'read', arguments: { path: 'z' } }]),
+      toolResultEntry('r1', 'c1', 'read', 'y'.repeat(15_000)),
+      toolResultEntry('r2', 'c2', 'read', 'w'.repeat(15_000)),
+    ];
     await fenced.project(entries.slice(0, 1));
     // The only large unit is the newest (open), so no lossless fold exists.
     const error = await fenced.project(entries).catch((caught: unknown) => caught);

@@ -23,7 +23,7 @@ const HEALTHY_READS = 14;
 const OUTAGE_READS = 5;
 
 const foldStoreNotices = (notices: readonly string[]) => notices.filter((notice) => /the commit was skipped|refused to save this session's state/.test(notice));
-const evidenceNotices = (notices: readonly string[]) => notices.filter((notice) => /evidence not stored/.test(notice));
+const evidenceNotices = (notices: readonly string[]) => notices.filter((notice) => /refused a spilled item/.test(notice));
 
 describe('hardening: a full disk under a real Pi session', () => {
   it(`sends every request, tells the person once per outage, commits nothing unreadable, and recovers (${OUTAGES} outages)`, { timeout: 60_000 * OUTAGES }, async () => {

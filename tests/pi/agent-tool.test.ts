@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { stableStringify } from '../../core/hashing.ts';
 import type { PiSessionFolding } from '../../adapters/pi/session-registry.ts';
-import { openScriptedPi, settle, type RecordedRequest, type ScriptedReply } from '../../testing/pi/scripted-pi.ts';
+import { openScriptedPi, settle, type RecordedRequest, type ScriptedReply, KEEP_BLOBS_RAW } from '../../testing/pi/scripted-pi.ts';
 import { assertPairing, prefixHolds } from './support/prompt-checks.ts';
 
 interface Step {
@@ -170,7 +170,7 @@ describe('pi: the agent drives pi_fold_context in a real AgentSession', () => {
       if (stepIndex >= steps.length) return { kind: 'text', text: 'done' };
       return { kind: 'tools', calls: [{ name: 'pi_fold_context', arguments: steps[stepIndex]!.call(folding!) }] };
     };
-    const pi = await openScriptedPi({ script, fold: { foldStore: new MemoryFoldStore(), settingsPath: '/nonexistent/pi-fold/settings.json' } });
+    const pi = await openScriptedPi({ script, fold: { foldStore: new MemoryFoldStore(), settingsPath: '/nonexistent/pi-fold/settings.json', settings: KEEP_BLOBS_RAW } });
     folding = await pi.registration.sessions.forSession(pi.sessionManager);
     await pi.session.prompt('Read blobs, then curate your context.');
     await settle(pi.session);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { RECOVERY_SUMMARY_MARK } from '../../adapters/pi/compaction-guard.ts';
-import { openScriptedPi, settle, type RecordedRequest, type ScriptedReply } from '../../testing/pi/scripted-pi.ts';
+import { openScriptedPi, settle, type RecordedRequest, type ScriptedReply, KEEP_BLOBS_RAW } from '../../testing/pi/scripted-pi.ts';
 import { assertPairing } from './support/prompt-checks.ts';
 
 const SETTINGS = '/nonexistent/pi-fold/settings.json';
@@ -18,7 +18,7 @@ describe('pi: compaction interception (B6.1)', () => {
       if (request.index >= 30) return { kind: 'text', text: 'finished after recovery' };
       return readBlob(request);
     };
-    const pi = await openScriptedPi({ script, fold: { foldStore: new MemoryFoldStore(), settingsPath: SETTINGS } });
+    const pi = await openScriptedPi({ script, fold: { foldStore: new MemoryFoldStore(), settingsPath: SETTINGS, settings: KEEP_BLOBS_RAW } });
     await pi.session.prompt('Read blobs.');
     await settle(pi.session);
     expect(overflowAt).toBeGreaterThan(0);
@@ -48,7 +48,7 @@ describe('pi: compaction interception (B6.1)', () => {
       if (request.index >= 6) return { kind: 'text', text: 'done', reportTokens: 190_000 };
       return readBlob(request);
     };
-    const pi = await openScriptedPi({ script, fold: { foldStore: new MemoryFoldStore(), settingsPath: SETTINGS } });
+    const pi = await openScriptedPi({ script, fold: { foldStore: new MemoryFoldStore(), settingsPath: SETTINGS, settings: KEEP_BLOBS_RAW } });
     await pi.session.prompt('Read blobs.');
     await settle(pi.session);
     // Pi saw 190k of a 200k window at agent_end: its threshold compaction fired and was cancelled.

@@ -3,7 +3,7 @@ import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store
 import { FoldEditorComponent } from '../../adapters/pi/fold-editor.ts';
 import { occupancyBar } from '../../adapters/pi/fold-editor-model.ts';
 import { loadTerminalText } from '../../adapters/pi/host-api.ts';
-import { openScriptedPi, PI_HOST_SCOPE, settle } from '../../testing/pi/scripted-pi.ts';
+import { openScriptedPi, PI_HOST_SCOPE, settle, KEEP_BLOBS_RAW } from '../../testing/pi/scripted-pi.ts';
 
 const DOWN = '\u001b[B';
 const ENTER = '\r';
@@ -16,7 +16,7 @@ describe('pi: /fold-editor on a real session', () => {
   it('shows occupancy, folds, marks and entries, and its keys run the validated actions as the user', async () => {
     const pi = await openScriptedPi({
       script: (request) => (request.index >= 40 ? { kind: 'text', text: 'done' } : { kind: 'tools', calls: [{ name: 'fetch_blob', arguments: { seed: request.index, size: 24_000 } }] }),
-      fold: { foldStore: new MemoryFoldStore(), settingsPath: '/nonexistent/pi-fold/settings.json' },
+      fold: { foldStore: new MemoryFoldStore(), settingsPath: '/nonexistent/pi-fold/settings.json', settings: KEEP_BLOBS_RAW },
     });
     await pi.session.prompt('Read blobs.');
     await settle(pi.session);

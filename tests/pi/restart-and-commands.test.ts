@@ -5,8 +5,8 @@ import type { ToolResultMessage } from '@mariozechner/pi-ai';
 import { describe, expect, it } from 'vitest';
 import { MemoryEvidenceStore } from '../../adapters/storage-memory/memory-evidence-store.ts';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
-import { EVIDENCE_LINE_MARK } from '../../adapters/pi/evidence-ingestion.ts';
-import { openScriptedPi, settle, type RecordedRequest, type ScriptedReply } from '../../testing/pi/scripted-pi.ts';
+import { sha256Hex } from '../../core/hashing.ts';
+import { openScriptedPi, settle, type RecordedRequest, type ScriptedReply, KEEP_BLOBS_RAW } from '../../testing/pi/scripted-pi.ts';
 
 const readBlob = (request: RecordedRequest, size = 24_000): ScriptedReply => ({ kind: 'tools', calls: [{ name: 'fetch_blob', arguments: { seed: request.index, size } }] });
 
@@ -18,7 +18,7 @@ describe('pi: durable state across a restart on the same session file', () => {
     const store = makeStore();
     const sessionDirectory = mkdtempSync(join(tmpdir(), 'pi-fold-sessions-'));
     const settingsPath = join(sessionDirectory, 'no-settings.json');
-    const first = await openScriptedPi({ script: (request) => (request.index >= 40 ? { kind: 'text', text: 'first run done' } : readBlob(request)), fold: { ...(store === undefined ? {} : { foldStore: store }), settingsPath }, sessionDirectory });
+    const first = await openScriptedPi({ script: (request) => (request.index >= 40 ? { kind: 'text', text: 'first run done' } : readBlob(request)), fold: { ...(store === undefined ? {} : { foldStore: store }), settingsPath, settings: KEEP_BLOBS_RAW }, sessionDirectory });
     await first.session.prompt('Read blobs.');
     await settle(first.session);
     const before = await first.registration.sessions.forSession(first.sessionManager);
@@ -42,6 +42,7 @@ describe('pi: durable state across a restart on the same session file', () => {
         if (request.index === 1) expandedRequest = request;
         return { kind: 'text', text: 'second run done' };
       },
+      // No spill setting here: the reopened session keeps the policy stored with its state.
       fold: { ...(store === undefined ? {} : { foldStore: store }), settingsPath },
       sessionFile,
       sessionDirectory,
@@ -77,7 +78,7 @@ describe('pi: durable state across a restart on the same session file', () => {
 });
 
 describe('pi: commands, settings file and evidence', () => {
-  it('/fold-status reports, /fold commits at the next request, evidence is referenced, /fold-settings validates', async () => {
+  it('/fold-status reports, /fold commits at the next request, evidence is stored, /fold-settings validates', async () => {
     const configDirectory = mkdtempSync(join(tmpdir(), 'pi-fold-config-'));
     const settingsPath = join(configDirectory, 'settings.json');
     const evidence = new MemoryEvidenceStore();
@@ -86,13 +87,14 @@ describe('pi: commands, settings file and evidence', () => {
     await pi.session.prompt('Read blobs.');
     await settle(pi.session);
     const folding = await pi.registration.sessions.forSession(pi.sessionManager);
-    // Evidence: every 20 KB result carries one reference line whose sha256 names the stored bytes.
+    // Spill: Pi's session keeps every 20 KB result exactly as the tool produced it (no line
+    // appended); the engine stored the result's text as evidence under its sha256.
     const result = pi.sessionManager.getBranch().find((entry) => entry.type === 'message' && entry.message.role === 'toolResult');
     const content = result?.type === 'message' && result.message.role === 'toolResult' ? result.message.content : [];
-    const line = content.map((block) => (block.type === 'text' ? block.text : '')).find((text) => text.startsWith(EVIDENCE_LINE_MARK))!;
-    const sha = /sha256=([0-9a-f]{64})/.exec(line)![1]!;
-    expect(Buffer.from(await evidence.get(folding.sessionId, sha)).toString('utf8')).toBe((content[0] as { text: string }).text);
-    expect(Number(/bytes=(\d+)/.exec(line)![1])).toBe(20_000);
+    expect(content).toHaveLength(1);
+    const text = (content[0] as { text: string }).text;
+    expect(Buffer.byteLength(text)).toBe(20_000);
+    expect(Buffer.from(await evidence.get(folding.sessionId, sha256Hex(text))).toString('utf8')).toBe(text);
 
     pi.notices.length = 0;
     await pi.session.prompt('/fold-status');

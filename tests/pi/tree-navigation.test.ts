@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
-import { openScriptedPi, settle, type RecordedRequest, type ScriptedReply } from '../../testing/pi/scripted-pi.ts';
+import { openScriptedPi, settle, type RecordedRequest, type ScriptedReply, KEEP_BLOBS_RAW } from '../../testing/pi/scripted-pi.ts';
 import { assertPairing } from './support/prompt-checks.ts';
 
 describe('pi: /tree navigation', () => {
   it('projects only the new branch: folds whose entries left the branch leave the window, nothing breaks', async () => {
     let stopAt = 40;
     const script = (request: RecordedRequest): ScriptedReply => (request.index >= stopAt ? { kind: 'text', text: 'done' } : { kind: 'tools', calls: [{ name: 'fetch_blob', arguments: { seed: request.index, size: 24_000 } }] });
-    const pi = await openScriptedPi({ script, fold: { foldStore: new MemoryFoldStore(), settingsPath: '/nonexistent/pi-fold/settings.json' } });
+    const pi = await openScriptedPi({ script, fold: { foldStore: new MemoryFoldStore(), settingsPath: '/nonexistent/pi-fold/settings.json', settings: KEEP_BLOBS_RAW } });
     await pi.session.prompt('Read blobs.');
     await settle(pi.session);
     const { runtime } = await pi.registration.sessions.forSession(pi.sessionManager);

@@ -5,10 +5,14 @@ import { PiEntryMapper } from '../../../adapters/pi/message-entries.ts';
 import type { SessionManager } from '@mariozechner/pi-coding-agent';
 import type { RecordedRequest, ScriptedReply } from '../../../testing/pi/scripted-pi.ts';
 
-/** A serving budget small enough that a dozen 18 KB reads cross maxTarget and commit. */
-export const SMALL_BUDGET_SETTINGS = { providerInputBudget: 60_000 } as const;
+/**
+ * A serving budget small enough that a dozen 18 KB reads cross maxTarget and commit. Each read
+ * is spilled (B6.2: so each one also writes evidence) but keeps 15 KB of itself in the
+ * window, so the window still fills at about the pace of whole reads.
+ */
+export const SMALL_BUDGET_SETTINGS = { providerInputBudget: 60_000, spill: { thresholdBytes: 16_384, keepBytes: 15_360 } } as const;
 
-/** A tool result a little over Pi's evidence threshold (16 KiB), so each read also writes evidence. */
+/** A tool result a little over the spill threshold (16 KiB), so each read also writes evidence. */
 export const READ_SIZE = 18_000;
 
 /**

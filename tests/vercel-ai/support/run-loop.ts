@@ -1,4 +1,4 @@
-import { generateText, stepCountIs, streamText, ToolLoopAgent, type ModelMessage } from 'ai';
+import { generateText, stepCountIs, streamText, ToolLoopAgent, type ModelMessage, type ToolSet } from 'ai';
 import { createFolding, foldingAgentSettings, type Folding, type FoldingOptions } from '../../../adapters/vercel-ai/index.ts';
 import type { PromptRecord } from '../../../adapters/vercel-ai/usage-middleware.ts';
 import { readFileTool, ScriptedModel, type Script } from '../../../testing/vercel-ai/scripted-model.ts';
@@ -22,7 +22,7 @@ export const SYSTEM = 'You audit a repository one file at a time.';
  * Run one AI SDK tool loop with folding, through the given entry point, recording what the
  * model received. A user prepareStep is composed in to record the unprojected history.
  */
-export async function runLoop(options: { kind: LoopKind; script: Script; maxSteps: number; folding: Omit<FoldingOptions, 'onPrompt'>; history?: ModelMessage[] }): Promise<LoopRun> {
+export async function runLoop(options: { kind: LoopKind; script: Script; maxSteps: number; folding: Omit<FoldingOptions, 'onPrompt'>; history?: ModelMessage[]; tools?: ToolSet }): Promise<LoopRun> {
   const prompts: PromptRecord[] = [];
   const histories: ModelMessage[][] = [];
   const errors: unknown[] = [];
@@ -43,15 +43,16 @@ export async function runLoop(options: { kind: LoopKind; script: Script; maxStep
   };
   const input = options.history === undefined ? { prompt: 'Audit the repository.' } : { messages: options.history };
   const stopWhen = stepCountIs(options.maxSteps);
+  const hostTools = options.tools ?? { read_file: readFileTool };
   let messages: ModelMessage[];
   if (options.kind === 'generateText') {
-    const result = await generateText({ model: folding.wrapModel(model.model), system: SYSTEM, tools: { read_file: readFileTool, ...folding.tools }, prepareStep: folding.composePrepareStep(recordHistory), stopWhen, ...input });
+    const result = await generateText({ model: folding.wrapModel(model.model), system: SYSTEM, tools: { ...hostTools, ...folding.tools }, prepareStep: folding.composePrepareStep(recordHistory), stopWhen, ...input });
     messages = await responseMessagesOf(result);
   } else if (options.kind === 'streamText') {
     const result = streamText({
       model: folding.wrapModel(model.model),
       system: SYSTEM,
-      tools: { read_file: readFileTool, ...folding.tools },
+      tools: { ...hostTools, ...folding.tools },
       prepareStep: folding.composePrepareStep(recordHistory),
       stopWhen,
       onError: ({ error }) => {
@@ -62,7 +63,7 @@ export async function runLoop(options: { kind: LoopKind; script: Script; maxStep
     await result.consumeStream();
     messages = await responseMessagesOf(result);
   } else {
-    const agent = new ToolLoopAgent(foldingAgentSettings(folding, { model: model.model, instructions: SYSTEM, tools: { read_file: readFileTool }, prepareStep: recordHistory, stopWhen }));
+    const agent = new ToolLoopAgent(foldingAgentSettings(folding, { model: model.model, instructions: SYSTEM, tools: hostTools, prepareStep: recordHistory, stopWhen }));
     const result = await agent.stream(input);
     await result.consumeStream({ onError: (error) => errors.push(error) });
     messages = await responseMessagesOf(result);

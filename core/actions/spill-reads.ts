@@ -1,0 +1,58 @@
+import type { FoldRuntime } from '../fold-runtime.ts';
+import type { SpillRead } from '../spill/spill-book.ts';
+import type { FoldAction } from './action-arguments.ts';
+import type { ActionCaller, ActionOutcome } from './execute-action.ts';
+import { unknownId } from './execute-action.ts';
+import { rememberEphemeralPeek, slicePeek } from './peek-slice.ts';
+import { PieceDocument } from './piece-document.ts';
+
+/**
+ * B4.2 on a spilled item (B6.2): its exact bytes, verified against the pointer's SHA-256
+ * before any of them is returned. The peek document is the item itself, so the offsets the
+ * window's pointer line and `search` name are byte offsets into the exact item.
+ */
+export async function peekSpill(runtime: FoldRuntime, action: Extract<FoldAction, { action: 'peek' }>, caller: ActionCaller): Promise<ActionOutcome> {
+  const read = await readSpill(runtime, action.id, 'peek');
+  const document = new PieceDocument([read.bytes]);
+  const { text, nextOffset, shown } = slicePeek(document, action.id, action);
+  const { pointer } = read;
+  const header = `spill ${pointer.id} | ${pointer.bytes} bytes | sha256 ${pointer.sha256} verified (read from the ${read.source === 'evidence' ? 'evidence store' : "session's transcript: no artifact was stored"})`;
+  const mutated = rememberEphemeralPeek(runtime.memory, action.ephemeral, caller.toolCallId, pointer.id);
+  return {
+    text: `${header}\n${text}`,
+    data: { id: pointer.id, kind: 'spill', totalBytes: pointer.bytes, shown, ...(nextOffset === undefined ? {} : { nextOffset }), ephemeral: action.ephemeral, sha256: pointer.sha256, source: read.source },
+    mutated,
+  };
+}
+
+/** A spilled item read and verified, or a refusal naming the id. */
+export async function readSpill(runtime: FoldRuntime, id: string, verb: string): Promise<SpillRead> {
+  const read = await runtime.spills.read(id, runtime.index, runtime.dependencies.evidenceStore, runtime.sessionId);
+  if (read === undefined) throw unknownId(runtime, id, verb);
+  return read;
+}
+
+/** One spilled item to scan, in transcript order. */
+export interface LocatedSpill {
+  readonly id: string;
+  readonly entryId: string;
+  readonly bytes: Uint8Array;
+}
+
+/**
+ * The spilled items `search` scans: those shown raw in the window. An item inside a fold is
+ * already scanned in the fold's exact source, so it is not reported twice. With `within`
+ * naming a spill, only that item.
+ */
+export async function* spillsToSearch(runtime: FoldRuntime, within: string | undefined): AsyncGenerator<LocatedSpill> {
+  if (within !== undefined) {
+    const read = await readSpill(runtime, within, 'search.within');
+    yield { id: read.pointer.id, entryId: runtime.spills.entryOf(within) ?? '', bytes: read.bytes };
+    return;
+  }
+  for (const { position, part } of runtime.spills.spilledParts(runtime.index)) {
+    if (runtime.lattice.enclosing(position).length > 0) continue;
+    const read = await readSpill(runtime, part.pointer.id, 'search');
+    yield { id: part.pointer.id, entryId: runtime.index.entries[position]!.id, bytes: read.bytes };
+  }
+}

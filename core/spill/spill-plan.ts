@@ -1,0 +1,131 @@
+import type { SpillPointer, SpilledToolCallArguments } from '../../ports/projection-sink.port.ts';
+import type { TranscriptEntry } from '../../ports/transcript-source.port.ts';
+import { codePointStart } from '../actions/piece-document.ts';
+import { sha256Hex, stableStringify, utf8Length } from '../hashing.ts';
+import type { SpillPolicy } from './spill-policy.ts';
+
+/** Prefix of spill ids; `peek` and `search` tell them from fold ids by it. */
+export const SPILL_ID_PREFIX = 'sp_';
+
+/** Share of the kept bytes given to the head (the rest shows the tail), as an unsliced peek does. */
+const HEAD_SHARE = 0.6;
+
+/** Which part of an entry a spill replaced. */
+export type SpillTarget =
+  | { readonly kind: 'result'; readonly toolName: string }
+  | { readonly kind: 'argument'; readonly toolCallId: string; readonly toolName: string; readonly argument: string };
+
+/** One spilled item: its exact content, its pointer and the text the window shows instead. */
+export interface SpilledPart {
+  readonly pointer: SpillPointer;
+  readonly target: SpillTarget;
+  /** The item's exact text (what the artifact holds). */
+  readonly content: string;
+  /** Head, pointer line and tail: what the window shows. */
+  readonly shown: string;
+}
+
+/** How one entry is shown once its oversized parts are spilled. */
+export interface SpillPlan {
+  readonly entryId: string;
+  readonly role: 'toolResult' | 'assistant';
+  readonly parts: readonly SpilledPart[];
+  readonly toolCallId?: string;
+  readonly resultText?: string;
+  readonly toolCallArguments?: readonly SpilledToolCallArguments[];
+  /** Neutral serialisation of the window form (see ProjectedMessage `spilled`). */
+  readonly bytes: string;
+}
+
+/**
+ * Decide how an entry enters the window (B6.2). A pure function of the entry and the
+ * policy, so the same transcript always gets the same window (I5); the engine decides it
+ * once per entry and keeps the session's policy in its state, so the form never changes
+ * between requests (I1). Returns undefined when nothing is over the threshold.
+ */
+export function planSpill(entry: TranscriptEntry, policy: SpillPolicy, toolName: string): SpillPlan | undefined {
+  if (entry.role === 'toolResult') return planResult(entry, policy, toolName);
+  if (entry.role === 'assistant' && entry.toolCalls !== undefined && entry.toolCalls.length > 0) return planArguments(entry, policy, toolName);
+  return undefined;
+}
+
+function planResult(entry: TranscriptEntry, policy: SpillPolicy, toolName: string): SpillPlan | undefined {
+  if (entry.text.length <= policy.thresholdBytes / 3 || utf8Length(entry.text) <= policy.thresholdBytes) return undefined;
+  const part = spillPart(entry.text, { kind: 'result', toolName: entry.toolName ?? '' }, policy, toolName);
+  const bytes = stableStringify({ role: 'toolResult', toolCallId: entry.toolCallId, toolName: entry.toolName, content: [{ type: 'text', text: part.shown }], spilled: [part.pointer] });
+  return { entryId: entry.id, role: 'toolResult', parts: [part], ...(entry.toolCallId === undefined ? {} : { toolCallId: entry.toolCallId }), resultText: part.shown, bytes };
+}
+
+function planArguments(entry: TranscriptEntry, policy: SpillPolicy, toolName: string): SpillPlan | undefined {
+  const parts: SpilledPart[] = [];
+  const replaced: SpilledToolCallArguments[] = [];
+  const calls: unknown[] = [];
+  for (const call of entry.toolCalls!) {
+    const oversized = call.argumentsJson.length > policy.thresholdBytes / 3 && utf8Length(call.argumentsJson) > policy.thresholdBytes;
+    const spilled = oversized ? spillArguments(call, policy, toolName) : undefined;
+    if (spilled !== undefined) {
+      parts.push(...spilled.parts);
+      replaced.push({ toolCallId: call.id, argumentsJson: spilled.argumentsJson });
+    }
+    calls.push({ type: 'toolCall', id: call.id, name: call.name, arguments: spilled?.argumentsJson ?? call.argumentsJson });
+  }
+  if (parts.length === 0) return undefined;
+  const bytes = stableStringify({ role: 'assistant', text: entry.text, content: calls, spilled: parts.map((part) => part.pointer) });
+  return { entryId: entry.id, role: 'assistant', parts, toolCallArguments: replaced, bytes };
+}
+
+/** Name under which arguments that are not a JSON object are spilled whole. */
+const WHOLE_ARGUMENTS = '(arguments)';
+
+/**
+ * Spill each top-level argument over the threshold on its own: the call keeps its shape and
+ * its small arguments (a path, a flag), and only the oversized values become window forms.
+ */
+function spillArguments(call: NonNullable<TranscriptEntry['toolCalls']>[number], policy: SpillPolicy, toolName: string): { parts: SpilledPart[]; argumentsJson: string } | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(call.argumentsJson);
+  } catch {
+    value = call.argumentsJson;
+  }
+  const target = (argument: string) => ({ kind: 'argument' as const, toolCallId: call.id, toolName: call.name, argument });
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    const part = spillPart(typeof value === 'string' ? value : call.argumentsJson, target(WHOLE_ARGUMENTS), policy, toolName);
+    return { parts: [part], argumentsJson: stableStringify({ [WHOLE_ARGUMENTS]: part.shown }) };
+  }
+  const parts: SpilledPart[] = [];
+  const shownArguments: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+  for (const key of Object.keys(shownArguments).sort()) {
+    const member = shownArguments[key];
+    const content = typeof member === 'string' ? member : stableStringify(member);
+    if (content === undefined || utf8Length(content) <= policy.thresholdBytes) continue;
+    const part = spillPart(content, target(key), policy, toolName);
+    parts.push(part);
+    shownArguments[key] = part.shown;
+  }
+  // Many arguments each under the threshold can still add up: those calls stay as they are,
+  // the same as a result just under the threshold.
+  return parts.length === 0 ? undefined : { parts, argumentsJson: stableStringify(shownArguments) };
+}
+
+function spillPart(content: string, target: SpillTarget, policy: SpillPolicy, toolName: string): SpilledPart {
+  const bytes = Buffer.from(content, 'utf8');
+  const sha256 = sha256Hex(bytes);
+  const headEnd = codePointStart(bytes, Math.floor(policy.keepBytes * HEAD_SHARE));
+  const tailStart = codePointStart(bytes, bytes.length - (policy.keepBytes - headEnd));
+  const pointer: SpillPointer = { id: `${SPILL_ID_PREFIX}${sha256.slice(0, 20)}`, sha256, bytes: bytes.length, headBytes: headEnd, tailBytes: bytes.length - tailStart };
+  const line = spillLine(pointer, target, toolName);
+  const shown = `${bytes.subarray(0, headEnd).toString('utf8')}\n${line}\n${bytes.subarray(tailStart).toString('utf8')}`;
+  return { pointer, target, content, shown };
+}
+
+/** The pointer line between head and tail: what was cut, where it is, how to read it. */
+export function spillLine(pointer: SpillPointer, target: SpillTarget, toolName: string): string {
+  const what = target.kind === 'result' ? `this ${target.toolName || 'tool'} result` : `argument "${target.argument}" of this ${target.toolName} call`;
+  const omitted = pointer.bytes - pointer.headBytes - pointer.tailBytes;
+  return (
+    `[pi-fold spilled ${pointer.id}: ${what} is ${pointer.bytes} bytes (sha256 ${pointer.sha256}); ` +
+    `the window keeps its first ${pointer.headBytes} and last ${pointer.tailBytes} bytes, the ${omitted} between are stored exact. ` +
+    `Read them with ${toolName} {"action":"peek","id":"${pointer.id}","offset":${pointer.headBytes}} or find text with ${toolName} {"action":"search","pattern":"…"}]`
+  );
+}
