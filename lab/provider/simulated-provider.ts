@@ -129,10 +129,12 @@ export class SimulatedProvider {
       content.push({ type: 'toolCall', id: `call_${index}_${position}`, name: call.name, arguments: call.arguments });
     }
     const output = tokenizer.count(content.map((part) => (part.type === 'text' ? part.text : `${part.name}${JSON.stringify(part.arguments)}`)).join('\n'));
-    const usage = { input: bill.fresh, cacheRead: bill.cacheRead, cacheWrite: 0, output };
+    // Every prompt enters the simulated cache, so its fresh tokens are cache writes where the price list bills writes apart.
+    const writes = priceList.base.cacheWrite !== priceList.base.input ? bill.fresh : 0;
+    const usage = { input: bill.fresh - writes, cacheRead: bill.cacheRead, cacheWrite: writes, output };
     const costUsd = priceRequest(priceList, usage);
     const longContext = priceList.longContext !== undefined && promptTokens > priceList.longContext.aboveTokens;
-    this.record({ ...rowBase, cacheRead: bill.cacheRead, freshInput: bill.fresh, output, costUsd, longContext, rejected: false, purpose: reply.purpose ?? purpose });
+    this.record({ ...rowBase, cacheRead: bill.cacheRead, freshInput: bill.fresh, ...(writes > 0 ? { cacheWrite: writes } : {}), output, costUsd, longContext, rejected: false, purpose: reply.purpose ?? purpose });
     return {
       ...base,
       role: 'assistant',

@@ -12,10 +12,10 @@ export interface ArmSummary {
   /** Native summary calls among the billed calls (they are requests the recorded session never made). */
   readonly summaryCalls: number;
   readonly rejectedRequests: number;
-  /** Fresh input + cache writes + cache read + output over billed calls. */
+  /** Fresh input (cache writes included) + cache read + output over billed calls. */
   readonly totalTokens: number;
   readonly freshInput: number;
-  /** Prompt tokens billed as cache writes (0 for price lists that do not bill them apart). */
+  /** Of the fresh input, tokens billed at the cache-write rate (0 for price lists that bill writes as input). */
   readonly cacheWrite: number;
   readonly cacheRead: number;
   readonly output: number;
@@ -91,7 +91,7 @@ export function summarizeArm(arm: ArmResult, priceList: PriceList = priceListNam
       longContextUsd += row.costUsd;
     }
   }
-  const prompt = freshInput + cacheWrite + cacheRead;
+  const prompt = freshInput + cacheRead;
   return {
     arm: arm.arm,
     requests: arm.rows.length,
@@ -132,7 +132,7 @@ function recoverySummary(arm: ArmResult): RecoverySummary {
   for (const row of arm.rows) {
     if (row.rejected || row.purpose !== 'recovery') continue;
     requests += 1;
-    tokens += row.freshInput + (row.cacheWrite ?? 0) + row.cacheRead + row.output;
+    tokens += row.freshInput + row.cacheRead + row.output;
     usd += row.costUsd;
   }
   const calls = arm.recoveryCalls;

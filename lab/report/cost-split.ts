@@ -15,7 +15,7 @@ export interface CostSplit {
   /** Fresh input of requests that rewrote the window (commits, compactions, give-backs). */
   readonly rewriteFreshUsd: number;
   readonly cacheReadUsd: number;
-  /** Cache writes, for price lists that bill them apart from fresh input (0 otherwise). */
+  /** What cache writes cost beyond the input rate, for price lists that bill them higher (0 otherwise); the tokens themselves are in the fresh parts. */
   readonly cacheWriteUsd: number;
   readonly outputUsd: number;
   /** What the long-context tier added over the base rates on requests above its boundary. */
@@ -45,17 +45,19 @@ export function priceListNamed(name: string): PriceList {
 /** One request's dollars, part by part, priced through core's `priceRequest`. A refused request costs nothing. */
 export function requestCostSplit(row: RequestRow, priceList: PriceList): CostSplit {
   if (row.rejected) return ZERO_SPLIT;
-  const usage: RequestUsage = { input: row.freshInput, cacheRead: row.cacheRead, cacheWrite: row.cacheWrite ?? 0, output: row.output };
+  const writes = row.cacheWrite ?? 0;
+  const usage: RequestUsage = { input: row.freshInput - writes, cacheRead: row.cacheRead, cacheWrite: writes, output: row.output };
   if (row.purpose === 'summary') return { ...ZERO_SPLIT, summaryCallsUsd: priceRequest(priceList, usage) };
   // The base tier alone: pricing each part at it, and the whole at the real tier, isolates the surcharge.
   const base: PriceList = { name: `${priceList.name} (base)`, base: priceList.base };
   const part = (only: Partial<RequestUsage>): number => priceRequest(base, { input: 0, cacheRead: 0, cacheWrite: 0, output: 0, ...only });
-  const fresh = part({ input: usage.input });
+  // Every token not read from the cache counts as fresh input at the input rate; a write's extra is its own part.
+  const fresh = part({ input: row.freshInput });
   const split = {
     appendedFreshUsd: row.event === 'append' ? fresh : 0,
     rewriteFreshUsd: row.event === 'append' ? 0 : fresh,
     cacheReadUsd: part({ cacheRead: usage.cacheRead }),
-    cacheWriteUsd: part({ cacheWrite: usage.cacheWrite }),
+    cacheWriteUsd: part({ cacheWrite: writes }) - part({ input: writes }),
     outputUsd: part({ output: usage.output }),
   };
   return { ...split, summaryCallsUsd: 0, longContextSurchargeUsd: priceRequest(priceList, usage) - priceRequest(base, usage) };

@@ -20,9 +20,9 @@ export interface RequestRow {
   readonly promptTokens: number;
   /** Prompt tokens served from the simulated prefix cache. */
   readonly cacheRead: number;
-  /** Prompt tokens billed as fresh input (promptTokens - cacheRead - cacheWrite). */
+  /** Prompt tokens not served from the cache (promptTokens - cacheRead), cache writes included. */
   readonly freshInput: number;
-  /** Prompt tokens billed as cache writes, for price lists that charge them apart (absent: 0). */
+  /** Of `freshInput`, the tokens billed at the cache-write rate, for price lists whose writes cost more than input (absent: 0). */
   readonly cacheWrite?: number;
   /** Tokens of the scripted reply. */
   readonly output: number;

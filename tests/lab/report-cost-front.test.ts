@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { priceRequest } from '../../core/chars-cost-model.ts';
 import { PRICE_LISTS } from '../../core/price-lists.ts';
 import { costRecoveryFront, formatArmTable, summarizeArm, type ArmSummary } from '../../lab/report/index.ts';
 import { armCostSplit, requestCostSplit } from '../../lab/report/cost-split.ts';
@@ -27,6 +28,16 @@ describe('where each dollar goes', () => {
     const refused = billedRow('native', 2, { tokens: 400_000, cacheRead: 0, output: 0, rejected: true });
     const whole = armCostSplit([long, summary, refused], LEDGER);
     expect(Object.values(whole).reduce((sum, part) => sum + part, 0)).toBeCloseTo(long.costUsd + summary.costUsd, 6);
+  });
+
+  it('counts written tokens as fresh input and only what a write costs beyond input as cache writes', () => {
+    const writesBilled = { name: 'writes-billed', base: { input: 3, cacheRead: 0.3, cacheWrite: 3.75, output: 15 } };
+    const row = { ...billedRow('fold', 0, { tokens: 10_000, cacheRead: 2_000, output: 100 }), cacheWrite: 8_000 };
+    const cost = priceRequest(writesBilled, { input: 0, cacheRead: 2_000, cacheWrite: 8_000, output: 100 });
+    const split = requestCostSplit(row, writesBilled);
+    expect(split.appendedFreshUsd).toBeCloseTo((8_000 * 3) / 1e6, 9);
+    expect(split.cacheWriteUsd).toBeCloseTo((8_000 * 0.75) / 1e6, 9);
+    expect(Object.values(split).reduce((sum, part) => sum + part, 0)).toBeCloseTo(cost, 9);
   });
 
   it('writes one CSV line per arm whose parts add up to its cost', () => {
