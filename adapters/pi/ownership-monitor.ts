@@ -16,24 +16,23 @@ export interface OwnershipWarning {
 }
 
 /** Texts shorter than this say too little to be looked for (and providers drop empty ones). */
-const MIN_FINGERPRINT_CHARS = 12;
-/** Chars of a text taken as its fingerprint: enough to be distinctive, short enough to stay cheap. */
-const FINGERPRINT_CHARS = 48;
+const MIN_TEXT_CHARS = 12;
 
 /**
  * Watches that the window pi-fold projects is the window the provider receives, and that
  * Pi does not compact behind pi-fold's back. Two runtimes rewriting one context defeat each
  * other: the prefix cache breaks on every request and neither budget holds.
  *
- * After the context hook, the projection's text fingerprints are kept; Pi then hands the
- * provider's request body to `before_provider_request` (pi-ai's providers all call
- * `onPayload`), and every fingerprint must still be in it, in order. Another extension's
+ * After the context hook, the projection's texts are kept (references, no copy); Pi then
+ * hands the provider's request body to `before_provider_request` (pi-ai's providers all call
+ * `onPayload`), and every text must still be in it whole, in order. Another extension's
  * `context` handler that runs after ours, or one that edits our messages in place or the
- * payload itself, leaves a fingerprint missing. Each problem is reported once per session;
+ * payload itself, leaves a text missing — also one that keeps a text's start and cuts the
+ * rest (a fingerprint of the first chars used to miss that). Each problem is reported once per session;
  * later occurrences are only counted.
  */
 export class OwnershipMonitor {
-  private expected: { readonly fingerprints: readonly string[]; readonly request: number } | undefined;
+  private expected: { readonly texts: readonly string[]; readonly request: number } | undefined;
   private readonly found = new Map<OwnershipProblem, OwnershipWarning>();
   private manualCompactionAllowed = false;
 
@@ -43,7 +42,7 @@ export class OwnershipMonitor {
 
   /** The context hook returned `messages` for ledger request `request`. */
   projected(messages: readonly AgentMessage[], request: number): void {
-    this.expected = { fingerprints: messages.flatMap(messageFingerprints), request };
+    this.expected = { texts: messages.flatMap(messageTexts), request };
   }
 
   /**
@@ -54,15 +53,15 @@ export class OwnershipMonitor {
   checkPayload(payload: unknown): OwnershipWarning | undefined {
     const expected = this.expected;
     this.expected = undefined;
-    if (expected === undefined || expected.fingerprints.length === 0) return undefined;
+    if (expected === undefined || expected.texts.length === 0) return undefined;
     // Once the kind is known only whether this request shows it matters, not how many texts.
     const known = this.found.has('rewritten-after-pi-fold');
-    const missing = missingFingerprints(expected.fingerprints, payloadStrings(payload), known ? 1 : Infinity);
+    const missing = missingTexts(expected.texts, payloadStrings(payload), known ? 1 : Infinity);
     if (missing === 0) return undefined;
     return this.record(
       'rewritten-after-pi-fold',
       expected.request,
-      `another extension changed the context after pi-fold projected it (${missing} of ${expected.fingerprints.length} texts pi-fold sent are missing from request ${expected.request}). ` +
+      `another extension changed the context after pi-fold projected it (${missing} of ${expected.texts.length} texts pi-fold sent are missing or changed in request ${expected.request}). ` +
         'Two context managers undo each other: the prefix cache is lost and neither budget holds. Disable one of them.',
     );
   }
@@ -126,22 +125,15 @@ function isOwnRecovery(details: unknown): boolean {
  * result text. Thinking, tool call arguments and Pi's own message kinds are re-encoded on
  * the way, and pi-ai drops failed or aborted assistant turns, so none of those is looked for.
  */
-function messageFingerprints(message: AgentMessage): string[] {
+function messageTexts(message: AgentMessage): string[] {
   if (message.role !== 'user' && message.role !== 'assistant' && message.role !== 'toolResult') return [];
   if (message.role === 'assistant' && (message.stopReason === 'error' || message.stopReason === 'aborted')) return [];
   const content = message.content;
   const texts = typeof content === 'string' ? [content] : content.flatMap((block) => (block.type === 'text' ? [block.text] : []));
-  const fingerprints: string[] = [];
-  for (const text of texts) {
-    if (text.trim().length < MIN_FINGERPRINT_CHARS) continue;
-    const fingerprint = text.slice(0, FINGERPRINT_CHARS);
-    // pi-ai replaces lone surrogates before sending: such a text would never be found as is.
-    if (!LONE_SURROGATE.test(fingerprint.replace(/[\uD800-\uDBFF]$/, ''))) fingerprints.push(fingerprint);
-  }
-  return fingerprints;
+  return texts.filter((text) => text.length >= MIN_TEXT_CHARS && text.trim().length >= MIN_TEXT_CHARS);
 }
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const LONE_SURROGATES = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** Every string in the payload, in document order (no copy of their text). */
 function payloadStrings(payload: unknown): string[] {
@@ -162,26 +154,49 @@ function payloadStrings(payload: unknown): string[] {
 }
 
 /**
- * Counts fingerprints found in none of `strings`, stopping at `enough`. Providers keep
- * message order, so each is looked for after the previous one (one pass over the payload);
- * only one not found there is looked for everywhere, in case a provider moved it.
+ * Counts texts found whole in none of `strings`, stopping at `enough`. Providers keep message
+ * order, so each is looked for after the previous one (one pass over the payload); only one
+ * not found there is looked for everywhere, in case a provider moved it. A text pi-ai passes
+ * through is usually the very string in the body, so the common case is one comparison per
+ * text; strings too short to hold it are skipped by length alone.
  */
-function missingFingerprints(fingerprints: readonly string[], strings: readonly string[], enough: number): number {
-  let index = 0;
-  let offset = 0;
+function missingTexts(texts: readonly string[], strings: readonly string[], enough: number): number {
+  const cursor = { index: 0, offset: 0 };
   let missing = 0;
-  for (const fingerprint of fingerprints) {
-    let found = false;
-    for (let position = index; position < strings.length && !found; position += 1) {
-      const at = strings[position]!.indexOf(fingerprint, position === index ? offset : 0);
-      if (at >= 0) {
-        [index, offset, found] = [position, at + fingerprint.length, true];
-      }
-    }
-    if (!found && !strings.some((text) => text.includes(fingerprint))) missing += 1;
+  for (const text of texts) {
+    if (!foundInOrder(text, strings, cursor) && !foundAnywhere(text, strings)) missing += 1;
     if (missing >= enough) break;
   }
   return missing;
+}
+
+function foundInOrder(text: string, strings: readonly string[], cursor: { index: number; offset: number }): boolean {
+  for (let position = cursor.index; position < strings.length; position += 1) {
+    const candidate = strings[position]!;
+    const from = position === cursor.index ? cursor.offset : 0;
+    if (candidate.length - from < text.length) continue;
+    const at = from === 0 && candidate === text ? 0 : candidate.indexOf(text, from);
+    if (at >= 0) {
+      cursor.index = position;
+      cursor.offset = at + text.length;
+      return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Anywhere in the body, also as pi-ai's encoders may pass it on: trimmed (Mistral trims tool
+ * results), and with lone surrogates dropped or replaced by U+FFFD. Only a text not found as
+ * is gets these variants, so they cost nothing on the common path.
+ */
+function foundAnywhere(text: string, strings: readonly string[]): boolean {
+  const variants = [text];
+  const trimmed = text.trim();
+  if (trimmed !== text) variants.push(trimmed);
+  if (LONE_SURROGATES.test(text)) variants.push(...[text, trimmed].flatMap((base) => [base.replace(LONE_SURROGATES, ''), base.replace(LONE_SURROGATES, '\uFFFD')]));
+  LONE_SURROGATES.lastIndex = 0;
+  return variants.some((variant) => strings.some((candidate) => candidate.length >= variant.length && candidate.includes(variant)));
 }
 
 /** Tell the person about a new warning (the monitor returns each kind only once). */

@@ -7,6 +7,7 @@
 import type { ExtensionAPI } from '@mariozechner/pi-coding-agent';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { PiEntryMapper } from '../../adapters/pi/message-entries.ts';
+import { OwnershipMonitor } from '../../adapters/pi/ownership-monitor.ts';
 import { FoldRuntime } from '../../core/fold-runtime.ts';
 import { openScriptedPi, settle } from '../../testing/pi/scripted-pi.ts';
 
@@ -39,6 +40,13 @@ function summary(label: string, values: readonly number[]): string {
   return `${label.padEnd(34)} mean ${mean.toFixed(2)} ms · p50 ${sorted[Math.floor(sorted.length / 2)]!.toFixed(2)} ms · p99 ${p99.toFixed(2)} ms · max ${sorted.at(-1)!.toFixed(2)} ms (n=${sorted.length})`;
 }
 
+/** Per request: the time to keep the texts plus the time to find them (calls come in pairs). */
+function pairSums(values: readonly number[]): number[] {
+  const sums: number[] = [];
+  for (let index = 0; index + 1 < values.length; index += 2) sums.push(values[index]! + values[index + 1]!);
+  return sums;
+}
+
 async function main(): Promise<void> {
   const hook: number[] = [];
   const mapping: number[] = [];
@@ -59,6 +67,19 @@ async function main(): Promise<void> {
       engine.push(performance.now() - started);
     }
   };
+  // The ownership check's share: keeping the sent texts (in the hook) and finding them in the provider's body.
+  const ownership: number[] = [];
+  for (const method of ['projected', 'checkPayload'] as const) {
+    const original = OwnershipMonitor.prototype[method] as (...args: unknown[]) => unknown;
+    (OwnershipMonitor.prototype as unknown as Record<string, unknown>)[method] = function timed(this: OwnershipMonitor, ...args: unknown[]) {
+      const started = performance.now();
+      try {
+        return original.apply(this, args);
+      } finally {
+        ownership.push(performance.now() - started);
+      }
+    };
+  }
   const pi = await openScriptedPi({
     script: (request) => (request.index >= REQUESTS - 1 ? { kind: 'text', text: 'done' } : { kind: 'tools', calls: [{ name: 'fetch_blob', arguments: { seed: request.index, size: RESULT_BYTES } }] }),
     fold: { foldStore: new MemoryFoldStore(), settingsPath: '/nonexistent/pi-fold/settings.json' },
@@ -78,6 +99,7 @@ async function main(): Promise<void> {
   console.log(summary('  of which message→entry mapping', mapping));
   console.log(summary('  of which engine (runtime.project)', engine));
   console.log(summary('  adapter only (hook − engine)', hook.map((ms, index) => ms - (engine[index] ?? 0))));
+  console.log(summary('ownership check (keep + find texts)', pairSums(ownership)));
   console.log(`peak prompt ${peak} tokens · commits ${commits} · rewrites ${rewrites} · unattributed ${pi.ledger.filter((row) => row.unattributed).length} · whole run ${(wall / 1000).toFixed(1)} s`);
   if (pi.errors.length > 0) console.log(`extension errors: ${pi.errors.join('; ')}`);
   pi.session.dispose();

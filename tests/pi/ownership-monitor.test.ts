@@ -29,6 +29,20 @@ describe('OwnershipMonitor (unit)', () => {
     expect(monitor.checkPayload(body(emoji, lone.replace('\uD800', '\uFFFD')))).toBeUndefined();
   });
 
+  it('compares whole texts: a text cut after its start, or changed at its end, is missing', () => {
+    const monitor = new OwnershipMonitor();
+    const long = `${'line of a long tool result\n'.repeat(300)}the end`;
+    monitor.projected([user('Read the long file please.'), result(long)], 3);
+    expect(monitor.checkPayload(body('Read the long file please.', long.slice(0, 200)))?.message).toContain('1 of 2 texts');
+    monitor.projected([user('Read the long file please.'), result(long)], 4);
+    expect(monitor.checkPayload(body('Read the long file please.', long.replace('the end', 'THE END')))).toBeUndefined();
+    expect(monitor.warnings[0]!.occurrences).toBe(2);
+    // Whole and in place, it is found (also inside a longer string, as some providers join texts).
+    const fresh = new OwnershipMonitor();
+    fresh.projected([user('Read the long file please.'), result(long)], 1);
+    expect(fresh.checkPayload(body(`Read the long file please.\n\n${long}`))).toBeUndefined();
+  });
+
   it('reads a body with a cycle (handed back by some extension) without looping', () => {
     const monitor = new OwnershipMonitor();
     monitor.projected([user('a text long enough to look for')], 1);

@@ -44,6 +44,28 @@ describe('pi: single ownership of the window', () => {
     expect(status).toContain(`rewritten-after-pi-fold (${warning!.occurrences}×`);
   }, 120_000);
 
+  it('notices an extension after pi-fold that keeps only the first 200 chars of each tool result', async () => {
+    const truncateResults = (pi: ExtensionAPI): void => {
+      pi.on('context', (event) => ({
+        messages: event.messages.map((message) =>
+          message.role !== 'toolResult' ? message : { ...message, content: message.content.map((block) => (block.type === 'text' ? { ...block, text: block.text.slice(0, 200) } : block)) },
+        ),
+      }));
+    };
+    const pi = await openScriptedPi({ script: readThenAnswer, fold: { foldStore: new MemoryFoldStore(), settingsPath: SETTINGS }, otherExtensions: { after: [truncateResults] } });
+    await pi.session.prompt('Read the blobs.');
+    await settle(pi.session);
+    expect(pi.errors).toEqual([]);
+    // The provider really got the cut texts (each result is 6,000 chars).
+    expect(pi.requests.at(-1)!.messages.filter((message) => message.role === 'toolResult').every((message) => JSON.stringify(message).length < 1_000)).toBe(true);
+    const notices = ownershipNotices(pi);
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toContain('another extension changed the context after pi-fold');
+    const [warning] = await warningsOf(pi);
+    expect(warning?.problem).toBe('rewritten-after-pi-fold');
+    expect(warning!.occurrences).toBe(READS);
+  }, 120_000);
+
   it('says so once when an extension before pi-fold keeps changing history, and the window stays consistent', async () => {
     const pi = await openScriptedPi({ script: readThenAnswer, fold: { foldStore: new MemoryFoldStore(), settingsPath: SETTINGS }, otherExtensions: { before: [dropOldResults] } });
     await pi.session.prompt('Read the blobs.');
