@@ -6,8 +6,8 @@
 #   (b) a TypeScript consumer, strict default tsconfig, skipLibCheck off: `tsc --noEmit` passes,
 #       and a deliberate type error is caught (.ci/consumer/ts/);
 #   (c) `npx pi-fold --help`, `verify` and `gc --dry-run` on the store (a) made, with no Pi installed;
-#   (d) `pi install` of the tarball (npm source) and of the unpacked package directory into
-#       scratch Pi homes, then an offline `pi -p` (scripted provider) whose tools include pi_fold_context.
+#   (d) `pi install` of the tarball (npm source; Pi 0.x puts it in a scratch `npm -g` prefix,
+#       Pi 1.x in the Pi home's npm folder) and of the unpacked package directory into scratch Pi homes, then an offline `pi -p` (scripted provider) whose tools include pi_fold_context.
 # Usage: .ci/consumer-checks.sh <label> <Pi's cli.js> <ai version>   (the `node` on PATH runs all)
 # Prints one summary line per check; exits non-zero when any check fails.
 set -uo pipefail
@@ -98,7 +98,13 @@ pi_install_tarball() {
   mkdir -p "$home" "$cwd"
   # Pi's global npm installs go to `npm install -g`: keep them in a scratch prefix.
   (cd "$cwd" && PI_CODING_AGENT_DIR="$home" npm_config_prefix="$work/npm-global" node "$pi_cli" install "npm:pi-fold@file:$tarball" </dev/null) || return 1
-  [[ -f "$work/npm-global/lib/node_modules/pi-fold/dist/pi-extension/pi-fold.js" ]] || { echo "the package did not land in the scratch npm prefix"; return 1; }
+  # Pi 0.x runs `npm install -g` (here: the scratch prefix); Pi 1.x installs into <Pi home>/npm.
+  local landed
+  for landed in "$work/npm-global/lib/node_modules/pi-fold" "$home/npm/node_modules/pi-fold" ""; do
+    [[ -n "$landed" && -f "$landed/dist/pi-extension/pi-fold.js" ]] && break
+  done
+  [[ -n "$landed" ]] || { echo "the package landed neither in the scratch npm prefix nor in the Pi home's npm folder"; return 1; }
+  echo "installed into ${landed#"$work"/}"
   npm_config_prefix="$work/npm-global" pi_run "$home" "$cwd"
 }
 

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import Keyv from 'keyv';
+import { loadKeyvSqlite } from '../../adapters/storage-sqlite/load-keyv-sqlite.ts';
 import { FoldError } from '../../core/fold-error.ts';
 
 /**
@@ -95,6 +96,8 @@ const keyvOver = (store: object, namespace: string) => new Keyv({ store: store a
 
 /** The SQLite driver @keyv/sqlite itself uses, so both open the file the same way. */
 function sqliteDriver(): typeof import('sqlite3') {
+  // @keyv/sqlite is an optional package: when it is missing, say which one to install.
+  loadKeyvSqlite();
   const fromAdapter = createRequire(createRequire(import.meta.url).resolve('@keyv/sqlite'));
   return fromAdapter('sqlite3') as typeof import('sqlite3');
 }

@@ -1,10 +1,10 @@
 // Consumer check (b), part 2: the AI SDK adapter in a typed generateText loop. Under this
 // tsconfig the `ai` package's own .d.ts files report errors of their own (see the check's
 // output); none may come from this file or from pi-fold's declarations.
-import { generateText, stepCountIs, tool } from 'ai';
+import { generateText, stepCountIs, tool, ToolLoopAgent } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { z } from 'zod';
-import { createFolding, type Folding } from 'pi-fold/vercel-ai';
+import { createFolding, foldingAgentSettings, type Folding } from 'pi-fold/vercel-ai';
 
 const folding: Folding = await createFolding({ sessionId: 'typed-loop', store: 'memory', contextWindow: 200_000 });
 const model = new MockLanguageModelV3({
@@ -18,5 +18,7 @@ const result = await generateText({
   stopWhen: stepCountIs(3),
   prompt: 'hi',
 });
+const agent = new ToolLoopAgent(foldingAgentSettings(folding, { model, tools: { read_file: readFile }, stopWhen: stepCountIs(3), onStepFinish: ({ usage }) => void usage.inputTokens }));
 export const text: string = result.text;
+export const agentTools: readonly string[] = Object.keys(agent.tools);
 await folding.dispose();
