@@ -17,6 +17,7 @@ const milliseconds = (value: number): string => `${value.toFixed(2)} ms`;
 const METRICS: readonly TableMetric[] = [
   { label: 'total tokens', value: (summary) => summary.totalTokens, format: integer },
   { label: 'fresh input', value: (summary) => summary.freshInput, format: integer },
+  { label: '  of which cache writes', value: (summary) => summary.cacheWrite, format: integer },
   { label: 'cache read', value: (summary) => summary.cacheRead, format: integer },
   { label: 'output', value: (summary) => summary.output, format: integer },
   { label: 'billed calls', value: (summary) => summary.billedCalls, format: integer },
