@@ -68,7 +68,7 @@ pre{background:#f6f6f6;padding:12px;overflow-x:auto}
 .price-boundary{stroke:#dc2626;stroke-dasharray:2 3}.price-boundary-label{font-size:11px;fill:#dc2626}
 .rejected{fill:#dc2626}
 .front-line{fill:none;stroke:#16a34a;stroke-width:1.5}.front-point text{font-size:11px;fill:#333}
-.on-front circle{fill:#16a34a}.off-front circle{fill:#fff;stroke:#666}.unfinished circle,.reference circle{fill:#fff;stroke:#dc2626;stroke-dasharray:2 2}
+.front-legend{list-style:none;padding-left:0}.front-legend .on-front{font-weight:600}.on-front circle{fill:#16a34a}.off-front circle{fill:#fff;stroke:#666}.unfinished circle,.reference circle{fill:#fff;stroke:#dc2626;stroke-dasharray:2 2}
 table.cost-split{border-collapse:collapse}.cost-split th,.cost-split td{border:1px solid #ddd;padding:2px 8px;text-align:right}`;
 
 /** A self-contained HTML report: settings, notes, measurements, the table, one chart per arm. */
@@ -92,7 +92,7 @@ export function renderHtmlReport(run: LabRun, table: string, options: { title: s
       : '',
     '<h2>Where each dollar went</h2>',
     costSplitTable(summaries),
-    scored ? `<h2>Cost against recovery reads</h2>\n${frontChart(costRecoveryFront(summaries, run.settings.providerCapTokens))}` : '',
+    scored ? `<h2>Cost against recovery reads</h2>\n${frontChart(costRecoveryFront(summaries, run.settings.providerCapTokens), new Set(run.arms.filter((arm) => arm.rows.length > 0).map((arm) => arm.arm)))}` : '',
     '<h2>Prompt tokens per request</h2>',
     ...run.arms.map((arm) => `<section class="arm"><h3>${escapeHtml(arm.arm)} — ${arm.rows.length} requests</h3>\n${requestSizeChart(arm, run.settings.descriptorTokens, boundary, scale)}</section>`),
     '</body></html>',
