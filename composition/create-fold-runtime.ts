@@ -8,6 +8,7 @@ import type { EvidenceStore } from '../ports/evidence-store.port.ts';
 import type { ProjectionSink } from '../ports/projection-sink.port.ts';
 import { assertKnownOptions, assertSessionIdOption, assertStoreLocation, RUNTIME_OPTION_KEYS } from './option-checks.ts';
 import { RequestLogSink, requestLogOf } from './request-log-sink.ts';
+import { instrumentFoldStore, loadOpenTelemetryApi, OpenTelemetrySink } from '../adapters/opentelemetry/index.ts';
 import { createSessionContainer, resolveSessionPorts } from './session-container.ts';
 import { BACKING_FOLD_STORE } from './tokens.ts';
 import type { StoreSelectionOptions } from './store-selection.ts';
@@ -21,6 +22,12 @@ export interface FoldRuntimeOptions extends StoreSelectionOptions {
   readonly evidenceStore?: EvidenceStore;
   readonly costModel?: CostModel;
   readonly projectionSink?: ProjectionSink;
+  /**
+   * Report metrics and spans through `@opentelemetry/api` when it is installed (an optional
+   * peer; its global providers decide where they go). `false` turns it off.
+   * @default true
+   */
+  readonly openTelemetry?: boolean;
   /** A container to derive the session's child container from: a store scope (`createStoreScope`) or one a host shares. */
   readonly container?: DependencyContainer;
 }
@@ -56,10 +63,15 @@ export async function createFoldRuntime(options: FoldRuntimeOptions): Promise<Co
   let requestLog: RequestLogSink | undefined;
   try {
     const ports = resolveSessionPorts(session);
+    // OpenTelemetry when the host installed @opentelemetry/api (docs/observability.md); nothing otherwise.
+    const openTelemetry = options.openTelemetry === false ? undefined : await loadOpenTelemetryApi();
+    const observed = openTelemetry === undefined ? ports.projectionSink : new OpenTelemetrySink(openTelemetry, options.sessionId, ports.projectionSink);
+    const foldStore = openTelemetry === undefined ? ports.foldStore : instrumentFoldStore(ports.foldStore, openTelemetry);
     // The request log (for `pi-fold view`) goes to the backing store itself, outside the size caps.
     const loggingStore = requestLogOf(session.resolve(BACKING_FOLD_STORE));
-    requestLog = loggingStore === undefined ? undefined : new RequestLogSink(loggingStore, options.sessionId, ports.projectionSink);
-    runtime = await FoldRuntime.open(requestLog === undefined ? ports : { ...ports, projectionSink: requestLog });
+    requestLog = loggingStore === undefined ? undefined : new RequestLogSink(loggingStore, options.sessionId, observed);
+    const projectionSink = requestLog ?? observed;
+    runtime = await FoldRuntime.open({ ...ports, foldStore, ...(projectionSink === undefined ? {} : { projectionSink }) });
   } catch (error) {
     // What the session built is closed again; what the host passed in stays open.
     await session.dispose();

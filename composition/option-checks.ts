@@ -16,6 +16,7 @@ export const RUNTIME_OPTION_KEYS = [
   'evidenceStore',
   'costModel',
   'projectionSink',
+  'openTelemetry',
   'container',
   'store',
   'storeRoot',

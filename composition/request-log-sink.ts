@@ -1,5 +1,5 @@
 import type { FoldStore } from '../ports/fold-store.port.ts';
-import type { CommitTelemetry, LedgerRow, Projection, ProjectionSink } from '../ports/projection-sink.port.ts';
+import type { ActionTelemetry, CommitTelemetry, LedgerRow, Projection, ProjectionSink, UsageTelemetry } from '../ports/projection-sink.port.ts';
 import type { RequestLogRow } from '../ports/request-log.ts';
 
 /** Rows buffered before one append: a crash costs at most this many of the newest rows. */
@@ -48,6 +48,14 @@ export class RequestLogSink implements ProjectionSink {
       ...(event.measuredTokensAfter === undefined ? {} : { measuredTokensAfter: event.measuredTokensAfter }),
       ...(event.providerCacheRead === undefined ? {} : { providerCacheRead: event.providerCacheRead }),
     });
+  }
+
+  acceptUsage(event: UsageTelemetry): void {
+    this.inner?.acceptUsage?.(event);
+  }
+
+  acceptAction(event: ActionTelemetry): void {
+    this.inner?.acceptAction?.(event);
   }
 
   /** Write everything seen so far, the newest request included (a viewer is about to read). */

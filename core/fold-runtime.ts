@@ -4,6 +4,7 @@ import type { CalibrationSampleV1, FoldRecord, WindowInsertV1 } from '../ports/f
 import type { FoldStore } from '../ports/fold-store.port.ts';
 import type { LedgerRow, ProjectedMessage, ProjectionSink, RewriteCause } from '../ports/projection-sink.port.ts';
 import type { TranscriptEntry } from '../ports/transcript-source.port.ts';
+import { ACTION_NAMES } from './actions/action-arguments.ts';
 import { executeAction, type ActionAnswer, type ActionCaller } from './actions/execute-action.ts';
 import { retireAnsweredPeeks } from './actions/peek-action.ts';
 import { budgetExceeded, OccupancyEstimator } from './budget.ts';
@@ -339,7 +340,19 @@ export class FoldRuntime {
   /** Run one of the agent's actions (B4). Bad input is refused with a FoldError and changes nothing. */
   async act(request: unknown, caller: ActionCaller = {}): Promise<ActionAnswer> {
     this.assertOpen();
-    return executeAction(this, request, caller);
+    const sink = this.dependencies.projectionSink;
+    if (sink?.acceptAction === undefined) return executeAction(this, request, caller);
+    // Only known names become a label: a model's made-up action must not grow a metric's cardinality.
+    const named = (request as { action?: unknown } | null)?.action;
+    const action = (ACTION_NAMES as readonly unknown[]).includes(named) ? (named as string) : 'invalid';
+    try {
+      const answer = await executeAction(this, request, caller);
+      sink.acceptAction({ action, outcome: 'answered', answerBytes: Buffer.byteLength(answer.text) });
+      return answer;
+    } catch (error) {
+      sink.acceptAction({ action, outcome: 'refused', ...(FoldError.isInstance(error) ? { code: error.code } : {}), answerBytes: 0 });
+      throw error;
+    }
   }
 
   /**

@@ -30,5 +30,6 @@ export class ProviderUsage {
     this.lastPromptTokens = promptTokens;
     runtime.estimator.recordProviderCount(row.totalChars, promptTokens);
     runtime.telemetry.measured(row.request, promptTokens, usage.cacheRead);
+    runtime.dependencies.projectionSink?.acceptUsage?.({ request: row.request, ...usage, estimatedTokens: row.estimatedTokens, budgetTokens: row.budgetTokens });
   }
 }

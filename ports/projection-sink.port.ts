@@ -159,6 +159,33 @@ export interface ProjectionSinkV1 {
   accept(projection: Projection): void;
   /** Called when a commit lands and again when its request's usage is measured. Optional. */
   acceptCommitTelemetry?(event: CommitTelemetry): void;
+  /** Called once per request with the provider's own counts, as the host reported them. Optional. */
+  acceptUsage?(event: UsageTelemetry): void;
+  /** Called after every agent action, answered or refused. Optional. */
+  acceptAction?(event: ActionTelemetry): void;
+}
+
+/** The provider's counts for one request, matched to the request they belong to. */
+export interface UsageTelemetry {
+  readonly request: number;
+  readonly input: number;
+  readonly cacheRead: number;
+  readonly cacheWrite: number;
+  readonly output: number;
+  /** The runtime's own estimate of the prompt it sent, beside the provider's count. */
+  readonly estimatedTokens: number;
+  readonly budgetTokens: number;
+}
+
+/** One agent action (peek, expand, search, …) as it ended. */
+export interface ActionTelemetry {
+  /** The action's name, or `invalid` when the call named none the runtime knows. */
+  readonly action: string;
+  readonly outcome: 'answered' | 'refused';
+  /** The refusal's code (`ACTION.UNKNOWN_ID`, …). */
+  readonly code?: string;
+  /** UTF-8 bytes of the answer handed back to the agent. */
+  readonly answerBytes: number;
 }
 
 export type ProjectionSink = ProjectionSinkV1;

@@ -20,6 +20,8 @@ export const PI_BUNDLE_EXTERNALS = [
   '@keyv/sqlite',
   'sqlite3',
   'gpt-tokenizer',
+  // Optional peer: a host that installed it gets metrics and spans through its own global providers.
+  '@opentelemetry/api',
 ];
 
 /** Write dist/pi-extension/pi-fold.js (and its map) from adapters/pi/index.ts. */
