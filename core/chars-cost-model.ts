@@ -1,10 +1,13 @@
 import type { CostModel, PriceList, RequestUsage } from '../ports/cost-model.port.ts';
 import { FoldError } from './fold-error.ts';
-import { DEFAULT_PRICE_LIST } from './price-lists.ts';
+import { priceListForModel } from './model-windows.ts';
+import { DEFAULT_PRICE_LIST, ratesFor } from './price-lists.ts';
 
 /**
  * The default CostModel: chars ÷ 4 until provider counts calibrate it, and a tiered price
- * list. No tokenizer dependency, so the engine runs anywhere.
+ * list. No tokenizer dependency, so the engine runs anywhere. Given no `priceList`, it prices
+ * each request by its model id where a known list matches (`priceListForModel`), else by the
+ * seeds' ledger; a given `priceList` serves every model.
  */
 export function createCharsCostModel(options: { charsPerToken?: number; priceList?: PriceList } = {}): CostModel {
   const charsPerToken = options.charsPerToken ?? 4;
@@ -12,18 +15,19 @@ export function createCharsCostModel(options: { charsPerToken?: number; priceLis
     throw new FoldError('SETTINGS.INVALID', `charsPerToken must be between 1 and 16, got ${charsPerToken}`);
   }
   const priceList = options.priceList ?? DEFAULT_PRICE_LIST;
+  const byModel = options.priceList === undefined;
   return {
     specificationVersion: 'v1',
     defaultCharsPerToken: charsPerToken,
     priceList,
     estimateTokens: (text) => Math.ceil(text.length / charsPerToken),
     price: (usage) => priceRequest(priceList, usage),
+    priceListFor: (model) => (byModel && model?.id !== undefined ? priceListForModel(model.provider === undefined ? model.id : `${model.provider}/${model.id}`) : undefined),
   };
 }
 
 /** Dollars for one request: the whole request at the long-context rates when its prompt is over the boundary. */
 export function priceRequest(priceList: PriceList, usage: RequestUsage): number {
-  const prompt = usage.input + usage.cacheRead + usage.cacheWrite;
-  const rates = priceList.longContext !== undefined && prompt > priceList.longContext.aboveTokens ? priceList.longContext.rates : priceList.base;
+  const rates = ratesFor(priceList, usage.input + usage.cacheRead + usage.cacheWrite);
   return (usage.input * rates.input + usage.cacheRead * rates.cacheRead + usage.cacheWrite * rates.cacheWrite + usage.output * rates.output) / 1_000_000;
 }

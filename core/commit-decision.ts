@@ -1,5 +1,4 @@
 import type { RewriteCause } from '../ports/projection-sink.port.ts';
-import type { SchedulingMode, Thresholds } from './settings.ts';
 
 /** Causes a host or a person may force a commit under. */
 export type ForcedCommitCause = Extract<RewriteCause, 'user-fold' | 'overflow-recovery'>;
@@ -11,39 +10,57 @@ export interface ForcedCommit {
   readonly markIds?: ReadonlySet<string>;
 }
 
-/** What the commit decision reads: the policy, the request's numbers, nothing else. */
+/** Why a commit fires (B3.2, B3.3, B3.6, I6), for status, receipts and tests. */
+export type CommitReason = 'forced' | 'cost' | 'ceiling' | 'band' | 'cold-idle' | 'cold-model-switch' | 'immediate-drain' | 'eager' | 'fence';
+
+/** A decision to commit: how much to free, from which marks, and whether the fence must cut first. */
+export interface CommitDecision {
+  readonly reason: CommitReason;
+  /** Chars the commit must free; `Infinity` lands every (selected) mark. */
+  readonly charsToFree: number;
+  /** Over the budget: every lossless fold counts, so the frontier cuts everything it can first (I6). */
+  readonly overBudget: boolean;
+  /** Only these marks may land (a person's `/fold <ids>`, or those outside the raw floor). */
+  readonly onlyMarkIds?: ReadonlySet<string>;
+  /** Land at most this many folds (the `immediate` ablation: one per request). */
+  readonly maxFolds?: number;
+}
+
+/** What the automatic policy asked for this request (`commit-scheduler.ts`), before the fence. */
+export type ScheduledCommit = Omit<CommitDecision, 'overBudget'>;
+
+/** What the commit decision reads: the request's numbers and what the policy scheduled, nothing else. */
 export interface CommitDecisionInputs {
-  readonly thresholds: Thresholds;
-  readonly scheduling: SchedulingMode;
   readonly forced: ForcedCommit | undefined;
+  /** The automatic policy's commit for this request, if it scheduled one. */
+  readonly scheduled: ScheduledCommit | undefined;
   /** Estimated prompt tokens of the window before any commit. */
   readonly estimate: number;
   readonly budget: number;
   readonly charsPerToken: number;
 }
 
-/** A decision to commit: how much to free, and whether the fence must cut first. */
-export interface CommitDecision {
-  /** Chars the commit must free; `Infinity` lands every (selected) mark. */
-  readonly charsToFree: number;
-  /** Over the budget: every lossless fold counts, so the frontier cuts everything it can first (I6). */
-  readonly overBudget: boolean;
-  /** Only these marks may land (a person's `/fold <ids>`). */
-  readonly onlyMarkIds?: ReadonlySet<string>;
-}
+/** Share of the budget a fence commit folds down to when the policy scheduled nothing. */
+export const FENCE_AIM_SHARE = 0.9;
 
 /**
- * B3: whether this request commits, and how much it must free. Below maxTarget nothing
- * moves; at or above it, marks land down to minTarget; a person's `/fold` and the
- * `immediate` ablation land everything. Over the budget, the fence cuts first (I6).
- * Pure: the caller cuts, plans and lands.
+ * B3: whether this request commits, and what lands. A person's `/fold` lands everything it
+ * names; otherwise the policy's scheduled commit (cost by default, `docs/cost-scheduling.md`).
+ * Over the budget the fence cuts first (I6), and frees at least down to 90 % of the budget
+ * even where the policy scheduled nothing. Pure: the caller cuts, plans and lands.
  */
 export function decideCommit(inputs: CommitDecisionInputs): CommitDecision | undefined {
-  const { thresholds, scheduling, forced, estimate, budget } = inputs;
+  const { forced, scheduled, estimate, budget } = inputs;
   const overBudget = estimate > budget;
-  let charsToFree: number;
-  if (forced !== undefined || scheduling === 'immediate') charsToFree = Number.POSITIVE_INFINITY;
-  else if (estimate >= thresholds.maxTarget * budget || overBudget) charsToFree = (estimate - thresholds.minTarget * budget) * inputs.charsPerToken;
-  else return undefined;
-  return { charsToFree, overBudget, ...(forced?.markIds === undefined ? {} : { onlyMarkIds: forced.markIds }) };
+  if (forced !== undefined) {
+    return { reason: 'forced', charsToFree: Number.POSITIVE_INFINITY, overBudget, ...(forced.markIds === undefined ? {} : { onlyMarkIds: forced.markIds }) };
+  }
+  if (scheduled !== undefined) return { ...scheduled, overBudget };
+  if (!overBudget) return undefined;
+  return fenceDecision(estimate, budget, inputs.charsPerToken);
+}
+
+/** I6's own commit: stalest first over every mark, floor or not, until the request fits with room. */
+export function fenceDecision(estimate: number, budget: number, charsPerToken: number): CommitDecision {
+  return { reason: 'fence', charsToFree: Math.max(0, estimate - FENCE_AIM_SHARE * budget) * charsPerToken, overBudget: true };
 }

@@ -7,7 +7,7 @@ import type { TranscriptIndex } from './transcript-index.ts';
 export type LandingPlanInputs = Pick<PlanInputs, 'index' | 'lattice' | 'memory' | 'toolName'>;
 
 /** Plan landing standing marks (all, or only `onlyMarkIds`) until `charsToFree`; nothing is applied. */
-export function planLanding(inputs: LandingPlanInputs, charsToFree: number, onlyMarkIds?: ReadonlySet<string>): CommitPlan {
+export function planLanding(inputs: LandingPlanInputs, charsToFree: number, onlyMarkIds?: ReadonlySet<string>, maxFolds?: number): CommitPlan {
   return planCommit({
     index: inputs.index,
     lattice: inputs.lattice,
@@ -16,6 +16,7 @@ export function planLanding(inputs: LandingPlanInputs, charsToFree: number, only
     epoch: inputs.memory.epoch + 1,
     charsToFree,
     ...(onlyMarkIds === undefined ? {} : { onlyMarkIds }),
+    ...(maxFolds === undefined ? {} : { maxFolds }),
   });
 }
 

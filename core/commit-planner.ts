@@ -44,6 +44,8 @@ export interface PlanInputs {
   readonly charsToFree: number;
   /** Only these marks are candidates (default: all). */
   readonly onlyMarkIds?: ReadonlySet<string>;
+  /** Land at most this many folds (the `immediate` ablation lands one per request). */
+  readonly maxFolds?: number;
 }
 
 /**
@@ -64,7 +66,7 @@ export function planCommit(inputs: PlanInputs): CommitPlan {
   const dropped: DroppedMark[] = [];
   let saved = 0;
   for (const { mark, first, last } of candidates) {
-    if (saved >= inputs.charsToFree) break;
+    if (saved >= inputs.charsToFree || folds.length >= (inputs.maxFolds ?? Number.POSITIVE_INFINITY)) break;
     const standing = virtual.record(mark.id);
     if (standing !== undefined) {
       const collapse = planCollapse(inputs, virtual, mark, standing, first, last);

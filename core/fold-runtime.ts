@@ -10,8 +10,9 @@ import { retireAnsweredPeeks } from './actions/peek-action.ts';
 import { budgetExceeded, OccupancyEstimator } from './budget.ts';
 import type { CommitPlan } from './commit-planner.ts';
 import { checkRestoredConversation, conversationMismatchWarning, updateTranscriptAnchor, type ConversationMismatch } from './conversation-check.ts';
-import { decideCommit, type ForcedCommit, type ForcedCommitCause } from './commit-decision.ts';
-import { cutForFence, dropInvalidMarks, planLanding } from './commit-landing.ts';
+import type { ForcedCommit, ForcedCommitCause } from './commit-decision.ts';
+import { dropInvalidMarks } from './commit-landing.ts';
+import { CommitScheduler, planRequestCommit } from './commit-scheduler.ts';
 import { applyCommitPlan } from './commit-applier.ts';
 import { EngineMemory, migrateEngineState } from './engine-state.ts';
 import { FoldError } from './fold-error.ts';
@@ -45,6 +46,11 @@ export interface RequestContext {
   readonly model?: { readonly id?: string; readonly provider?: string };
   /** Chars the host adds around the messages (system prompt, tool schemas), for estimates before the first provider count. */
   readonly overheadChars?: number;
+  /**
+   * When the request is prepared, in milliseconds since the epoch, by the host's clock (core
+   * has none, I5). With the price list's cache lifetime it tells a cold cache (B3.3).
+   */
+  readonly requestTime?: number;
 }
 
 export interface ProjectionResult {
@@ -77,6 +83,8 @@ export class FoldRuntime {
   readonly ledger: LedgerRow[] = [];
   /** Per-commit telemetry (estimated, then provider-measured); hosts subscribe to log it. */
   readonly telemetry: CommitTelemetryLog;
+  /** When and how deep automatic commits land (B3.2, B3.3). */
+  readonly scheduler = new CommitScheduler(this);
   /** Rewrites requested by actions, applied at the next projection. */
   readonly pendingCauses = new Set<RewriteCause>();
   /** A person's `/fold`: land every mark (or only these) at the next projection. */
@@ -203,6 +211,7 @@ export class FoldRuntime {
       this.lattice.resolve();
       this.frontier.reset();
       this.pendingCauses.add('transcript-changed');
+      this.scheduler.inflow.resetAnchor();
     } else {
       this.lattice.placeArrived();
     }
@@ -222,7 +231,7 @@ export class FoldRuntime {
     dirty ||= cuts.length > 0;
     const candidate = this.candidateDraft(ingest.appendedFrom);
     const estimate = this.estimateTokens(candidate.chars);
-    const plan = this.planCommitFor(estimate, budget);
+    const plan = planRequestCommit(this, { estimate, budget, moment: context, overheadChars: context.overheadChars ?? 0 });
     const foldsLanded = plan === undefined ? 0 : await this.landCommit(plan, warnings);
     dirty ||= foldsLanded > 0;
     this.forcedCommit = undefined;
@@ -249,6 +258,7 @@ export class FoldRuntime {
     const view = freeze(draft);
     const projection = lazyProjection(view, row);
     this.recordLedger(projection.ledger, rewrite);
+    this.scheduler.requestSent(context, estimate, estimatedTokens);
     if (foldsLanded > 0) {
       this.telemetry.landed({ row: projection.ledger, epoch: this.memory.epoch, previous: this.frozenView, measuredTokensBefore: this.providerUsage.lastPromptTokens, tokensForChars: (chars) => this.estimator.tokensForChars(chars) });
     }
@@ -282,15 +292,6 @@ export class FoldRuntime {
     }
     dropInvalidMarks(this, plan);
     return landed;
-  }
-
-  /** B3 decides; over the budget the fence cuts first; then the landing is planned (nothing applied yet). */
-  private planCommitFor(estimate: number, budget: number): CommitPlan | undefined {
-    const decision = decideCommit({ thresholds: this.settings.thresholds, scheduling: this.settings.scheduling, forced: this.forcedCommit, estimate, budget, charsPerToken: this.estimator.charsPerToken() });
-    if (decision === undefined) return undefined;
-    if (decision.overBudget) cutForFence(this);
-    if (this.memory.marks.length === 0) return undefined;
-    return planLanding({ index: this.index, lattice: this.lattice, memory: this.memory, toolName: this.settings.toolName }, decision.charsToFree, decision.onlyMarkIds);
   }
 
   /** What the frontier reads for one pass. */
@@ -335,6 +336,14 @@ export class FoldRuntime {
    */
   recordUsage(usage: RequestUsage): void {
     this.providerUsage.record(this, usage);
+  }
+
+  /**
+   * The host refreshed the provider's cache without a model request of ours (Pi 1.x warms it
+   * while idle): the cache is warm from `time` on, for `lifetimeMs` if the host said (B3.3).
+   */
+  noteCacheWarmed(time: number, lifetimeMs?: number): void {
+    this.scheduler.clock.warmed(time, lifetimeMs);
   }
 
   /** Run one of the agent's actions (B4). Bad input is refused with a FoldError and changes nothing. */

@@ -1,3 +1,4 @@
+import type { PriceList } from '../ports/cost-model.port.ts';
 import { MODEL_WINDOWS, PRICE_LISTS, type ModelWindow } from './price-lists.ts';
 
 /** The window a runtime budgets against for a model, its hard prompt limit and its price list. */
@@ -31,4 +32,15 @@ export function modelLimits(modelId: string): ModelLimits | undefined {
   }
   if (best === undefined || PRICE_LISTS[best.priceList] === undefined) return undefined;
   return { modelId, matched: best.idPrefix, capTokens: best.maxPromptTokens, budgetTokens: best.maxPromptTokens - replyReserve(best.maxPromptTokens), priceList: best.priceList };
+}
+
+/**
+ * The price list of a model by id: a list's own name (`gpt-5.6-ledger`), else the catalog
+ * entry `modelLimits` matches. Undefined for an unknown model (the caller's default serves it).
+ */
+export function priceListForModel(modelId: string): PriceList | undefined {
+  const byName = PRICE_LISTS[modelId.trim().toLowerCase()];
+  if (byName !== undefined) return byName;
+  const limits = modelLimits(modelId);
+  return limits === undefined ? undefined : PRICE_LISTS[limits.priceList];
 }

@@ -10,30 +10,41 @@ import type { PriceList, PriceRates } from '../ports/cost-model.port.ts';
  */
 const rates = (input: number, cacheRead: number, cacheWrite: number, output: number): PriceRates => ({ input, cacheRead, cacheWrite, output });
 
+/**
+ * Cache lifetimes, in seconds without a hit. Anthropic's default entry lives 5 minutes,
+ * refreshed by every hit; OpenAI states 5-10 minutes of inactivity (up to an hour off-peak),
+ * and the longer bound keeps a warm cache from being taken for cold; the lab's simulated cache
+ * keeps 300 s. Gemini states none for its implicit cache, so its lists carry none.
+ */
+const ANTHROPIC_CACHE = { cacheLifetimeSeconds: 300 } as const;
+const OPENAI_CACHE = { cacheLifetimeSeconds: 600 } as const;
+const LAB_CACHE = { cacheLifetimeSeconds: 300 } as const;
+
 export const PRICE_LISTS: Readonly<Record<string, PriceList>> = {
   'gpt-5.6-ledger': {
     name: 'gpt-5.6-ledger',
     base: rates(5, 0.5, 5, 30),
     longContext: { aboveTokens: 272_000, rates: rates(10, 1, 10, 45) },
+    ...LAB_CACHE,
   },
-  'gpt-5.6-flat': { name: 'gpt-5.6-flat', base: rates(5, 0.5, 5, 30) },
+  'gpt-5.6-flat': { name: 'gpt-5.6-flat', base: rates(5, 0.5, 5, 30), ...LAB_CACHE },
   // Anthropic: 5-minute cache writes at 1.25× input, reads at 0.1×.
-  'claude-opus-4-5': { name: 'claude-opus-4-5', base: rates(5, 0.5, 6.25, 25) },
-  'claude-opus-4': { name: 'claude-opus-4', base: rates(15, 1.5, 18.75, 75) },
+  'claude-opus-4-5': { name: 'claude-opus-4-5', base: rates(5, 0.5, 6.25, 25), ...ANTHROPIC_CACHE },
+  'claude-opus-4': { name: 'claude-opus-4', base: rates(15, 1.5, 18.75, 75), ...ANTHROPIC_CACHE },
   // Sonnet 4/4.5 bill a whole request above 200k prompt tokens (1M-context beta) at the long-context rates.
-  'claude-sonnet-4-5': { name: 'claude-sonnet-4-5', base: rates(3, 0.3, 3.75, 15), longContext: { aboveTokens: 200_000, rates: rates(6, 0.6, 7.5, 22.5) } },
-  'claude-sonnet-3-7': { name: 'claude-sonnet-3-7', base: rates(3, 0.3, 3.75, 15) },
-  'claude-haiku-4-5': { name: 'claude-haiku-4-5', base: rates(1, 0.1, 1.25, 5) },
-  'claude-haiku-3-5': { name: 'claude-haiku-3-5', base: rates(0.8, 0.08, 1, 4) },
+  'claude-sonnet-4-5': { name: 'claude-sonnet-4-5', base: rates(3, 0.3, 3.75, 15), longContext: { aboveTokens: 200_000, rates: rates(6, 0.6, 7.5, 22.5) }, ...ANTHROPIC_CACHE },
+  'claude-sonnet-3-7': { name: 'claude-sonnet-3-7', base: rates(3, 0.3, 3.75, 15), ...ANTHROPIC_CACHE },
+  'claude-haiku-4-5': { name: 'claude-haiku-4-5', base: rates(1, 0.1, 1.25, 5), ...ANTHROPIC_CACHE },
+  'claude-haiku-3-5': { name: 'claude-haiku-3-5', base: rates(0.8, 0.08, 1, 4), ...ANTHROPIC_CACHE },
   // OpenAI: cached input at 0.1× (GPT-5 family) or 0.25×–0.5× (older); no write premium.
-  'gpt-5': { name: 'gpt-5', base: rates(1.25, 0.125, 1.25, 10) },
-  'gpt-5-mini': { name: 'gpt-5-mini', base: rates(0.25, 0.025, 0.25, 2) },
-  'gpt-5-nano': { name: 'gpt-5-nano', base: rates(0.05, 0.005, 0.05, 0.4) },
-  'gpt-4.1': { name: 'gpt-4.1', base: rates(2, 0.5, 2, 8) },
-  'gpt-4.1-mini': { name: 'gpt-4.1-mini', base: rates(0.4, 0.1, 0.4, 1.6) },
-  'gpt-4o': { name: 'gpt-4o', base: rates(2.5, 1.25, 2.5, 10) },
-  'o3': { name: 'o3', base: rates(2, 0.5, 2, 8) },
-  'o4-mini': { name: 'o4-mini', base: rates(1.1, 0.275, 1.1, 4.4) },
+  'gpt-5': { name: 'gpt-5', base: rates(1.25, 0.125, 1.25, 10), ...OPENAI_CACHE },
+  'gpt-5-mini': { name: 'gpt-5-mini', base: rates(0.25, 0.025, 0.25, 2), ...OPENAI_CACHE },
+  'gpt-5-nano': { name: 'gpt-5-nano', base: rates(0.05, 0.005, 0.05, 0.4), ...OPENAI_CACHE },
+  'gpt-4.1': { name: 'gpt-4.1', base: rates(2, 0.5, 2, 8), ...OPENAI_CACHE },
+  'gpt-4.1-mini': { name: 'gpt-4.1-mini', base: rates(0.4, 0.1, 0.4, 1.6), ...OPENAI_CACHE },
+  'gpt-4o': { name: 'gpt-4o', base: rates(2.5, 1.25, 2.5, 10), ...OPENAI_CACHE },
+  'o3': { name: 'o3', base: rates(2, 0.5, 2, 8), ...OPENAI_CACHE },
+  'o4-mini': { name: 'o4-mini', base: rates(1.1, 0.275, 1.1, 4.4), ...OPENAI_CACHE },
   // Gemini: prompts over 200k tokens bill the whole request at the higher tier.
   'gemini-2.5-pro': { name: 'gemini-2.5-pro', base: rates(1.25, 0.125, 1.25, 10), longContext: { aboveTokens: 200_000, rates: rates(2.5, 0.25, 2.5, 15) } },
   'gemini-2.5-flash': { name: 'gemini-2.5-flash', base: rates(0.3, 0.03, 0.3, 2.5) },
@@ -41,6 +52,11 @@ export const PRICE_LISTS: Readonly<Record<string, PriceList>> = {
 };
 
 export const DEFAULT_PRICE_LIST = PRICE_LISTS['gpt-5.6-ledger']!;
+
+/** The rates in force for a prompt of `promptTokens`: the long-context tier above its line, else the base. */
+export function ratesFor(priceList: PriceList, promptTokens: number): PriceRates {
+  return priceList.longContext !== undefined && promptTokens > priceList.longContext.aboveTokens ? priceList.longContext.rates : priceList.base;
+}
 
 /** What a model family really had: its prompt limit and its price list. */
 export interface ModelWindow {

@@ -14,7 +14,19 @@ export interface Thresholds {
   readonly minFoldChars: number;
 }
 
-export type SchedulingMode = 'epoch' | 'immediate';
+/**
+ * When and how deep automatic commits land (B3.2, B3.6; `docs/cost-scheduling.md`):
+ * - `cost` (default): the trigger and aim that minimize expected dollars per request;
+ * - `band`: the seed's fixed band, commit at `maxTarget`, fold down to `minTarget`;
+ * - `immediate` (ablation): `cost`'s trigger and aim, but each due mark lands on its own request;
+ * - `eager` (ablation): every closed unit folds at once, no floor.
+ */
+export type SchedulingMode = 'cost' | 'band' | 'immediate' | 'eager';
+
+export const SCHEDULING_MODES: readonly SchedulingMode[] = ['cost', 'band', 'immediate', 'eager'];
+
+/** Pi's native compaction keeps this many recent tokens raw after it compacts (`keepRecentTokens`). */
+export const DEFAULT_RAW_FLOOR_TOKENS = 20_000;
 
 export interface FoldSettings {
   readonly thresholds: Thresholds;
@@ -27,8 +39,14 @@ export interface FoldSettings {
   readonly modelInputBudgets: ReadonlyMap<string, number>;
   /** Tool names whose batches the tool rung never cuts. */
   readonly blacklistAutoFoldTools: ReadonlySet<string>;
-  /** `epoch` (default) lands marks at commits; `immediate` exists only for ablation (B3.5). */
+  /** The commit policy: `cost` (default), `band`, or the ablations `immediate` and `eager` (B3.6). */
   readonly scheduling: SchedulingMode;
+  /**
+   * Tokens of the newest raw transcript that no automatic commit folds (the working-set
+   * floor, B3.2). Only the budget fence (I6), a person's `/fold` and `eager` reach inside it.
+   * @default 20000
+   */
+  readonly rawFloorTokens: number;
   /** The agent tool's name as this host registers it, used in placeholders. */
   readonly toolName: string;
   /** When a tool result or tool-call argument is spilled to evidence at ingestion (B6.2). */
@@ -51,7 +69,12 @@ const DELETED_OPTIONS: Readonly<Record<string, string>> = {
 };
 
 const THRESHOLD_KEYS = ['maxTarget', 'minTarget', 'consolidateAfter', 'minFoldChars'] as const;
-const OPTION_KEYS = ['thresholds', 'providerInputBudget', 'blacklistAutoFoldTools', 'scheduling', 'toolName', 'spill'] as const;
+const OPTION_KEYS = ['thresholds', 'providerInputBudget', 'blacklistAutoFoldTools', 'scheduling', 'rawFloorTokens', 'toolName', 'spill'] as const;
+
+/** Scheduling names that once meant something else, refused with what to write now. */
+const RENAMED_SCHEDULING: Readonly<Record<string, string>> = {
+  epoch: 'scheduling "epoch" was split in two: write "cost" (the default: commits timed and sized by expected dollars) or "band" (the fixed maxTarget/minTarget band epoch used to run)',
+};
 
 /** Smallest minFoldChars accepted: below it a placeholder costs about what it saves. */
 export const MIN_FOLD_CHARS_FLOOR = 1000;
@@ -125,9 +148,10 @@ export function resolveSettings(input: unknown = {}): FoldSettings {
   if (blacklistNames === undefined || !blacklistNames.every((name) => typeof name === 'string' && name.length > 0)) {
     throw invalid('blacklistAutoFoldTools must be a Set or array of tool names', 'blacklistAutoFoldTools');
   }
-  const scheduling = record.scheduling ?? 'epoch';
-  if (scheduling !== 'epoch' && scheduling !== 'immediate') {
-    throw invalid(`scheduling must be "epoch" or "immediate", got ${describe(scheduling)}`, 'scheduling');
+  const scheduling = resolveScheduling(record.scheduling);
+  const rawFloorTokens = record.rawFloorTokens ?? DEFAULT_RAW_FLOOR_TOKENS;
+  if (typeof rawFloorTokens !== 'number' || !Number.isInteger(rawFloorTokens) || rawFloorTokens < 0) {
+    throw invalid(`rawFloorTokens must be a whole number of tokens (0 turns the floor off), got ${describe(rawFloorTokens)}`, 'rawFloorTokens');
   }
   const toolName = record.toolName ?? 'fold_context';
   if (typeof toolName !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(toolName)) {
@@ -139,9 +163,21 @@ export function resolveSettings(input: unknown = {}): FoldSettings {
     modelInputBudgets: byModel,
     blacklistAutoFoldTools: new Set(blacklistNames as string[]),
     scheduling,
+    rawFloorTokens,
     toolName,
     spill,
   });
+}
+
+function resolveScheduling(input: unknown): SchedulingMode {
+  if (input === undefined) return 'cost';
+  if (typeof input === 'string' && input in RENAMED_SCHEDULING) {
+    throw new FoldError('SETTINGS.DELETED_OPTION', RENAMED_SCHEDULING[input]!, { details: { option: 'scheduling' } });
+  }
+  if (!(SCHEDULING_MODES as readonly unknown[]).includes(input)) {
+    throw invalid(`scheduling must be one of ${SCHEDULING_MODES.map((mode) => `"${mode}"`).join(', ')}, got ${describe(input)} (the old "immediate", every closed unit folded at once, is now "eager")`, 'scheduling');
+  }
+  return input as SchedulingMode;
 }
 
 /** Key of the per-model table that serves models it does not name. */

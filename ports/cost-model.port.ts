@@ -1,6 +1,7 @@
 /**
  * CostModel: tokens and prices. Everything model-like sits behind this port so the engine
- * runs offline and deterministically.
+ * runs offline and deterministically. The commit scheduler decides through it alone
+ * (`docs/cost-scheduling.md`): it holds no price of its own.
  */
 
 /** Tokens one request used, as a provider reports them. */
@@ -16,6 +17,10 @@ export interface RequestUsage {
 export interface PriceRates {
   readonly input: number;
   readonly cacheRead: number;
+  /**
+   * What a prompt token costs the first time it enters the provider's cache. Providers that
+   * bill no write surcharge (OpenAI, Gemini's implicit cache) list their input rate here.
+   */
   readonly cacheWrite: number;
   readonly output: number;
 }
@@ -26,8 +31,25 @@ export interface PriceList {
   readonly base: PriceRates;
   /** Applied to the whole request when its prompt (input + cache read + cache write) exceeds `aboveTokens`. */
   readonly longContext?: { readonly aboveTokens: number; readonly rates: PriceRates };
+  /**
+   * How long a cached prefix survives without a request that reads it, in seconds, where the
+   * provider states one (Anthropic: 300, refreshed on every hit). Absent: unknown, so an idle
+   * gap never counts as a cold cache (a model switch still does).
+   */
+  readonly cacheLifetimeSeconds?: number;
+  /**
+   * Model ids this list prices, matched as prefixes of the recorded or requested model id
+   * (`claude-sonnet-4-5` prices `claude-sonnet-4-5-20250929`); the longest match wins.
+   */
+  readonly models?: readonly string[];
+  /** Where the figures come from and when they were read, for the reader of a report. */
+  readonly source?: string;
 }
 
+/**
+ * Version 1 of the port. Token estimation is `estimateTokens` before any provider count;
+ * the engine then calibrates chars per token from the provider's own counts (`core/budget.ts`).
+ */
 export interface CostModelV1 {
   readonly specificationVersion: 'v1';
   /** Estimated tokens of a text, before calibration against provider counts. */
@@ -36,7 +58,13 @@ export interface CostModelV1 {
   readonly defaultCharsPerToken: number;
   /** Dollars for one request under the model's price list. */
   price(usage: RequestUsage): number;
+  /** The price list of every model this cost model does not tell apart. */
   readonly priceList: PriceList;
+  /**
+   * The price list of the model a request goes to, when this cost model knows it (a lookup by
+   * model id); absent, or undefined for a model, means `priceList` serves it.
+   */
+  priceListFor?(model: { readonly id?: string; readonly provider?: string } | undefined): PriceList | undefined;
 }
 
 export type CostModel = CostModelV1;

@@ -54,7 +54,7 @@ export async function projectContext(folding: PiSessionFolding, messages: readon
     folding.overflowRecovery = false;
   }
   try {
-    const result = await folding.runtime.project(mapped.entries, { ...requestModel(ctx), overheadChars });
+    const result = await folding.runtime.project(mapped.entries, { ...requestModel(ctx), overheadChars, requestTime: Date.now() });
     folding.lastProjection = result;
     for (const warning of result.warnings) ctx.ui.notify(warning, 'warning');
     const projected = toPiMessages(result.messages, mapped.messages);

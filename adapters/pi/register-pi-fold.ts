@@ -5,6 +5,7 @@ import { OverheadMeter, projectContext } from './context-hook.ts';
 import { createFoldTool } from './fold-tool.ts';
 import { projectionCandidates, type ProjectionCandidate } from './projection-candidates.ts';
 import { announceOwnership } from './ownership-monitor.ts';
+import { noteWarmingDecision, onCacheWarming } from './cache-warming.ts';
 import { PiSessionRegistry, type PiFoldOptions } from './session-registry.ts';
 
 /** The Pi event-bus channel that carries every commit's telemetry (`pi.events.on(COMMIT_TELEMETRY_CHANNEL, …)`). */
@@ -73,6 +74,12 @@ export function registerPiFold(pi: ExtensionAPI, options: PiFoldOptions = {}): P
     const folding = await sessions.existing(ctx.sessionManager.getSessionId());
     announceOwnership(ctx, folding?.ownership.checkPayload(event.payload));
     return undefined;
+  });
+
+  // Pi 1.x refreshes the provider's cache while idle; a refresh keeps it warm (B3.3). Pi 0.x never fires this.
+  onCacheWarming(pi, async (event, ctx) => {
+    const folding = await sessions.existing(ctx.sessionManager.getSessionId());
+    if (folding !== undefined) noteWarmingDecision(folding.runtime, event, Date.now());
   });
 
   pi.on('session_shutdown', async () => {

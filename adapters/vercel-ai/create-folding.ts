@@ -100,7 +100,7 @@ export async function createFolding(options: FoldingOptions): Promise<Folding> {
 
   const project = async (history: readonly ModelMessage[], model: unknown): Promise<ModelMessage[]> => {
     const entries = mapper.toEntries(history);
-    last = await runtime.project(entries, { ...(options.contextWindow === undefined ? {} : { contextWindow: options.contextWindow }), ...stepModel(model), overheadChars });
+    last = await runtime.project(entries, { ...(options.contextWindow === undefined ? {} : { contextWindow: options.contextWindow }), ...stepModel(model), overheadChars, requestTime: Date.now() });
     for (const warning of last.warnings) onWarning(warning);
     return converter.toModelMessages(last.messages);
   };

@@ -6,16 +6,16 @@ import type { FoldRuntime } from '../../core/fold-runtime.ts';
 import { openScriptedPi, settle, type RecordedRequest, type ScriptedPi, type ScriptedReply } from '../../testing/pi/scripted-pi.ts';
 
 const SETTINGS = '/nonexistent/pi-fold/settings.json';
-const REQUESTS = 16;
+const REQUESTS = 20;
 /** The request whose projection follows the idle gap: marks stand by then, the cost trigger has not fired. */
-const AFTER_GAP = 8;
+const AFTER_GAP = 12;
 /** The scripted model (`s1`) has no list of its own: the default list's lifetime applies. */
 const LIFETIME_MS = DEFAULT_PRICE_LIST.cacheLifetimeSeconds! * 1000;
 
 afterEach(() => vi.restoreAllMocks());
 
 /**
- * One long Pi turn of 24 KB reads through a real AgentSession; the host's clock (Date.now,
+ * One long Pi turn of 12 KB reads (under the spill threshold) through a real AgentSession; the host's clock (Date.now,
  * which the Pi adapter passes as `requestTime`) runs 10 s per request, plus `gapMs` after the
  * model's answer to request AFTER_GAP − 1, as if the person left. `beforeGap` runs at that moment.
  */
@@ -33,7 +33,7 @@ async function runTurn(gapMs: number, beforeGap?: (runtime: FoldRuntime, at: num
       beforeGap?.(runtime!, now - gapMs / 2);
     }
     if (request.index >= REQUESTS - 1) return { kind: 'text', text: 'done' };
-    return { kind: 'tools', calls: [{ name: 'fetch_blob', arguments: { seed: request.index, size: 24_000 } }] };
+    return { kind: 'tools', calls: [{ name: 'fetch_blob', arguments: { seed: request.index, size: 12_000 } }] };
   };
   pi = await openScriptedPi({ script, fold: { foldStore: new MemoryFoldStore(), settingsPath: SETTINGS } });
   await pi.session.prompt('Read blobs.');

@@ -18,7 +18,8 @@ describe('pi: compaction interception (B6.1)', () => {
       if (request.index >= 30) return { kind: 'text', text: 'finished after recovery' };
       return readBlob(request);
     };
-    const pi = await openScriptedPi({ script, fold: { foldStore: new MemoryFoldStore(), settingsPath: SETTINGS, settings: KEEP_BLOBS_RAW } });
+    // The band lets the window grow to the overflow this test provokes; the cost policy commits long before.
+    const pi = await openScriptedPi({ script, fold: { foldStore: new MemoryFoldStore(), settingsPath: SETTINGS, settings: { ...KEEP_BLOBS_RAW, scheduling: 'band' } } });
     await pi.session.prompt('Read blobs.');
     await settle(pi.session);
     expect(overflowAt).toBeGreaterThan(0);

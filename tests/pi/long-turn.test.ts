@@ -6,6 +6,8 @@ import { CONTEXT_WINDOW, openScriptedPi, settle, type RecordedRequest, type Scri
 import { assertPairing, prefixHolds } from './support/prompt-checks.ts';
 
 const TOOL_CALLS = 84;
+/** The band policy, as the seed ran it: this test pins commit timing to maxTarget through a real host. */
+const BAND = { scheduling: 'band', rawFloorTokens: 0 } as const;
 
 /** One user message, then 84 tool calls with 5–40 KB results, a note every few calls, then an answer. */
 // Progress is counted from the requests themselves: folds hide earlier assistant messages.
@@ -18,7 +20,7 @@ export const longTurnScript: Script = (request) => {
 
 describe('pi: one long agentic turn in a real AgentSession', () => {
   it('stays under budget, keeps I1 on the exact prompts, attributes every rewrite and commits at maxTarget', async () => {
-    const pi = await openScriptedPi({ script: longTurnScript, fold: { foldStore: new MemoryFoldStore(), settingsPath: '/nonexistent/pi-fold/settings.json' } });
+    const pi = await openScriptedPi({ script: longTurnScript, fold: { foldStore: new MemoryFoldStore(), settingsPath: '/nonexistent/pi-fold/settings.json', settings: BAND } });
     await pi.session.prompt('Read the blobs one by one and report.');
     await settle(pi.session);
     const { requests, ledger } = pi;

@@ -20,7 +20,7 @@ function appendedTokens(run: LoopRun, step: number): number {
 
 describe.each<LoopKind>(['generateText', 'streamText', 'ToolLoopAgent.stream'])('a %s tool loop with large results', (kind) => {
   it('keeps every prompt append-only between recorded rewrites, paired, under budget, and commits at maxTarget', async () => {
-    const run = await runLoop({ kind, script: readLoop(STEPS), maxSteps: STEPS + 5, folding: { sessionId: `loop-${kind.replace('.', '-')}`, settings: { providerInputBudget: BUDGET } } });
+    const run = await runLoop({ kind, script: readLoop(STEPS), maxSteps: STEPS + 5, folding: { sessionId: `loop-${kind.replace('.', '-')}`, settings: { providerInputBudget: BUDGET, scheduling: 'band', rawFloorTokens: 0 } } });
     const { folding, model, prompts } = run;
     expect(run.errors).toEqual([]);
     expect(model.calls).toHaveLength(STEPS + 1);

@@ -1,0 +1,153 @@
+import type { PriceList } from '../ports/cost-model.port.ts';
+import { CacheClock, type CacheMoment, type ColdReason } from './cache-clock.ts';
+import { commitPaysOff, hardCeiling, schedulingRates } from './commit-cost.ts';
+import { decideCommit, FENCE_AIM_SHARE, fenceDecision, type CommitDecision, type CommitReason, type ScheduledCommit } from './commit-decision.ts';
+import { cutForFence, planLanding } from './commit-landing.ts';
+import { displayedChars, type CommitPlan } from './commit-planner.ts';
+import type { FoldRuntime } from './fold-runtime.ts';
+import { InflowTracker } from './inflow-tracker.ts';
+import { floorTokensFor, freeableCharsBound, marksOutsideFloor, rawFloorStart, type PlacedMark } from './raw-floor.ts';
+
+/** What one request asks the scheduler. */
+export interface ScheduleInputs {
+  readonly estimate: number;
+  readonly budget: number;
+  readonly moment: CacheMoment;
+  /** Chars the host adds around the messages (kept in every prefix). */
+  readonly overheadChars: number;
+}
+
+/**
+ * The commit scheduler of one session (B3.2, B3.3, B3.6): it observes each request's inflow
+ * and moment, and decides whether this request commits and how deep, through the CostModel's
+ * price list. It plans nothing itself; `commit-decision.ts` turns its answer into a plan.
+ */
+export class CommitScheduler {
+  readonly inflow = new InflowTracker();
+  readonly clock = new CacheClock();
+  /** `immediate` only: a trigger fired and due marks are still landing one per request. */
+  private draining = false;
+  /** The reason of the newest automatic commit, for status. */
+  lastReason: CommitReason | undefined;
+
+  constructor(private readonly runtime: FoldRuntime) {}
+
+  /** The price list the request's model is billed by. */
+  priceList(moment: CacheMoment): PriceList {
+    const costModel = this.runtime.dependencies.costModel;
+    return costModel.priceListFor?.(moment.model) ?? costModel.priceList;
+  }
+
+  /** Why the cache is gone before this request, if it is. */
+  coldReason(moment: CacheMoment): ColdReason | undefined {
+    const seconds = this.priceList(moment).cacheLifetimeSeconds;
+    return this.clock.coldReason(moment, seconds === undefined ? undefined : seconds * 1000);
+  }
+
+  /** The policy's commit for this request, if any (forced commits and the fence are decided by the caller). */
+  schedule(inputs: ScheduleInputs): ScheduledCommit | undefined {
+    const { settings, index, memory, estimator } = this.runtime;
+    if (settings.scheduling === 'eager') return { reason: 'eager', charsToFree: Number.POSITIVE_INFINITY };
+    const floorStart = rawFloorStart(index, floorTokensFor(settings.rawFloorTokens, inputs.budget), estimator.charsPerToken());
+    const candidates = marksOutsideFloor(index, memory.marks, floorStart);
+    if (candidates.length === 0) {
+      this.draining = false;
+      return undefined;
+    }
+    const onlyMarkIds = new Set(candidates.map(({ mark }) => mark.id));
+    const cold = this.coldReason(inputs.moment);
+    if (cold !== undefined) return { reason: cold === 'idle' ? 'cold-idle' : 'cold-model-switch', charsToFree: Number.POSITIVE_INFINITY, onlyMarkIds };
+    const priceList = this.priceList(inputs.moment);
+    if (settings.scheduling === 'band') return this.band(inputs, priceList, onlyMarkIds);
+    const reason = this.costReason(inputs, priceList, candidates);
+    if (settings.scheduling === 'immediate') {
+      if (reason !== undefined) this.draining = true;
+      return this.draining ? { reason: 'immediate-drain', charsToFree: Number.POSITIVE_INFINITY, onlyMarkIds, maxFolds: 1 } : undefined;
+    }
+    return reason === undefined ? undefined : { reason, charsToFree: Number.POSITIVE_INFINITY, onlyMarkIds };
+  }
+
+  /** The `immediate` drain ends once a request has nothing left to land. */
+  landed(commit: Pick<CommitDecision, 'reason'>, plan: CommitPlan): void {
+    if (commit.reason === 'immediate-drain' && plan.folds.length === 0) this.draining = false;
+    if (plan.folds.length > 0) this.lastReason = commit.reason;
+  }
+
+  /** Record what went out: the inflow it shows, and the cache it touched. */
+  requestSent(moment: CacheMoment, preCommitTokens: number, sentTokens: number): void {
+    this.inflow.observe(preCommitTokens, sentTokens);
+    this.clock.requestSent(moment);
+  }
+
+  /** The seed's band: at `maxTarget` (or the long-context ceiling), free down to `minTarget`. */
+  private band(inputs: ScheduleInputs, priceList: PriceList, onlyMarkIds: ReadonlySet<string>): ScheduledCommit | undefined {
+    const { thresholds } = this.runtime.settings;
+    const trigger = hardCeiling({ budgetTokens: inputs.budget, priceList, ceilingShare: thresholds.maxTarget });
+    if (inputs.estimate < trigger) return undefined;
+    const charsToFree = (inputs.estimate - thresholds.minTarget * inputs.budget) * this.runtime.estimator.charsPerToken();
+    return { reason: 'band', charsToFree, onlyMarkIds };
+  }
+
+  /**
+   * The cost policy's trigger: the hard ceiling, or the request at which the window's excess
+   * over what a full commit would leave reaches the economic excess (`commit-cost.ts`). The
+   * cheap bound rules most requests out before any fold record is built.
+   */
+  private costReason(inputs: ScheduleInputs, priceList: PriceList, candidates: readonly PlacedMark[]): CommitReason | undefined {
+    const { thresholds } = this.runtime.settings;
+    if (inputs.estimate >= hardCeiling({ budgetTokens: inputs.budget, priceList, ceilingShare: thresholds.maxTarget })) return 'ceiling';
+    const inflowTokens = this.inflow.perRequest();
+    if (inflowTokens === undefined) return undefined;
+    const rates = schedulingRates(priceList, inputs.estimate);
+    const keptTokens = this.keptPrefixTokens(candidates, inputs.overheadChars);
+    const tokens = (chars: number): number => this.runtime.estimator.tokensForChars(chars);
+    const renderInputs = { index: this.runtime.index, lattice: this.runtime.lattice, toolName: this.runtime.settings.toolName };
+    const lowest = Math.max(0, inputs.estimate - tokens(freeableCharsBound(renderInputs, candidates)));
+    if (!commitPaysOff({ windowTokens: inputs.estimate, afterTokens: lowest, rewriteTokens: Math.max(0, lowest - keptTokens), inflowTokens }, rates)) return undefined;
+    const plan = planFor(this.runtime, { charsToFree: Number.POSITIVE_INFINITY, onlyMarkIds: new Set(candidates.map(({ mark }) => mark.id)) });
+    const after = Math.max(0, inputs.estimate - tokens(plan.savedChars));
+    const earliest = Math.min(...plan.folds.map((fold) => fold.first));
+    const kept = plan.folds.length === 0 ? keptTokens : this.prefixTokens(earliest, inputs.overheadChars);
+    return commitPaysOff({ windowTokens: inputs.estimate, afterTokens: after, rewriteTokens: Math.max(0, after - kept), inflowTokens }, rates) ? 'cost' : undefined;
+  }
+
+  /** Tokens before the earliest candidate's span: the prefix a commit keeps byte for byte. */
+  private keptPrefixTokens(candidates: readonly PlacedMark[], overheadChars: number): number {
+    return this.prefixTokens(Math.min(...candidates.map(({ first }) => first)), overheadChars);
+  }
+
+  private prefixTokens(position: number, overheadChars: number): number {
+    const { index, lattice, settings, estimator } = this.runtime;
+    const chars = position <= 0 ? 0 : displayedChars({ index, toolName: settings.toolName }, lattice, 0, position - 1);
+    return estimator.tokensForChars(chars + overheadChars);
+  }
+}
+
+/**
+ * Plan this request's commit, if any (nothing applied): a person's `/fold`, else the
+ * scheduler's policy; over the budget the fence cuts first (I6) and, when the policy's commit
+ * would leave the request over, a fence commit reaches inside the floor.
+ */
+export function planRequestCommit(runtime: FoldRuntime, inputs: ScheduleInputs): CommitPlan | undefined {
+  const forced = runtime.forcedCommit;
+  const charsPerToken = runtime.estimator.charsPerToken();
+  if (inputs.estimate > inputs.budget) cutForFence(runtime);
+  if (runtime.memory.marks.length === 0) return undefined;
+  const scheduled = forced === undefined ? runtime.scheduler.schedule(inputs) : undefined;
+  const decision = decideCommit({ forced, scheduled, estimate: inputs.estimate, budget: inputs.budget, charsPerToken });
+  if (decision === undefined) return undefined;
+  const plan = planFor(runtime, decision);
+  runtime.scheduler.landed(decision, plan);
+  // The receipt and notice a commit appends must fit too: the policy's commit suffices only with the fence's room left.
+  const after = inputs.estimate - runtime.estimator.tokensForChars(plan.savedChars);
+  if (!decision.overBudget || decision.reason === 'fence' || forced !== undefined || after <= FENCE_AIM_SHARE * inputs.budget) return plan;
+  const fence = fenceDecision(inputs.estimate, inputs.budget, charsPerToken);
+  const fencePlan = planFor(runtime, fence);
+  runtime.scheduler.landed(fence, fencePlan);
+  return fencePlan;
+}
+
+function planFor(runtime: FoldRuntime, decision: Pick<CommitDecision, 'charsToFree' | 'onlyMarkIds' | 'maxFolds'>): CommitPlan {
+  const inputs = { index: runtime.index, lattice: runtime.lattice, memory: runtime.memory, toolName: runtime.settings.toolName };
+  return planLanding(inputs, decision.charsToFree, decision.onlyMarkIds, decision.maxFolds);
+}

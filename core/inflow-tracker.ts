@@ -1,0 +1,32 @@
+/** Requests the inflow is averaged over: long enough to smooth one large read, short enough to follow a change of pace. */
+const INFLOW_WINDOW = 12;
+
+/**
+ * Tokens appended per request, observed from the ledger (B3.2): the growth of each request's
+ * window (before any commit) over the window sent just before it. In memory only: after a
+ * restart the pace is learned again from the next requests.
+ */
+export class InflowTracker {
+  private readonly samples: number[] = [];
+  private lastSentTokens: number | undefined;
+
+  /** Record one request: `preCommitTokens` is its window before any commit, `sentTokens` what went out. */
+  observe(preCommitTokens: number, sentTokens: number): void {
+    if (this.lastSentTokens !== undefined) {
+      this.samples.push(Math.max(0, preCommitTokens - this.lastSentTokens));
+      if (this.samples.length > INFLOW_WINDOW) this.samples.shift();
+    }
+    this.lastSentTokens = sentTokens;
+  }
+
+  /** Mean tokens appended per request, undefined until one request has followed another. */
+  perRequest(): number | undefined {
+    if (this.samples.length === 0) return undefined;
+    return this.samples.reduce((sum, sample) => sum + sample, 0) / this.samples.length;
+  }
+
+  /** Forget the last window (the transcript changed under us: its growth says nothing). */
+  resetAnchor(): void {
+    this.lastSentTokens = undefined;
+  }
+}

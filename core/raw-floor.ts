@@ -1,0 +1,71 @@
+import type { PendingMarkV1 } from '../ports/fold-records.ts';
+import { displayedChars } from './commit-planner.ts';
+import type { FoldLattice } from './fold-lattice.ts';
+import type { TranscriptIndex } from './transcript-index.ts';
+
+/**
+ * Chars per token the floor is measured with: never fewer than Pi's own estimate (4), so the
+ * floor holds at least as many tokens as Pi's `keepRecentTokens` would by Pi's count.
+ */
+const FLOOR_MIN_CHARS_PER_TOKEN = 4;
+
+/** A floor never holds more than this share of the budget, so a small window keeps room to work. */
+export const FLOOR_MAX_BUDGET_SHARE = 0.5;
+
+/** The floor in force: the setting, or half the budget where that is smaller. */
+export function floorTokensFor(rawFloorTokens: number, budgetTokens: number): number {
+  return Math.min(rawFloorTokens, Math.floor(FLOOR_MAX_BUDGET_SHARE * budgetTokens));
+}
+
+/**
+ * The first transcript position inside the raw working-set floor (B3.2): the entries from it
+ * to the end are the newest `floorTokens` of transcript, and no automatic commit folds any of
+ * them. `index.length` when the floor is off.
+ */
+export function rawFloorStart(index: TranscriptIndex, floorTokens: number, charsPerToken: number): number {
+  if (floorTokens <= 0) return index.length;
+  const floorChars = floorTokens * Math.max(FLOOR_MIN_CHARS_PER_TOKEN, charsPerToken);
+  let chars = 0;
+  for (let position = index.length - 1; position >= 0; position -= 1) {
+    // What the window shows of the entry: a spilled result counts its head and tail, not its full size.
+    chars += index.windowChars[position]!;
+    if (chars >= floorChars) return position;
+  }
+  return 0;
+}
+
+/** A standing mark with its span's positions on the current branch. */
+export interface PlacedMark {
+  readonly mark: PendingMarkV1;
+  readonly first: number;
+  readonly last: number;
+}
+
+/** Marks an automatic commit may land: on this branch and ending before the floor. */
+export function marksOutsideFloor(index: TranscriptIndex, marks: readonly PendingMarkV1[], floorStart: number): PlacedMark[] {
+  const placed: PlacedMark[] = [];
+  for (const mark of marks) {
+    const first = index.positionOf(mark.firstEntryId);
+    const last = index.positionOf(mark.lastEntryId);
+    if (first === undefined || last === undefined || last >= floorStart) continue;
+    placed.push({ mark, first, last });
+  }
+  return placed;
+}
+
+/**
+ * An upper bound on the chars landing `marks` frees: everything their spans show now, as if
+ * each folded to nothing. Cheap (no fold record is built), so the scheduler can rule a commit
+ * out on most requests before planning one.
+ */
+export function freeableCharsBound(inputs: { index: TranscriptIndex; lattice: FoldLattice; toolName: string }, marks: readonly PlacedMark[]): number {
+  const spans = [...marks].sort((a, b) => a.first - b.first);
+  let chars = 0;
+  let coveredTo = -1;
+  for (const { first, last } of spans) {
+    const from = Math.max(first, coveredTo + 1);
+    if (from <= last) chars += displayedChars(inputs, inputs.lattice, from, last);
+    coveredTo = Math.max(coveredTo, last);
+  }
+  return chars;
+}
