@@ -2,7 +2,7 @@
 # Consumer checks: what a user of the published package meets. Packs pi-fold (or takes
 # $PI_FOLD_TARBALL), installs the tarball into a fresh temporary project, then
 #   (a) a plain `node` ESM script: a generateText tool loop with MockLanguageModelV3 that folds
-#       and peeks exact bytes back (.ci/consumer/plain-node.mjs);
+#       and peeks exact bytes back (.ci/consumer/plain-node.mjs); and require('pi-fold') from CommonJS;
 #   (b) a TypeScript consumer, strict default tsconfig, skipLibCheck off: `tsc --noEmit` passes,
 #       and a deliberate type error is caught (.ci/consumer/ts/);
 #   (c) `npx pi-fold --help`, `verify` and `gc --dry-run` on the store (a) made, with no Pi installed;
@@ -52,7 +52,12 @@ install_tarball() {
   echo "pi-fold, ai@$ai_version, zod, typescript and @types/node installed into a fresh project"
 }
 
-plain_node() { (cd "$project" && node plain-node.mjs "$store"); }
+plain_node() {
+  cd "$project" || return 1
+  # CommonJS callers get the same ES modules through the `default` condition (require(esm), Node ≥ 20.19).
+  node --input-type=commonjs -e "const { FoldError } = require('pi-fold'); if (typeof FoldError !== 'function') process.exit(1)" || { echo "require('pi-fold') failed"; return 1; }
+  node plain-node.mjs "$store"
+}
 
 typescript_consumer() {
   local tsc="$project/node_modules/typescript/bin/tsc" out
