@@ -35,7 +35,7 @@ export async function replaceFileAtomically(target: string, bytes: Uint8Array, m
  * hard-linked to the target name, which fails with EEXIST instead of replacing. Returns
  * whether this call created it.
  */
-export async function createFileExclusively(target: string, bytes: Uint8Array, mode: number): Promise<'created' | 'exists'> {
+export async function createFileExclusively(target: string, bytes: Uint8Array, mode: number, deferred?: DirectorySyncs): Promise<'created' | 'exists'> {
   const temp = await writeTempFile(target, bytes, mode);
   try {
     await link(temp, target);
@@ -45,8 +45,37 @@ export async function createFileExclusively(target: string, bytes: Uint8Array, m
   } finally {
     await unlink(temp).catch(() => undefined);
   }
-  await fsyncDirectory(dirname(target));
+  if (deferred === undefined) await fsyncDirectory(dirname(target));
+  else deferred.add(dirname(target));
   return 'created';
+}
+
+/**
+ * Directories whose new entries are not yet fsynced. A commit creates many files (a blob per
+ * entry, a record per fold) across many directories; syncing each directory as its file lands
+ * costs a serial fsync per file. Collected here, they are synced once each, in parallel, at the
+ * barrier before anything that refers to them is written (`flush`).
+ */
+export class DirectorySyncs {
+  private readonly pending = new Set<string>();
+
+  add(directory: string): void {
+    this.pending.add(directory);
+  }
+
+  /** Make every entry created so far durable. */
+  async flush(): Promise<void> {
+    if (this.pending.size === 0) return;
+    const directories = [...this.pending];
+    this.pending.clear();
+    try {
+      await Promise.all(directories.map(fsyncDirectory));
+    } catch (error) {
+      // Not known to be durable: keep them for the next barrier.
+      for (const directory of directories) this.pending.add(directory);
+      throw error;
+    }
+  }
 }
 
 async function writeTempFile(target: string, bytes: Uint8Array, mode: number): Promise<string> {

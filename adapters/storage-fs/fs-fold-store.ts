@@ -7,7 +7,8 @@ import { sha256Hex, stableStringify } from '../../core/hashing.ts';
 import { assertSafeId } from '../../core/store-keys.ts';
 import { assertBlobMatches, contentBytes } from '../storage-shared/blob-checks.ts';
 import { parseEnvelopeText, unwrapFold, unwrapState, wrapFold, wrapState } from '../storage-shared/stored-records.ts';
-import { createFileExclusively, isTempName, replaceFileAtomically } from './atomic-files.ts';
+import { createFileExclusively, DirectorySyncs, isTempName, replaceFileAtomically } from './atomic-files.ts';
+import { FsStateWriter } from './fs-state-writer.ts';
 import { isAbsent, storeFailure } from './fs-errors.ts';
 import { deleteFsBlob, fsBlobInfo, listFsBlobs, listFsSessions, touchBlobFile } from './fs-blob-retention.ts';
 import { FsStoreLayout } from './fs-store-layout.ts';
@@ -35,6 +36,11 @@ export class FsFoldStore implements FoldStore {
   readonly name = 'fs';
   readonly capabilities = { verifiesReads: true, shared: false, retention: true, requestLog: true } as const;
   readonly layout: FsStoreLayout;
+  /** New blob files whose directory entries are synced before a record names them. */
+  private readonly blobDirectories = new DirectorySyncs();
+  /** New record files whose directory entries are synced before a state lists them. */
+  private readonly recordDirectories = new DirectorySyncs();
+  private readonly stateWriter = new FsStateWriter((sessionId, state) => this.writeState(sessionId, state));
 
   constructor(options: FsFoldStoreOptions) {
     this.layout = new FsStoreLayout(options?.root, this.name);
@@ -59,7 +65,7 @@ export class FsFoldStore implements FoldStore {
       }
       await this.layout.prepareDirectory(dirname(path));
       // A blob's name is its hash, so an existing file is the same bytes (or caught on read).
-      await createFileExclusively(path, bytes, BLOB_MODE);
+      await createFileExclusively(path, bytes, BLOB_MODE, this.blobDirectories);
     } catch (error) {
       throw storeFailure('STORE.WRITE_FAILED', this.name, 'write blob', this.layout.keyOf(path), error);
     }
@@ -97,8 +103,10 @@ export class FsFoldStore implements FoldStore {
     const envelope = wrapFold(sessionId, record);
     let outcome: 'created' | 'exists';
     try {
+      // A record is durable only after every blob put before it (it names them).
+      await this.blobDirectories.flush();
       await this.layout.prepareDirectory(dirname(path));
-      outcome = await createFileExclusively(path, Buffer.from(JSON.stringify(envelope), 'utf8'), RECORD_MODE);
+      outcome = await createFileExclusively(path, Buffer.from(JSON.stringify(envelope), 'utf8'), RECORD_MODE, this.recordDirectories);
     } catch (error) {
       throw storeFailure('STORE.WRITE_FAILED', this.name, 'write fold record', key, error);
     }
@@ -142,9 +150,18 @@ export class FsFoldStore implements FoldStore {
     return records;
   }
 
+  /** A commit's state is written before this returns; other changes are written off the request path (FsStateWriter). */
   async saveState(sessionId: string, state: EngineState): Promise<void> {
+    this.layout.statePath(sessionId);
+    await this.stateWriter.save(sessionId, state);
+  }
+
+  private async writeState(sessionId: string, state: EngineState): Promise<void> {
     const path = this.layout.statePath(sessionId);
     try {
+      // The state names fold records and blobs: their entries are made durable first, in one pass.
+      await this.blobDirectories.flush();
+      await this.recordDirectories.flush();
       await this.layout.prepareDirectory(dirname(path));
       await replaceFileAtomically(path, Buffer.from(JSON.stringify(wrapState(sessionId, state)), 'utf8'), STATE_MODE);
     } catch (error) {
@@ -153,6 +170,7 @@ export class FsFoldStore implements FoldStore {
   }
 
   async loadState(sessionId: string): Promise<EngineState | undefined> {
+    await this.stateWriter.settle(sessionId);
     const path = this.layout.statePath(sessionId);
     const key = this.layout.keyOf(path);
     const text = await this.readTextOrAbsent(path, 'read engine state');
@@ -184,7 +202,12 @@ export class FsFoldStore implements FoldStore {
     return readFsRequestLog(this.layout, this.name, sessionId);
   }
 
-  async dispose(): Promise<void> {}
+  /** Finish the writes still in flight (states off the request path, directory syncs). */
+  async dispose(): Promise<void> {
+    await this.stateWriter.settleAll();
+    await this.blobDirectories.flush();
+    await this.recordDirectories.flush();
+  }
 
   private async readExisting(path: string): Promise<Uint8Array | undefined> {
     try {

@@ -1,0 +1,70 @@
+import type { EngineState } from '../../ports/fold-records.ts';
+
+/**
+ * When a session's state is written. A state that lists a fold the last written one did not
+ * is a commit: it is written before `save` returns (the commit's folds must survive a crash).
+ * Any other change (pending marks, counters, notices, calibration) re-forms by itself after a
+ * crash, so it is written off the request path: one write at a time per session, the newest
+ * state replacing any not yet started, each still temp → fsync → rename. A failed background
+ * write makes the next save wait for its own write, so the failure reaches a caller.
+ */
+export class FsStateWriter {
+  private readonly sessions = new Map<string, SessionWrites>();
+
+  constructor(private readonly write: (sessionId: string, state: EngineState) => Promise<void>) {}
+
+  async save(sessionId: string, state: EngineState): Promise<void> {
+    const session = this.session(sessionId);
+    const commit = session.foldIds === undefined || state.foldIds.some((foldId) => !session.foldIds!.has(foldId));
+    if (commit || session.failed) {
+      await this.settle(sessionId);
+      session.failed = false;
+      await this.write(sessionId, state);
+      session.foldIds = new Set(state.foldIds);
+      return;
+    }
+    session.pending = state;
+    session.running ??= this.drain(sessionId, session);
+  }
+
+  /** Wait until every state handed to `save` for this session is written (or has failed). */
+  async settle(sessionId: string): Promise<void> {
+    const session = this.sessions.get(sessionId);
+    while (session?.running !== undefined) await session.running;
+  }
+
+  async settleAll(): Promise<void> {
+    for (const sessionId of this.sessions.keys()) await this.settle(sessionId);
+  }
+
+  private session(sessionId: string): SessionWrites {
+    let session = this.sessions.get(sessionId);
+    if (session === undefined) {
+      session = { foldIds: undefined, pending: undefined, running: undefined, failed: false };
+      this.sessions.set(sessionId, session);
+    }
+    return session;
+  }
+
+  private async drain(sessionId: string, session: SessionWrites): Promise<void> {
+    while (session.pending !== undefined) {
+      const state = session.pending;
+      session.pending = undefined;
+      try {
+        await this.write(sessionId, state);
+      } catch {
+        // The next save writes in the foreground and reports the store's error itself.
+        session.failed = true;
+      }
+    }
+    session.running = undefined;
+  }
+}
+
+interface SessionWrites {
+  /** Fold ids of the last state written in the foreground (undefined: none yet in this process). */
+  foldIds: Set<string> | undefined;
+  pending: EngineState | undefined;
+  running: Promise<void> | undefined;
+  failed: boolean;
+}
