@@ -62,10 +62,11 @@ export function formatRatio(value: number | undefined, native: number | undefine
 }
 
 /**
- * The seeds' table, one column per arm with its ratio against `native` beside it, preceded by
- * the settings the run was made with. Probe rows appear only when some arm was scored.
+ * The table's cells: a header (metric, then each arm and its ratio against `native`) and one
+ * row per metric some arm has a value for. The text table and the HTML report's table both
+ * render these, so they can never disagree.
  */
-export function formatArmTable(run: LabRun): string {
+export function armTableGrid(run: LabRun) {
   const priceList = priceListNamed(run.settings.priceList);
   const summaries = run.arms.map((arm) => ({ summary: summarizeArm(arm, priceList), timings: armTimings(arm) }));
   const native = summaries.find((entry) => entry.summary.arm === 'native');
@@ -82,6 +83,15 @@ export function formatArmTable(run: LabRun): string {
       }),
     ];
   });
+  return { summaries, native, header, body };
+}
+
+/**
+ * The seeds' table, one column per arm with its ratio against `native` beside it, preceded by
+ * the settings the run was made with. Probe rows appear only when some arm was scored.
+ */
+export function formatArmTable(run: LabRun): string {
+  const { summaries, native, header, body } = armTableGrid(run);
   const widths = header.map((_, column) => Math.max(...[header, ...body].map((row) => (row[column] ?? '').length)));
   const render = (row: readonly string[]): string => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ').trimEnd();
   const { settings } = run;

@@ -5,6 +5,8 @@ import { priceListNamed } from './cost-split.ts';
 import { costSplitTable, frontChart } from './front-chart.ts';
 import { escapeHtml } from './html-escape.ts';
 import type { ArmResult, LabRun } from './lab-records.ts';
+import { armTableGrid } from './arm-table.ts';
+import { costStackedBars, cumulativeCostChart, overlaidPromptChart } from './overlay-charts.ts';
 
 export { escapeHtml } from './html-escape.ts';
 
@@ -69,7 +71,16 @@ pre{background:#f6f6f6;padding:12px;overflow-x:auto}
 .rejected{fill:#dc2626}
 .front-line{fill:none;stroke:#16a34a;stroke-width:1.5}.front-point text{font-size:11px;fill:#333}
 .front-legend{list-style:none;padding-left:0}.front-legend .on-front{font-weight:600}.on-front circle{fill:#16a34a}.off-front circle{fill:#fff;stroke:#666}.unfinished circle,.reference circle{fill:#fff;stroke:#dc2626;stroke-dasharray:2 2}
-table.cost-split{border-collapse:collapse}.cost-split th,.cost-split td{border:1px solid #ddd;padding:2px 8px;text-align:right}`;
+table.cost-split,table.arms{border-collapse:collapse}.cost-split th,.cost-split td,.arms th,.arms td{border:1px solid #ddd;padding:2px 8px;text-align:right}
+.arms td:first-child,.arms th:first-child{text-align:left}.arms .ratio{color:#666}.arms tbody tr:hover{background:#f3f6ff}
+.arm-series{fill:none;stroke-width:1.3}.series-label{font-size:12px}.clipped{color:#666;font-size:12px}`;
+
+/** The arm table as a real table: one column per arm and one for its ratio against native. */
+function htmlArmTable(run: LabRun): string {
+  const { header, body } = armTableGrid(run);
+  const cell = (text: string, column: number, tag: 'td' | 'th') => `<${tag}${column > 0 && column % 2 === 0 ? ' class="ratio"' : ''}>${escapeHtml(text.trim())}</${tag}>`;
+  return `<table class="arms"><thead><tr>${header.map((text, column) => cell(text, column, 'th')).join('')}</tr></thead><tbody>${body.map((row) => `<tr>${row.map((text, column) => cell(text, column, 'td')).join('')}</tr>`).join('')}</tbody></table>`;
+}
 
 /** A self-contained HTML report: settings, notes, measurements, the table, one chart per arm. */
 export function renderHtmlReport(run: LabRun, table: string, options: { title: string; notes: readonly string[]; measurements: Readonly<Record<string, string | number>> }): string {
@@ -86,14 +97,20 @@ export function renderHtmlReport(run: LabRun, table: string, options: { title: s
     `<style>${STYLE}</style></head><body>`,
     `<h1>${escapeHtml(options.title)}</h1>`,
     options.notes.length > 0 ? `<ul class="notes">${options.notes.map((note) => `<li>${escapeHtml(note)}</li>`).join('')}</ul>` : '',
-    `<pre class="arm-table">${escapeHtml(table)}</pre>`,
+    htmlArmTable(run),
+    `<details><summary>The same table as text, with the run's settings and notes</summary><pre class="arm-table">${escapeHtml(table)}</pre></details>`,
     measurements.length > 0
       ? `<h2>Measurements of this machine (not reproducible bytes)</h2><ul class="measurements">${measurements.map(([name, value]) => `<li>${escapeHtml(name)}: ${escapeHtml(String(value))}</li>`).join('')}</ul>`
       : '',
+    '<h2>Prompt tokens per request, every arm</h2>',
+    overlaidPromptChart(run, boundary),
+    '<h2>Dollars spent so far, every arm</h2>',
+    cumulativeCostChart(run),
     '<h2>Where each dollar went</h2>',
+    costStackedBars(summaries),
     costSplitTable(summaries),
     scored ? `<h2>Cost against recovery reads</h2>\n${frontChart(costRecoveryFront(summaries, run.settings.providerCapTokens), new Set(run.arms.filter((arm) => arm.rows.length > 0).map((arm) => arm.arm)))}` : '',
-    '<h2>Prompt tokens per request</h2>',
+    '<h2>Prompt tokens per request, one arm at a time</h2>',
     ...run.arms.map((arm) => `<section class="arm"><h3>${escapeHtml(arm.arm)} — ${arm.rows.length} requests</h3>\n${requestSizeChart(arm, run.settings.descriptorTokens, boundary, scale)}</section>`),
     '</body></html>',
     '',

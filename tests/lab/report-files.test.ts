@@ -37,7 +37,7 @@ describe('report files', () => {
   it('the HTML report is self-contained, with one chart per arm carrying the budget line and the price boundary', async () => {
     const paths = await writeLabReports(labRun(arms), mkdtempSync(join(tmpdir(), 'lab-report-')), { title: 'fixture <run>' });
     const html = readFileSync(paths.html, 'utf8');
-    const charts = html.split('<svg').slice(1);
+    const charts = html.split('<svg class="request-chart"').slice(1);
     expect(charts.length).toBe(arms.length);
     for (const [position, chart] of charts.entries()) {
       expect(chart).toContain(`data-arm="${arms[position]!.arm}"`);
@@ -49,6 +49,29 @@ describe('report files', () => {
     expect(html).not.toMatch(/<script|https?:\/\/(?!www\.w3\.org\/2000\/svg)/);
     expect(html).toContain('fixture &#60;run&#62;');
     expect(html).toContain('total tokens');
+  });
+
+  it('overlays every arm on one prompt chart and one cumulative-dollar chart, stacks each arm\'s cost by part, and shows the table as a table', async () => {
+    const paths = await writeLabReports(labRun(arms), mkdtempSync(join(tmpdir(), 'lab-report-')));
+    const html = readFileSync(paths.html, 'utf8');
+    const overlay = (id: string) => html.split(`id="${id}"`)[1]!.split('</svg>')[0]!;
+    for (const id of ['overlay-prompt', 'overlay-cost']) {
+      const chart = overlay(id);
+      for (const arm of arms) {
+        const points = new RegExp(`<polyline class="arm-series" data-arm="${arm.arm}"[^>]* points="([^"]*)"`).exec(chart)![1]!.trim().split(' ');
+        expect(points.length, `${id} ${arm.arm}`).toBe(arm.rows.length);
+      }
+    }
+    expect(overlay('overlay-prompt')).toMatch(/<line class="budget-line"/);
+    const bars = overlay('cost-bars');
+    for (const arm of arms) {
+      const titles = [...bars.matchAll(new RegExp(`data-arm="${arm.arm}"[^>]*><title>[^<]*\\$([\\d.]+)</title>`, 'g'))].map((match) => Number(match[1]));
+      const cost = arm.rows.reduce((sum, row) => sum + row.costUsd, 0);
+      expect(titles.reduce((sum, value) => sum + value, 0)).toBeCloseTo(cost, 1);
+    }
+    const table = html.split('<table class="arms">')[1]!.split('</table>')[0]!;
+    for (const arm of arms) expect(table).toContain(`<th>${arm.arm}</th>`);
+    expect(table).toContain('<td>total tokens</td>');
   });
 });
 
