@@ -16,6 +16,8 @@ export const PI_BUNDLE_EXTERNALS = [
   '@earendil-works/*',
   'typebox',
   '@sinclair/typebox',
+  // The host's own OpenTelemetry API, when it has one: its global providers must be the host's copy.
+  '@opentelemetry/*',
   // Optional, loaded only when a SQLite store or the lab is chosen, never by Pi's default fs store.
   '@keyv/sqlite',
   'sqlite3',

@@ -11,7 +11,10 @@ export function loadOpenTelemetryApi(): Promise<OpenTelemetryApi | undefined> {
   loaded ??= import('@opentelemetry/api').then(
     (api) => api,
     (error: unknown) => {
-      if ((error as { code?: unknown })?.code === 'ERR_MODULE_NOT_FOUND') return undefined;
+      // Node's ESM loader says ERR_MODULE_NOT_FOUND; Pi's extension loader (jiti) resolves the
+      // bundled extension's imports CommonJS-style and says MODULE_NOT_FOUND.
+      const code = (error as { code?: unknown })?.code;
+      if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') return undefined;
       throw error;
     },
   );
