@@ -70,6 +70,18 @@ describe('dependency rule', () => {
     ]);
   });
 
+  it('catches a shipped room other than composition/ importing tsyringe', () => {
+    const tree = fixture({
+      'adapters/pi/registry.ts': "import { container } from 'tsyringe';\nimport type { InjectionToken } from '../../composition/tokens.ts';\n",
+      'bin/cli.ts': "import 'reflect-metadata';\n",
+      'composition/root.ts': "import 'reflect-metadata';\nimport { container } from 'tsyringe';\n",
+    });
+    expect(layerViolations(tree)).toEqual([
+      'only-composition-imports-tsyringe: adapters/pi/registry.ts imports tsyringe',
+      'only-composition-imports-tsyringe: bin/cli.ts imports reflect-metadata',
+    ]);
+  });
+
   it('catches the application layer reaching past core and the ports', () => {
     const tree = fixture({
       'application/retention/gc.ts':

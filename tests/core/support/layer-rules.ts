@@ -108,7 +108,15 @@ function applicationRule(edge: ImportEdge, room: string): string | undefined {
   return ['application', 'core', 'ports'].includes(topOf(roomOf(edge.target))) ? undefined : 'application-imports-only-core-and-ports';
 }
 
-const RULES = [engineRule, productRule, adapterRule, benchRule, applicationRule];
+/** tsyringe is the composition root's business: no other shipped room imports it (or its metadata polyfill). */
+function containerRule(edge: ImportEdge, room: string): string | undefined {
+  if (!PRODUCT_ROOMS.includes(topOf(room)) || room === 'composition' || edge.relative) return undefined;
+  // core and ports already answer to the engine rule for these packages.
+  if (room === 'core' || room === 'ports') return undefined;
+  return /^(tsyringe|reflect-metadata)$/.test(edge.specifier) ? 'only-composition-imports-tsyringe' : undefined;
+}
+
+const RULES = [engineRule, productRule, adapterRule, benchRule, applicationRule, containerRule];
 
 /** Every broken rule in the tree at `root`, one line per rule and import, in file order. */
 export function layerViolations(root: string): LayerViolation[] {
