@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { GC_HELP, REPLAY_HELP, VERIFY_HELP, VIEW_HELP, type CommandHelp } from './commands/command-help.ts';
+import { GC_HELP, REPAIR_HELP, REPLAY_HELP, VERIFY_HELP, VIEW_HELP, type CommandHelp } from './commands/command-help.ts';
 import { EXIT, type CliCommand, type CommandOutput } from './commands/command-table.ts';
 
 /** A command of the table: its help, and its code loaded only when it is chosen. */
@@ -16,6 +16,7 @@ interface LazyCommand extends CommandHelp {
 export const COMMANDS: readonly LazyCommand[] = [
   { ...VERIFY_HELP, load: async () => (await import('./commands/verify-command.ts')).verifyCommand },
   { ...GC_HELP, load: async () => (await import('./commands/gc-command.ts')).gcCommand },
+  { ...REPAIR_HELP, load: async () => (await import('./commands/repair-command.ts')).repairCommand },
   { ...VIEW_HELP, load: async () => (await import('./commands/view-command.ts')).viewCommand },
   { ...REPLAY_HELP, load: async () => (await import('./commands/replay-command.ts')).replayCommand },
 ];

@@ -113,9 +113,8 @@ export class FoldRuntime {
   /** Open a session: restore its state and standing folds from the store, or start fresh. */
   static async open(dependencies: FoldRuntimeDependencies): Promise<FoldRuntime> {
     const { foldStore, sessionId } = dependencies;
-    const stored = await foldStore.loadState(sessionId);
-    if (stored === undefined) return new FoldRuntime(dependencies, new EngineMemory(sessionId), []);
-    const state = migrateEngineState(stored, sessionId);
+    const state = await loadStateOrExplain(foldStore, sessionId);
+    if (state === undefined) return new FoldRuntime(dependencies, new EngineMemory(sessionId), []);
     const runtime = new FoldRuntime(dependencies, EngineMemory.restore(state), state.calibration);
     const records: FoldRecord[] = [];
     for (const foldId of state.foldIds) {
@@ -396,3 +395,18 @@ export class FoldRuntime {
   }
 }
 
+
+/** Codes of a state that exists but cannot be read; `pi-fold repair` rebuilds it from the verified folds. */
+const DAMAGED_STATE_CODES = new Set(['STORE.SCHEMA_VERSION', 'STORE.HASH_MISMATCH', 'STATE.CORRUPT']);
+
+/** Load and migrate the stored state; a damaged one is refused with the way back in. */
+async function loadStateOrExplain(foldStore: FoldStore, sessionId: string) {
+  try {
+    const stored = await foldStore.loadState(sessionId);
+    return stored === undefined ? undefined : migrateEngineState(stored, sessionId);
+  } catch (error) {
+    if (!FoldError.isInstance(error) || !DAMAGED_STATE_CODES.has(error.code)) throw error;
+    const hint = `run \`npx pi-fold repair <store> --session ${sessionId}\` to rebuild it from the fold records and blobs the store can verify (every verified fold is kept)`;
+    throw new FoldError(error.code, `${error.message}; ${hint}`, { cause: error, details: { ...error.details, sessionId, repair: 'pi-fold repair' } });
+  }
+}

@@ -35,6 +35,13 @@ export const GC_HELP: CommandHelp = {
   needs: [],
 };
 
+export const REPAIR_HELP: CommandHelp = {
+  name: 'repair',
+  summary: 'Rebuild a session whose state cannot be read from the fold records and blobs the store verifies',
+  usage: 'pi-fold repair <store-dir | file.sqlite | redis://… | postgres://…> --session <id> [--dry-run] [--namespace pi-fold] [--table keyv] [--json]',
+  needs: [],
+};
+
 export const REPLAY_HELP: CommandHelp = {
   name: 'replay',
   summary: 'Replay a recorded Pi, Claude Code, Codex or chat-trajectory session through each runtime and report tokens and dollars',

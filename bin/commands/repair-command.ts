@@ -1,0 +1,89 @@
+import { readdir } from 'node:fs/promises';
+import { rebuildSessionState, type SessionRepairReport } from '../../application/recovery/rebuild-session-state.ts';
+import type { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
+import { isTempName } from '../../adapters/storage-fs/atomic-files.ts';
+import type { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
+import { REPAIR_HELP } from './command-help.ts';
+import { EXIT, parseCommandArguments, type CliCommand, type CommandOutput } from './command-table.ts';
+import { openStoreTarget, type OpenedStoreTarget } from './open-store-target.ts';
+
+/**
+ * `pi-fold repair <store> --session <id>`: a session whose engine state cannot be read (torn,
+ * tampered, unknown version) is rebuilt from the fold records and blobs the store verifies, so
+ * it opens again with every verified fold. An intact state is left alone; `--dry-run` reports
+ * what would be rebuilt and writes nothing.
+ */
+export const repairCommand: CliCommand = {
+  ...REPAIR_HELP,
+  async run(argumentsAfterName, output) {
+    let parsed: ReturnType<typeof parseCommandArguments>;
+    try {
+      parsed = parseCommandArguments(argumentsAfterName, ['namespace', 'table', 'session']);
+    } catch (error) {
+      output.error(`pi-fold repair: ${(error as Error).message}\nusage: ${this.usage}`);
+      return EXIT.usage;
+    }
+    const [target, ...extra] = parsed.positional;
+    const sessionId = parsed.options.get('session');
+    const known = new Set(['namespace', 'table', 'session', 'dry-run', 'json']);
+    const unknown = [...parsed.options.keys()].filter((name) => !known.has(name));
+    if (target === undefined || extra.length > 0 || unknown.length > 0 || typeof sessionId !== 'string') {
+      const why = unknown.length > 0 ? `unknown option --${unknown[0]}` : typeof sessionId !== 'string' ? '--session <id> names the session to repair' : undefined;
+      output.error(`${why === undefined ? '' : `pi-fold repair: ${why}\n`}usage: ${this.usage}`);
+      return EXIT.usage;
+    }
+    const namespace = parsed.options.get('namespace');
+    const table = parsed.options.get('table');
+    const dryRun = parsed.options.get('dry-run') === true;
+    let opened: OpenedStoreTarget;
+    try {
+      opened = await openStoreTarget(target, { ...(typeof namespace === 'string' ? { namespace } : {}), ...(typeof table === 'string' ? { table } : {}) }, dryRun ? 'read-only' : 'read-write');
+    } catch (error) {
+      output.error(`pi-fold repair: cannot open ${target}: ${(error as Error).message}`);
+      return EXIT.usage;
+    }
+    let report: SessionRepairReport;
+    try {
+      const foldIds = await sessionFoldIds(opened, sessionId);
+      report = await rebuildSessionState(opened.store, sessionId, foldIds, { dryRun });
+    } catch (error) {
+      output.error(`pi-fold repair: stopped, nothing written: ${(error as Error).message}`);
+      return EXIT.problemsFound;
+    } finally {
+      await opened.store.dispose?.();
+    }
+    if (parsed.options.get('json') === true) output.out(JSON.stringify({ store: target, kind: opened.kind, ...report }, null, 2));
+    else printRepair(output, report, dryRun);
+    return EXIT.ok;
+  },
+};
+
+/**
+ * The ids of every fold record filed under the session, read from the keys alone: a damaged
+ * record must still be named (as unrecoverable), so listing cannot go through `listFolds`.
+ */
+async function sessionFoldIds(opened: OpenedStoreTarget, sessionId: string): Promise<string[]> {
+  if (opened.kind === 'fs') {
+    const directory = (opened.store as FsFoldStore).layout.foldsDirectory(sessionId);
+    const names = await readdir(directory).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? [] : Promise.reject(error)));
+    return names.filter((name) => name.endsWith('.json') && !isTempName(name)).map((name) => name.slice(0, -'.json'.length));
+  }
+  const prefix = `session/${sessionId}/fold/`;
+  const ids: string[] = [];
+  for await (const [key] of (opened.store as KeyvFoldStore).connection.entries('list fold records of')) {
+    const at = key.indexOf(prefix);
+    if (at >= 0) ids.push(key.slice(at + prefix.length));
+  }
+  return ids;
+}
+
+function printRepair(output: CommandOutput, report: SessionRepairReport, dryRun: boolean): void {
+  if (report.stateProblem === undefined) {
+    output.out(`session ${report.sessionId}: its state reads back intact; nothing to repair`);
+    return;
+  }
+  output.out(`session ${report.sessionId}: the state could not be read (${report.stateProblem})`);
+  for (const fold of report.unrecoverable) output.out(`NOT RECOVERED ${fold.foldId}: ${fold.reason}`);
+  const verb = dryRun ? 'would rebuild' : 'rebuilt';
+  output.out(`${verb} the state from ${report.recovered.length} verified fold(s)${report.unrecoverable.length > 0 ? `; ${report.unrecoverable.length} fold(s) left out` : ''}; pending marks, pins and notices start afresh${dryRun ? '; nothing was changed (dry run)' : ''}`);
+}
