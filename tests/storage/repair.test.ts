@@ -23,6 +23,8 @@ const SESSION = 'session-1';
 /** A real session with several folds; returns their ids, the entries and the folds shown. */
 async function foldedSession(store: FoldStore) {
   const driven = await driveSession({ seed: 11, steps: 70, store });
+  // The fs store writes some states in the background; loading waits for them, so the damage below is the last word.
+  await store.loadState(SESSION);
   const foldIds = [...driven.runtime.lattice.allRecords()].map((record) => record.id).sort();
   const shown = driven.runtime.visibleFolds.map((placed) => placed.record.id).sort();
   expect(shown.length).toBeGreaterThan(2);
