@@ -1,5 +1,5 @@
 import { FoldError } from '../../core/fold-error.ts';
-import { DEFAULT_THRESHOLDS, resolveSettings, type Thresholds } from '../../core/settings.ts';
+import { DEFAULT_THRESHOLDS, type Thresholds } from '../../core/settings.ts';
 import type { ArmName, LabRunSettings } from '../report/lab-records.ts';
 
 /** pi-fold's setup in a fold arm: the settings it must run with (checked against the runtime after the run). */
@@ -23,8 +23,6 @@ export interface ArmProfile {
   readonly fold?: FoldArmSetup;
   /** Load this Pi extension file. */
   readonly extensionPath?: string;
-  /** Set when this core cannot run the arm as defined: the arm reports this instead of running. */
-  readonly unavailable?: string;
 }
 
 /** The arms `pi-fold replay` runs when `--arms` is not given. */
@@ -39,43 +37,29 @@ export const SEED_BAND: Thresholds = Object.freeze({ maxTarget: 0.8, minTarget: 
 /** Every arm name the lab knows besides `extension:<path>`. */
 export const KNOWN_ARMS: readonly ArmName[] = ['unmanaged', 'native', 'fold', 'fold-band', 'fold-immediate', 'fold-eager', 'oracle'];
 
-/** Whether core's settings accept a `scheduling` mode (the cost scheduler's modes land in core on their own). */
-export function coreSchedulingKnows(mode: string): boolean {
-  try {
-    resolveSettings({ scheduling: mode });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Thresholds a lab run asks for, completed from core's defaults (thresholds are set whole). */
 export function wholeThresholds(partial: Partial<Thresholds> | undefined): Thresholds | undefined {
   return partial === undefined ? undefined : { ...DEFAULT_THRESHOLDS, ...partial };
 }
 
 /**
- * The fold arms as settings: `fold` is core's default policy; `fold-band` the seed's fixed
- * 0.80/0.40 (`scheduling: "band"`); `fold-immediate` the published ablation (same trigger
- * and aim as the default, each mark landed as soon as due: `"immediate"`); `fold-eager`
- * every closed unit folded at once (`"eager"`). A core from before the cost scheduler knows
- * only `epoch` (the band) and `immediate` (which then means eager): the lab maps onto those
- * and reports the faithful `fold-immediate` as unavailable rather than run the wrong policy.
- * `thresholds` (the lab input) apply to every fold arm but `fold-band`.
+ * The fold arms as core's `scheduling` settings: `fold` sets none (core's default policy);
+ * `fold-band` is `"band"` at the seed's 0.80/0.40; `fold-immediate` is `"immediate"`, the
+ * published ablation (the default's trigger and aim, each mark landed as soon as due);
+ * `fold-eager` is `"eager"`, every closed unit folded at once. `thresholds` (the lab input)
+ * apply to every fold arm but `fold-band`.
  */
-export function foldArmSetup(arm: 'fold' | 'fold-band' | 'fold-immediate' | 'fold-eager', budget: number, thresholds: Thresholds | undefined): FoldArmSetup | string {
+export function foldArmSetup(arm: 'fold' | 'fold-band' | 'fold-immediate' | 'fold-eager', budget: number, thresholds: Thresholds | undefined): FoldArmSetup {
   const withThresholds = thresholds === undefined ? {} : { thresholds };
-  const modern = coreSchedulingKnows('eager');
   switch (arm) {
     case 'fold':
       return { providerInputBudget: budget, ...withThresholds };
     case 'fold-band':
-      return { providerInputBudget: budget, scheduling: coreSchedulingKnows('band') ? 'band' : 'epoch', thresholds: SEED_BAND };
+      return { providerInputBudget: budget, scheduling: 'band', thresholds: SEED_BAND };
     case 'fold-immediate':
-      if (!modern) return "fold-immediate needs core's faithful immediate scheduling (same trigger and aim, each mark landed when due); this core's \"immediate\" folds every closed unit at once, which is fold-eager";
       return { providerInputBudget: budget, scheduling: 'immediate', ...withThresholds };
     case 'fold-eager':
-      return { providerInputBudget: budget, scheduling: modern ? 'eager' : 'immediate', ...withThresholds };
+      return { providerInputBudget: budget, scheduling: 'eager', ...withThresholds };
   }
 }
 
@@ -98,10 +82,8 @@ export function armProfile(arm: ArmName, settings: LabRunSettings, thresholds?: 
     case 'fold':
     case 'fold-band':
     case 'fold-immediate':
-    case 'fold-eager': {
-      const setup = foldArmSetup(arm, descriptor, thresholds);
-      return { compaction: true, contextWindow: descriptor, capTokens: cap, ...(typeof setup === 'string' ? { unavailable: setup } : { fold: setup }) };
-    }
+    case 'fold-eager':
+      return { compaction: true, contextWindow: descriptor, capTokens: cap, fold: foldArmSetup(arm, descriptor, thresholds) };
     case 'oracle':
       return { compaction: false, contextWindow: ORACLE_WINDOW, capTokens: Number.POSITIVE_INFINITY };
     default: {

@@ -89,7 +89,6 @@ export function runArm(input: RunArmInput): Promise<ArmResult> {
 
 async function runArmSession(input: RunArmInput): Promise<ArmResult> {
   const profile = armProfile(input.arm, input.settings, wholeThresholds(input.foldThresholds));
-  if (profile.unavailable !== undefined) return unavailableArm(input.arm, profile.unavailable);
   const priceList = PRICE_LISTS[input.settings.priceList];
   if (priceList === undefined) {
     throw new FoldError('SETTINGS.INVALID', `unknown price list "${input.settings.priceList}" (known: ${Object.keys(PRICE_LISTS).join(', ')})`);
@@ -244,11 +243,6 @@ export function checkedFoldSettings(arm: ArmName, asked: FoldArmSetup, running: 
     throw new FoldError('SETTINGS.INVALID', `arm ${arm}: its settings did not reach the runtime: asked ${JSON.stringify({ scheduling: asked.scheduling, thresholds: asked.thresholds })}, the runtime ran with ${JSON.stringify(effective)}`, { details: { arm } });
   }
   return effective;
-}
-
-/** An arm this core cannot run as defined: no requests, and why. */
-function unavailableArm(arm: ArmName, reason: string): ArmResult {
-  return { arm, rows: [], compactions: 0, foldEvents: 0, rewritesAttributed: 0, rewritesUnattributed: 0, fileReads: 0, fileBytes: 0, failure: `unavailable: ${reason}` };
 }
 
 /** Why the turn ended without the model's own final answer, if it did. */

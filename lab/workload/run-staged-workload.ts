@@ -57,9 +57,7 @@ export async function runStagedWorkload(options: StagedRunOptions): Promise<LabR
       ...(options.onRow === undefined ? {} : { onRow: options.onRow }),
       ...(options.foldThresholds === undefined ? {} : { foldThresholds: options.foldThresholds }),
     });
-    // An arm this core cannot run made no request: nothing to score.
-    const ran = result.rows.length > 0;
-    const scored = ran ? { ...result, probes: scoreProbes(plan, sheet, agent.log), workingSet: scoreChecks(plan, sheet, agent.log), recoveryCalls: recoveryCalls(agent.log) } : result;
+    const scored = { ...result, probes: scoreProbes(plan, sheet, agent.log), workingSet: scoreChecks(plan, sheet, agent.log), recoveryCalls: recoveryCalls(agent.log) };
     options.onArmEnd?.(scored, performance.now() - started);
     arms.push(scored);
   }

@@ -17,10 +17,10 @@ describe("lab arms' settings reach the runtime", () => {
   }, 120_000);
 
   it('refuses a run whose runtime ran with other settings than asked, naming both', () => {
-    const asked = { providerInputBudget: 30_000, scheduling: 'epoch', thresholds: { ...SEED_BAND, minTarget: 0.1 } };
+    const asked = { providerInputBudget: 30_000, scheduling: 'band', thresholds: { ...SEED_BAND, minTarget: 0.1 } };
     const error = (() => {
       try {
-        checkedFoldSettings('fold', asked, { scheduling: 'epoch', thresholds: SEED_BAND });
+        checkedFoldSettings('fold', asked, { scheduling: 'band', thresholds: SEED_BAND });
       } catch (caught) {
         return caught;
       }
@@ -29,8 +29,8 @@ describe("lab arms' settings reach the runtime", () => {
     expect(FoldError.isInstance(error)).toBe(true);
     expect((error as FoldError).code).toBe('SETTINGS.INVALID');
     expect((error as Error).message).toMatch(/arm fold: its settings did not reach the runtime: asked .*"minTarget":0.1.*the runtime ran with .*"minTarget":0.4/);
-    expect(checkedFoldSettings('fold', asked, { scheduling: 'epoch', thresholds: asked.thresholds }).thresholds.minTarget).toBe(0.1);
-    expect(() => checkedFoldSettings('fold-eager', { providerInputBudget: 1, scheduling: 'eager' }, { scheduling: 'epoch', thresholds: SEED_BAND })).toThrow(/fold-eager.*"scheduling":"eager".*"scheduling":"epoch"/);
+    expect(checkedFoldSettings('fold', asked, { scheduling: 'band', thresholds: asked.thresholds }).thresholds.minTarget).toBe(0.1);
+    expect(() => checkedFoldSettings('fold-eager', { providerInputBudget: 1, scheduling: 'eager' }, { scheduling: 'cost', thresholds: SEED_BAND })).toThrow(/fold-eager.*"scheduling":"eager".*"scheduling":"cost"/);
   });
 
   it('fold-band keeps the seed band whatever thresholds the run asks of the others', () => {
