@@ -91,7 +91,7 @@ async function* searchedSources(runtime: FoldRuntime, within: string | undefined
   const withinSpill = within !== undefined && SpillBook.isSpillId(within);
   if (!withinSpill) yield* entriesInOrder(runtime, searchRoots(runtime, within));
   if (within !== undefined && !withinSpill) return;
-  for await (const spill of spillsToSearch(runtime, within)) yield { foldId: spill.id, entryId: spill.entryId, bytes: spill.bytes, documentOffset: 0 };
+  for await (const spill of spillsToSearch(runtime, within)) yield { foldId: spill.id, entryId: spill.entryId, bytes: spill.bytes, documentOffset: spill.documentOffset };
 }
 
 /**

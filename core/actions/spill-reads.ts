@@ -5,21 +5,22 @@ import type { ActionCaller, ActionOutcome } from './execute-action.ts';
 import { unknownId } from './execute-action.ts';
 import { rememberEphemeralPeek, slicePeek } from './peek-slice.ts';
 import { PieceDocument } from './piece-document.ts';
+import { spillPeekHeader } from '../spill/spill-plan.ts';
 
 /**
  * B4.2 on a spilled item (B6.2): its exact bytes, verified against the pointer's SHA-256
- * before any of them is returned. The peek document is the item itself, so the offsets the
- * window's pointer line and `search` name are byte offsets into the exact item.
+ * before any of them is returned. The peek text is one header line and the item's bytes, so
+ * offsets (the window's pointer line, `search` hits) are bytes into that text, as for a fold.
+ * Where the bytes came from (artifact or transcript) is in the answer's data.
  */
 export async function peekSpill(runtime: FoldRuntime, action: Extract<FoldAction, { action: 'peek' }>, caller: ActionCaller): Promise<ActionOutcome> {
   const read = await readSpill(runtime, action.id, 'peek');
-  const document = new PieceDocument([read.bytes]);
-  const { text, nextOffset, shown } = slicePeek(document, action.id, action);
   const { pointer } = read;
-  const header = `spill ${pointer.id} | ${pointer.bytes} bytes | sha256 ${pointer.sha256} verified (read from the ${read.source === 'evidence' ? 'evidence store' : "session's transcript: no artifact was stored"})`;
+  const document = new PieceDocument([spillPeekHeader(pointer), read.bytes]);
+  const { text, nextOffset, shown } = slicePeek(document, action.id, action);
   const mutated = rememberEphemeralPeek(runtime.memory, action.ephemeral, caller.toolCallId, pointer.id);
   return {
-    text: `${header}\n${text}`,
+    text,
     data: { id: pointer.id, kind: 'spill', totalBytes: pointer.bytes, shown, ...(nextOffset === undefined ? {} : { nextOffset }), ephemeral: action.ephemeral, sha256: pointer.sha256, source: read.source },
     mutated,
   };
@@ -37,6 +38,8 @@ export interface LocatedSpill {
   readonly id: string;
   readonly entryId: string;
   readonly bytes: Uint8Array;
+  /** Where the item's bytes begin in its peek text (the header line's length). */
+  readonly documentOffset: number;
 }
 
 /**
@@ -47,12 +50,12 @@ export interface LocatedSpill {
 export async function* spillsToSearch(runtime: FoldRuntime, within: string | undefined): AsyncGenerator<LocatedSpill> {
   if (within !== undefined) {
     const read = await readSpill(runtime, within, 'search.within');
-    yield { id: read.pointer.id, entryId: runtime.spills.entryOf(within) ?? '', bytes: read.bytes };
+    yield { id: read.pointer.id, entryId: runtime.spills.entryOf(within) ?? '', bytes: read.bytes, documentOffset: spillPeekHeader(read.pointer).length };
     return;
   }
   for (const { position, part } of runtime.spills.spilledParts(runtime.index)) {
     if (runtime.lattice.enclosing(position).length > 0) continue;
     const read = await readSpill(runtime, part.pointer.id, 'search');
-    yield { id: part.pointer.id, entryId: runtime.index.entries[position]!.id, bytes: read.bytes };
+    yield { id: part.pointer.id, entryId: runtime.index.entries[position]!.id, bytes: read.bytes, documentOffset: spillPeekHeader(read.pointer).length };
   }
 }

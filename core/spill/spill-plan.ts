@@ -119,6 +119,15 @@ function spillPart(content: string, target: SpillTarget, policy: SpillPolicy, to
   return { pointer, target, content, shown };
 }
 
+/**
+ * The first line of a spill's peek text. Peek offsets count it (they are bytes into the peek
+ * text, as for a fold), so it depends on the pointer alone: the same offsets hold whether the
+ * bytes come from the evidence store or the transcript.
+ */
+export function spillPeekHeader(pointer: SpillPointer): Buffer {
+  return Buffer.from(`spill ${pointer.id} | ${pointer.bytes} bytes | sha256 ${pointer.sha256} verified\n`);
+}
+
 /** The pointer line between head and tail: what was cut, where it is, how to read it. */
 export function spillLine(pointer: SpillPointer, target: SpillTarget, toolName: string): string {
   const what = target.kind === 'result' ? `this ${target.toolName || 'tool'} result` : `argument "${target.argument}" of this ${target.toolName} call`;
@@ -126,6 +135,6 @@ export function spillLine(pointer: SpillPointer, target: SpillTarget, toolName: 
   return (
     `[pi-fold spilled ${pointer.id}: ${what} is ${pointer.bytes} bytes (sha256 ${pointer.sha256}); ` +
     `the window keeps its first ${pointer.headBytes} and last ${pointer.tailBytes} bytes, the ${omitted} between are stored exact. ` +
-    `Read them with ${toolName} {"action":"peek","id":"${pointer.id}","offset":${pointer.headBytes}} or find text with ${toolName} {"action":"search","pattern":"…"}]`
+    `Read them with ${toolName} {"action":"peek","id":"${pointer.id}","offset":${spillPeekHeader(pointer).length + pointer.headBytes}} or find text with ${toolName} {"action":"search","pattern":"…"}]`
   );
 }

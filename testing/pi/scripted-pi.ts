@@ -104,6 +104,8 @@ export interface ScriptedPiOptions {
   readonly extraModels?: readonly { readonly id: string; readonly contextWindow: number }[];
   /** Other extensions loaded before and after pi-fold (a rival context manager). */
   readonly otherExtensions?: { readonly before?: readonly ((pi: ExtensionAPI) => void)[]; readonly after?: readonly ((pi: ExtensionAPI) => void)[] };
+  /** Tools the session offers beside `fetch_blob`. */
+  readonly extraTools?: readonly ToolDefinition[];
   /** Hand each request's payload to Pi's `before_provider_request` hooks, as pi-ai's real providers do. @default true */
   readonly payloadHook?: boolean;
 }
@@ -221,7 +223,7 @@ export async function openScriptedPi(options: ScriptedPiOptions): Promise<Script
     settingsManager,
     sessionManager,
     resourceLoader,
-    customTools: [fetchBlobTool],
+    customTools: [fetchBlobTool, ...(options.extraTools ?? [])],
   });
   await session.bindExtensions({
     uiContext: notifyingUi(notices),

@@ -92,17 +92,26 @@ describe.each<LoopKind>(['generateText', 'streamText'])('spill at ingestion thro
     // peek, slice by slice, returns the exact bytes of the spilled argument.
     const spills = [...lastPrompt.matchAll(/\[pi-fold spilled (sp_[0-9a-f]{20})/g)].map((match) => match[1]!);
     const argumentId = spills.find((id) => folding.runtime.spills.pointer(id)!.bytes === Buffer.byteLength(bigArgument))!;
-    let offset = 0;
+    // Peek offsets are bytes into the peek text: the item starts after its header line.
+    const pointer = folding.runtime.spills.pointer(argumentId)!;
+    let offset = Buffer.byteLength(`spill ${pointer.id} | ${pointer.bytes} bytes | sha256 ${pointer.sha256} verified\n`);
     let read = '';
     for (;;) {
       const answer = await folding.runtime.act({ action: 'peek', id: argumentId, offset, bytes: 200_000, ephemeral: false });
-      const body = answer.text.slice(answer.text.indexOf('\n') + 1, answer.text.lastIndexOf('\n[bytes '));
-      read += body;
+      read += answer.text.slice(0, answer.text.lastIndexOf('\n[bytes '));
       const next = answer.data.nextOffset as number | undefined;
       if (next === undefined) break;
       offset = next;
     }
-    expect(read).toBe(bigArgument);
+    expect(read === bigArgument, 'peek returned the exact 2 MB').toBe(true);
+    // The offsets handed out read what they promise: the pointer line's, the first omitted byte;
+    // a search hit's, the needle.
+    const lineOffset = Number(new RegExp(`"id\\\\?":\\\\?"${argumentId}\\\\?",\\\\?"offset\\\\?":(\\d+)`).exec(lastPrompt)![1]);
+    const atLine = await folding.runtime.act({ action: 'peek', id: argumentId, offset: lineOffset, bytes: 1024, ephemeral: false });
+    expect(atLine.text.startsWith(bigArgument.slice(pointer.headBytes, pointer.headBytes + 1000))).toBe(true);
+    const hitOffset = Number(/"offset":(\d+)/.exec(argumentSearch!)![1]);
+    const atHit = await folding.runtime.act({ action: 'peek', id: argumentId, offset: hitOffset, bytes: 1024, ephemeral: false });
+    expect(atHit.text).toContain(ARGUMENT_NEEDLE);
 
     // A tampered artifact is refused by name, and nothing of it is shown.
     const resultId = spills.find((id) => id !== argumentId)!;
