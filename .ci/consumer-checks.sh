@@ -5,7 +5,7 @@
 #       and peeks exact bytes back (.ci/consumer/plain-node.mjs); and require('pi-fold') from CommonJS;
 #   (b) a TypeScript consumer, strict default tsconfig, skipLibCheck off: `tsc --noEmit` passes,
 #       and a deliberate type error is caught (.ci/consumer/ts/);
-#   (c) `npx pi-fold --help`, `verify` and `gc --dry-run` on the store (a) made, with no Pi installed;
+#   (c) `npx pi-fold --help`, `verify`, `gc --dry-run` and `view` on the store (a) made, with no Pi installed;
 #   (d) `pi install` of the tarball (npm source; Pi 0.x puts it in a scratch `npm -g` prefix,
 #       Pi 1.x in the Pi home's npm folder) and of the unpacked package directory into scratch Pi homes, then an offline `pi -p` (scripted provider) whose tools include pi_fold_context.
 # Usage: .ci/consumer-checks.sh <label> <Pi's cli.js> <ai version>   (the `node` on PATH runs all)
@@ -85,9 +85,11 @@ cli_without_pi() {
   local version; version="$(npx --no-install pi-fold --version)" || return 1
   npx --no-install pi-fold verify "$store" || return 1
   npx --no-install pi-fold gc "$store" --dry-run || return 1
+  npx --no-install pi-fold view "$store" --out "$work/view.html" || return 1
+  grep -q '<circle class="point' "$work/view.html" || { echo "pi-fold view wrote no request point"; return 1; }
   npx --no-install pi-fold replay "$store/none.jsonl" 2>"$work/replay.txt"; local status=$?
   [[ $status -eq 3 ]] && grep -q 'npm install' "$work/replay.txt" || { cat "$work/replay.txt"; echo "replay without Pi exited $status, not 3 with the install line"; return 1; }
-  echo "pi-fold $version: --help, verify and gc --dry-run ran on the store with no Pi installed; replay exits 3 naming what to install"
+  echo "pi-fold $version: --help, verify, gc --dry-run and view ran on the store with no Pi installed; replay exits 3 naming what to install"
 }
 
 # pi_run <pi home> <cwd>: an offline `pi -p` with the scripted provider; it calls pi_fold_context status.

@@ -21,7 +21,10 @@ try {
     await page.setViewport({ width: 1280, height: 1400, deviceScaleFactor: 1 });
     await page.goto(`file://${resolve(file)}`, { waitUntil: 'load' });
     // The viewer with one fold open, so the picture shows its exact source.
-    if (open) await page.click('a[data-fold]');
+    if (open) {
+      await page.click('ul.forest ul.forest ul.forest a.fold');
+      await page.evaluate('window.scrollTo(0, 0)');
+    }
     await page.screenshot({ path: join(outDirectory, name), fullPage: false });
     console.log(`wrote ${join(outDirectory, name)}`);
   }

@@ -34,7 +34,7 @@ export function renderViewerPage(view: SessionView, options: ViewerPageOptions =
 ${view.notes.map((note) => `<p class="note">${escapeHtml(note)}</p>`).join('\n')}
 </header>
 <section><h2>Prompt size per request</h2>${promptSizeChart(view.requests, view.commits, options.priceLineTokens)}</section>
-<section><h2>Commits</h2>${commitsRows.length === 0 ? '<p class="empty">No commit measured yet.</p>' : `<table id="commits"><thead><tr><th>epoch</th><th>request</th><th>cause</th><th>folds landed</th><th>tokens freed ≈</th><th>prefix given up ≈</th><th>cache read (that request)</th><th>cache read (next request)</th></tr></thead><tbody>${commitsRows.join('')}</tbody></table>`}</section>
+<section><h2>Commits</h2>${commitsRows.length === 0 ? '<p class="empty">No commit measured yet.</p>' : `<div class="scroll"><table id="commits"><thead><tr><th>epoch</th><th>request</th><th>cause</th><th>folds landed</th><th>tokens freed ≈</th><th>prefix given up ≈</th><th>cache read (that request)</th><th>cache read (next request)</th></tr></thead><tbody>${commitsRows.join('')}</tbody></table></div>`}</section>
 <section class="columns"><div><h2>Folds</h2>${foldForest(view.folds)}</div>
 <div><h2>Search every fold</h2>
 <form id="search-form"><input id="search-pattern" type="search" placeholder="exact text or /regex/" aria-label="search pattern"> <label><input id="search-regex" type="checkbox"> regex</label> <label><input id="search-case" type="checkbox"> ignore case</label> <button type="submit">search</button></form>
@@ -83,6 +83,7 @@ svg{width:100%;height:auto;background:#fafbfc;border:1px solid #d0d7de}
 .series{fill:none;stroke:#0969da;stroke-width:1}.point{fill:#0969da}.point.rewrite{fill:#8250df}
 .key{padding:0 .6em;border-left:4px solid #ccc}.budget-key{border-color:#cf222e}.price-key{border-color:#9a6700}.commit-key{border-color:#8250df}
 table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #d0d7de;padding:.2em .5em;text-align:right}th{background:#f6f8fa}
+.scroll{max-height:260px;overflow:auto;display:inline-block;border:1px solid #d0d7de}
 .columns{display:grid;grid-template-columns:1fr 1fr;gap:1.5em}.forest{padding-left:1.1em}.forest li{margin:.25em 0}
 .brief{color:#57606a;font-size:12px;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;max-width:540px}
 .kind{font-weight:600}.source{white-space:pre-wrap;word-break:break-all;background:#f6f8fa;border:1px solid #d0d7de;padding:.6em;max-height:520px;overflow:auto;font-size:12px}
