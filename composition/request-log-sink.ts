@@ -1,4 +1,5 @@
 import type { FoldStore } from '../ports/fold-store.port.ts';
+import type { FoldWarning } from '../ports/shared-types.ts';
 import type { ActionTelemetry, CommitTelemetry, LedgerRow, Projection, ProjectionSink, UsageTelemetry } from '../ports/projection-sink.port.ts';
 import type { RequestLogRow } from '../ports/request-log.ts';
 
@@ -52,6 +53,10 @@ export class RequestLogSink implements ProjectionSink {
 
   acceptUsage(event: UsageTelemetry): void {
     this.inner?.acceptUsage?.(event);
+  }
+
+  acceptWarning(warning: FoldWarning): void {
+    this.inner?.acceptWarning?.(warning);
   }
 
   acceptAction(event: ActionTelemetry): void {

@@ -1,17 +1,20 @@
 import type { FoldRecord } from '../ports/fold-records.ts';
 import type { CommitPlan } from './commit-planner.ts';
 import { FoldError } from './fold-error.ts';
-import type { FoldRuntime } from './fold-runtime.ts';
+import type { SessionState } from './session-state.ts';
 import { verifiedBlobText } from './verified-reads.ts';
+
+/** What landing writes: the store, then the forest and the decisions. */
+export type LandingTarget = Pick<SessionState, 'sessionId' | 'foldStore' | 'index' | 'lattice' | 'memory'>;
 
 /**
  * Land a planned commit: write every source byte and record first, read the new blobs back
  * verified, and only then change the window's structure. A store failure leaves the
  * lattice and marks exactly as they were (no fold is ever shown that cannot be expanded).
  */
-export async function applyCommitPlan(runtime: FoldRuntime, plan: CommitPlan): Promise<void> {
-  const store = runtime.dependencies.foldStore;
-  const { index } = runtime;
+export async function applyCommitPlan(session: LandingTarget, plan: CommitPlan): Promise<void> {
+  const store = session.foldStore;
+  const { index } = session;
   const written = new Set<string>();
   for (const fold of plan.folds) {
     if (fold.collapseOnly) continue;
@@ -27,13 +30,13 @@ export async function applyCommitPlan(runtime: FoldRuntime, plan: CommitPlan): P
   }
   for (const sha of written) await verifiedBlobText(store, sha);
   for (const fold of plan.folds) {
-    if (!fold.collapseOnly) await store.putFold(runtime.sessionId, fold.record);
+    if (!fold.collapseOnly) await store.putFold(session.sessionId, fold.record);
   }
-  landInMemory(runtime, plan);
+  landInMemory(session, plan);
 }
 
-function landInMemory(runtime: FoldRuntime, plan: CommitPlan): void {
-  const { memory, lattice } = runtime;
+function landInMemory(session: LandingTarget, plan: CommitPlan): void {
+  const { memory, lattice } = session;
   memory.epoch += 1;
   const landed = new Set<string>();
   for (const fold of plan.folds) {

@@ -1,12 +1,11 @@
 import type { FoldPart, FoldRecord, PendingMarkV1 } from '../ports/fold-records.ts';
 import type { TranscriptEntry } from '../ports/transcript-source.port.ts';
 import { chapterBrief, consolidationBrief, toolBrief } from './briefs.ts';
-import type { EngineMemory } from './engine-state.ts';
+import type { EngineMemoryView, FoldLatticeView, TranscriptIndexView } from './session-view.ts';
 import type { FoldLattice, PlacedFold } from './fold-lattice.ts';
 import { sha256Hex } from './hashing.ts';
 import { placeholderText, siblingStubText } from './window-text.ts';
 import { stableStringify } from './hashing.ts';
-import type { TranscriptIndex } from './transcript-index.ts';
 
 /** One mark turned into the fold record it will become. */
 export interface PlannedFold {
@@ -35,9 +34,9 @@ export interface DroppedMark {
 }
 
 export interface PlanInputs {
-  readonly index: TranscriptIndex;
-  readonly lattice: FoldLattice;
-  readonly memory: EngineMemory;
+  readonly index: TranscriptIndexView;
+  readonly lattice: FoldLatticeView;
+  readonly memory: EngineMemoryView;
   readonly toolName: string;
   readonly epoch: number;
   /** Stop once this many chars are freed; `Infinity` lands every valid mark. */
@@ -197,7 +196,7 @@ export function sourceDigest(entries: readonly TranscriptEntry[]): { sha256: str
 }
 
 /** Chars the span shows right now under `lattice` (folds inside it collapsed as they stand). */
-export function displayedChars(inputs: { index: TranscriptIndex; toolName: string }, lattice: FoldLattice, first: number, last: number): number {
+export function displayedChars(inputs: { index: TranscriptIndexView; toolName: string }, lattice: Pick<FoldLatticeView, 'collapsedStartingAt'>, first: number, last: number): number {
   let chars = 0;
   for (let position = first; position <= last; position += 1) {
     const folded = lattice.collapsedStartingAt(position);
@@ -212,7 +211,7 @@ export function displayedChars(inputs: { index: TranscriptIndex; toolName: strin
 }
 
 /** Chars a fold shows when collapsed: one placeholder, or one stub per folded result. */
-export function collapsedChars(index: TranscriptIndex, record: FoldRecord, first: number, last: number, toolName: string): number {
+export function collapsedChars(index: TranscriptIndexView, record: FoldRecord, first: number, last: number, toolName: string): number {
   const text = placeholderText({ foldId: record.id, kind: record.kind, brief: record.brief, sourceChars: record.sourceChars, entryCount: record.entryCount, sourceSha256: record.sourceSha256, toolName });
   if (record.kind !== 'tool') return stableStringify({ role: 'user', text }).length;
   let chars = 0;

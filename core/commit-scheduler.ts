@@ -1,12 +1,27 @@
-import type { PriceList } from '../ports/cost-model.port.ts';
+import type { CostModel, PriceList } from '../ports/cost-model.port.ts';
 import { CacheClock, type CacheMoment, type ColdReason } from './cache-clock.ts';
 import { commitPaysOff, hardCeiling, schedulingRates } from './commit-cost.ts';
 import { decideCommit, FENCE_AIM_SHARE, fenceDecision, type CommitDecision, type CommitReason, type ScheduledCommit } from './commit-decision.ts';
-import { cutForFence, planLanding } from './commit-landing.ts';
+import { cutForFence, planLanding, type FenceTarget } from './commit-landing.ts';
 import { displayedChars, type CommitPlan } from './commit-planner.ts';
-import type { FoldRuntime } from './fold-runtime.ts';
+import type { ForcedCommit } from './commit-decision.ts';
+import type { EngineMemoryView, EstimatorView, FoldLatticeView, TranscriptIndexView } from './session-view.ts';
+import type { FoldSettings } from './settings.ts';
 import { InflowTracker } from './inflow-tracker.ts';
 import { floorTokensFor, freeableCharsBound, marksOutsideFloor, rawFloorStart, type PlacedMark } from './raw-floor.ts';
+
+/** What the scheduler reads of a session: the policy, the cost model, the branch and its marks. */
+export interface SchedulerSession {
+  readonly settings: FoldSettings;
+  readonly costModel: CostModel;
+  readonly index: TranscriptIndexView;
+  readonly lattice: FoldLatticeView;
+  readonly memory: EngineMemoryView;
+  readonly estimator: EstimatorView;
+}
+
+/** What planning a request's commit reads and writes: the scheduler's view, the fence's marks, a forced commit. */
+export type RequestCommitTarget = SchedulerSession & FenceTarget & { readonly forcedCommit: ForcedCommit | undefined; readonly scheduler: CommitScheduler };
 
 /** What one request asks the scheduler. */
 export interface ScheduleInputs {
@@ -30,11 +45,11 @@ export class CommitScheduler {
   /** The reason of the newest automatic commit, for status. */
   lastReason: CommitReason | undefined;
 
-  constructor(private readonly runtime: FoldRuntime) {}
+  constructor(private readonly runtime: SchedulerSession) {}
 
   /** The price list the request's model is billed by. */
   priceList(moment: CacheMoment): PriceList {
-    const costModel = this.runtime.dependencies.costModel;
+    const costModel = this.runtime.costModel;
     return costModel.priceListFor?.(moment.model) ?? costModel.priceList;
   }
 
@@ -128,7 +143,7 @@ export class CommitScheduler {
  * scheduler's policy; over the budget the fence cuts first (I6) and, when the policy's commit
  * would leave the request over, a fence commit reaches inside the floor.
  */
-export function planRequestCommit(runtime: FoldRuntime, inputs: ScheduleInputs): CommitPlan | undefined {
+export function planRequestCommit(runtime: RequestCommitTarget, inputs: ScheduleInputs): CommitPlan | undefined {
   const forced = runtime.forcedCommit;
   const charsPerToken = runtime.estimator.charsPerToken();
   if (inputs.estimate > inputs.budget) cutForFence(runtime);
@@ -147,7 +162,7 @@ export function planRequestCommit(runtime: FoldRuntime, inputs: ScheduleInputs):
   return fencePlan;
 }
 
-function planFor(runtime: FoldRuntime, decision: Pick<CommitDecision, 'charsToFree' | 'onlyMarkIds' | 'maxFolds'>): CommitPlan {
+function planFor(runtime: SchedulerSession, decision: Pick<CommitDecision, 'charsToFree' | 'onlyMarkIds' | 'maxFolds'>): CommitPlan {
   const inputs = { index: runtime.index, lattice: runtime.lattice, memory: runtime.memory, toolName: runtime.settings.toolName };
   return planLanding(inputs, decision.charsToFree, decision.onlyMarkIds, decision.maxFolds);
 }

@@ -4,7 +4,12 @@ import type { WindowView } from './window-log.ts';
 /** Commits kept for status views (the host's own log keeps the full history). */
 const RECENT_COMMITS = 20;
 
-export type CommitTelemetryListener = (event: CommitTelemetry) => void;
+/** Where each event goes (the session's outbound channel), and how many of its listeners threw. */
+export interface TelemetryOutlet {
+  commitTelemetry(event: CommitTelemetry): void;
+  readonly listenerFailures: number;
+  readonly lastListenerFailure: string | undefined;
+}
 
 /**
  * Per-commit telemetry that reports what happened, not what was intended: estimates when
@@ -13,23 +18,22 @@ export type CommitTelemetryListener = (event: CommitTelemetry) => void;
  */
 export class CommitTelemetryLog {
   private readonly recentEvents: CommitTelemetry[] = [];
-  private readonly listeners = new Set<CommitTelemetryListener>();
   /** The landed commit whose usage has not arrived yet, by request number. */
   private awaitingUsage: CommitTelemetry | undefined;
-  /** Host listeners (or the sink) that threw, and the last thing one said: shown in status, never thrown. */
-  listenerFailures = 0;
-  lastListenerFailure: string | undefined;
+  constructor(private readonly sessionId: string, private readonly outlet: TelemetryOutlet) {}
 
-  constructor(private readonly sessionId: string, private readonly emitToSink: CommitTelemetryListener | undefined) {}
+  /** Host listeners (or the sink) that threw: shown in status, never thrown. */
+  get listenerFailures(): number {
+    return this.outlet.listenerFailures;
+  }
+
+  get lastListenerFailure(): string | undefined {
+    return this.outlet.lastListenerFailure;
+  }
 
   /** The latest commits, oldest first, each in its most complete phase. */
   get recent(): readonly CommitTelemetry[] {
     return this.recentEvents;
-  }
-
-  subscribe(listener: CommitTelemetryListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
   }
 
   /** A commit landed in the projection of `row`; `previous` is the window it rewrote. */
@@ -71,14 +75,6 @@ export class CommitTelemetryLog {
     if (last !== undefined && last.epoch === event.epoch) this.recentEvents[this.recentEvents.length - 1] = event;
     else this.recentEvents.push(event);
     if (this.recentEvents.length > RECENT_COMMITS) this.recentEvents.shift();
-    // A host's logging must not fail the request that carried the commit, nor starve the next listener.
-    for (const listener of this.emitToSink === undefined ? this.listeners : [this.emitToSink, ...this.listeners]) {
-      try {
-        listener(event);
-      } catch (error) {
-        this.listenerFailures += 1;
-        this.lastListenerFailure = error instanceof Error ? error.message : String(error);
-      }
-    }
+    this.outlet.commitTelemetry(event);
   }
 }

@@ -1,4 +1,5 @@
 import type { TranscriptAnchorV1 } from '../ports/fold-records.ts';
+import type { FoldWarning } from '../ports/shared-types.ts';
 import type { EngineMemory } from './engine-state.ts';
 import type { FoldLattice } from './fold-lattice.ts';
 import type { TranscriptIndex } from './transcript-index.ts';
@@ -27,10 +28,11 @@ export function checkRestoredConversation(index: TranscriptIndex, lattice: FoldL
 }
 
 /** The coded warning a host shows once (Pi: a notice; AI SDK: `onWarning`). */
-export function conversationMismatchWarning(sessionId: string, mismatch: ConversationMismatch): string {
+export function conversationMismatchWarning(sessionId: string, mismatch: ConversationMismatch): FoldWarning {
   const what = mismatch.firstEntryDiffers ? 'its first message differs from the stored conversation' : `${mismatch.mismatchedFoldIds.length} stored fold(s) cover entries whose bytes differ`;
   const folds = mismatch.mismatchedFoldIds.length === 0 ? '' : ` Folds not shown: ${mismatch.mismatchedFoldIds.slice(0, 5).join(', ')}${mismatch.mismatchedFoldIds.length > 5 ? ', …' : ''}.`;
-  return `pi-fold [TRANSCRIPT.SESSION_MISMATCH]: the conversation handed over under session ${sessionId} is not the one stored (${what}): another conversation may reuse this session id. It is treated as a rewritten transcript; stored folds are kept unchanged and only shown over the exact bytes they were made from.${folds}`;
+  const message = `pi-fold [TRANSCRIPT.SESSION_MISMATCH]: the conversation handed over under session ${sessionId} is not the one stored (${what}): another conversation may reuse this session id. It is treated as a rewritten transcript; stored folds are kept unchanged and only shown over the exact bytes they were made from.${folds}`;
+  return { code: 'TRANSCRIPT.SESSION_MISMATCH', message, details: { sessionId, firstEntryDiffers: mismatch.firstEntryDiffers, mismatchedFolds: mismatch.mismatchedFoldIds.length } };
 }
 
 /** Remember the branch's first entry; true when that changed what the state holds. */

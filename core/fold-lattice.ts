@@ -196,6 +196,12 @@ export class FoldLattice {
     return placed !== undefined && first <= placed.first && placed.last <= last;
   }
 
+  /** Replace the expanded set (a refused action puts the one it found back). */
+  setExpanded(foldIds: Iterable<string>): void {
+    this.expanded.clear();
+    for (const foldId of foldIds) this.expanded.add(foldId);
+  }
+
   /** Add a committed fold; its child folds get it as parent and lose their expanded flag. */
   add(record: FoldRecord): void {
     if (this.records.has(record.id)) {

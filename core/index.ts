@@ -1,9 +1,13 @@
 export { FoldError, FOLD_ERROR_CODES, type FoldErrorCode } from './fold-error.ts';
 export { FoldRuntime, type FoldRuntimeDependencies, type ProjectionResult, type RequestContext } from './fold-runtime.ts';
+export type { SessionView, TranscriptIndexView, FoldLatticeView, EngineMemoryView, EstimatorView, TelemetryView, SpillBookView } from './session-view.ts';
+export type { PlacedFold } from './fold-lattice.ts';
+export type { Unit, UnitKind } from './transcript-index.ts';
+export type { ForcedCommit, ForcedCommitCause } from './commit-decision.ts';
 export { resolveSettings, resolveThresholds, DEFAULT_THRESHOLDS, type FoldSettings, type Thresholds, type SchedulingMode } from './settings.ts';
 export { DEFAULT_SPILL_POLICY, resolveSpillPolicy, type SpillPolicy } from './spill/spill-policy.ts';
 export { ACTION_NAMES, parseAction, type FoldAction, type ActionName } from './actions/action-arguments.ts';
-export type { ActionAnswer, ActionCaller, CurationNumbers } from './actions/execute-action.ts';
+export type { ActionAnswer, ActionCaller, CurationNumbers } from './actions/action-context.ts';
 export { statusReport, type StatusReport } from './actions/status-action.ts';
 export { createCharsCostModel, priceRequest } from './chars-cost-model.ts';
 export { PRICE_LISTS, DEFAULT_PRICE_LIST } from './price-lists.ts';

@@ -1,5 +1,14 @@
 import type { RequestUsage } from '../ports/cost-model.port.ts';
-import type { FoldRuntime } from './fold-runtime.ts';
+import type { LedgerRow, UsageTelemetry } from '../ports/shared-types.ts';
+
+/** What a provider's report updates: the newest ledger row, the cache-miss counter, calibration, telemetry. */
+export interface UsageTarget {
+  readonly ledger: readonly LedgerRow[];
+  readonly memory: { readonly counters: { providerCacheMisses: number } };
+  readonly estimator: { recordProviderCount(chars: number, promptTokens: number): void };
+  readonly telemetry: { measured(request: number, promptTokens: number, cacheRead: number): void };
+  readonly outbound: { usage(event: UsageTelemetry): void };
+}
 
 /** Below this share of the previous prompt read from cache, a pure append counts as a provider-side miss. */
 const CACHE_MISS_SHARE = 0.9;
@@ -16,20 +25,20 @@ export class ProviderUsage {
   lastPromptTokens: number | undefined;
   private readonly reported = new Set<number>();
 
-  /** Usage for the runtime's newest ledger row; a second report for the same request is ignored. */
-  record(runtime: FoldRuntime, usage: RequestUsage): void {
-    const row = runtime.ledger[runtime.ledger.length - 1];
+  /** Usage for the session's newest ledger row; a second report for the same request is ignored. */
+  record(session: UsageTarget, usage: RequestUsage): void {
+    const row = session.ledger[session.ledger.length - 1];
     if (row === undefined || this.reported.has(row.request)) return;
     this.reported.add(row.request);
     const promptTokens = usage.input + usage.cacheRead + usage.cacheWrite;
     row.providerCacheRead = usage.cacheRead;
     const pureAppend = row.causes.length === 0;
     if (pureAppend && this.lastPromptTokens !== undefined && usage.cacheRead < CACHE_MISS_SHARE * this.lastPromptTokens - CACHE_MISS_SLACK_TOKENS) {
-      runtime.memory.counters.providerCacheMisses += 1;
+      session.memory.counters.providerCacheMisses += 1;
     }
     this.lastPromptTokens = promptTokens;
-    runtime.estimator.recordProviderCount(row.totalChars, promptTokens);
-    runtime.telemetry.measured(row.request, promptTokens, usage.cacheRead);
-    runtime.dependencies.projectionSink?.acceptUsage?.({ request: row.request, ...usage, estimatedTokens: row.estimatedTokens, budgetTokens: row.budgetTokens });
+    session.estimator.recordProviderCount(row.totalChars, promptTokens);
+    session.telemetry.measured(row.request, promptTokens, usage.cacheRead);
+    session.outbound.usage({ request: row.request, ...usage, estimatedTokens: row.estimatedTokens, budgetTokens: row.budgetTokens });
   }
 }

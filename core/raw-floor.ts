@@ -1,7 +1,6 @@
 import type { PendingMarkV1 } from '../ports/fold-records.ts';
 import { displayedChars } from './commit-planner.ts';
-import type { FoldLattice } from './fold-lattice.ts';
-import type { TranscriptIndex } from './transcript-index.ts';
+import type { FoldLatticeView, TranscriptIndexView } from './session-view.ts';
 
 /**
  * Chars per token the floor is measured with: never fewer than Pi's own estimate (4), so the
@@ -22,7 +21,7 @@ export function floorTokensFor(rawFloorTokens: number, budgetTokens: number): nu
  * to the end are the newest `floorTokens` of transcript, and no automatic commit folds any of
  * them. `index.length` when the floor is off.
  */
-export function rawFloorStart(index: TranscriptIndex, floorTokens: number, charsPerToken: number): number {
+export function rawFloorStart(index: TranscriptIndexView, floorTokens: number, charsPerToken: number): number {
   if (floorTokens <= 0) return index.length;
   const floorChars = floorTokens * Math.max(FLOOR_MIN_CHARS_PER_TOKEN, charsPerToken);
   let chars = 0;
@@ -42,7 +41,7 @@ export interface PlacedMark {
 }
 
 /** Marks an automatic commit may land: on this branch and ending before the floor. */
-export function marksOutsideFloor(index: TranscriptIndex, marks: readonly PendingMarkV1[], floorStart: number): PlacedMark[] {
+export function marksOutsideFloor(index: TranscriptIndexView, marks: readonly PendingMarkV1[], floorStart: number): PlacedMark[] {
   const placed: PlacedMark[] = [];
   for (const mark of marks) {
     const first = index.positionOf(mark.firstEntryId);
@@ -58,7 +57,7 @@ export function marksOutsideFloor(index: TranscriptIndex, marks: readonly Pendin
  * each folded to nothing. Cheap (no fold record is built), so the scheduler can rule a commit
  * out on most requests before planning one.
  */
-export function freeableCharsBound(inputs: { index: TranscriptIndex; lattice: FoldLattice; toolName: string }, marks: readonly PlacedMark[]): number {
+export function freeableCharsBound(inputs: { index: TranscriptIndexView; lattice: FoldLatticeView; toolName: string }, marks: readonly PlacedMark[]): number {
   const spans = [...marks].sort((a, b) => a.first - b.first);
   let chars = 0;
   let coveredTo = -1;

@@ -1,3 +1,4 @@
+import type { FoldWarning } from '../ports/shared-types.ts';
 import { FoldError } from './fold-error.ts';
 
 /**
@@ -21,12 +22,12 @@ export class StoreOutage {
    * (pushed only at the start of an outage). A successful write ends the outage when
    * `endsOutage` is set: a state save proves the store accepts writes again.
    */
-  async attempt(write: () => Promise<void>, warnings: string[], explain: (storeName: string, reason: string) => string, endsOutage: boolean): Promise<boolean> {
+  async attempt(write: () => Promise<void>, warnings: FoldWarning[], explain: (storeName: string, failure: FoldError) => FoldWarning, endsOutage: boolean): Promise<boolean> {
     try {
       await write();
     } catch (error) {
       if (!FoldError.isInstance(error) || !error.code.startsWith('STORE.')) throw error;
-      if (!this.down) warnings.push(explain(this.storeName, error.message));
+      if (!this.down) warnings.push(explain(this.storeName, error));
       this.down = true;
       return false;
     }
@@ -36,11 +37,19 @@ export class StoreOutage {
 }
 
 /** The warning for a commit the store refused. */
-export function skippedCommitWarning(storeName: string, reason: string): string {
-  return `pi-fold: the commit was skipped because the ${storeName} store failed (${reason}); nothing was folded and the window is intact. Folding resumes once the store accepts writes; this is shown once per outage.`;
+export function skippedCommitWarning(storeName: string, failure: FoldError): FoldWarning {
+  return {
+    code: 'STORE.COMMIT_SKIPPED',
+    message: `pi-fold: the commit was skipped because the ${storeName} store failed (${failure.message}); nothing was folded and the window is intact. Folding resumes once the store accepts writes; this is shown once per outage.`,
+    details: { store: storeName, errorCode: failure.code },
+  };
 }
 
 /** The warning for a state save the store refused. */
-export function refusedSaveWarning(storeName: string, reason: string): string {
-  return `pi-fold: the ${storeName} store refused to save this session's state (${reason}); the request goes out unchanged and folding resumes once the store accepts writes. This is shown once per outage.`;
+export function refusedSaveWarning(storeName: string, failure: FoldError): FoldWarning {
+  return {
+    code: 'STORE.SAVE_REFUSED',
+    message: `pi-fold: the ${storeName} store refused to save this session's state (${failure.message}); the request goes out unchanged and folding resumes once the store accepts writes. This is shown once per outage.`,
+    details: { store: storeName, errorCode: failure.code },
+  };
 }

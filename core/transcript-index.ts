@@ -126,6 +126,32 @@ export class TranscriptIndex {
     return { divergedAt, appendedFrom: keep };
   }
 
+  /**
+   * Append entries a source handed as `appended` after `afterEntryId`: nothing before them
+   * is compared, so the read costs what it adds. Refused by name when `afterEntryId` is not
+   * the newest entry held (the source's idea of the branch is stale); nothing changes then.
+   */
+  ingestAppended(afterEntryId: string | undefined, added: readonly TranscriptEntry[]): IngestResult {
+    const known = this.entries.length;
+    const newest = this.entries[known - 1]?.id;
+    if (afterEntryId !== newest) {
+      throw new FoldError('TRANSCRIPT.STALE_READ', `the transcript source appended after ${JSON.stringify(String(afterEntryId).slice(0, 80))}, but the newest entry the engine holds is ${JSON.stringify(String(newest).slice(0, 80))}; hand the whole branch instead`, {
+        details: { afterEntryId: afterEntryId === undefined ? null : String(afterEntryId).slice(0, 80), newestEntryId: newest ?? null },
+      });
+    }
+    const incomingIds = new Set<string>();
+    added.forEach((entry, offset) => {
+      const position = known + offset;
+      validateEntry(entry, position);
+      if (this.positions.has(entry.id) || incomingIds.has(entry.id)) {
+        throw new FoldError('TRANSCRIPT.INVALID_ENTRY', `entry id "${entry.id}" at position ${position} appears twice in the transcript`, { details: { entryId: entry.id, position } });
+      }
+      incomingIds.add(entry.id);
+    });
+    for (const entry of added) this.append(entry);
+    return { divergedAt: undefined, appendedFrom: known };
+  }
+
   private truncate(length: number): void {
     for (let position = length; position < this.entries.length; position += 1) {
       this.positions.delete(this.entries[position]!.id);
@@ -231,7 +257,8 @@ function validateEntry(entry: TranscriptEntry, position: number): void {
   }
 }
 
-function describeEntryProblem(entry: TranscriptEntry): string | undefined {
+/** Why an entry is not one the engine accepts, or undefined when it is. */
+export function describeEntryProblem(entry: TranscriptEntry): string | undefined {
   if (typeof entry !== 'object' || entry === null) return 'is not an object';
   if (typeof entry.id !== 'string' || entry.id.length === 0 || entry.id.length > 256) return 'id must be a non-empty string of at most 256 chars';
   if (entry.role !== 'user' && entry.role !== 'assistant' && entry.role !== 'toolResult') return `role must be user, assistant or toolResult, got ${String(entry.role)}`;

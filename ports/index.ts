@@ -5,3 +5,4 @@ export type * from './evidence-store.port.ts';
 export type * from './cost-model.port.ts';
 export type * from './projection-sink.port.ts';
 export type * from './request-log.ts';
+export type * from './shared-types.ts';

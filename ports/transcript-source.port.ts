@@ -5,62 +5,44 @@
  * active branch on every request and decides what the model sees.
  */
 
-/** Roles the engine distinguishes. Host extras that reach the model map to `user`. */
-export type EntryRole = 'user' | 'assistant' | 'toolResult';
+export type { EntryRole, ToolCallReference, TranscriptEntry } from './shared-types.ts';
+import type { TranscriptEntry } from './shared-types.ts';
 
-/** One tool call inside an assistant entry. */
-export interface ToolCallReference {
-  /** The host's tool call id; results point back to it. */
-  readonly id: string;
-  /** Tool name as the model called it. */
-  readonly name: string;
-  /** The call's arguments as stable JSON (used in briefs). */
-  readonly argumentsJson: string;
+/** What the engine already holds of the branch, handed to the source at each read. */
+export interface KnownBranch {
+  /** Id of the newest entry the engine indexed; undefined before the first read. */
+  readonly lastEntryId: string | undefined;
+  /** How many entries the engine indexed. */
+  readonly length: number;
 }
 
-/** One message entry of the active branch. Immutable once the host has produced it. */
-export interface TranscriptEntry {
+/** What a source hands over at one read. */
+export type BranchRead =
   /**
-   * Stable id of the entry. Must be unique in the session, and stable across requests:
-   * the same message keeps the same id on every read. An id also names the entry's place
-   * on its branch: two reads that show the same id at the same position share every entry
-   * before it (true of Pi's entry tree, and of ids chained from the previous entry's id).
-   * The engine still compares every position, so a host that slips here costs a rewrite, not a wrong window.
+   * The whole active branch, oldest first. The engine compares it with what it holds: a
+   * pure append costs what it adds; a branch switch or a rewrite of history (an entry
+   * changed, removed or replaced before the end) is found at the first differing position.
    */
-  readonly id: string;
-  /** What kind of message this is. */
-  readonly role: EntryRole;
+  | { readonly kind: 'branch'; readonly entries: readonly TranscriptEntry[] }
   /**
-   * The exact canonical bytes of the host message (single-line, e.g. stable JSON).
-   * Folding stores these bytes; expanding returns exactly them. Must not contain a newline
-   * character, because fold sources are stored one entry per line.
+   * Only the entries after `afterEntryId`, for a host that knows nothing before it changed.
+   * `afterEntryId` must be the `lastEntryId` the engine handed in; otherwise the read is
+   * refused (`TRANSCRIPT.STALE_READ`) and the host hands the whole branch instead.
    */
-  readonly bytes: string;
-  /** SHA-256 (hex) of `bytes` in UTF-8, when the host already has it. Computed when absent. */
-  readonly sha256?: string;
-  /** Human-readable text of the message (text blocks joined); used for briefs only. */
-  readonly text: string;
-  /** Tool calls carried by an assistant entry, in order. */
-  readonly toolCalls?: readonly ToolCallReference[];
-  /** For a `toolResult` entry: the id of the call it answers. */
-  readonly toolCallId?: string;
-  /** For a `toolResult` entry: the tool's name. */
-  readonly toolName?: string;
-  /**
-   * True when the host cannot vouch for the entry (e.g. a message another extension injected):
-   * protected entries are never folded.
-   * @default false
-   */
-  readonly protected?: boolean;
-}
+  | { readonly kind: 'appended'; readonly afterEntryId: string | undefined; readonly entries: readonly TranscriptEntry[] };
 
-/** Something that yields the active branch of one session. */
+/**
+ * How a host hands the engine its active branch, once per request (`FoldRuntime.project`
+ * reads it). The engine never edits the transcript: it only reads entries and decides what
+ * the model sees. Implementations: the Pi adapter (`PiBranchSource`), the AI SDK adapter
+ * (`MessageHistorySource`), and `MemoryTranscriptSource` in `pi-fold/testing`.
+ */
 export interface TranscriptSourceV1 {
   readonly specificationVersion: 'v1';
-  /** The session these entries belong to. */
+  /** The session these entries belong to (checked against the runtime's). */
   readonly sessionId: string;
-  /** The active branch, oldest first. Called once per request. */
-  read(): readonly TranscriptEntry[];
+  /** The branch as it stands, or what was appended to it since `known`. */
+  read(known: KnownBranch): BranchRead;
 }
 
 export type TranscriptSource = TranscriptSourceV1;

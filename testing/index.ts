@@ -7,3 +7,7 @@ export { evidenceStoreConformance, type EvidenceStoreConformanceOptions } from '
 export { ConformanceFailure, type ConformanceHarness, HOSTILE_IDS, HOSTILE_SHAS } from './conformance-support.ts';
 export { sampleFoldRecord, sampleEngineState } from './store-fixtures.ts';
 export { retentionConformance, type RetentionConformanceOptions } from './retention-conformance.ts';
+export { transcriptSourceConformance, type TranscriptSourceConformanceOptions, type TranscriptSourceSubject } from './transcript-source-conformance.ts';
+export { projectionSinkConformance, type ProjectionSinkConformanceOptions, type ReceivedTraffic } from './projection-sink-conformance.ts';
+export { costModelConformance, type CostModelConformanceOptions } from './cost-model-conformance.ts';
+export { MemoryTranscriptSource } from './memory-transcript-source.ts';

@@ -1,4 +1,5 @@
 import type { Attributes, Span } from '@opentelemetry/api';
+import type { FoldWarning } from '../../ports/shared-types.ts';
 import type { ActionTelemetry, CommitTelemetry, Projection, ProjectionSink, UsageTelemetry } from '../../ports/projection-sink.port.ts';
 import type { OpenTelemetryApi } from './load-opentelemetry.ts';
 import { ATTRIBUTES, METER_NAME, METRICS } from './telemetry-names.ts';
@@ -87,6 +88,10 @@ export class OpenTelemetrySink implements ProjectionSink {
       },
     });
     span.end();
+  }
+
+  acceptWarning(warning: FoldWarning): void {
+    this.inner?.acceptWarning?.(warning);
   }
 
   acceptAction(event: ActionTelemetry): void {

@@ -15,7 +15,7 @@ export function registerFoldCommands(pi: ExtensionAPI, registry: PiSessionRegist
     handler: async (args, ctx) => {
       const folding = await registry.forSession(ctx.sessionManager);
       const ids = args.trim().split(/\s+/).filter((id) => id.length > 0);
-      const marks = folding.runtime.memory.marks;
+      const marks = folding.runtime.view.memory.marks;
       const unknown = ids.filter((id) => !marks.some((mark) => mark.id === id));
       if (unknown.length > 0) {
         ctx.ui.notify(`/fold: ${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not pending marks (see /fold-status); nothing was requested`, 'error');
@@ -25,7 +25,7 @@ export function registerFoldCommands(pi: ExtensionAPI, registry: PiSessionRegist
         ctx.ui.notify('/fold: there are no pending marks to commit', 'info');
         return;
       }
-      folding.runtime.requestCommit(ids.length > 0 ? ids : undefined);
+      folding.runtime.requestCommit('user-fold', ids.length > 0 ? ids : undefined);
       const count = ids.length > 0 ? ids.length : marks.length;
       ctx.ui.notify(`/fold: ${count} pending mark${count === 1 ? '' : 's'} will land in one rewrite at the next request`, 'info');
     },
@@ -38,7 +38,7 @@ export function registerFoldCommands(pi: ExtensionAPI, registry: PiSessionRegist
       const detail = args.trim() === 'tree' ? 'tree' : 'summary';
       // Asked before this process's first request: the budget comes from the model in use.
       folding.runtime.expectRequests(requestModel(ctx));
-      ctx.ui.notify(formatStatus(statusReport(folding.runtime, detail)) + formatOwnershipWarnings(folding.ownership.warnings), 'info');
+      ctx.ui.notify(formatStatus(statusReport(folding.runtime.view, detail)) + formatOwnershipWarnings(folding.ownership.warnings), 'info');
     },
   });
 

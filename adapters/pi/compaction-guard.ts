@@ -84,9 +84,8 @@ export function answerCompaction(kind: CompactionKind, event: SessionBeforeCompa
   if (kind === 'threshold') return { cancel: true };
   const first = event.branchEntries[0];
   if (first === undefined) return undefined;
-  folding.runtime.requestCommit();
-  folding.overflowRecovery = true;
-  const marks = folding.runtime.memory.marks.length;
+  folding.runtime.requestCommit('overflow-recovery');
+  const marks = folding.runtime.view.memory.marks.length;
   const summary = `${RECOVERY_SUMMARY_MARK} The provider refused the prompt as too long. pi-fold committed ${marks} pending fold${marks === 1 ? '' : 's'} and retried; nothing was summarised and every entry is kept (folded material stays exact in the fold store).`;
   ctx.ui.notify('pi-fold: the provider refused the prompt as too long; pending folds were committed and the request is retried.', 'warning');
   return { compaction: { summary, firstKeptEntryId: first.id, tokensBefore: event.preparation.tokensBefore, details: { piFold: 'overflow-recovery', marksCommitted: marks } } };

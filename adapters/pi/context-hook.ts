@@ -47,14 +47,11 @@ export async function projectContext(folding: PiSessionFolding, messages: readon
     await new Promise((resolve) => setImmediate(resolve));
     mapped = folding.mapper.map(visible, ctx.sessionManager.getBranch());
   }
-  const rewrittenBefore = folding.ownership.rewrittenBefore(mapped.rewritten, folding.runtime.memory.counters.requests + 1);
+  const rewrittenBefore = folding.ownership.rewrittenBefore(mapped.rewritten, folding.runtime.view.memory.counters.requests + 1);
   announceOwnership(ctx, rewrittenBefore);
-  if (folding.overflowRecovery) {
-    folding.runtime.pendingCauses.add('overflow-recovery');
-    folding.overflowRecovery = false;
-  }
   try {
-    const result = await folding.runtime.project(mapped.entries, { ...requestModel(ctx), overheadChars, requestTime: Date.now() });
+    folding.branch.update(mapped.entries);
+    const result = await folding.runtime.project(folding.branch, { ...requestModel(ctx), overheadChars, requestTime: Date.now() });
     folding.lastProjection = result;
     for (const warning of result.warnings) ctx.ui.notify(warning, 'warning');
     const projected = toPiMessages(result.messages, mapped.messages);

@@ -1,5 +1,5 @@
 import { statusReport } from '../../core/actions/status-action.ts';
-import type { FoldRuntime } from '../../core/fold-runtime.ts';
+import type { SessionView } from '../../core/session-view.ts';
 
 /** One selectable line of the editor. */
 export type EditorRow =
@@ -27,7 +27,7 @@ export function occupancyBar(occupancy: number, maxTarget: number, width: number
 }
 
 /** Build the editor's lines from the runtime (read only). */
-export function buildEditorView(runtime: FoldRuntime): EditorView {
+export function buildEditorView(runtime: SessionView): EditorView {
   const report = statusReport(runtime);
   const occupancy = report.occupancy ?? 0;
   const header = [

@@ -34,7 +34,7 @@ export class FoldEditorComponent implements Component {
     private readonly done: () => void,
     private readonly terminal: TerminalText,
   ) {
-    this.view = buildEditorView(runtime);
+    this.view = buildEditorView(runtime.view);
   }
 
   handleInput(data: string): void {
@@ -97,7 +97,7 @@ export class FoldEditorComponent implements Component {
       })
       .finally(() => {
         this.busy = false;
-        this.view = buildEditorView(this.runtime);
+        this.view = buildEditorView(this.runtime.view);
         this.selected = Math.min(this.selected, Math.max(0, this.view.rows.length - 1));
         this.tui.requestRender();
       });
@@ -121,6 +121,6 @@ export class FoldEditorComponent implements Component {
   }
 
   invalidate(): void {
-    this.view = buildEditorView(this.runtime);
+    this.view = buildEditorView(this.runtime.view);
   }
 }

@@ -1,4 +1,4 @@
-import type { FoldRuntime } from '../../core/fold-runtime.ts';
+import type { SessionView } from '../../core/session-view.ts';
 import { PI_TOOL_NAME } from './session-registry.ts';
 
 /** One record per visible collapsed fold (B6.5), with the field names and values of the 3.x table. */
@@ -29,7 +29,7 @@ export interface ProjectionCandidate {
  * Candidates from the window as last projected: a fold counts when it is collapsed in that
  * window. The replacement cost is what the fold's placeholder and stubs occupy there.
  */
-export function projectionCandidates(runtime: FoldRuntime): ProjectionCandidate[] {
+export function projectionCandidates(runtime: SessionView): ProjectionCandidate[] {
   const replacementChars = new Map<string, number>();
   for (const message of runtime.frozen ?? []) {
     if (message.kind === 'entry' || message.kind === 'spilled' || message.foldId === undefined) continue;

@@ -27,7 +27,7 @@ export interface PiFoldRegistration {
  */
 export function registerPiFold(pi: ExtensionAPI, options: PiFoldOptions = {}): PiFoldRegistration {
   // Hosts log commits from Pi's event bus without importing pi-fold (older Pi has no bus).
-  const sessions = new PiSessionRegistry(options, (folding) => folding.runtime.telemetry.subscribe((event) => pi.events?.emit(COMMIT_TELEMETRY_CHANNEL, event)));
+  const sessions = new PiSessionRegistry(options, (folding) => folding.runtime.subscribe({ acceptCommitTelemetry: (event) => pi.events?.emit(COMMIT_TELEMETRY_CHANNEL, event) }));
   const classifier = new CompactionClassifier();
   const overhead = new OverheadMeter(() => pi.getAllTools(), () => pi.getActiveTools());
 
@@ -90,7 +90,7 @@ export function registerPiFold(pi: ExtensionAPI, options: PiFoldOptions = {}): P
   registerFoldCommands(pi, sessions);
 
   return {
-    projectionCandidates: async (ctx) => projectionCandidates((await sessions.forSession(ctx.sessionManager)).runtime),
+    projectionCandidates: async (ctx) => projectionCandidates((await sessions.forSession(ctx.sessionManager)).runtime.view),
     sessions,
   };
 }

@@ -1,3 +1,4 @@
+import { PiBranchSource } from './pi-branch-source.ts';
 import type { ExtensionContext } from '@mariozechner/pi-coding-agent';
 
 type ReadonlySessionManager = ExtensionContext['sessionManager'];
@@ -54,8 +55,8 @@ export interface PiSessionFolding {
   readonly mapper: PiEntryMapper;
   readonly evidenceStore: EvidenceStore;
   lastProjection: ProjectionResult | undefined;
-  /** Set while an overflow recovery is under way, so its rewrite is attributed. */
-  overflowRecovery: boolean;
+  /** The branch the context hook mapped for the request about to go out: what the engine reads. */
+  readonly branch: PiBranchSource;
   /** Whether the window pi-fold projects is the one sent, and Pi does not compact on its own. */
   readonly ownership: OwnershipMonitor;
   readonly composed: ComposedRuntime;
@@ -146,7 +147,7 @@ export class PiSessionRegistry {
       ...(evidenceStore === undefined ? {} : { evidenceStore }),
       ...(this.options.projectionSink === undefined ? {} : { projectionSink: this.options.projectionSink }),
     });
-    const folding: PiSessionFolding = { sessionId: location.sessionId, runtime: composed.runtime, mapper: new PiEntryMapper(), evidenceStore: composed.container.resolve(EVIDENCE_STORE), lastProjection: undefined, overflowRecovery: false, ownership: new OwnershipMonitor(), composed };
+    const folding: PiSessionFolding = { sessionId: location.sessionId, runtime: composed.runtime, mapper: new PiEntryMapper(), branch: new PiBranchSource(location.sessionId), evidenceStore: composed.container.resolve(EVIDENCE_STORE), lastProjection: undefined, ownership: new OwnershipMonitor(), composed };
     this.opened(folding);
     return folding;
   }

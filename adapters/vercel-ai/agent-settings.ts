@@ -38,7 +38,7 @@ export function foldingAgentSettings<SETTINGS extends AgentSettings>(folding: Fo
     const given = typeof model === 'string' ? `the model id ${JSON.stringify(model)}` : `a ${model.specificationVersion} model`;
     throw new FoldError('SETTINGS.INVALID', `vercel-ai: folding wraps a model instance of spec ${WRAPPABLE_MODEL_SPECIFICATIONS.join('/')} (ai@${AI_SDK_MAJOR}), got ${given}; pass the provider's model object`, { details: { option: 'model' } });
   }
-  const toolName = folding.runtime.settings.toolName;
+  const toolName = folding.runtime.view.settings.toolName;
   if (settings.tools !== undefined && toolName in settings.tools) {
     throw new FoldError('SETTINGS.INVALID', `vercel-ai: the agent already has a tool named ${toolName}; set settings.toolName to another name`, { details: { option: 'toolName' } });
   }

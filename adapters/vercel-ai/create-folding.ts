@@ -1,3 +1,4 @@
+import { MessageHistorySource } from './message-history-source.ts';
 import { wrapLanguageModel, type LanguageModelMiddleware, type ModelMessage, type PrepareStepFunction, type PrepareStepResult, type Tool } from 'ai';
 import { createFoldRuntime, type FoldRuntimeOptions } from '../../composition/create-fold-runtime.ts';
 import { assertKnownOptions, assertSessionIdOption, describeValue, RUNTIME_OPTION_KEYS } from '../../composition/option-checks.ts';
@@ -27,7 +28,7 @@ export interface FoldingOptions extends FoldRuntimeOptions {
   readonly onWarning?: (warning: string) => void;
   /**
    * Called when a commit lands and again when the provider has measured the request that
-   * carried it (the machine-readable event a host logs; `runtime.telemetry.recent` keeps the latest).
+   * carried it (the machine-readable event a host logs; `runtime.view.telemetry.recent` keeps the latest).
    */
   readonly onCommitTelemetry?: (event: CommitTelemetry) => void;
 }
@@ -92,15 +93,16 @@ export async function createFolding(options: FoldingOptions): Promise<Folding> {
   if (options.contextWindow !== undefined) runtime.expectRequests({ contextWindow: options.contextWindow });
   const mapper = new MessageEntryMapper();
   const converter = new ProjectedMessageConverter(mapper);
+  const source = new MessageHistorySource(runtime.view.sessionId, mapper);
   const onWarning = options.onWarning ?? ((warning: string) => console.warn(warning));
   let overheadChars = 0;
   let last: ProjectionResult | undefined;
 
-  if (options.onCommitTelemetry !== undefined) runtime.telemetry.subscribe(options.onCommitTelemetry);
+  if (options.onCommitTelemetry !== undefined) runtime.subscribe({ acceptCommitTelemetry: options.onCommitTelemetry });
 
   const project = async (history: readonly ModelMessage[], model: unknown): Promise<ModelMessage[]> => {
-    const entries = mapper.toEntries(history);
-    last = await runtime.project(entries, { ...(options.contextWindow === undefined ? {} : { contextWindow: options.contextWindow }), ...stepModel(model), overheadChars, requestTime: Date.now() });
+    source.update(history);
+    last = await runtime.project(source, { ...(options.contextWindow === undefined ? {} : { contextWindow: options.contextWindow }), ...stepModel(model), overheadChars, requestTime: Date.now() });
     for (const warning of last.warnings) onWarning(warning);
     return converter.toModelMessages(last.messages);
   };
@@ -116,7 +118,7 @@ export async function createFolding(options: FoldingOptions): Promise<Folding> {
   return {
     prepareStep: async (step) => ({ messages: await project(stepHistory(step), step.model) }),
     middleware,
-    tools: { [runtime.settings.toolName]: createFoldContextTool(runtime) },
+    tools: { [runtime.view.settings.toolName]: createFoldContextTool(runtime) },
     runtime,
     lastProjection: () => last,
     wrapModel: (model) => wrapLanguageModel({ model, middleware }),

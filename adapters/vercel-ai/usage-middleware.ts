@@ -61,7 +61,7 @@ export function createUsageMiddleware(options: UsageMiddlewareOptions): Language
       let systemChars = 0;
       for (const message of params.prompt) if (message.role === 'system') systemChars += message.content.length;
       options.onOverhead(systemChars + toolChars);
-      options.onPrompt?.({ type, prompt: params.prompt, request: runtime.ledger[runtime.ledger.length - 1]?.request });
+      options.onPrompt?.({ type, prompt: params.prompt, request: runtime.view.ledger[runtime.view.ledger.length - 1]?.request });
       return params;
     },
     wrapGenerate: async ({ doGenerate }) => {

@@ -55,13 +55,13 @@ async function commitOfFifty(): Promise<{ ms: number; folds: number }> {
   const runtime = await openRuntime(5_000_000);
   const random = seededRandom(5);
   const entries: TranscriptEntry[] = [userEntry('u0', 'go')];
-  for (let step = 1; runtime.memory.marks.length < 50 || step < 40; step += 1) {
+  for (let step = 1; runtime.view.memory.marks.length < 50 || step < 40; step += 1) {
     const call = { id: `c${step}`, name: 'read', arguments: { path: `f${step}` } };
     entries.push(assistantEntry(`a${step}`, `note ${step}`, [call]), toolResultEntry(`r${step}`, call.id, 'read', sourceLikeText(random, 9_000 + Math.floor(random() * 20_000), 'x')));
     await runtime.project(entries);
   }
   entries.push(userEntry('u-last', 'now fold'));
-  runtime.requestCommit();
+  runtime.requestCommit('user-fold');
   const started = process.hrtime.bigint();
   const result = await runtime.project(entries);
   return { ms: Number(process.hrtime.bigint() - started) / 1e6, folds: result.ledger.foldsLanded };
@@ -79,15 +79,15 @@ async function verifiedReadRatios(): Promise<{ peekRatio: number; peekBytes: num
     const result = await runtime.project(entries);
     runtime.recordUsage({ input: Math.ceil(result.ledger.totalChars / 4), cacheRead: 0, cacheWrite: 0, output: 10 });
   }
-  const records = [...runtime.lattice.allRecords()];
-  const store = runtime.dependencies.foldStore;
-  const rawBytes = (id: string) => runtime.lattice.record(id)!.parts.reduce((sum, part) => sum + (part.kind === 'entry' ? part.chars : 0), 0);
+  const records = [...runtime.view.lattice.allRecords()];
+  const store = runtime.view.foldStore;
+  const rawBytes = (id: string) => runtime.view.lattice.record(id)!.parts.reduce((sum, part) => sum + (part.kind === 'entry' ? part.chars : 0), 0);
   const peekTarget = records.sort((a, b) => rawBytes(b.id) - rawBytes(a.id))[0]!;
   const peekSource = Buffer.concat(await Promise.all(peekTarget.parts.filter((part) => part.kind === 'entry').map((part) => store.getBlob((part as { sha256: string }).sha256))));
   const peekSeconds = await medianSeconds(30, () => runtime.act({ action: 'peek', id: peekTarget.id, offset: 0, bytes: 200_000 }));
   const peekHash = await medianSeconds(30, async () => createHash('sha256').update(peekSource).digest('hex'));
   const fullTarget = records.sort((a, b) => b.sourceChars - a.sourceChars)[0]!;
-  const lookup = (id: string) => runtime.lattice.record(id);
+  const lookup = (id: string) => runtime.view.lattice.record(id);
   const fullSource = Buffer.from((await readFoldSource(store, lookup, fullTarget.id)).map((entry) => `${entry.bytes}\n`).join(''));
   const fullSeconds = await medianSeconds(20, () => readFoldSource(store, lookup, fullTarget.id));
   const fullHash = await medianSeconds(20, async () => createHash('sha256').update(fullSource).digest('hex'));

@@ -97,20 +97,22 @@ async function verifiedReads(): Promise<{ peekBytes: number; expandBytes: number
     const result = await runtime.project(entries);
     runtime.recordUsage({ input: result.ledger.estimatedTokens, cacheRead: 0, cacheWrite: 0, output: 10 });
   }
-  const store = runtime.dependencies.foldStore;
-  const entryBytes = (id: string): number => runtime.lattice.record(id)!.parts.reduce((sum, part) => sum + (part.kind === 'entry' ? part.chars : 0), 0);
-  const candidates = [...runtime.lattice.allRecords()].sort((a, b) => entryBytes(b.id) - entryBytes(a.id));
+  const store = runtime.view.foldStore;
+  const entryBytes = (id: string): number => runtime.view.lattice.record(id)!.parts.reduce((sum, part) => sum + (part.kind === 'entry' ? part.chars : 0), 0);
+  const candidates = [...runtime.view.lattice.allRecords()].sort((a, b) => entryBytes(b.id) - entryBytes(a.id));
   let target = candidates[0]!;
   let note = '';
-  const undoExpand = (id: string): void => {
-    runtime.lattice.expanded.delete(id);
-    runtime.pendingCauses.delete('expand');
+  // Through the facade, as a person would: refold it, land only that mark, project again.
+  const undoExpand = async (id: string): Promise<void> => {
+    await runtime.act({ action: 'refold', id });
+    runtime.requestCommit('user-fold', [id]);
+    await runtime.project(entries);
   };
   let expandable = false;
   for (const candidate of candidates) {
     try {
       await runtime.act({ action: 'expand', id: candidate.id });
-      undoExpand(candidate.id);
+      await undoExpand(candidate.id);
       target = candidate;
       expandable = true;
       break;
@@ -119,16 +121,17 @@ async function verifiedReads(): Promise<{ peekBytes: number; expandBytes: number
     }
   }
   if (!expandable) note = ' (no fold could be expanded: expand not measured)';
-  const document = (await peekDocument(runtime, target)).bytes();
+  const document = (await peekDocument(runtime.view, target)).bytes();
   const blobs = Buffer.concat(await Promise.all(target.parts.filter((part) => part.kind === 'entry').map((part) => store.getBlob((part as { sha256: string }).sha256))));
   const peekHash = await medianSeconds(30, async () => createHash('sha256').update(document).digest());
   const peekSeconds = await medianSeconds(30, () => runtime.act({ action: 'peek', id: target.id, offset: 0, bytes: document.length }));
   const expandHash = await medianSeconds(30, async () => createHash('sha256').update(blobs).digest());
   const expandSeconds = expandable
-    ? await medianSeconds(30, async () => {
-        await runtime.act({ action: 'expand', id: target.id });
-        undoExpand(target.id);
-      })
+    ? await medianSeconds(
+        30,
+        () => runtime.act({ action: 'expand', id: target.id }),
+        () => undoExpand(target.id),
+      )
     : Number.NaN;
   return {
     peekBytes: document.length,

@@ -81,9 +81,9 @@ async function runOnce(run: number): Promise<{ times: StepTimes; maxTokens: numb
     },
   });
   const maxTokens = Math.max(...model.calls.map((call) => call.tokens));
-  const commits = runtime.memory.counters.commits;
+  const commits = runtime.view.memory.counters.commits;
   const rawChars = JSON.stringify(history).length;
-  const commitSteps = runtime.ledger.map((row) => row.foldsLanded > 0);
+  const commitSteps = runtime.view.ledger.map((row) => row.foldsLanded > 0);
   await folding.dispose();
   return { times, maxTokens, commits, rawTokens: Math.round(rawChars / 3.6), commitSteps };
 }

@@ -2,56 +2,56 @@ import type { PendingMarkV1 } from '../../ports/fold-records.ts';
 import { MAX_PENDING_MARKS } from '../engine-state.ts';
 import { FoldError } from '../fold-error.ts';
 import { foldIdFor } from '../fold-ids.ts';
-import type { FoldRuntime } from '../fold-runtime.ts';
-import type { ActionCaller, ActionOutcome } from './execute-action.ts';
-import { guidanceInputs, requirePendingMark, unknownId } from './execute-action.ts';
+import type { ActionContext } from './action-context.ts';
+import type { ActionCaller, ActionOutcome } from './action-context.ts';
+import { guidanceInputs, requirePendingMark, unknownId } from './action-context.ts';
 import { pinTargets } from './id-guidance.ts';
 
 /** B4.3: the agent's own words on a pending fold, kept verbatim until the commit writes them. */
-export async function briefAction(runtime: FoldRuntime, id: string, text: string): Promise<ActionOutcome> {
-  const mark = requirePendingMark(runtime, id, 'brief');
-  if (runtime.lattice.record(id) !== undefined) {
+export async function briefAction(session: ActionContext, id: string, text: string): Promise<ActionOutcome> {
+  const mark = requirePendingMark(session, id, 'brief');
+  if (session.lattice.record(id) !== undefined) {
     throw new FoldError('ACTION.NOT_PENDING', `brief: ${id} is a standing fold waiting to refold; its brief is fixed`, { details: { id } });
   }
-  runtime.memory.marks = runtime.memory.marks.map((candidate) => (candidate === mark ? { ...mark, brief: text } : candidate));
+  session.memory.marks = session.memory.marks.map((candidate) => (candidate === mark ? { ...mark, brief: text } : candidate));
   return { text: `brief kept for ${id} (${text.length} chars); it reaches the window when the fold commits`, data: { id, chars: text.length }, mutated: true };
 }
 
 /** B4.6: hold entries raw through every fold. Pins free nothing, so their share is capped. */
-export async function pinAction(runtime: FoldRuntime, requested: readonly string[]): Promise<ActionOutcome> {
-  const { index, lattice, memory } = runtime;
+export async function pinAction(session: ActionContext, requested: readonly string[]): Promise<ActionOutcome> {
+  const { index, lattice, memory } = session;
   // Mark and expanded-fold ids stand for the entries they cover; a collapsed fold is refused truly.
-  const { entryIds: ids, expandedFrom } = pinTargets(guidanceInputs(runtime), requested);
+  const { entryIds: ids, expandedFrom } = pinTargets(guidanceInputs(session), requested);
   const positions = ids.map((id) => {
     const position = index.positionOf(id);
-    if (position === undefined) throw unknownId(runtime, id, 'pin');
+    if (position === undefined) throw unknownId(session, id, 'pin');
     const hiddenBy = lattice.enclosing(position).find((placed) => !lattice.expanded.has(placed.record.id));
     if (hiddenBy !== undefined) {
       throw new FoldError('ACTION.NOT_EXPANDED', `pin: entry ${id} is inside collapsed fold ${hiddenBy.record.id}; expand it first`, { details: { id, foldId: hiddenBy.record.id } });
     }
     return position;
   });
-  const budget = runtime.lastBudget ?? runtime.settings.providerInputBudget;
+  const budget = session.lastBudget ?? session.settings.providerInputBudget;
   const pinned = new Set([...memory.pins, ...ids]);
   let pinnedChars = 0;
   for (const entryId of pinned) pinnedChars += index.windowChars[index.positionOf(entryId) ?? -1] ?? 0;
-  const pinnedTokens = Math.ceil(runtime.estimator.tokensForChars(pinnedChars));
+  const pinnedTokens = Math.ceil(session.estimator.tokensForChars(pinnedChars));
   // A commit must still be able to reach minTarget with every pinned byte left raw.
-  if (budget !== undefined && pinnedTokens > runtime.settings.thresholds.minTarget * budget) {
-    throw new FoldError('ACTION.PIN_CAP', `pin: pinned entries would hold ≈${pinnedTokens} tokens, over the cap of ${Math.floor(runtime.settings.thresholds.minTarget * budget)} (minTarget × budget); unpin something first`, {
-      details: { pinnedTokens, capTokens: Math.floor(runtime.settings.thresholds.minTarget * budget) },
+  if (budget !== undefined && pinnedTokens > session.settings.thresholds.minTarget * budget) {
+    throw new FoldError('ACTION.PIN_CAP', `pin: pinned entries would hold ≈${pinnedTokens} tokens, over the cap of ${Math.floor(session.settings.thresholds.minTarget * budget)} (minTarget × budget); unpin something first`, {
+      details: { pinnedTokens, capTokens: Math.floor(session.settings.thresholds.minTarget * budget) },
     });
   }
   const withdrawn: string[] = [];
   memory.marks = memory.marks.filter((mark) => {
     const first = index.positionOf(mark.firstEntryId);
     const last = index.positionOf(mark.lastEntryId);
-    const covers = first !== undefined && last !== undefined && positions.some((position) => unitOverlaps(runtime, position, first, last));
+    const covers = first !== undefined && last !== undefined && positions.some((position) => unitOverlaps(session, position, first, last));
     if (covers) withdrawn.push(mark.id);
     return !covers;
   });
   for (const id of ids) memory.pins.add(id);
-  runtime.frontier.rewindTo(index, Math.min(...positions));
+  session.frontier.rewindTo(index, Math.min(...positions));
   return {
     text: `pinned ${ids.length} entr${ids.length === 1 ? 'y' : 'ies'}${expandedFrom.length > 0 ? ` (covered by ${expandedFrom.map((span) => `${span.id}: ${span.entries}`).join(', ')})` : ''} (≈${pinnedTokens} tokens pinned in all)${withdrawn.length > 0 ? `; withdrew marks ${withdrawn.join(', ')}` : ''}`,
     data: { pinned: [...ids], withdrawn, pinnedTokens },
@@ -60,48 +60,48 @@ export async function pinAction(runtime: FoldRuntime, requested: readonly string
 }
 
 // A pin protects its whole unit, because fold edges align to unit edges.
-function unitOverlaps(runtime: FoldRuntime, position: number, first: number, last: number): boolean {
-  const unit = runtime.index.units[runtime.index.unitOf[position]!]!;
+function unitOverlaps(session: ActionContext, position: number, first: number, last: number): boolean {
+  const unit = session.index.units[session.index.unitOf[position]!]!;
   return unit.first <= last && first <= unit.last;
 }
 
 /** B4.7: release pins; their units become foldable again. */
-export async function unpinAction(runtime: FoldRuntime, ids: readonly string[]): Promise<ActionOutcome> {
+export async function unpinAction(session: ActionContext, ids: readonly string[]): Promise<ActionOutcome> {
   for (const id of ids) {
-    if (!runtime.memory.pins.has(id)) {
+    if (!session.memory.pins.has(id)) {
       throw new FoldError('ACTION.UNKNOWN_ID', `unpin: ${JSON.stringify(id.slice(0, 80))} is not pinned`, { details: { id: id.slice(0, 80) } });
     }
   }
-  for (const id of ids) runtime.memory.pins.delete(id);
-  const positions = ids.map((id) => runtime.index.positionOf(id)).filter((position): position is number => position !== undefined);
-  if (positions.length > 0) runtime.frontier.rewindTo(runtime.index, Math.min(...positions));
+  for (const id of ids) session.memory.pins.delete(id);
+  const positions = ids.map((id) => session.index.positionOf(id)).filter((position): position is number => position !== undefined);
+  if (positions.length > 0) session.frontier.rewindTo(session.index, Math.min(...positions));
   return { text: `unpinned ${ids.length}`, data: { unpinned: [...ids] }, mutated: true };
 }
 
-/** B4.9: withdraw a pending mark. Its span stays raw: the runtime will not cut it again. */
-export async function unmarkAction(runtime: FoldRuntime, id: string): Promise<ActionOutcome> {
-  const mark = requirePendingMark(runtime, id, 'unmark');
-  withdrawToRaw(runtime, mark);
+/** B4.9: withdraw a pending mark. Its span stays raw: the session will not cut it again. */
+export async function unmarkAction(session: ActionContext, id: string): Promise<ActionOutcome> {
+  const mark = requirePendingMark(session, id, 'unmark');
+  withdrawToRaw(session, mark);
   return { text: `withdrew ${id}; its span stays raw`, data: { id }, mutated: true };
 }
 
-function withdrawToRaw(runtime: FoldRuntime, mark: PendingMarkV1): void {
-  const { index } = runtime;
+function withdrawToRaw(session: ActionContext, mark: PendingMarkV1): void {
+  const { index } = session;
   const first = index.positionOf(mark.firstEntryId);
   const last = index.positionOf(mark.lastEntryId);
-  const isRefold = runtime.lattice.record(mark.id) !== undefined;
+  const isRefold = session.lattice.record(mark.id) !== undefined;
   // "Stays raw" must hold: a pending chapter around the span, or a tool mark inside it,
   // would otherwise fold it anyway at the next commit.
-  runtime.memory.marks = runtime.memory.marks.filter((candidate) => {
+  session.memory.marks = session.memory.marks.filter((candidate) => {
     if (candidate.id === mark.id) return false;
     if (isRefold || first === undefined || last === undefined) return true;
     const candidateFirst = index.positionOf(candidate.firstEntryId);
     const candidateLast = index.positionOf(candidate.lastEntryId);
-    return candidateFirst === undefined || candidateLast === undefined || candidateLast < first || last < candidateFirst || runtime.lattice.record(candidate.id) !== undefined;
+    return candidateFirst === undefined || candidateLast === undefined || candidateLast < first || last < candidateFirst || session.lattice.record(candidate.id) !== undefined;
   });
   // A withdrawn refold just leaves the fold expanded; a withdrawn cut is held raw.
-  if (runtime.lattice.record(mark.id) === undefined) {
-    runtime.memory.holds = [...runtime.memory.holds, { firstEntryId: mark.firstEntryId, lastEntryId: mark.lastEntryId }];
+  if (session.lattice.record(mark.id) === undefined) {
+    session.memory.holds = [...session.memory.holds, { firstEntryId: mark.firstEntryId, lastEntryId: mark.lastEntryId }];
   }
 }
 
@@ -110,13 +110,13 @@ function withdrawToRaw(runtime: FoldRuntime, mark: PendingMarkV1): void {
  * span to raw. Ids may name entries, pending marks or standing folds; the span runs from
  * the first to the last of them, widened to unit edges.
  */
-export async function reboundaryAction(runtime: FoldRuntime, ids: readonly string[], brief: string | undefined, caller: ActionCaller): Promise<ActionOutcome> {
-  const { index, memory, lattice } = runtime;
+export async function reboundaryAction(session: ActionContext, ids: readonly string[], brief: string | undefined, caller: ActionCaller): Promise<ActionOutcome> {
+  const { index, memory, lattice } = session;
   if (ids.length === 1 && memory.markById(ids[0]!) !== undefined) {
     if (brief !== undefined) throw new FoldError('ACTION.INVALID_ARGUMENT', 'reboundary: a single mark id returns its span to raw, so a brief has nothing to attach to');
-    return unmarkAction(runtime, ids[0]!);
+    return unmarkAction(session, ids[0]!);
   }
-  const spans = ids.map((id) => spanOf(runtime, id));
+  const spans = ids.map((id) => spanOf(session, id));
   const first = index.units[index.unitOf[Math.min(...spans.map((span) => span.first))]!]!.first;
   const last = index.units[index.unitOf[Math.max(...spans.map((span) => span.last))]!]!.last;
   if (!index.isClosed(index.unitOf[last]!)) {
@@ -145,8 +145,8 @@ export async function reboundaryAction(runtime: FoldRuntime, ids: readonly strin
     }
     replaced.push(mark.id);
     // Splitting: the parts of an overlapped chapter outside the span stay cut on their own.
-    if (mark.kind === 'chapter' && markFirst < first) kept.push(remainder(runtime, mark, markFirst, first - 1));
-    if (mark.kind === 'chapter' && markLast > last) kept.push(remainder(runtime, mark, last + 1, markLast));
+    if (mark.kind === 'chapter' && markFirst < first) kept.push(remainder(session, mark, markFirst, first - 1));
+    if (mark.kind === 'chapter' && markLast > last) kept.push(remainder(session, mark, last + 1, markLast));
   }
   const newMark: PendingMarkV1 = {
     id,
@@ -172,22 +172,22 @@ export async function reboundaryAction(runtime: FoldRuntime, ids: readonly strin
   };
 }
 
-function remainder(runtime: FoldRuntime, mark: PendingMarkV1, first: number, last: number): PendingMarkV1 {
-  const firstEntryId = runtime.index.entries[first]!.id;
-  const lastEntryId = runtime.index.entries[last]!.id;
+function remainder(session: ActionContext, mark: PendingMarkV1, first: number, last: number): PendingMarkV1 {
+  const firstEntryId = session.index.entries[first]!.id;
+  const lastEntryId = session.index.entries[last]!.id;
   const { brief: _dropped, ...rest } = mark;
   return { ...rest, id: foldIdFor('chapter', firstEntryId, lastEntryId), firstEntryId, lastEntryId };
 }
 
-function spanOf(runtime: FoldRuntime, id: string): { first: number; last: number } {
-  const { index } = runtime;
+function spanOf(session: ActionContext, id: string): { first: number; last: number } {
+  const { index } = session;
   const entryPosition = index.positionOf(id);
   if (entryPosition !== undefined) return { first: entryPosition, last: entryPosition };
-  const mark = runtime.memory.markById(id);
-  const firstId = mark?.firstEntryId ?? runtime.lattice.record(id)?.firstEntryId;
-  const lastId = mark?.lastEntryId ?? runtime.lattice.record(id)?.lastEntryId;
+  const mark = session.memory.markById(id);
+  const firstId = mark?.firstEntryId ?? session.lattice.record(id)?.firstEntryId;
+  const lastId = mark?.lastEntryId ?? session.lattice.record(id)?.lastEntryId;
   const first = firstId === undefined ? undefined : index.positionOf(firstId);
   const last = lastId === undefined ? undefined : index.positionOf(lastId);
-  if (first === undefined || last === undefined) throw unknownId(runtime, id, 'reboundary');
+  if (first === undefined || last === undefined) throw unknownId(session, id, 'reboundary');
   return { first, last };
 }

@@ -1,7 +1,6 @@
 import { FoldError } from '../fold-error.ts';
-import type { FoldLattice, PlacedFold } from '../fold-lattice.ts';
-import type { TranscriptIndex } from '../transcript-index.ts';
-import type { EngineMemory } from '../engine-state.ts';
+import type { PlacedFold } from '../fold-lattice.ts';
+import type { EngineMemoryView, FoldLatticeView, TranscriptIndexView } from '../session-view.ts';
 
 /**
  * Ids the agent meets in the window are of three kinds (entries, pending marks, committed
@@ -12,9 +11,9 @@ import type { EngineMemory } from '../engine-state.ts';
 
 /** What the id-guidance helpers read: the branch, the forest and the marks. */
 export interface IdGuidanceInputs {
-  readonly index: TranscriptIndex;
-  readonly lattice: FoldLattice;
-  readonly memory: Pick<EngineMemory, 'marks' | 'markById'>;
+  readonly index: TranscriptIndexView;
+  readonly lattice: FoldLatticeView;
+  readonly memory: Pick<EngineMemoryView, 'marks' | 'markById'>;
   readonly toolName: string;
 }
 

@@ -1,9 +1,9 @@
 import type { FoldRecord } from '../../ports/fold-records.ts';
-import type { FoldRuntime } from '../fold-runtime.ts';
+import type { ActionContext } from './action-context.ts';
 import { verifiedBlob } from '../verified-reads.ts';
 import { compileSearch } from '../search/search-pattern.ts';
 import { SEARCH_DEFAULT_LIMIT, type FoldAction } from './action-arguments.ts';
-import { unknownId, type ActionOutcome } from './execute-action.ts';
+import { unknownId, type ActionOutcome } from './action-context.ts';
 import { requireChild } from './peek-action.ts';
 import { spillsToSearch } from './spill-reads.ts';
 import { SpillBook } from '../spill/spill-book.ts';
@@ -36,7 +36,7 @@ export interface SearchHit {
  * scanned (I2); the answer is a tool result, the window is not touched (I1). Paged: a page
  * stops scanning once it is full and says how to get the next.
  */
-export async function searchAction(runtime: FoldRuntime, action: Extract<FoldAction, { action: 'search' }>): Promise<ActionOutcome> {
+export async function searchAction(session: ActionContext, action: Extract<FoldAction, { action: 'search' }>): Promise<ActionOutcome> {
   const compiled = compileSearch(action);
   const skip = (action.page - 1) * action.limit;
   const hits: SearchHit[] = [];
@@ -45,7 +45,7 @@ export async function searchAction(runtime: FoldRuntime, action: Extract<FoldAct
   const foldsScanned = new Set<string>();
   const spillsScanned = new Set<string>();
   let bytesScanned = 0;
-  scan: for await (const located of searchedSources(runtime, action.within)) {
+  scan: for await (const located of searchedSources(session, action.within)) {
     (SpillBook.isSpillId(located.foldId) ? spillsScanned : foldsScanned).add(located.foldId);
     bytesScanned += located.bytes.length;
     const text = utf8.decode(located.bytes);
@@ -87,30 +87,30 @@ interface LocatedEntry {
  * transcript order, then the spilled items shown raw in the window (B6.2). `within` narrows
  * it to one fold's subtree or one spill.
  */
-async function* searchedSources(runtime: FoldRuntime, within: string | undefined): AsyncGenerator<LocatedEntry> {
+async function* searchedSources(session: ActionContext, within: string | undefined): AsyncGenerator<LocatedEntry> {
   const withinSpill = within !== undefined && SpillBook.isSpillId(within);
-  if (!withinSpill) yield* entriesInOrder(runtime, searchRoots(runtime, within));
+  if (!withinSpill) yield* entriesInOrder(session, searchRoots(session, within));
   if (within !== undefined && !withinSpill) return;
-  for await (const spill of spillsToSearch(runtime, within)) yield { foldId: spill.id, entryId: spill.entryId, bytes: spill.bytes, documentOffset: spill.documentOffset };
+  for await (const spill of spillsToSearch(session, within)) yield { foldId: spill.id, entryId: spill.entryId, bytes: spill.bytes, documentOffset: spill.documentOffset };
 }
 
 /**
  * Every entry under `roots` in transcript order, each read and verified once, with its
  * place in the peek document of the innermost fold that lists it.
  */
-async function* entriesInOrder(runtime: FoldRuntime, roots: readonly FoldRecord[]): AsyncGenerator<LocatedEntry> {
+async function* entriesInOrder(session: ActionContext, roots: readonly FoldRecord[]): AsyncGenerator<LocatedEntry> {
   for (const record of roots) {
     let documentOffset = documentHeader(record).length;
     for (const part of record.parts) {
       documentOffset += PEEK_SEPARATOR.length;
       if (part.kind === 'fold') {
-        const child = requireChild(runtime, record, part.foldId);
+        const child = requireChild(session, record, part.foldId);
         documentOffset += childFoldLine(child).length;
-        yield* entriesInOrder(runtime, [child]);
+        yield* entriesInOrder(session, [child]);
         continue;
       }
       documentOffset += entryHeader(part.entryId, part.sha256).length;
-      const bytes = await verifiedBlob(runtime.dependencies.foldStore, part.sha256);
+      const bytes = await verifiedBlob(session.foldStore, part.sha256);
       yield { foldId: record.id, entryId: part.entryId, bytes, documentOffset };
       documentOffset += bytes.length;
     }
@@ -118,20 +118,20 @@ async function* entriesInOrder(runtime: FoldRuntime, roots: readonly FoldRecord[
 }
 
 /** The outermost folds to search, in transcript order: every fold on this branch, or one subtree. */
-function searchRoots(runtime: FoldRuntime, within: string | undefined): FoldRecord[] {
+function searchRoots(session: ActionContext, within: string | undefined): FoldRecord[] {
   if (within !== undefined) {
-    const root = runtime.lattice.record(within);
-    if (root === undefined) throw unknownId(runtime, within, 'search.within');
+    const root = session.lattice.record(within);
+    if (root === undefined) throw unknownId(session, within, 'search.within');
     return [root];
   }
   // A restored session before its first request has no branch to place folds on: search
   // every stored fold, roots in commit order, rather than answer from nothing.
-  if (runtime.index.length === 0) return runtime.lattice.rootRecords();
+  if (session.index.length === 0) return session.lattice.rootRecords();
   const roots: { record: FoldRecord; first: number }[] = [];
-  for (const record of runtime.lattice.allRecords()) {
-    const placement = runtime.lattice.placement(record.id);
-    const parent = runtime.lattice.parentOf(record.id);
-    if (placement !== undefined && (parent === undefined || runtime.lattice.placement(parent) === undefined)) roots.push(placement);
+  for (const record of session.lattice.allRecords()) {
+    const placement = session.lattice.placement(record.id);
+    const parent = session.lattice.parentOf(record.id);
+    if (placement !== undefined && (parent === undefined || session.lattice.placement(parent) === undefined)) roots.push(placement);
   }
   roots.sort((a, b) => a.first - b.first);
   return roots.map((root) => root.record);

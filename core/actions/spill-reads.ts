@@ -1,8 +1,8 @@
-import type { FoldRuntime } from '../fold-runtime.ts';
+import type { ActionContext } from './action-context.ts';
 import type { SpillRead } from '../spill/spill-book.ts';
 import type { FoldAction } from './action-arguments.ts';
-import type { ActionCaller, ActionOutcome } from './execute-action.ts';
-import { unknownId } from './execute-action.ts';
+import type { ActionCaller, ActionOutcome } from './action-context.ts';
+import { unknownId } from './action-context.ts';
 import { rememberEphemeralPeek, slicePeek } from './peek-slice.ts';
 import { PieceDocument } from './piece-document.ts';
 import { spillPeekHeader } from '../spill/spill-plan.ts';
@@ -13,12 +13,12 @@ import { spillPeekHeader } from '../spill/spill-plan.ts';
  * offsets (the window's pointer line, `search` hits) are bytes into that text, as for a fold.
  * Where the bytes came from (artifact or transcript) is in the answer's data.
  */
-export async function peekSpill(runtime: FoldRuntime, action: Extract<FoldAction, { action: 'peek' }>, caller: ActionCaller): Promise<ActionOutcome> {
-  const read = await readSpill(runtime, action.id, 'peek');
+export async function peekSpill(session: ActionContext, action: Extract<FoldAction, { action: 'peek' }>, caller: ActionCaller): Promise<ActionOutcome> {
+  const read = await readSpill(session, action.id, 'peek');
   const { pointer } = read;
   const document = new PieceDocument([spillPeekHeader(pointer), read.bytes]);
   const { text, nextOffset, shown } = slicePeek(document, action.id, action);
-  const mutated = rememberEphemeralPeek(runtime.memory, action.ephemeral, caller.toolCallId, pointer.id);
+  const mutated = rememberEphemeralPeek(session.memory, action.ephemeral, caller.toolCallId, pointer.id);
   return {
     text,
     data: { id: pointer.id, kind: 'spill', totalBytes: pointer.bytes, shown, ...(nextOffset === undefined ? {} : { nextOffset }), ephemeral: action.ephemeral, sha256: pointer.sha256, source: read.source },
@@ -27,9 +27,9 @@ export async function peekSpill(runtime: FoldRuntime, action: Extract<FoldAction
 }
 
 /** A spilled item read and verified, or a refusal naming the id. */
-export async function readSpill(runtime: FoldRuntime, id: string, verb: string): Promise<SpillRead> {
-  const read = await runtime.spills.read(id, runtime.index, runtime.dependencies.evidenceStore, runtime.sessionId);
-  if (read === undefined) throw unknownId(runtime, id, verb);
+export async function readSpill(session: ActionContext, id: string, verb: string): Promise<SpillRead> {
+  const read = await session.spills.read(id, session.index, session.evidenceStore, session.sessionId);
+  if (read === undefined) throw unknownId(session, id, verb);
   return read;
 }
 
@@ -47,15 +47,15 @@ export interface LocatedSpill {
  * already scanned in the fold's exact source, so it is not reported twice. With `within`
  * naming a spill, only that item.
  */
-export async function* spillsToSearch(runtime: FoldRuntime, within: string | undefined): AsyncGenerator<LocatedSpill> {
+export async function* spillsToSearch(session: ActionContext, within: string | undefined): AsyncGenerator<LocatedSpill> {
   if (within !== undefined) {
-    const read = await readSpill(runtime, within, 'search.within');
-    yield { id: read.pointer.id, entryId: runtime.spills.entryOf(within) ?? '', bytes: read.bytes, documentOffset: spillPeekHeader(read.pointer).length };
+    const read = await readSpill(session, within, 'search.within');
+    yield { id: read.pointer.id, entryId: session.spills.entryOf(within) ?? '', bytes: read.bytes, documentOffset: spillPeekHeader(read.pointer).length };
     return;
   }
-  for (const { position, part } of runtime.spills.spilledParts(runtime.index)) {
-    if (runtime.lattice.enclosing(position).length > 0) continue;
-    const read = await readSpill(runtime, part.pointer.id, 'search');
-    yield { id: part.pointer.id, entryId: runtime.index.entries[position]!.id, bytes: read.bytes, documentOffset: spillPeekHeader(read.pointer).length };
+  for (const { position, part } of session.spills.spilledParts(session.index)) {
+    if (session.lattice.enclosing(position).length > 0) continue;
+    const read = await readSpill(session, part.pointer.id, 'search');
+    yield { id: part.pointer.id, entryId: session.index.entries[position]!.id, bytes: read.bytes, documentOffset: spillPeekHeader(read.pointer).length };
   }
 }

@@ -1,16 +1,18 @@
 import type { CommitTelemetry } from '../../ports/projection-sink.port.ts';
-import type { FoldRuntime } from '../fold-runtime.ts';
+import type { ProjectedMessage } from '../../ports/shared-types.ts';
+import type { SessionView } from '../session-view.ts';
+import type { Thresholds } from '../settings.ts';
 import { totalChars } from '../projection-ledger.ts';
 import { pinnableEntries } from './id-guidance.ts';
-import type { ActionOutcome } from './execute-action.ts';
-import { curationNumbers, describeNumbers, planLandingEverything } from './execute-action.ts';
+import type { ActionOutcome } from './action-context.ts';
+import { curationNumbers, describeNumbers, planLandingEverything } from './action-context.ts';
 
 /**
  * B4.1: where the window stands. Reads only; the answer is a tool result and nothing in
  * the window changes.
  */
-export async function statusAction(runtime: FoldRuntime, detail: 'summary' | 'tree'): Promise<ActionOutcome> {
-  const report = statusReport(runtime, detail);
+export async function statusAction(session: SessionView, detail: 'summary' | 'tree'): Promise<ActionOutcome> {
+  const report = statusReport(session, detail);
   return { text: formatStatus(report), data: report, mutated: false };
 }
 
@@ -19,7 +21,7 @@ export interface StatusReport {
   readonly budgetTokens: number | null;
   readonly occupancy: number | null;
   readonly estimatedTokens: number;
-  readonly thresholds: FoldRuntime['settings']['thresholds'];
+  readonly thresholds: Thresholds;
   readonly scheduling: string;
   readonly marks: readonly { id: string; kind: string; origin: string; briefed: boolean; freesTokens: number; shareOfBudget: number | null; prefixTokensRewritten: number }[];
   readonly visibleFolds: readonly { id: string; kind: string; entries: number; sourceChars: number; brief: string }[];
@@ -38,15 +40,16 @@ export interface StatusReport {
 /** Raw entries listed under `detail: "tree"` (newest last); older ones are counted. */
 const PINNABLE_LISTED = 40;
 
-export function statusReport(runtime: FoldRuntime, detail: 'summary' | 'tree' = 'summary'): StatusReport {
-  const budget = runtime.knownBudget() ?? null;
+export function statusReport(session: SessionView, detail: 'summary' | 'tree' = 'summary'): StatusReport {
+  const budget = session.knownBudget() ?? null;
+  const frozenMessages = session.frozen;
   // Before the first request there is no window to measure (a restored session answers from its folds).
-  const seenWindow = runtime.frozenView !== undefined;
-  const estimatedTokens = runtime.currentTokens();
-  const frozen = runtime.frozen ?? [];
-  const marks = runtime.memory.marks.map((mark) => {
-    const plan = planLandingEverything(runtime, new Set([mark.id]));
-    const freesTokens = Math.floor(runtime.estimator.tokensForChars(plan.savedChars));
+  const seenWindow = frozenMessages !== undefined;
+  const estimatedTokens = session.currentTokens();
+  const frozen = frozenMessages ?? [];
+  const marks = session.memory.marks.map((mark) => {
+    const plan = planLandingEverything(session, new Set([mark.id]));
+    const freesTokens = Math.floor(session.estimator.tokensForChars(plan.savedChars));
     return {
       id: mark.id,
       kind: mark.kind,
@@ -54,10 +57,10 @@ export function statusReport(runtime: FoldRuntime, detail: 'summary' | 'tree' = 
       briefed: mark.brief !== undefined,
       freesTokens,
       shareOfBudget: budget === null ? null : round(freesTokens / budget),
-      prefixTokensRewritten: prefixTokensFrom(runtime, frozen, mark.firstEntryId),
+      prefixTokensRewritten: prefixTokensFrom(session, frozen, mark.firstEntryId),
     };
   });
-  const shownRecords = seenWindow ? runtime.visibleFolds.map((placed) => placed.record) : runtime.lattice.outermostCollapsed();
+  const shownRecords = seenWindow ? session.visibleFolds.map((placed) => placed.record) : session.lattice.outermostCollapsed();
   const visibleFolds = shownRecords.map((record) => ({
     id: record.id,
     kind: record.kind,
@@ -69,41 +72,41 @@ export function statusReport(runtime: FoldRuntime, detail: 'summary' | 'tree' = 
     budgetTokens: budget,
     occupancy: budget === null || !seenWindow ? null : round(estimatedTokens / budget),
     estimatedTokens,
-    thresholds: runtime.settings.thresholds,
-    scheduling: runtime.settings.scheduling,
+    thresholds: session.settings.thresholds,
+    scheduling: session.settings.scheduling,
     marks,
     visibleFolds,
-    pins: [...runtime.memory.pins].sort(),
-    counters: { ...runtime.memory.counters },
-    numbers: curationNumbers(runtime) ?? null,
-    recentCommits: runtime.telemetry.recent,
-    telemetryListenerFailures: { count: runtime.telemetry.listenerFailures, ...(runtime.telemetry.lastListenerFailure === undefined ? {} : { last: runtime.telemetry.lastListenerFailure }) },
-    ...(detail === 'tree' ? { tree: foldTree(runtime), pinnable: pinnableEntries(runtime, PINNABLE_LISTED) } : {}),
+    pins: [...session.memory.pins].sort(),
+    counters: { ...session.memory.counters },
+    numbers: curationNumbers(session) ?? null,
+    recentCommits: session.telemetry.recent,
+    telemetryListenerFailures: { count: session.telemetry.listenerFailures, ...(session.telemetry.lastListenerFailure === undefined ? {} : { last: session.telemetry.lastListenerFailure }) },
+    ...(detail === 'tree' ? { tree: foldTree(session), pinnable: pinnableEntries(session, PINNABLE_LISTED) } : {}),
   };
   return report;
 }
 
 /** Tokens from the first message a commit of this mark would change to the end of the window. */
-function prefixTokensFrom(runtime: FoldRuntime, frozen: NonNullable<FoldRuntime['frozen']>, entryId: string): number {
+function prefixTokensFrom(session: SessionView, frozen: readonly ProjectedMessage[], entryId: string): number {
   const position = frozen.findIndex((message) => (message.kind === 'entry' || message.kind === 'stub') && message.entryId === entryId);
   if (position < 0) return 0;
-  return Math.ceil(runtime.estimator.tokensForChars(totalChars(frozen.slice(position))));
+  return Math.ceil(session.estimator.tokensForChars(totalChars(frozen.slice(position))));
 }
 
-function foldTree(runtime: FoldRuntime) {
-  const rows = [...runtime.lattice.allRecords()].map((record) => {
+function foldTree(session: SessionView) {
+  const rows = [...session.lattice.allRecords()].map((record) => {
     let depth = 0;
-    for (let parent = runtime.lattice.parentOf(record.id); parent !== undefined; parent = runtime.lattice.parentOf(parent)) depth += 1;
+    for (let parent = session.lattice.parentOf(record.id); parent !== undefined; parent = session.lattice.parentOf(parent)) depth += 1;
     return {
       id: record.id,
       kind: record.kind,
       depth,
-      parentId: runtime.lattice.parentOf(record.id) ?? null,
-      expanded: runtime.lattice.expanded.has(record.id),
+      parentId: session.lattice.parentOf(record.id) ?? null,
+      expanded: session.lattice.expanded.has(record.id),
       firstEntryId: record.firstEntryId,
       lastEntryId: record.lastEntryId,
-      start: runtime.lattice.placement(record.id)?.first ?? Number.MAX_SAFE_INTEGER,
-      span: (runtime.lattice.placement(record.id)?.last ?? 0) - (runtime.lattice.placement(record.id)?.first ?? 0),
+      start: session.lattice.placement(record.id)?.first ?? Number.MAX_SAFE_INTEGER,
+      span: (session.lattice.placement(record.id)?.last ?? 0) - (session.lattice.placement(record.id)?.first ?? 0),
     };
   });
   rows.sort((a, b) => a.start - b.start || b.span - a.span || (a.id < b.id ? -1 : 1));

@@ -1,9 +1,9 @@
 import { collapsedChars, displayedChars } from '../commit-planner.ts';
 import { FoldError } from '../fold-error.ts';
-import type { FoldRuntime } from '../fold-runtime.ts';
+import type { ActionContext } from './action-context.ts';
 import { verifiedBlob } from '../verified-reads.ts';
-import type { ActionCaller, ActionOutcome } from './execute-action.ts';
-import { guidanceInputs, unknownId } from './execute-action.ts';
+import type { ActionCaller, ActionOutcome } from './action-context.ts';
+import { guidanceInputs, unknownId } from './action-context.ts';
 import { pendingMarkRefusal } from './id-guidance.ts';
 
 /**
@@ -11,12 +11,12 @@ import { pendingMarkRefusal } from './id-guidance.ts';
  * covers is verified in the store first, and the expansion is refused with the numbers
  * when it would push occupancy over maxTarget. Takes effect as a rewrite at the next request.
  */
-export async function expandAction(runtime: FoldRuntime, id: string): Promise<ActionOutcome> {
-  const { lattice } = runtime;
+export async function expandAction(session: ActionContext, id: string): Promise<ActionOutcome> {
+  const { lattice } = session;
   const record = lattice.record(id);
   if (record === undefined) {
-    if (runtime.memory.markById(id) !== undefined) throw pendingMarkRefusal(guidanceInputs(runtime), id, 'expand');
-    throw unknownId(runtime, id, 'expand');
+    if (session.memory.markById(id) !== undefined) throw pendingMarkRefusal(guidanceInputs(session), id, 'expand');
+    throw unknownId(session, id, 'expand');
   }
   if (lattice.expanded.has(id)) throw new FoldError('ACTION.ALREADY_EXPANDED', `expand: ${id} is already expanded`, { details: { id } });
   const placed = lattice.placement(id);
@@ -25,23 +25,23 @@ export async function expandAction(runtime: FoldRuntime, id: string): Promise<Ac
   if (hiddenBy !== undefined) {
     throw new FoldError('ACTION.NOT_EXPANDED', `expand: ${id} sits inside collapsed fold ${hiddenBy.record.id}; expand that one first (outside-in)`, { details: { id, parentId: hiddenBy.record.id } });
   }
-  const budget = runtime.lastBudget ?? runtime.settings.providerInputBudget;
-  const inputs = { index: runtime.index, toolName: runtime.settings.toolName };
-  const collapsed = collapsedChars(runtime.index, record, placed.first, placed.last, runtime.settings.toolName);
+  const budget = session.lastBudget ?? session.settings.providerInputBudget;
+  const inputs = { index: session.index, toolName: session.settings.toolName };
+  const collapsed = collapsedChars(session.index, record, placed.first, placed.last, session.settings.toolName);
   const trial = lattice.clone();
   trial.expanded.add(id);
   const opened = displayedChars(inputs, trial, placed.first, placed.last);
-  const addedTokens = Math.ceil(runtime.estimator.tokensForChars(opened - collapsed));
-  const after = runtime.currentTokens() + addedTokens;
-  if (budget !== undefined && after > runtime.settings.thresholds.maxTarget * budget) {
-    throw new FoldError('ACTION.OVER_BUDGET', `expand: ${id} would add about ${addedTokens} tokens and bring occupancy to ${Math.round((after / budget) * 100)}% (maxTarget ${Math.round(runtime.settings.thresholds.maxTarget * 100)}%); peek it instead, or peek a slice`, {
-      details: { id, addedTokens, occupancyAfter: after / budget, maxTarget: runtime.settings.thresholds.maxTarget },
+  const addedTokens = Math.ceil(session.estimator.tokensForChars(opened - collapsed));
+  const after = session.currentTokens() + addedTokens;
+  if (budget !== undefined && after > session.settings.thresholds.maxTarget * budget) {
+    throw new FoldError('ACTION.OVER_BUDGET', `expand: ${id} would add about ${addedTokens} tokens and bring occupancy to ${Math.round((after / budget) * 100)}% (maxTarget ${Math.round(session.settings.thresholds.maxTarget * 100)}%); peek it instead, or peek a slice`, {
+      details: { id, addedTokens, occupancyAfter: after / budget, maxTarget: session.settings.thresholds.maxTarget },
     });
   }
-  for (const part of record.parts) if (part.kind === 'entry') await verifiedBlob(runtime.dependencies.foldStore, part.sha256);
+  for (const part of record.parts) if (part.kind === 'entry') await verifiedBlob(session.foldStore, part.sha256);
   lattice.expanded.add(id);
-  runtime.memory.marks = runtime.memory.marks.filter((mark) => mark.id !== id);
-  runtime.pendingCauses.add('expand');
+  session.memory.marks = session.memory.marks.filter((mark) => mark.id !== id);
+  session.pendingCauses.add('expand');
   return {
     text: `expanded ${id} (${record.kind}, ${record.entryCount} entries, ≈${addedTokens} tokens) — its source returns to the window at the next request; refold it with {"action":"refold","id":"${id}"}`,
     data: { id, addedTokens },
@@ -50,27 +50,27 @@ export async function expandAction(runtime: FoldRuntime, id: string): Promise<Ac
 }
 
 /** B4.5: collapse an expanded fold again, as a mark that lands at the next commit. */
-export async function refoldAction(runtime: FoldRuntime, id: string, caller: ActionCaller): Promise<ActionOutcome> {
-  const record = runtime.lattice.record(id);
-  if (record === undefined) throw unknownId(runtime, id, 'refold');
-  if (!runtime.lattice.expanded.has(id)) throw new FoldError('ACTION.NOT_EXPANDED', `refold: ${id} is not expanded`, { details: { id } });
-  if (runtime.memory.markById(id) !== undefined) throw new FoldError('ACTION.INVALID_ARGUMENT', `refold: ${id} is already marked to refold`, { details: { id } });
-  const placed = runtime.lattice.placement(id);
+export async function refoldAction(session: ActionContext, id: string, caller: ActionCaller): Promise<ActionOutcome> {
+  const record = session.lattice.record(id);
+  if (record === undefined) throw unknownId(session, id, 'refold');
+  if (!session.lattice.expanded.has(id)) throw new FoldError('ACTION.NOT_EXPANDED', `refold: ${id} is not expanded`, { details: { id } });
+  if (session.memory.markById(id) !== undefined) throw new FoldError('ACTION.INVALID_ARGUMENT', `refold: ${id} is already marked to refold`, { details: { id } });
+  const placed = session.lattice.placement(id);
   if (placed !== undefined) {
     for (let position = placed.first; position <= placed.last; position += 1) {
-      const entryId = runtime.index.entries[position]!.id;
-      if (runtime.memory.pins.has(entryId)) {
+      const entryId = session.index.entries[position]!.id;
+      if (session.memory.pins.has(entryId)) {
         throw new FoldError('ACTION.PROTECTED', `refold: entry ${entryId} inside ${id} is pinned; unpin it first`, { details: { id, entryId } });
       }
     }
   }
-  runtime.memory.marks.push({
+  session.memory.marks.push({
     id,
     kind: record.kind,
     origin: caller.origin ?? 'agent',
     firstEntryId: record.firstEntryId,
     lastEntryId: record.lastEntryId,
-    cutAtRequest: runtime.memory.counters.requests,
+    cutAtRequest: session.memory.counters.requests,
   });
   return { text: `marked ${id} to refold at the next commit`, data: { id }, mutated: true };
 }

@@ -27,7 +27,7 @@ const session = new SyntheticSession({ seed: options.seed, resultChars: [5_000, 
 const totals: DemoTotals = { requests: 0, commits: 0, foldsLanded: 0, peak: 0, occupancySum: 0, promptTokens: 0, cacheRead: 0, byCause: new Map() };
 let previousPrompt = 0;
 
-console.log(`pi-fold demo · ${options.requests} requests · window ${options.window} tokens · ${runtime.dependencies.foldStore.name} store at ${storeRoot}\n`);
+console.log(`pi-fold demo · ${options.requests} requests · window ${options.window} tokens · ${runtime.view.foldStore.name} store at ${storeRoot}\n`);
 for (let request = 1; request <= options.requests; request += 1) {
   session.step();
   const result = await runtime.project(session.entries, { contextWindow: options.window, overheadChars: 4_000 });
@@ -52,12 +52,12 @@ for (let request = 1; request <= options.requests; request += 1) {
   for (const warning of result.warnings) console.warn(warning);
   if (!options.quiet || ledger.causes.length > 0) console.log(formatRequestLine(ledger, prompt, cacheRead));
 }
-console.log(formatTotals(totals, runtime.memory.counters));
+console.log(formatTotals(totals, runtime.view.memory.counters));
 
 // Round trip: peek the deepest fold, then expand its outermost ancestor and compare every byte.
-const records = [...runtime.lattice.allRecords()];
+const records = [...runtime.view.lattice.allRecords()];
 const depthOf = (id: string): number => {
-  const parent = runtime.lattice.parentOf(id);
+  const parent = runtime.view.lattice.parentOf(id);
   return parent === undefined ? 0 : 1 + depthOf(parent);
 };
 const deepest = records.reduce((best, record) => (depthOf(record.id) > depthOf(best.id) ? record : best), records[0]!);
@@ -66,9 +66,9 @@ console.log(`\npeek ${deepest.id} (depth ${depthOf(deepest.id)}, ${deepest.kind}
 console.log(peek.text.split('\n').slice(0, 4).map((line) => `  ${line.slice(0, 150)}`).join('\n'));
 
 let root = deepest.id;
-while (runtime.lattice.parentOf(root) !== undefined) root = runtime.lattice.parentOf(root)!;
-const source = await readFoldSource(runtime.dependencies.foldStore, (id) => runtime.lattice.record(id), root);
-const start = runtime.index.positionOf(runtime.lattice.record(root)!.firstEntryId)!;
+while (runtime.view.lattice.parentOf(root) !== undefined) root = runtime.view.lattice.parentOf(root)!;
+const source = await readFoldSource(runtime.view.foldStore, (id) => runtime.view.lattice.record(id), root);
+const start = runtime.view.index.positionOf(runtime.view.lattice.record(root)!.firstEntryId)!;
 const original = session.entries.slice(start, start + source.length);
 const identical = source.every((entry, position) => entry.bytes === original[position]!.bytes && entry.entryId === original[position]!.id);
 const bytes = source.reduce((sum, entry) => sum + Buffer.byteLength(entry.bytes), 0);
@@ -77,15 +77,15 @@ console.log(identical ? `round trip verified: byte for byte identical to what th
 
 // And through the agent's own verb: expand the newest visible chapter, send one more request,
 // and check that the window now carries the host's exact entries where the brief was.
-const chapter = [...runtime.visibleFolds].reverse().find((placed) => placed.record.kind === 'chapter');
+const chapter = [...runtime.view.visibleFolds].reverse().find((placed) => placed.record.kind === 'chapter');
 let expandedOk = true;
 if (chapter !== undefined) {
   const answer = await runtime.act({ action: 'expand', id: chapter.record.id });
   console.log(`\n${answer.text.split('\n')[0]}`);
   session.step();
   const after = await runtime.project(session.entries, { contextWindow: options.window, overheadChars: 4_000 });
-  const shown = after.messages.filter((message) => message.kind === 'entry' && chapter.first <= runtime.index.positionOf(message.entryId)! && runtime.index.positionOf(message.entryId)! <= chapter.last);
-  expandedOk = shown.length > 0 && shown.every((message) => message.kind === 'entry' && message.bytes === session.entries[runtime.index.positionOf(message.entryId)!]!.bytes);
+  const shown = after.messages.filter((message) => message.kind === 'entry' && chapter.first <= runtime.view.index.positionOf(message.entryId)! && runtime.view.index.positionOf(message.entryId)! <= chapter.last);
+  expandedOk = shown.length > 0 && shown.every((message) => message.kind === 'entry' && message.bytes === session.entries[runtime.view.index.positionOf(message.entryId)!]!.bytes);
   console.log(`next request (${after.ledger.causes.join('+')}): ${shown.length} raw entries of ${chapter.record.id} back in the window, ${expandedOk ? 'byte for byte identical ✔' : 'MISMATCH ✘'}`);
 }
 await composed.dispose();

@@ -76,15 +76,15 @@ const result = await generateText({
 
 const { runtime } = folding;
 console.log(`steps: ${result.steps.length}; model calls: ${calls}`);
-for (const row of runtime.ledger) {
+for (const row of runtime.view.ledger) {
   if (row.foldsLanded > 0) console.log(`request ${row.request}: commit landed ${row.foldsLanded} folds; prompt ≈${row.estimatedTokens} of ${row.budgetTokens} tokens`);
 }
-console.log(`largest prompt: ≈${Math.max(...runtime.ledger.map((row) => row.estimatedTokens))} tokens; raw history: ≈${Math.round(JSON.stringify(histories.at(-1)).length / 4)} tokens`);
+console.log(`largest prompt: ≈${Math.max(...runtime.view.ledger.map((row) => row.estimatedTokens))} tokens; raw history: ≈${Math.round(JSON.stringify(histories.at(-1)).length / 4)} tokens`);
 console.log('folds standing:');
-for (const record of runtime.lattice.allRecords()) console.log(`  ${record.id} ${record.kind} · ${record.entryCount} entries · ${record.sourceChars} chars · ${record.brief.split('\n')[0]?.slice(0, 70)}`);
+for (const record of runtime.view.lattice.allRecords()) console.log(`  ${record.id} ${record.kind} · ${record.entryCount} entries · ${record.sourceChars} chars · ${record.brief.split('\n')[0]?.slice(0, 70)}`);
 
 // Round trip 1: the peek returned the exact stored bytes of every folded entry, each verified.
-const record = runtime.lattice.record(chosenFold ?? '');
+const record = runtime.view.lattice.record(chosenFold ?? '');
 if (record === undefined) throw new Error('the model found no fold to peek');
 const toolResults = result.steps.flatMap((step) => step.toolResults);
 const peekText = String(toolResults.find((item) => item.toolCallId === `call_${peekCall}`)?.output);
@@ -107,5 +107,5 @@ for (const original of originals) {
   if (JSON.stringify(shown?.type === 'tool-result' ? shown.output : undefined) !== JSON.stringify(resultPart.output)) throw new Error(`expand did not restore ${resultPart.toolCallId}`);
 }
 console.log(`expand ${record.id}: ${originals.length} original result(s) back in the prompt, identical`);
-console.log(`rewrites: ${runtime.memory.counters.rewrites} (unattributed ${runtime.memory.counters.unattributedRewrites}); pure appends: ${runtime.memory.counters.pureAppends}`);
+console.log(`rewrites: ${runtime.view.memory.counters.rewrites} (unattributed ${runtime.view.memory.counters.unattributedRewrites}); pure appends: ${runtime.view.memory.counters.pureAppends}`);
 await folding.dispose();

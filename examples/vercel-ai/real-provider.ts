@@ -56,6 +56,6 @@ const agent = new ToolLoopAgent(
 
 const result = await agent.generate({ prompt: 'Read every file under core/ and explain how a fold is committed, citing file names.' });
 console.log(result.text);
-const counters = folding.runtime.memory.counters;
+const counters = folding.runtime.view.memory.counters;
 console.log(`requests ${counters.requests} · commits ${counters.commits} · folds ${counters.foldsLanded} · rewrites ${counters.rewrites} · provider-side cache misses ${counters.providerCacheMisses}`);
 await folding.dispose();

@@ -177,7 +177,7 @@ async function runArmSession(input: RunArmInput): Promise<ArmResult> {
     const reads = fileReads(session);
     const folding = await registration?.sessions.existing(session.sessionManager.getSessionId());
     const ownership = folding?.ownership.warnings ?? [];
-    const foldSettings = folding === undefined || profile.fold === undefined ? undefined : checkedFoldSettings(input.arm, profile.fold, folding.runtime.settings);
+    const foldSettings = folding === undefined || profile.fold === undefined ? undefined : checkedFoldSettings(input.arm, profile.fold, folding.runtime.view.settings);
     const rewrites = provider.rows.filter((row) => row.purpose !== 'summary' && row.event !== 'append');
     return {
       arm: input.arm,

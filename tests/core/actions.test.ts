@@ -12,7 +12,7 @@ beforeEach(async () => {
 });
 
 function stateOf(target: FoldRuntime): string {
-  return JSON.stringify({ memory: target.memory.snapshot(target.lattice.expanded, []), frozen: serialize(target.frozen ?? []), causes: [...target.pendingCauses] });
+  return JSON.stringify({ memory: target.view.memory.snapshot(target.view.lattice.expanded, []), frozen: serialize(target.view.frozen ?? []), causes: [...target.view.pendingCauses] });
 }
 
 async function refusal(call: unknown): Promise<FoldError> {
@@ -27,11 +27,11 @@ async function refusal(call: unknown): Promise<FoldError> {
 }
 
 function standingFold(): string {
-  return runtime.visibleFolds[0]!.record.id;
+  return runtime.view.visibleFolds[0]!.record.id;
 }
 
 function pendingMark(): string {
-  const mark = runtime.memory.marks[0];
+  const mark = runtime.view.memory.marks[0];
   if (mark === undefined) throw new Error('the driven session left no pending mark');
   return mark.id;
 }
@@ -75,26 +75,26 @@ describe('every action refuses bad input with a named error and leaves state unc
   });
 
   it('reboundary that would partially overlap a standing fold, or reach the open unit, is refused', async () => {
-    const fold = runtime.visibleFolds.find((placed) => placed.record.kind === 'chapter')!;
-    const inside = runtime.index.entries[fold.first + 1]!.id;
-    const after = runtime.index.entries[fold.last + 2]!.id;
+    const fold = runtime.view.visibleFolds.find((placed) => placed.record.kind === 'chapter')!;
+    const inside = runtime.view.index.entries[fold.first + 1]!.id;
+    const after = runtime.view.index.entries[fold.last + 2]!.id;
     expect((await refusal({ action: 'reboundary', ids: [inside, after] })).code).toBe('ACTION.OVERLAP');
-    const newest = runtime.index.entries[runtime.index.length - 1]!.id;
+    const newest = runtime.view.index.entries[runtime.view.index.length - 1]!.id;
     expect((await refusal({ action: 'reboundary', ids: [newest] })).code).toBe('ACTION.PROTECTED');
   });
 
   it('expand is refused on an expanded fold, on a hidden child, and over maxTarget', async () => {
-    const chapter = runtime.visibleFolds.find((placed) => placed.record.parts.some((part) => part.kind === 'fold'));
+    const chapter = runtime.view.visibleFolds.find((placed) => placed.record.parts.some((part) => part.kind === 'fold'));
     if (chapter !== undefined) {
       const child = chapter.record.parts.find((part) => part.kind === 'fold')!;
       if (child.kind === 'fold') expect((await refusal({ action: 'expand', id: child.foldId })).code).toBe('ACTION.NOT_EXPANDED');
     }
     // Outermost first, so each child becomes visible before it is tried.
     const depth = (id: string): number => {
-      const parent = runtime.lattice.parentOf(id);
+      const parent = runtime.view.lattice.parentOf(id);
       return parent === undefined ? 0 : 1 + depth(parent);
     };
-    const all = [...runtime.lattice.allRecords()].map((record) => record.id).sort((a, b) => depth(a) - depth(b));
+    const all = [...runtime.view.lattice.allRecords()].map((record) => record.id).sort((a, b) => depth(a) - depth(b));
     let refusedForBudget: FoldError | undefined;
     for (const id of all) {
       try {
@@ -108,12 +108,12 @@ describe('every action refuses bad input with a named error and leaves state unc
       }
     }
     expect(refusedForBudget?.message).toMatch(/maxTarget/);
-    const expandedId = [...runtime.lattice.expanded][0]!;
+    const expandedId = [...runtime.view.lattice.expanded][0]!;
     expect((await refusal({ action: 'expand', id: expandedId })).code).toBe('ACTION.ALREADY_EXPANDED');
   });
 
   it('unpin of something not pinned, refold of a collapsed fold, peek past the end', async () => {
-    expect((await refusal({ action: 'unpin', ids: [runtime.index.entries[2]!.id] })).code).toBe('ACTION.UNKNOWN_ID');
+    expect((await refusal({ action: 'unpin', ids: [runtime.view.index.entries[2]!.id] })).code).toBe('ACTION.UNKNOWN_ID');
     expect((await refusal({ action: 'refold', id: standingFold() })).code).toBe('ACTION.NOT_EXPANDED');
     expect((await refusal({ action: 'peek', id: standingFold(), offset: 10_000_000 })).code).toBe('ACTION.INVALID_ARGUMENT');
   });
@@ -131,12 +131,12 @@ describe('actions that succeed', () => {
   it('a supplied brief lands verbatim with provenance supplied', async () => {
     const mark = pendingMark();
     await runtime.act({ action: 'brief', id: mark, text: 'My own words.' });
-    runtime.requestCommit([mark]);
-    await runtime.project(runtime.index.entries);
-    const record = runtime.lattice.record(mark)!;
+    runtime.requestCommit('user-fold', [mark]);
+    await runtime.project(runtime.view.index.entries);
+    const record = runtime.view.lattice.record(mark)!;
     expect(record.brief).toBe('My own words.');
     expect(record.provenance).toBe('supplied');
-    expect(runtime.frozen!.some((message) => (message.kind === 'synthetic' || message.kind === 'stub') && message.text.includes('My own words.'))).toBe(true);
+    expect(runtime.view.frozen!.some((message) => (message.kind === 'synthetic' || message.kind === 'stub') && message.text.includes('My own words.'))).toBe(true);
   });
 
   it('peek slices exact verified bytes and pages with nextOffset', async () => {
@@ -157,40 +157,40 @@ describe('actions that succeed', () => {
     const answer = await runtime.act({ action: 'status', detail: 'tree' });
     expect(stateOf(runtime)).toBe(before);
     const tree = answer.data.tree as { depth: number }[];
-    expect(tree.length).toBe(runtime.lattice.size);
+    expect(tree.length).toBe(runtime.view.lattice.size);
     expect(tree.some((row) => row.depth > 0)).toBe(true);
   });
 
   it('unmark holds a span raw; reboundary re-cuts and can return to raw', async () => {
-    const mark = runtime.memory.marks.find((candidate) => candidate.kind === 'chapter') ?? runtime.memory.marks[0]!;
+    const mark = runtime.view.memory.marks.find((candidate) => candidate.kind === 'chapter') ?? runtime.view.memory.marks[0]!;
     await runtime.act({ action: 'unmark', id: mark.id });
-    expect(runtime.memory.markById(mark.id)).toBeUndefined();
-    expect(runtime.memory.holds.length).toBe(1);
+    expect(runtime.view.memory.markById(mark.id)).toBeUndefined();
+    expect(runtime.view.memory.holds.length).toBe(1);
     const cut = await runtime.act({ action: 'reboundary', ids: [mark.firstEntryId, mark.lastEntryId] });
-    expect(runtime.memory.markById(cut.data.id as string)).toBeDefined();
-    expect(runtime.memory.holds.length).toBe(0);
+    expect(runtime.view.memory.markById(cut.data.id as string)).toBeDefined();
+    expect(runtime.view.memory.holds.length).toBe(0);
     await runtime.act({ action: 'reboundary', ids: [cut.data.id as string] });
-    expect(runtime.memory.markById(cut.data.id as string)).toBeUndefined();
+    expect(runtime.view.memory.markById(cut.data.id as string)).toBeUndefined();
   });
 });
 
 describe('unmark keeps its promise', () => {
   it('no pending mark around or inside a withdrawn span can fold it later', async () => {
-    const chapter = runtime.memory.marks.find((mark) => mark.kind === 'chapter' && runtime.memory.marks.some((inner) => inner.kind === 'tool' && runtime.index.positionOf(inner.firstEntryId)! > runtime.index.positionOf(mark.firstEntryId)! && runtime.index.positionOf(inner.lastEntryId)! <= runtime.index.positionOf(mark.lastEntryId)!));
-    const target = chapter ?? runtime.memory.marks.find((mark) => mark.kind === 'chapter')!;
-    const first = runtime.index.positionOf(target.firstEntryId)!;
-    const last = runtime.index.positionOf(target.lastEntryId)!;
+    const chapter = runtime.view.memory.marks.find((mark) => mark.kind === 'chapter' && runtime.view.memory.marks.some((inner) => inner.kind === 'tool' && runtime.view.index.positionOf(inner.firstEntryId)! > runtime.view.index.positionOf(mark.firstEntryId)! && runtime.view.index.positionOf(inner.lastEntryId)! <= runtime.view.index.positionOf(mark.lastEntryId)!));
+    const target = chapter ?? runtime.view.memory.marks.find((mark) => mark.kind === 'chapter')!;
+    const first = runtime.view.index.positionOf(target.firstEntryId)!;
+    const last = runtime.view.index.positionOf(target.lastEntryId)!;
     // Folds that already stood inside the span stay as they were; nothing new may hide.
     const hiddenBefore = new Set<number>();
-    for (let position = first; position <= last; position += 1) if (runtime.lattice.isHidden(position)) hiddenBefore.add(position);
+    for (let position = first; position <= last; position += 1) if (runtime.view.lattice.isHidden(position)) hiddenBefore.add(position);
     await runtime.act({ action: 'unmark', id: target.id });
-    for (const mark of runtime.memory.marks) {
-      const markFirst = runtime.index.positionOf(mark.firstEntryId)!;
-      const markLast = runtime.index.positionOf(mark.lastEntryId)!;
+    for (const mark of runtime.view.memory.marks) {
+      const markFirst = runtime.view.index.positionOf(mark.firstEntryId)!;
+      const markLast = runtime.view.index.positionOf(mark.lastEntryId)!;
       expect(markLast < first || last < markFirst).toBe(true);
     }
-    runtime.requestCommit();
-    await runtime.project(runtime.index.entries);
-    for (let position = first; position <= last; position += 1) expect(runtime.lattice.isHidden(position)).toBe(hiddenBefore.has(position));
+    runtime.requestCommit('user-fold');
+    await runtime.project(runtime.view.index.entries);
+    for (let position = first; position <= last; position += 1) expect(runtime.view.lattice.isHidden(position)).toBe(hiddenBefore.has(position));
   });
 });

@@ -37,7 +37,7 @@ async function drive(options: { seed: number; steps: number; settings?: Record<s
     const usage = { input: prompt - cached, cacheRead: cached, cacheWrite: 0, output: 200 };
     dollars += priceRequest(DEFAULT_PRICE_LIST, usage);
     runtime.recordUsage(usage);
-    if (result.ledger.foldsLanded > 0) commits.push({ request: result.ledger.request, reason: runtime.scheduler.lastReason, folds: result.ledger.foldsLanded });
+    if (result.ledger.foldsLanded > 0) commits.push({ request: result.ledger.request, reason: runtime.view.scheduler.lastReason, folds: result.ledger.foldsLanded });
     options.onRequest?.(runtime, session);
   }
   return { runtime, sink, dollars, commits };
@@ -57,7 +57,7 @@ describe('B3.2 the cost policy against the seed band', () => {
     expect(cost.commits.every((commit) => commit.reason === 'cost' || commit.reason === 'ceiling')).toBe(true);
     expect(cost.dollars).toBeLessThan(band.dollars);
     expect(appendOnlyViolations(cost.sink.projections)).toEqual([]);
-    expect(cost.runtime.memory.counters.unattributedRewrites).toBe(0);
+    expect(cost.runtime.view.memory.counters.unattributedRewrites).toBe(0);
     for (const projection of cost.sink.projections) expect(projection.ledger.estimatedTokens).toBeLessThanOrEqual(BUDGET);
   });
 });
@@ -68,7 +68,7 @@ describe('B3.6 immediate: the default\'s trigger, one mark per request', () => {
     const immediate = await drive({ seed: 11, steps: 220, settings: { scheduling: 'immediate' } });
     expect(immediate.commits[0]!.request).toBe(cost.commits[0]!.request);
     expect(immediate.commits.every((commit) => commit.folds === 1 || commit.reason === 'fence')).toBe(true);
-    expect(immediate.runtime.memory.counters.rewrites).toBeGreaterThan(cost.runtime.memory.counters.rewrites);
+    expect(immediate.runtime.view.memory.counters.rewrites).toBeGreaterThan(cost.runtime.view.memory.counters.rewrites);
     expect(appendOnlyViolations(immediate.sink.projections)).toEqual([]);
   });
 });
@@ -117,14 +117,14 @@ describe('B3.2 the raw working-set floor (property)', () => {
           steps: 120,
           settings: { scheduling, rawFloorTokens: floor },
           onRequest: (runtime) => {
-            const row = runtime.ledger[runtime.ledger.length - 1]!;
-            if (row.foldsLanded === 0 || runtime.scheduler.lastReason === 'fence') return;
+            const row = runtime.view.ledger[runtime.view.ledger.length - 1]!;
+            if (row.foldsLanded === 0 || runtime.view.scheduler.lastReason === 'fence') return;
             // Independent of the engine's own floor arithmetic: Pi's 4 chars per token, capped at half the budget.
             const floorChars = Math.min(floor, BUDGET / 2) * 4;
-            for (const record of runtime.lattice.allRecords()) {
-              if (record.epoch !== runtime.memory.epoch) continue;
-              const last = runtime.index.positionOf(record.lastEntryId)!;
-              const after = runtime.index.entries.slice(last + 1).reduce((sum, entry) => sum + entry.bytes.length, 0);
+            for (const record of runtime.view.lattice.allRecords()) {
+              if (record.epoch !== runtime.view.memory.epoch) continue;
+              const last = runtime.view.index.positionOf(record.lastEntryId)!;
+              const after = runtime.view.index.entries.slice(last + 1).reduce((sum, entry) => sum + entry.bytes.length, 0);
               if (after < floorChars) violations.push(`${scheduling} seed ${seed}: fold ${record.id} ends with ${after} chars after it, floor ${floorChars}`);
             }
           },

@@ -14,7 +14,7 @@ describe('I1 append-only window', () => {
   it('every request extends the previous bytes unless a rewrite was recorded, and none is unattributed', () => {
     expect(sink.projections.length).toBe(260);
     expect(appendOnlyViolations(sink.projections)).toEqual([]);
-    expect(runtime.memory.counters.unattributedRewrites).toBe(0);
+    expect(runtime.view.memory.counters.unattributedRewrites).toBe(0);
   });
 
   it('rewrites happen only at commits (plus attributed causes), and commits land', () => {
@@ -22,7 +22,7 @@ describe('I1 append-only window', () => {
     const commits = sink.projections.filter((projection) => projection.ledger.foldsLanded > 0);
     expect(commits.length).toBeGreaterThan(3);
     for (const rewrite of rewrites) expect(rewrite.ledger.causes).toContain('commit');
-    expect(runtime.memory.counters.rewrites).toBe(commits.length);
+    expect(runtime.view.memory.counters.rewrites).toBe(commits.length);
   });
 
   it('the gate catches an unattributed mid-window edit', () => {
@@ -55,13 +55,13 @@ describe('B3.2 the band policy (the seed\'s, chosen in settings)', () => {
 
 describe('I2 lossless', () => {
   it('every fold at every depth returns its exact source, verified', async () => {
-    const records = [...runtime.lattice.allRecords()];
+    const records = [...runtime.view.lattice.allRecords()];
     expect(records.length).toBeGreaterThan(20);
     expect(records.some((record) => record.parts.some((part) => part.kind === 'fold'))).toBe(true);
     for (const record of records) {
-      const source = await readFoldSource(run.store, (id) => runtime.lattice.record(id), record.id);
-      const first = runtime.index.positionOf(record.firstEntryId)!;
-      const expected = runtime.index.entries.slice(first, first + source.length);
+      const source = await readFoldSource(run.store, (id) => runtime.view.lattice.record(id), record.id);
+      const first = runtime.view.index.positionOf(record.firstEntryId)!;
+      const expected = runtime.view.index.entries.slice(first, first + source.length);
       expect(source.map((entry) => entry.bytes)).toEqual(expected.map((entry) => entry.bytes));
       expect(source[source.length - 1]!.entryId).toBe(record.lastEntryId);
     }
@@ -70,17 +70,17 @@ describe('I2 lossless', () => {
   it('a corrupted blob is refused by name and nothing partial is returned', async () => {
     const { store: corrupting, corrupt } = corruptingStore((bytes) => (bytes[0] = bytes[0]! ^ 1));
     const corrupted = await driveSession({ seed: 3, steps: 60, store: corrupting });
-    const fold = [...corrupted.runtime.lattice.allRecords()][0]!;
+    const fold = [...corrupted.runtime.view.lattice.allRecords()][0]!;
     corrupt();
     const error = await corrupted.runtime.act({ action: 'peek', id: fold.id }).catch((caught: unknown) => caught);
     expect(FoldError.isInstance(error) && error.code).toBe('STORE.HASH_MISMATCH');
-    await expect(readFoldSource(corrupting, (id) => corrupted.runtime.lattice.record(id), fold.id)).rejects.toThrow(/STORE.HASH_MISMATCH/);
+    await expect(readFoldSource(corrupting, (id) => corrupted.runtime.view.lattice.record(id), fold.id)).rejects.toThrow(/STORE.HASH_MISMATCH/);
   });
 });
 
 describe('I3 structure', () => {
   it('folds form a forest and every projection keeps call/result pairing', () => {
-    expect(forestViolations([...runtime.lattice.allRecords()], (id) => runtime.index.positionOf(id))).toEqual([]);
+    expect(forestViolations([...runtime.view.lattice.allRecords()], (id) => runtime.view.index.positionOf(id))).toEqual([]);
     for (const projection of sink.projections) expect(pairingViolations(projection.messages)).toEqual([]);
   });
 
@@ -88,9 +88,9 @@ describe('I3 structure', () => {
     const messages = sink.projections[5]!.messages;
     const resultAt = messages.findIndex((message) => message.kind === 'entry' && message.bytes.includes('"role":"toolResult"'));
     expect(pairingViolations(messages.filter((_, position) => position !== resultAt - 1)).length).toBeGreaterThan(0);
-    const [a, b] = [...runtime.lattice.allRecords()].filter((record) => record.kind === 'chapter');
-    const overlapping = { ...b!, id: 'fold_overlap', firstEntryId: runtime.index.entries[runtime.index.positionOf(a!.firstEntryId)! + 1]!.id };
-    expect(forestViolations([a!, overlapping, b!], (id) => runtime.index.positionOf(id)).length).toBeGreaterThan(0);
+    const [a, b] = [...runtime.view.lattice.allRecords()].filter((record) => record.kind === 'chapter');
+    const overlapping = { ...b!, id: 'fold_overlap', firstEntryId: runtime.view.index.entries[runtime.view.index.positionOf(a!.firstEntryId)! + 1]!.id };
+    expect(forestViolations([a!, overlapping, b!], (id) => runtime.view.index.positionOf(id)).length).toBeGreaterThan(0);
   });
 });
 
@@ -107,13 +107,13 @@ describe('I4 protection', () => {
       session.step();
       await pinned.runtime.project(session.entries);
       const open = session.entries[session.entries.length - 1]!;
-      expect(pinned.runtime.lattice.isHidden(session.entries.length - 1)).toBe(false);
+      expect(pinned.runtime.view.lattice.isHidden(session.entries.length - 1)).toBe(false);
       expect(open).toBeDefined();
     }
-    const records = [...pinned.runtime.lattice.allRecords()];
+    const records = [...pinned.runtime.view.lattice.allRecords()];
     expect(records.length).toBeGreaterThan(5);
-    const pinPosition = pinned.runtime.index.positionOf(pinId)!;
-    expect(pinned.runtime.lattice.isHidden(pinPosition)).toBe(false);
+    const pinPosition = pinned.runtime.view.index.positionOf(pinId)!;
+    expect(pinned.runtime.view.lattice.isHidden(pinPosition)).toBe(false);
     for (const record of records.filter((candidate) => candidate.kind === 'tool')) {
       for (const call of record.toolCalls ?? []) expect(call.toolName).not.toBe('grep');
     }
@@ -149,7 +149,7 @@ describe('I6 budget fence', () => {
     const error = await fenced.project(entries).catch((caught: unknown) => caught);
     expect(FoldError.isInstance(error) && error.code).toBe('BUDGET.EXCEEDED');
     expect(fencedSink.projections.length).toBe(1);
-    expect(fenced.frozen?.length).toBe(1);
+    expect(fenced.view.frozen?.length).toBe(1);
   });
 });
 
@@ -185,10 +185,10 @@ describe('I6 with held spans', () => {
       await held.project(session.entries);
       // The agent withdraws every mark it sees: without the fence nothing would ever fold.
       // Unmarking one mark can withdraw another (a parent over it): only those still standing.
-      for (const mark of [...held.memory.marks]) if (held.memory.markById(mark.id) !== undefined) await held.act({ action: 'unmark', id: mark.id });
+      for (const mark of [...held.view.memory.marks]) if (held.view.memory.markById(mark.id) !== undefined) await held.act({ action: 'unmark', id: mark.id });
     }
-    expect(held.memory.holds.length).toBeGreaterThan(5);
-    expect(held.memory.counters.commits).toBeGreaterThan(0);
+    expect(held.view.memory.holds.length).toBeGreaterThan(5);
+    expect(held.view.memory.counters.commits).toBeGreaterThan(0);
     for (const projection of heldSink.projections) expect(projection.ledger.estimatedTokens).toBeLessThanOrEqual(projection.ledger.budgetTokens);
   });
 });
@@ -197,8 +197,8 @@ describe('B3.6 eager scheduling (ablation)', () => {
   it('lands each mark as it is cut, paying a rewrite far more often than the default', async () => {
     const immediate = await driveSession({ seed: 7, steps: 260, settings: { scheduling: 'eager' } });
     expect(appendOnlyViolations(immediate.sink.projections)).toEqual([]);
-    expect(immediate.runtime.memory.counters.unattributedRewrites).toBe(0);
-    expect(immediate.runtime.memory.counters.rewrites).toBeGreaterThan(3 * runtime.memory.counters.rewrites);
+    expect(immediate.runtime.view.memory.counters.unattributedRewrites).toBe(0);
+    expect(immediate.runtime.view.memory.counters.rewrites).toBeGreaterThan(3 * runtime.view.memory.counters.rewrites);
     const peakImmediate = Math.max(...immediate.sink.projections.map((projection) => projection.ledger.estimatedTokens));
     expect(peakImmediate).toBeLessThan(0.8 * 60_000);
   });

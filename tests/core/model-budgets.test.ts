@@ -45,7 +45,7 @@ describe('providerInputBudget keyed by model id', () => {
     }
     expect(FoldError.isInstance(error) && error.code).toBe('SETTINGS.INVALID');
     expect((error as Error).message).toContain('no serving budget for model "acme/other": providerInputBudget names only "large", "acme/small"');
-    expect(runtime.ledger).toHaveLength(0);
+    expect(runtime.view.ledger).toHaveLength(0);
     // With the host's window it falls back to the window, as a single budget would.
     const row = (await runtime.project(session.entries, { model: { id: 'other' }, contextWindow: 100_000 })).ledger;
     expect(row.budgetTokens).toBe(100_000 - 10_000);
@@ -61,12 +61,12 @@ describe('providerInputBudget keyed by model id', () => {
       runtime.recordUsage({ input: providerTokens(row.totalChars), cacheRead: 0, cacheWrite: 0, output: 100 });
       expect(row.budgetTokens).toBe(80_000);
     }
-    expect(row!.estimatedTokens).toBeGreaterThan(30_000 * runtime.settings.thresholds.maxTarget);
+    expect(row!.estimatedTokens).toBeGreaterThan(30_000 * runtime.view.settings.thresholds.maxTarget);
     session.step();
     const switched = (await runtime.project(session.entries, { model: { id: 'small' } })).ledger;
     expect(switched.budgetTokens).toBe(30_000);
     expect(switched.foldsLanded).toBeGreaterThan(0);
-    expect(switched.estimatedTokens).toBeLessThanOrEqual(30_000 * runtime.settings.thresholds.maxTarget);
+    expect(switched.estimatedTokens).toBeLessThanOrEqual(30_000 * runtime.view.settings.thresholds.maxTarget);
     expect(switched.causes).toContain('commit');
   });
 });

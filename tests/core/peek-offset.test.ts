@@ -15,7 +15,7 @@ beforeAll(async () => {
 
 /** A fold with at least two raw entries, so the second entry's offsets differ in the two readings. */
 function foldWithEntries(): FoldRecord {
-  const record = [...driven.runtime.lattice.allRecords()].find((candidate) => candidate.parts.filter((part) => part.kind === 'entry').length >= 2);
+  const record = [...driven.runtime.view.lattice.allRecords()].find((candidate) => candidate.parts.filter((part) => part.kind === 'entry').length >= 2);
   if (record === undefined) throw new Error('the driven session has no fold with two raw entries');
   return record;
 }

@@ -56,12 +56,12 @@ async function play(operations: readonly Operation[]) {
       const calls = op.sizes.map((_, position) => ({ id: id('c'), name: position === 1 ? 'grep' : 'read', arguments: { path: `f${position}` } }));
       entries.push(assistantEntry(id('a'), 'working', calls));
       op.sizes.forEach((size, position) => entries.push(toolResultEntry(id('r'), calls[position]!.id, calls[position]!.name, sourceLikeText(random, size, 'out'))));
-    } else if (op.type === 'fold') runtime.requestCommit();
+    } else if (op.type === 'fold') runtime.requestCommit('user-fold');
     else {
       const args = actionArguments(runtime, op);
       const callId = id('c');
       entries.push(assistantEntry(id('a'), '', [{ id: callId, name: 'fold_context', arguments: args }]));
-      const before = JSON.stringify(runtime.memory.snapshot(runtime.lattice.expanded, []));
+      const before = JSON.stringify(runtime.view.memory.snapshot(runtime.view.lattice.expanded, []));
       let text: string;
       try {
         text = (await runtime.act(args, { toolCallId: callId })).text;
@@ -69,7 +69,7 @@ async function play(operations: readonly Operation[]) {
         if (!FoldError.isInstance(error)) throw error;
         // A refusal names its reason and changes nothing.
         expect(error.message.length).toBeGreaterThan(10);
-        expect(JSON.stringify(runtime.memory.snapshot(runtime.lattice.expanded, []))).toBe(before);
+        expect(JSON.stringify(runtime.view.memory.snapshot(runtime.view.lattice.expanded, []))).toBe(before);
         text = error.message;
       }
       entries.push(toolResultEntry(id('r'), callId, 'fold_context', text));
@@ -80,9 +80,9 @@ async function play(operations: readonly Operation[]) {
 }
 
 function actionArguments(runtime: Awaited<ReturnType<typeof openRuntime>>['runtime'], op: Extract<Operation, { type: 'action' }>): Record<string, unknown> {
-  const folds = [...runtime.lattice.allRecords()].map((record) => record.id);
-  const marks = runtime.memory.marks.map((mark) => mark.id);
-  const entryIds = runtime.index.entries.map((entry) => entry.id);
+  const folds = [...runtime.view.lattice.allRecords()].map((record) => record.id);
+  const marks = runtime.view.memory.marks.map((mark) => mark.id);
+  const entryIds = runtime.view.index.entries.map((entry) => entry.id);
   const pick = <T>(list: readonly T[], fallback: T): T => (list.length === 0 ? fallback : list[op.pick % list.length]!);
   const anyId = pick([...folds, ...marks, ...entryIds, 'fold_000000000000000000000000', '../etc/passwd'], 'nothing');
   switch (op.verb) {
@@ -116,12 +116,12 @@ describe('properties over random transcripts and action sequences', () => {
         const first = await play(operations);
         expect(appendOnlyViolations(first.sink.projections)).toEqual([]);
         for (const projection of first.sink.projections) expect(pairingViolations(projection.messages)).toEqual([]);
-        const records = [...first.runtime.lattice.allRecords()];
-        expect(forestViolations(records, (entryId) => first.runtime.index.positionOf(entryId))).toEqual([]);
+        const records = [...first.runtime.view.lattice.allRecords()];
+        expect(forestViolations(records, (entryId) => first.runtime.view.index.positionOf(entryId))).toEqual([]);
         for (const record of records) {
-          const source = await readFoldSource(first.store, (foldId) => first.runtime.lattice.record(foldId), record.id);
-          const start = first.runtime.index.positionOf(record.firstEntryId)!;
-          expect(source.map((entry) => entry.bytes)).toEqual(first.runtime.index.entries.slice(start, start + source.length).map((entry) => entry.bytes));
+          const source = await readFoldSource(first.store, (foldId) => first.runtime.view.lattice.record(foldId), record.id);
+          const start = first.runtime.view.index.positionOf(record.firstEntryId)!;
+          expect(source.map((entry) => entry.bytes)).toEqual(first.runtime.view.index.entries.slice(start, start + source.length).map((entry) => entry.bytes));
         }
         const second = await play(operations);
         expect(second.sink.projections.map((projection) => serialize(projection.messages))).toEqual(first.sink.projections.map((projection) => serialize(projection.messages)));
@@ -140,7 +140,7 @@ describe('the property run exercises what it claims', () => {
     for (const operations of samples) {
       const { runtime, sink } = await play(operations);
       for (const projection of sink.projections) for (const cause of projection.ledger.causes) causes.set(cause, (causes.get(cause) ?? 0) + 1);
-      const records = [...runtime.lattice.allRecords()];
+      const records = [...runtime.view.lattice.allRecords()];
       folds += records.length;
       nested += records.filter((record) => record.parts.some((part) => part.kind === 'fold')).length;
     }

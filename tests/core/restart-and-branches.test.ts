@@ -11,19 +11,19 @@ describe('restart', () => {
     const first = await driveSession({ seed: 12, steps: 120, store });
     const pinId = first.session.entries[first.session.entries.length - 3]!.id;
     await first.runtime.act({ action: 'pin', ids: [pinId] });
-    const mark = first.runtime.memory.marks[0];
+    const mark = first.runtime.view.memory.marks[0];
     if (mark !== undefined) await first.runtime.act({ action: 'brief', id: mark.id, text: 'kept across restarts' });
-    const before = serialize(first.runtime.frozen!);
+    const before = serialize(first.runtime.view.frozen!);
 
     const { runtime: second } = await openRuntime({ store });
     const after = await second.project(first.session.entries);
     expect(serialize(after.messages)).toBe(before);
-    expect(second.lattice.size).toBe(first.runtime.lattice.size);
-    expect([...second.memory.pins]).toContain(pinId);
-    if (mark !== undefined) expect(second.memory.markById(mark.id)?.brief).toBe('kept across restarts');
-    const deep = [...second.lattice.allRecords()].find((record) => record.kind === 'consolidation') ?? [...second.lattice.allRecords()][0]!;
-    const source = await readFoldSource(store, (id) => second.lattice.record(id), deep.id);
-    const start = first.runtime.index.positionOf(deep.firstEntryId)!;
+    expect(second.view.lattice.size).toBe(first.runtime.view.lattice.size);
+    expect([...second.view.memory.pins]).toContain(pinId);
+    if (mark !== undefined) expect(second.view.memory.markById(mark.id)?.brief).toBe('kept across restarts');
+    const deep = [...second.view.lattice.allRecords()].find((record) => record.kind === 'consolidation') ?? [...second.view.lattice.allRecords()][0]!;
+    const source = await readFoldSource(store, (id) => second.view.lattice.record(id), deep.id);
+    const start = first.runtime.view.index.positionOf(deep.firstEntryId)!;
     expect(source.map((entry) => entry.bytes)).toEqual(first.session.entries.slice(start, start + source.length).map((entry) => entry.bytes));
   });
 
@@ -44,7 +44,7 @@ describe('branch navigation', () => {
       session.step();
       await runtime.project(session.entries);
     }
-    const foldsBefore = runtime.visibleFolds.length;
+    const foldsBefore = runtime.view.visibleFolds.length;
     expect(foldsBefore).toBeGreaterThan(0);
     // Navigate back to an early point and continue on a new branch.
     const branch = [...session.entries.slice(0, 5), userEntry('branch-1', 'try another approach')];
@@ -55,6 +55,6 @@ describe('branch navigation', () => {
     // And back to the original branch: its folds are shown again.
     const back = await runtime.project(session.entries);
     expect(back.ledger.causes).toContain('transcript-changed');
-    expect(runtime.visibleFolds.length).toBe(foldsBefore);
+    expect(runtime.view.visibleFolds.length).toBe(foldsBefore);
   });
 });

@@ -18,8 +18,8 @@ beforeAll(async () => {
 /** Entries that sit inside a fold placed on this branch, in transcript order: what search covers. */
 function foldedEntries(): TranscriptEntry[] {
   const inside = new Set<string>();
-  for (const record of runtime.lattice.allRecords()) {
-    const placed = runtime.lattice.placement(record.id);
+  for (const record of runtime.view.lattice.allRecords()) {
+    const placed = runtime.view.lattice.placement(record.id);
     if (placed === undefined) continue;
     for (let position = placed.first; position <= placed.last; position += 1) inside.add(driven.session.entries[position]!.id);
   }
@@ -48,7 +48,7 @@ async function allPages(call: Record<string, unknown>): Promise<SearchHit[]> {
 }
 
 function windowState(): string {
-  return JSON.stringify({ memory: runtime.memory.snapshot(runtime.lattice.expanded, []), frozen: serialize(runtime.frozen ?? []), causes: [...runtime.pendingCauses] });
+  return JSON.stringify({ memory: runtime.view.memory.snapshot(runtime.view.lattice.expanded, []), frozen: serialize(runtime.view.frozen ?? []), causes: [...runtime.view.pendingCauses] });
 }
 
 async function refusal(call: Record<string, unknown>): Promise<FoldError> {
@@ -61,7 +61,7 @@ async function refusal(call: Record<string, unknown>): Promise<FoldError> {
 
 describe('search: exact recall over every fold\'s verified source', () => {
   it('finds exactly the occurrences an independent scan of the original bytes finds, in order, across pages', async () => {
-    expect(runtime.lattice.size).toBeGreaterThan(3);
+    expect(runtime.view.lattice.size).toBeGreaterThan(3);
     const word = /"role":"toolResult"/g;
     const expected = bruteForce(word);
     expect(expected.length).toBeGreaterThan(20);
@@ -102,11 +102,11 @@ describe('search: exact recall over every fold\'s verified source', () => {
   });
 
   it('within limits the search to one fold and its children', async () => {
-    const fold = runtime.visibleFolds[0]!.record;
+    const fold = runtime.view.visibleFolds[0]!.record;
     const hits = await allPages({ action: 'search', pattern: '"role"', within: fold.id });
     const inside = new Set<string>();
     const visit = (id: string): void => {
-      for (const part of runtime.lattice.record(id)!.parts) part.kind === 'entry' ? inside.add(part.entryId) : visit(part.foldId);
+      for (const part of runtime.view.lattice.record(id)!.parts) part.kind === 'entry' ? inside.add(part.entryId) : visit(part.foldId);
     };
     visit(fold.id);
     expect(hits.length).toBeGreaterThan(0);

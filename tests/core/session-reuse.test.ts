@@ -14,19 +14,19 @@ describe('a stored session id reused by another conversation in a new process', 
   it('is said (a coded warning, a transcript-changed rewrite), and no stored fold is shown over other bytes or lost', async () => {
     const store = new MemoryFoldStore();
     const original = await driveSession({ seed: 5, steps: 70, store });
-    const storedFolds = [...original.runtime.lattice.allRecords()].map((record) => record.id).sort();
-    expect(original.runtime.visibleFolds.length).toBeGreaterThan(2);
+    const storedFolds = [...original.runtime.view.lattice.allRecords()].map((record) => record.id).sort();
+    expect(original.runtime.view.visibleFolds.length).toBeGreaterThan(2);
 
     // The control: the same conversation in a new process is a pure continuation.
     const resumed = await openRuntime({ store });
     const same = await resumed.runtime.project(original.session.entries);
     expect(same.warnings.join('\n')).not.toContain('TRANSCRIPT.SESSION_MISMATCH');
     expect(same.ledger.causes).not.toContain('transcript-changed');
-    expect(resumed.runtime.visibleFolds.length).toBe(original.runtime.visibleFolds.length);
+    expect(resumed.runtime.view.visibleFolds.length).toBe(original.runtime.view.visibleFolds.length);
 
     const other = new SyntheticSession({ seed: 77, resultChars: [3000, 16_000] });
     for (let step = 0; step < 40; step += 1) other.step();
-    const sharedIds = other.entries.filter((entry) => original.runtime.index.positionOf(entry.id) !== undefined).length;
+    const sharedIds = other.entries.filter((entry) => original.runtime.view.index.positionOf(entry.id) !== undefined).length;
     expect(sharedIds).toBeGreaterThan(20);
     const reopened = await openRuntime({ store });
     const result = await reopened.runtime.project(other.entries);
@@ -42,6 +42,6 @@ describe('a stored session id reused by another conversation in a new process', 
     // The original conversation, handed over again, gets its folds back.
     const back = await openRuntime({ store });
     await back.runtime.project(original.session.entries);
-    expect(back.runtime.visibleFolds.map((placed) => placed.record.id).sort()).toEqual(original.runtime.visibleFolds.map((placed) => placed.record.id).sort());
+    expect(back.runtime.view.visibleFolds.map((placed) => placed.record.id).sort()).toEqual(original.runtime.view.visibleFolds.map((placed) => placed.record.id).sort());
   }, 60_000);
 });

@@ -10,7 +10,7 @@ describe('commit telemetry tells what happened: estimates at the commit, provide
     const session = new SyntheticSession({ seed: 12, resultChars: [3000, 16_000] });
     const reported = new Map<number, { prompt: number; cacheRead: number }>();
     const logged: unknown[] = [];
-    runtime.telemetry.subscribe((event) => logged.push(event));
+    runtime.subscribe({ acceptCommitTelemetry: (event) => logged.push(event) });
     for (let step = 0; step < 120; step += 1) {
       session.step();
       const result = await runtime.project(session.entries);
@@ -19,7 +19,7 @@ describe('commit telemetry tells what happened: estimates at the commit, provide
       reported.set(result.ledger.request, { prompt, cacheRead });
       runtime.recordUsage({ input: prompt - cacheRead, cacheRead, cacheWrite: 0, output: 100 });
     }
-    const commits = runtime.memory.counters.commits;
+    const commits = runtime.view.memory.counters.commits;
     expect(commits).toBeGreaterThan(2);
     const events = sink.commitEvents;
     expect(events.filter((event) => event.phase === 'landed')).toHaveLength(commits);
@@ -49,36 +49,38 @@ describe('commit telemetry tells what happened: estimates at the commit, provide
   it('a host listener that throws fails neither the request nor the listeners after it, and status says so', async () => {
     const { runtime, sink } = await openRuntime();
     const session = new SyntheticSession({ seed: 5, resultChars: [3000, 16_000] });
-    runtime.telemetry.subscribe(() => {
-      throw new Error('log server unreachable');
+    runtime.subscribe({
+      acceptCommitTelemetry: () => {
+        throw new Error('log server unreachable');
+      },
     });
     const logged: unknown[] = [];
-    runtime.telemetry.subscribe((event) => logged.push(event));
+    runtime.subscribe({ acceptCommitTelemetry: (event) => logged.push(event) });
     for (let step = 0; step < 80; step += 1) {
       session.step();
       const result = await runtime.project(session.entries);
       runtime.recordUsage({ input: providerTokens(result.ledger.totalChars), cacheRead: 0, cacheWrite: 0, output: 100 });
     }
-    const commits = runtime.memory.counters.commits;
+    const commits = runtime.view.memory.counters.commits;
     expect(commits).toBeGreaterThan(0);
     expect(logged).toEqual(sink.commitEvents);
     expect(logged).toHaveLength(2 * commits);
-    expect(runtime.telemetry.listenerFailures).toBe(2 * commits);
-    expect(formatStatus(statusReport(runtime))).toContain(`telemetry listeners threw ${2 * commits} times (last: log server unreachable); folding went on`);
+    expect(runtime.view.telemetry.listenerFailures).toBe(2 * commits);
+    expect(formatStatus(statusReport(runtime.view))).toContain(`telemetry listeners threw ${2 * commits} times (last: log server unreachable); folding went on`);
   });
 
   it('status shows the latest commits, and says when the provider count is still pending', async () => {
     const { runtime } = await driveSession({ seed: 5, steps: 80 });
-    const report = statusReport(runtime);
+    const report = statusReport(runtime.view);
     expect(report.recentCommits.length).toBeGreaterThan(0);
     expect(formatStatus(report)).toMatch(/commit.*\(estimated → provider-measured\)/);
     expect(formatStatus(report)).toMatch(/rewrote ≈\d+ prefix tokens · provider cache read \d+/);
     const session = new SyntheticSession({ seed: 77, resultChars: [20_000, 30_000] });
     const fresh = await openRuntime();
-    for (let step = 0; step < 200 && fresh.runtime.memory.counters.commits === 0; step += 1) {
+    for (let step = 0; step < 200 && fresh.runtime.view.memory.counters.commits === 0; step += 1) {
       session.step();
       await fresh.runtime.project(session.entries);
     }
-    expect(formatStatus(statusReport(fresh.runtime))).toContain('provider count pending');
+    expect(formatStatus(statusReport(fresh.runtime.view))).toContain('provider count pending');
   });
 });

@@ -29,7 +29,7 @@ async function healthySession() {
   await pi.session.prompt('Read blobs.');
   await settle(pi.session);
   const folding = await pi.registration.sessions.forSession(pi.sessionManager);
-  expect([...folding.runtime.lattice.allRecords()].length).toBeGreaterThan(0);
+  expect([...folding.runtime.view.lattice.allRecords()].length).toBeGreaterThan(0);
   const sessionFile = pi.sessionManager.getSessionFile()!;
   const sessionId = pi.sessionManager.getSessionId();
   pi.session.dispose();
@@ -101,7 +101,7 @@ describe('hardening: corrupt inputs give clear errors and overwrite nothing', ()
     const folding = await pi.registration.sessions.forSession(pi.sessionManager);
     const branch = pi.sessionManager.getBranch();
     await folding.runtime.project(new PiEntryMapper().map(branch.flatMap((entry) => (entry.type === 'message' ? [entry.message] : [])), branch).entries);
-    const record = folding.runtime.visibleFolds.map((placed) => placed.record).find((candidate) => candidate.parts.some((part) => part.kind === 'entry'))!;
+    const record = folding.runtime.view.visibleFolds.map((placed) => placed.record).find((candidate) => candidate.parts.some((part) => part.kind === 'entry'))!;
     const part = record.parts.find((candidate) => candidate.kind === 'entry')! as { sha256: string };
     const path = foldStore.layout.blobPath(part.sha256);
     const bytes = readFileSync(path);

@@ -167,6 +167,6 @@ async function checkAfterKill(sessionFile: string, root: string, previousFolds: 
   }
   for (const projection of projections) losses.push(...withoutHostOrphans(pairingViolations(projection.messages), manager).violations);
   losses.push(...appendOnlyViolations(projections));
-  losses.push(...forestViolations([...runtime.lattice.allRecords()], (id) => runtime.index.positionOf(id)));
+  losses.push(...forestViolations([...runtime.view.lattice.allRecords()], (id) => runtime.view.index.positionOf(id)));
   return { losses, folds, entriesCompared: audit.entriesCompared };
 }

@@ -52,7 +52,7 @@ describe('hardening: a full disk under a real Pi session', () => {
     for (let outage = 1; outage <= OUTAGES; outage += 1) {
       // A person's /fold before the outage, so the outage's reads fit the budget unfolded
       // (with no fold able to land, a window past the budget is refused, I6, not sent).
-      folding.runtime.requestCommit();
+      folding.runtime.requestCommit('user-fold');
       reads = 1;
       await pi.session.prompt(`Before outage ${outage}: one more read.`);
       await settle(pi.session);
@@ -65,7 +65,7 @@ describe('hardening: a full disk under a real Pi session', () => {
       await pi.session.prompt(`Outage ${outage}: keep reading while the disk is full.`);
       await settle(pi.session);
       // A person asks for a fold mid-outage: the commit itself now meets the full disk.
-      folding.runtime.requestCommit();
+      folding.runtime.requestCommit('user-fold');
       reads = 0;
       await pi.session.prompt(`Outage ${outage}: /fold while the disk is full.`);
       await settle(pi.session);
@@ -87,8 +87,8 @@ describe('hardening: a full disk under a real Pi session', () => {
     }
     expect(pi.errors).toEqual([]);
 
-    for (const placed of folding.runtime.visibleFolds) {
-      await readFoldSource(realFolds, (id) => folding.runtime.lattice.record(id), placed.record.id);
+    for (const placed of folding.runtime.view.visibleFolds) {
+      await readFoldSource(realFolds, (id) => folding.runtime.view.lattice.record(id), placed.record.id);
     }
     const audit = await auditSessionFolds(realFolds, folding.sessionId, branchBytes(pi.sessionManager));
     expect(audit.losses).toEqual([]);

@@ -30,7 +30,7 @@ describe('hardening: fuzzing fold_context through a real generateText loop', () 
     const store = new MemoryFoldStore();
     const other = await createFolding({ sessionId: 'other-session', store, settings: { providerInputBudget: BUDGET }, onWarning: () => undefined });
     await runLoop(other, READS + 2, () => undefined);
-    const foreign = [...other.runtime.lattice.allRecords()].map((record) => record.id);
+    const foreign = [...other.runtime.view.lattice.allRecords()].map((record) => record.id);
     expect(foreign.length).toBeGreaterThan(0);
 
     const prompts: PromptRecord[] = [];
@@ -82,18 +82,18 @@ describe('hardening: fuzzing fold_context through a real generateText loop', () 
       prompt: 'Audit the repository.',
     });
     expect(problems).toEqual([]);
-    expect([...runtime.lattice.allRecords()].length, "the fuzzed session has folds to aim at").toBeGreaterThan(0);
+    expect([...runtime.view.lattice.allRecords()].length, "the fuzzed session has folds to aim at").toBeGreaterThan(0);
     expect(counts.refused + counts.accepted).toBe(HOSTILE_STEPS);
     for (const record of prompts) expect(pairingViolations(record.prompt as ModelPrompt)).toEqual([]);
     expect(appendOnlyViolations(prompts, ledger)).toEqual([]);
     for (const row of ledger) expect(row.estimatedTokens).toBeLessThanOrEqual(row.budgetTokens);
-    expect(forestViolations([...runtime.lattice.allRecords()], (id) => runtime.index.positionOf(id))).toEqual([]);
-    for (const record of runtime.lattice.allRecords()) await readFoldSource(store, (id) => runtime.lattice.record(id), record.id);
+    expect(forestViolations([...runtime.view.lattice.allRecords()], (id) => runtime.view.index.positionOf(id))).toEqual([]);
+    for (const record of runtime.view.lattice.allRecords()) await readFoldSource(store, (id) => runtime.view.lattice.record(id), record.id);
     // Every refusal reached the model as an error result carrying its code.
     const errorResults = result.steps.flatMap((step) => step.content).filter((part) => part.type === 'tool-error');
     expect(errorResults.length).toBe(counts.refused);
     for (const part of errorResults) expect(String((part as { error: unknown }).error)).toMatch(/^FoldError: [A-Z]+\.[A-Z_]+: |[A-Z]+\.[A-Z_]+: /);
-    console.info(`[fuzz ai-sdk] ${HOSTILE_STEPS} hostile calls through generateText: ${counts.accepted} accepted, ${counts.refused} refused, ${prompts.length} prompts checked, ${[...runtime.lattice.allRecords()].length} folds verified`);
+    console.info(`[fuzz ai-sdk] ${HOSTILE_STEPS} hostile calls through generateText: ${counts.accepted} accepted, ${counts.refused} refused, ${prompts.length} prompts checked, ${[...runtime.view.lattice.allRecords()].length} folds verified`);
   });
 });
 

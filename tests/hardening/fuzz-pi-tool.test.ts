@@ -39,7 +39,7 @@ describe('hardening: fuzzing pi_fold_context through a real Pi session', () => {
     const other = await openScriptedPi({ script: readingScript(() => 14), sessionDirectory, fold, toolCallIdPrefix: 'other_' });
     await other.session.prompt('Fill another session.');
     await settle(other.session);
-    const foreign = [...(await other.registration.sessions.forSession(other.sessionManager)).runtime.lattice.allRecords()].map((record) => record.id);
+    const foreign = [...(await other.registration.sessions.forSession(other.sessionManager)).runtime.view.lattice.allRecords()].map((record) => record.id);
     other.session.dispose();
     expect(foreign.length).toBeGreaterThan(0);
 
@@ -50,7 +50,7 @@ describe('hardening: fuzzing pi_fold_context through a real Pi session', () => {
     await settle(pi.session);
     const folding = await pi.registration.sessions.forSession(pi.sessionManager);
     const runtime = folding.runtime;
-    const store = runtime.dependencies.foldStore;
+    const store = runtime.view.foldStore;
     const tool = (pi.session.agent.state.tools as unknown as ExecutableTool[]).find((candidate) => candidate.name === 'pi_fold_context');
     expect(tool, 'Pi runs the registered pi_fold_context').toBeDefined();
     const entries = () => folding.mapper.map(pi.session.agent.state.messages as never, pi.sessionManager.getBranch()).entries;
@@ -72,7 +72,7 @@ describe('hardening: fuzzing pi_fold_context through a real Pi session', () => {
       expect(pairingViolations(latest.messages)).toEqual([]);
       expect(appendOnlyViolations(projections.slice(-2))).toEqual([]);
       expect(latest.ledger.estimatedTokens, 'I6: nothing over the budget is sent').toBeLessThanOrEqual(latest.ledger.budgetTokens);
-      expect(forestViolations([...runtime.lattice.allRecords()], (id) => runtime.index.positionOf(id))).toEqual([]);
+      expect(forestViolations([...runtime.view.lattice.allRecords()], (id) => runtime.view.index.positionOf(id))).toEqual([]);
       return latest;
     };
 
@@ -122,7 +122,7 @@ describe('hardening: fuzzing pi_fold_context through a real Pi session', () => {
       { numRuns: RUNS, seed: 4242 },
     );
     // I2 at the end: every fold of the session reads back verified from the store.
-    for (const record of runtime.lattice.allRecords()) await readFoldSource(store, (id) => runtime.lattice.record(id), record.id);
+    for (const record of runtime.view.lattice.allRecords()) await readFoldSource(store, (id) => runtime.view.lattice.record(id), record.id);
     // The store root only holds the store's own layout.
     expect(pi.errors).toEqual([]);
     const top = [...codes.entries()].sort((a, b) => b[1] - a[1]).map(([code, count]) => `${code}=${count}`).join(' ');

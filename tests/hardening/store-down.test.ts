@@ -70,7 +70,7 @@ async function driveThroughOutages(store: KeyvFoldStore, server: PrivateServer, 
   const phase = async (steps: number) => {
     for (let step = 0; step < steps; step += 1) await request();
     // A person's /fold at the end of each phase: a commit always meets the store's state.
-    runtime.requestCommit();
+    runtime.requestCommit('user-fold');
     await request();
   };
 

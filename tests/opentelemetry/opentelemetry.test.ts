@@ -29,7 +29,7 @@ beforeAll(async () => {
   trace.setGlobalTracerProvider(tracerProvider);
   run = await runLoop({ kind: 'generateText', script: readLoop(40), maxSteps: 45, folding: { sessionId: 'otel-session', settings: { providerInputBudget: 30_000 } } });
   await run.folding.runtime.act({ action: 'status' });
-  await run.folding.runtime.act({ action: 'peek', id: run.folding.runtime.visibleFolds[0]!.record.id });
+  await run.folding.runtime.act({ action: 'peek', id: run.folding.runtime.view.visibleFolds[0]!.record.id });
   await run.folding.runtime.act({ action: 'peek', id: 'fold_000000000000000000000000' }).catch(() => undefined);
   await run.folding.runtime.act({ action: 'search', pattern: 'module_2.ts' });
   await reader.forceFlush();
@@ -43,7 +43,7 @@ afterAll(async () => {
 
 describe('OpenTelemetry through @opentelemetry/api (SDK in-memory exporters)', () => {
   it('reports every request: tokens sent, the cache read the provider reported, occupancy', () => {
-    const ledger = run.folding.runtime.ledger;
+    const ledger = run.folding.runtime.view.ledger;
     expect(counterSum('pi_fold.requests')).toBe(ledger.length);
     expect(counterSum('pi_fold.requests', (attributes) => attributes['pi_fold.rewrite.causes'] !== 'append')).toBe(ledger.filter((row) => row.causes.length > 0).length);
     expect(histogramSum('pi_fold.request.prompt_tokens')).toBe(ledger.reduce((sum, row) => sum + row.estimatedTokens, 0));
@@ -53,7 +53,7 @@ describe('OpenTelemetry through @opentelemetry/api (SDK in-memory exporters)', (
   });
 
   it('reports every commit with its folds, tokens freed and prefix rewritten, and a span per commit and request', () => {
-    const commits = run.folding.runtime.ledger.filter((row) => row.foldsLanded > 0);
+    const commits = run.folding.runtime.view.ledger.filter((row) => row.foldsLanded > 0);
     expect(commits.length).toBeGreaterThan(0);
     expect(counterSum('pi_fold.commits')).toBe(commits.length);
     expect(histogramSum('pi_fold.commit.folds')).toBe(commits.reduce((sum, row) => sum + row.foldsLanded, 0));
@@ -61,7 +61,7 @@ describe('OpenTelemetry through @opentelemetry/api (SDK in-memory exporters)', (
     const spans = spanExporter.getFinishedSpans();
     expect(spans.filter((span) => span.name === 'pi_fold.commit.landed').length).toBe(commits.length);
     const requests = spans.filter((span) => span.name === 'pi_fold.request');
-    expect(requests.length).toBe(run.folding.runtime.ledger.length);
+    expect(requests.length).toBe(run.folding.runtime.view.ledger.length);
     for (const span of requests) expect(span.attributes['gen_ai.conversation.id']).toBe('otel-session');
     expect(requests.filter((span) => span.attributes['gen_ai.usage.cache_read.input_tokens'] !== undefined).length).toBe(run.model.calls.length);
   });

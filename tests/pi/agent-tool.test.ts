@@ -36,13 +36,13 @@ describe('pi: the agent drives pi_fold_context in a real AgentSession', () => {
       {
         name: 'peek',
         call: (f) => {
-          foldId = f.runtime.visibleFolds.find((placed) => placed.record.kind === 'tool')!.record.id;
+          foldId = f.runtime.view.visibleFolds.find((placed) => placed.record.kind === 'tool')!.record.id;
           return { action: 'peek', id: foldId, bytes: 200_000 };
         },
         check: (result, f, request) => {
           expect(result.isError).toBe(false);
           peekRequest = request.index;
-          const record = f.runtime.lattice.record(foldId)!;
+          const record = f.runtime.view.lattice.record(foldId)!;
           for (const part of record.parts) {
             if (part.kind !== 'entry') continue;
             const entry = sessionMessage(f, part.entryId);
@@ -53,7 +53,7 @@ describe('pi: the agent drives pi_fold_context in a real AgentSession', () => {
       },
       {
         name: 'brief',
-        call: (f) => ({ action: 'brief', id: f.runtime.memory.marks[0]!.id, text: 'Blob reads: nothing surprising, all words Greek letters.' }),
+        call: (f) => ({ action: 'brief', id: f.runtime.view.memory.marks[0]!.id, text: 'Blob reads: nothing surprising, all words Greek letters.' }),
         check: (result, _f, request) => {
           expect(result.isError).toBe(false);
           expect(text(result)).toMatch(/brief kept for fold_/);
@@ -71,12 +71,12 @@ describe('pi: the agent drives pi_fold_context in a real AgentSession', () => {
       {
         name: 'pin',
         call: (f) => {
-          entryIdForPin = f.runtime.index.entries.at(-2)!.id;
+          entryIdForPin = f.runtime.view.index.entries.at(-2)!.id;
           return { action: 'pin', ids: [entryIdForPin] };
         },
         check: (result, f) => {
           expect(result.isError).toBe(false);
-          expect(f.runtime.memory.pins.has(entryIdForPin)).toBe(true);
+          expect(f.runtime.view.memory.pins.has(entryIdForPin)).toBe(true);
         },
       },
       {
@@ -84,7 +84,7 @@ describe('pi: the agent drives pi_fold_context in a real AgentSession', () => {
         call: () => ({ action: 'unpin', ids: [entryIdForPin] }),
         check: (result, f) => {
           expect(result.isError).toBe(false);
-          expect(f.runtime.memory.pins.has(entryIdForPin)).toBe(false);
+          expect(f.runtime.view.memory.pins.has(entryIdForPin)).toBe(false);
         },
       },
       {
@@ -113,14 +113,14 @@ describe('pi: the agent drives pi_fold_context in a real AgentSession', () => {
       },
       {
         name: 'reboundary single mark = unmark',
-        call: (f) => ({ action: 'reboundary', ids: [f.runtime.memory.marks.at(-1)!.id] }),
+        call: (f) => ({ action: 'reboundary', ids: [f.runtime.view.memory.marks.at(-1)!.id] }),
         check: (result) => {
           expect(result.isError).toBe(false);
         },
       },
       {
         name: 'unmark',
-        call: (f) => ({ action: 'unmark', id: f.runtime.memory.marks[0]!.id }),
+        call: (f) => ({ action: 'unmark', id: f.runtime.view.memory.marks[0]!.id }),
         check: (result) => {
           expect(result.isError).toBe(false);
           expect(text(result)).toMatch(/withdr|unmark/i);
@@ -133,7 +133,7 @@ describe('pi: the agent drives pi_fold_context in a real AgentSession', () => {
           expect(result.isError).toBe(false);
           expect(text(result)).toMatch(/expanded fold_/);
           // The request carrying the expand answer is the rewrite that restored the source.
-          expect(f.runtime.ledger.at(-1)!.causes).toContain('expand');
+          expect(f.runtime.view.ledger.at(-1)!.causes).toContain('expand');
         },
       },
       {
@@ -141,7 +141,7 @@ describe('pi: the agent drives pi_fold_context in a real AgentSession', () => {
         call: () => ({ action: 'status', detail: 'tree' }),
         check: (_result, f, request) => {
           // The expanded fold's source is back in the window: its exact messages, as the session holds them.
-          const record = f.runtime.lattice.record(foldId)!;
+          const record = f.runtime.view.lattice.record(foldId)!;
           for (const part of record.parts) {
             if (part.kind !== 'entry') continue;
             expect(request.serialized).toContain(JSON.stringify(sessionMessage(f, part.entryId)));
@@ -161,7 +161,7 @@ describe('pi: the agent drives pi_fold_context in a real AgentSession', () => {
           failures.push(`${step.name}: ${(error as Error).message}`);
         }
       }
-      const ready = folding !== undefined && folding.runtime.visibleFolds.some((placed) => placed.record.kind === 'tool') && folding.runtime.memory.marks.length >= 3;
+      const ready = folding !== undefined && folding.runtime.view.visibleFolds.some((placed) => placed.record.kind === 'tool') && folding.runtime.view.memory.marks.length >= 3;
       if (stepIndex < 0 && !ready) {
         if (request.index > 150) return { kind: 'text', text: 'gave up' };
         return { kind: 'tools', calls: [{ name: 'fetch_blob', arguments: { seed: request.index, size: 12_000 + ((request.index * 3_571) % 20_000) } }] };

@@ -25,18 +25,18 @@ describe('pi: /fold-editor on a real session', () => {
     const editor = new FoldEditorComponent({ requestRender: () => undefined }, { fg: (_color: string, text: string) => text, bold: (text: string) => text } as never, runtime, () => (closed = true), await loadTerminalText(PI_HOST_SCOPE));
     const screen = () => editor.render(120).join('\n');
     expect(screen()).toMatch(/\[[█░|]{30}\] [\d.]+% of 183616 tokens · commit at 80% → 40%/);
-    expect(screen()).toContain(runtime.visibleFolds[0]!.record.id);
-    expect(screen()).toContain(runtime.memory.marks[0]!.id);
+    expect(screen()).toContain(runtime.view.visibleFolds[0]!.record.id);
+    expect(screen()).toContain(runtime.view.memory.marks[0]!.id);
     // Enter on the first fold peeks it (kept, not ephemeral): its verified source header shows.
     editor.handleInput(ENTER);
     await until(() => screen().includes('source sha256'));
-    expect(screen()).toContain(`fold ${runtime.visibleFolds[0]!.record.id}`);
+    expect(screen()).toContain(`fold ${runtime.view.visibleFolds[0]!.record.id}`);
     // Walk down to the newest raw entry and pin it with p: the runtime records the pin.
-    const rows = runtime.visibleFolds.length + runtime.memory.marks.length;
+    const rows = runtime.view.visibleFolds.length + runtime.view.memory.marks.length;
     for (let step = 0; step < rows + 200; step += 1) editor.handleInput(DOWN);
     editor.handleInput('p');
-    await until(() => runtime.memory.pins.size === 1 && screen().includes('📌'));
-    expect(runtime.memory.pins.size).toBe(1);
+    await until(() => runtime.view.memory.pins.size === 1 && screen().includes('📌'));
+    expect(runtime.view.memory.pins.size).toBe(1);
     expect(screen()).toMatch(/📌/);
     // u on an entry row does nothing but say so; the state is unchanged.
     editor.handleInput('u');

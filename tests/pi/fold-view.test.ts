@@ -28,7 +28,7 @@ describe('pi: /fold-view', () => {
     expect((html.match(/<circle class="point/g) ?? []).length).toBe(pi.ledger.length);
     expect((html.match(/<line class="commit"/g) ?? []).length).toBe(commits.length);
     const folding = await pi.registration.sessions.forSession(pi.sessionManager);
-    for (const placed of folding.runtime.visibleFolds) expect(html).toContain(`data-fold="${placed.record.id}"`);
+    for (const placed of folding.runtime.view.visibleFolds) expect(html).toContain(`data-fold="${placed.record.id}"`);
     expect(pi.errors).toEqual([]);
   }, 120_000);
 });

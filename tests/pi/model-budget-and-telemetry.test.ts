@@ -58,7 +58,7 @@ describe('pi: the model of each request picks its budget, and commits reach the 
     expect(commits.length).toBeGreaterThan(0);
     expect(telemetry.filter((event) => event.phase === 'landed').map((event) => event.request)).toEqual(commits.map((row) => row.request));
     expect(telemetry.filter((event) => event.phase === 'measured').map((event) => event.request)).toEqual(commits.map((row) => row.request));
-    expect(telemetry.filter((event) => event.phase === 'measured')).toEqual(runtime.telemetry.recent.slice(-commits.length));
+    expect(telemetry.filter((event) => event.phase === 'measured')).toEqual(runtime.view.telemetry.recent.slice(-commits.length));
     for (const event of telemetry) expect(event.sessionId).toBe(pi.sessionManager.getSessionId());
   }, 120_000);
 });

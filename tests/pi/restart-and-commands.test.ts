@@ -22,10 +22,10 @@ describe('pi: durable state across a restart on the same session file', () => {
     await first.session.prompt('Read blobs.');
     await settle(first.session);
     const before = await first.registration.sessions.forSession(first.sessionManager);
-    const pinned = before.runtime.index.entries.at(-1)!.id;
+    const pinned = before.runtime.view.index.entries.at(-1)!.id;
     await before.runtime.act({ action: 'pin', ids: [pinned] }, { origin: 'user' });
-    const folds = before.runtime.visibleFolds.map((placed) => placed.record.id).sort();
-    const marks = before.runtime.memory.marks.map((mark) => mark.id).sort();
+    const folds = before.runtime.view.visibleFolds.map((placed) => placed.record.id).sort();
+    const marks = before.runtime.view.memory.marks.map((mark) => mark.id).sort();
     expect(folds.length).toBeGreaterThan(0);
     expect(marks.length).toBeGreaterThan(0);
     const sessionFile = first.sessionManager.getSessionFile()!;
@@ -50,9 +50,9 @@ describe('pi: durable state across a restart on the same session file', () => {
     // Opened on the same session file: state comes back before any request is made.
     const after = await second.registration.sessions.forSession(second.sessionManager);
     expect(after.sessionId).toBe(before.sessionId);
-    expect(after.runtime.memory.pins.has(pinned)).toBe(true);
-    expect([...after.runtime.memory.marks.map((mark) => mark.id)].sort()).toEqual(marks);
-    expect([...after.runtime.lattice.allRecords()].map((record) => record.id).sort()).toEqual([...before.runtime.lattice.allRecords()].map((record) => record.id).sort());
+    expect(after.runtime.view.memory.pins.has(pinned)).toBe(true);
+    expect([...after.runtime.view.memory.marks.map((mark) => mark.id)].sort()).toEqual(marks);
+    expect([...after.runtime.view.lattice.allRecords()].map((record) => record.id).sort()).toEqual([...before.runtime.view.lattice.allRecords()].map((record) => record.id).sort());
     // /fold-status before this process's first request answers from the stored folds.
     await second.session.prompt('/fold-status');
     expect(second.requests.length).toBe(0);
@@ -65,7 +65,7 @@ describe('pi: durable state across a restart on the same session file', () => {
     for (const id of folds) expect(firstWindow).toContain(id);
     const expandAnswer = [...expandedRequest!.messages].reverse().find((message) => message.role === 'toolResult') as ToolResultMessage;
     expect(expandAnswer.isError).toBe(false);
-    const record = after.runtime.lattice.record(target)!;
+    const record = after.runtime.view.lattice.record(target)!;
     for (const part of record.parts) {
       if (part.kind !== 'entry') continue;
       const entry = second.sessionManager.getEntry(part.entryId);
@@ -100,7 +100,7 @@ describe('pi: commands, settings file and evidence', () => {
     await pi.session.prompt('/fold-status');
     expect(pi.notices.at(-1)).toMatch(/^budget 183616 tokens · occupancy [\d.]+% /);
     expect(pi.notices.at(-1)).toMatch(/pending marks [1-9]\d*:/);
-    const marksBefore = folding.runtime.memory.marks.length;
+    const marksBefore = folding.runtime.view.memory.marks.length;
     await pi.session.prompt('/fold bogus_id');
     expect(pi.notices.at(-1)).toMatch(/bogus_id is not pending marks|bogus_id is not/);
     await pi.session.prompt('/fold');
@@ -113,7 +113,7 @@ describe('pi: commands, settings file and evidence', () => {
     const row = pi.ledger[requestsBefore]!;
     expect(row.causes).toContain('user-fold');
     expect(row.foldsLanded).toBeGreaterThan(0);
-    expect(folding.runtime.memory.marks.length).toBeLessThan(marksBefore);
+    expect(folding.runtime.view.memory.marks.length).toBeLessThan(marksBefore);
 
     const candidates = await pi.registration.projectionCandidates({ sessionManager: pi.sessionManager });
     expect(candidates.length).toBeGreaterThan(0);

@@ -20,7 +20,7 @@ describe('pi: thresholds in code and in the settings file', () => {
     await pi.session.prompt('Hello.');
     await settle(pi.session);
     const folding = await pi.registration.sessions.forSession(pi.sessionManager);
-    expect(folding.runtime.settings.thresholds).toEqual(CODE_THRESHOLDS);
+    expect(folding.runtime.view.settings.thresholds).toEqual(CODE_THRESHOLDS);
 
     await pi.session.prompt('/fold-settings');
     expect(pi.notices.at(-1)).toMatch(/thresholds set in code by registerPiFold/);
@@ -39,8 +39,8 @@ describe('pi: thresholds in code and in the settings file', () => {
     await pi.session.prompt('Hello.');
     await settle(pi.session);
     const folding = await pi.registration.sessions.forSession(pi.sessionManager);
-    expect(folding.runtime.settings.thresholds).toEqual(FILE_THRESHOLDS);
-    expect(folding.runtime.settings.providerInputBudget).toBe(50_000);
+    expect(folding.runtime.view.settings.thresholds).toEqual(FILE_THRESHOLDS);
+    expect(folding.runtime.view.settings.providerInputBudget).toBe(50_000);
   }, 120_000);
 
   it('impossible thresholds in code are refused by name at registration, not at the first request', () => {

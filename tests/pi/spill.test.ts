@@ -92,7 +92,7 @@ describe('pi: spill at ingestion in a real AgentSession (B6.2)', () => {
     const { runtime } = await pi.registration.sessions.forSession(pi.sessionManager);
     const resultId = `sp_${sha256Hex(bigResult).slice(0, 20)}`;
     // Peek offsets are bytes into the peek text: the item starts after its header line.
-    const pointer = runtime.spills.pointer(resultId)!;
+    const pointer = runtime.view.spills.pointer(resultId)!;
     let offset = Buffer.byteLength(`spill ${pointer.id} | ${pointer.bytes} bytes | sha256 ${pointer.sha256} verified\n`);
     let read = '';
     for (;;) {
@@ -106,7 +106,7 @@ describe('pi: spill at ingestion in a real AgentSession (B6.2)', () => {
 
     // A tampered artifact is refused by name; nothing of it is shown.
     const argumentSha = sha256Hex(bigNote);
-    const artifact = join(evidenceRoot, 'evidence', runtime.sessionId, argumentSha);
+    const artifact = join(evidenceRoot, 'evidence', runtime.view.sessionId, argumentSha);
     chmodSync(artifact, 0o644);
     writeFileSync(artifact, bigNote.replace(ARGUMENT_NEEDLE, 'NEEDLE-IN-THE-ARGUMENT-0000'));
     const refused = await runtime.act({ action: 'peek', id: `sp_${argumentSha.slice(0, 20)}` }).catch((error: unknown) => error);

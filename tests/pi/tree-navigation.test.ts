@@ -11,7 +11,7 @@ describe('pi: /tree navigation', () => {
     await pi.session.prompt('Read blobs.');
     await settle(pi.session);
     const { runtime } = await pi.registration.sessions.forSession(pi.sessionManager);
-    const foldsBefore = runtime.visibleFolds.map((placed) => placed.record.id);
+    const foldsBefore = runtime.view.visibleFolds.map((placed) => placed.record.id);
     expect(foldsBefore.length).toBeGreaterThan(0);
     // Go back to the first user message's parent: the whole first run leaves the branch.
     const firstUser = pi.sessionManager.getBranch().find((entry) => entry.type === 'message' && entry.message.role === 'user')!;

@@ -22,7 +22,7 @@ describe('the session graph: a child container per session, stores shared throug
     expect(second.container.resolve(EVIDENCE_STORE)).toBe(first.container.resolve(EVIDENCE_STORE));
     expect(shared.name).toBe('sqlite');
     // The engine sees the session's own view: the shared store behind this session's size caps.
-    expect(first.runtime.dependencies.foldStore).toBe(first.container.resolve(FOLD_STORE));
+    expect(first.runtime.view.foldStore).toBe(first.container.resolve(FOLD_STORE));
     expect(first.container.resolve(FOLD_STORE)).not.toBe(second.container.resolve(FOLD_STORE));
 
     await first.dispose();

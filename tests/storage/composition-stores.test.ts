@@ -28,14 +28,14 @@ async function foldThenReopen(options: Omit<FoldRuntimeOptions, 'sessionId' | 's
     const result = await first.runtime.project(session.entries);
     first.runtime.recordUsage({ input: providerTokens(result.ledger.totalChars), cacheRead: 0, cacheWrite: 0, output: 100 });
   }
-  const foldsBefore = first.runtime.memory.foldIds.length;
-  const storeName = first.runtime.dependencies.foldStore.name;
+  const foldsBefore = first.runtime.view.memory.foldIds.length;
+  const storeName = first.runtime.view.foldStore.name;
   await first.dispose();
   const second = await createFoldRuntime({ sessionId, settings, ...options });
   try {
-    const foldIds = [...second.runtime.memory.foldIds];
+    const foldIds = [...second.runtime.view.memory.foldIds];
     // Every restored fold's exact source bytes come back verified from the store.
-    for (const foldId of foldIds) expect((await readFoldSource(second.runtime.dependencies.foldStore, (id) => second.runtime.lattice.record(id), foldId)).length).toBeGreaterThan(0);
+    for (const foldId of foldIds) expect((await readFoldSource(second.runtime.view.foldStore, (id) => second.runtime.view.lattice.record(id), foldId)).length).toBeGreaterThan(0);
     await second.runtime.project(session.entries);
     return { foldsBefore, foldsAfter: foldIds.length, storeName };
   } finally {
@@ -71,7 +71,7 @@ describe('createFoldRuntime chooses the store from options', () => {
     try {
       const composed = await createFoldRuntime({ sessionId: 'default-store' });
       // The root wraps the store with the session's size caps (QuotaFoldStore); the store inside is the fs one.
-      const built = (composed.runtime.dependencies.foldStore as QuotaFoldStore).inner;
+      const built = (composed.runtime.view.foldStore as QuotaFoldStore).inner;
       expect(built).toBeInstanceOf(FsFoldStore);
       expect((built as FsFoldStore).layout.root).toBe(home);
       await composed.dispose();
@@ -95,7 +95,7 @@ describe('createFoldRuntime chooses the store from options', () => {
   test('a store built by the root is disposed with it; one passed in is left open', async () => {
     const sqlitePath = join(scratch, 'dispose.sqlite');
     const composed = await createFoldRuntime({ sessionId: 'dispose-check', store: 'sqlite', sqlitePath });
-    const built = composed.runtime.dependencies.foldStore as KeyvFoldStore;
+    const built = composed.runtime.view.foldStore as KeyvFoldStore;
     await composed.dispose();
     await expect(built.loadState('dispose-check')).rejects.toMatchObject({ code: 'STORE.READ_FAILED' });
     const mine = new FsFoldStore({ root: join(scratch, 'mine') });

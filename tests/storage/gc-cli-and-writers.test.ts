@@ -72,7 +72,7 @@ test('after gc, a real session reopens and every fold it committed reads back ve
     const result = await first.runtime.project(session.entries);
     first.runtime.recordUsage({ input: providerTokens(result.ledger.totalChars), cacheRead: 0, cacheWrite: 0, output: 100 });
   }
-  const foldIds = [...first.runtime.memory.foldIds];
+  const foldIds = [...first.runtime.view.memory.foldIds];
   await first.dispose();
   expect(foldIds.length).toBeGreaterThan(0);
   // Garbage beside the session: what skipped commits and removed sessions leave behind.
@@ -84,9 +84,9 @@ test('after gc, a real session reopens and every fold it committed reads back ve
   expect(JSON.parse(gc.out).deleted.count).toBe(5);
   const second = await createFoldRuntime({ sessionId, settings, store: 'fs', storeRoot });
   try {
-    expect(second.runtime.memory.foldIds).toEqual(foldIds);
+    expect(second.runtime.view.memory.foldIds).toEqual(foldIds);
     for (const foldId of foldIds) {
-      const entries = await readFoldSource(second.runtime.dependencies.foldStore, (id) => second.runtime.lattice.record(id), foldId);
+      const entries = await readFoldSource(second.runtime.view.foldStore, (id) => second.runtime.view.lattice.record(id), foldId);
       for (const entry of entries) expect(entry.bytes).toBe(session.entries.find((candidate) => candidate.id === entry.entryId)!.bytes);
     }
     await second.runtime.project(session.entries);

@@ -74,7 +74,7 @@ describe('a commit refused by a cap', () => {
     const first = await createFoldRuntime({ sessionId: 'restart', store: 'fs', storeRoot, sessionCapBytes: Number.POSITIVE_INFINITY, settings: { providerInputBudget: 30_000 } });
     await drive(first, 30);
     const committed = new Map<string, number>();
-    for (const record of await first.runtime.dependencies.foldStore.listFolds('restart')) {
+    for (const record of await first.runtime.view.foldStore.listFolds('restart')) {
       for (const part of record.parts) if (part.kind === 'entry') committed.set(part.sha256, part.chars);
     }
     await first.dispose();
@@ -114,9 +114,9 @@ describe('a commit refused by a cap', () => {
       expect(sent).toEqual(session.entries.map((entry) => entry.id));
       // Nothing was committed, in memory or in the store.
       const runtime = composed.runtime;
-      expect(runtime.memory.foldIds).toEqual([]);
-      expect(await runtime.dependencies.foldStore.listFolds('quota-run')).toEqual([]);
-      expect((await runtime.dependencies.foldStore.loadState('quota-run'))?.foldIds ?? []).toEqual([]);
+      expect(runtime.view.memory.foldIds).toEqual([]);
+      expect(await runtime.view.foldStore.listFolds('quota-run')).toEqual([]);
+      expect((await runtime.view.foldStore.loadState('quota-run'))?.foldIds ?? []).toEqual([]);
     } finally {
       await composed.dispose();
     }

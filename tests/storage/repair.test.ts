@@ -25,8 +25,8 @@ async function foldedSession(store: FoldStore) {
   const driven = await driveSession({ seed: 11, steps: 70, store });
   // The fs store writes some states in the background; loading waits for them, so the damage below is the last word.
   await store.loadState(SESSION);
-  const foldIds = [...driven.runtime.lattice.allRecords()].map((record) => record.id).sort();
-  const shown = driven.runtime.visibleFolds.map((placed) => placed.record.id).sort();
+  const foldIds = [...driven.runtime.view.lattice.allRecords()].map((record) => record.id).sort();
+  const shown = driven.runtime.view.visibleFolds.map((placed) => placed.record.id).sort();
   expect(shown.length).toBeGreaterThan(2);
   return { entries: driven.session.entries, foldIds, shown, runtime: driven.runtime };
 }
@@ -42,7 +42,7 @@ async function expectLockedOut(store: FoldStore): Promise<void> {
 async function expectReopensWith(store: FoldStore, entries: Parameters<Awaited<ReturnType<typeof openRuntime>>['runtime']['project']>[0], shown: readonly string[]) {
   const { runtime } = await openRuntime({ store });
   const result = await runtime.project(entries);
-  expect(runtime.visibleFolds.map((placed) => placed.record.id).sort()).toEqual([...shown].sort());
+  expect(runtime.view.visibleFolds.map((placed) => placed.record.id).sort()).toEqual([...shown].sort());
   const window = serialize(result.messages);
   for (const id of shown) expect(window).toContain(id);
   return runtime;
@@ -68,7 +68,7 @@ describe('pi-fold repair', () => {
     expect(repaired.out).toContain('not valid JSON');
     expect(repaired.out).toContain(`rebuilt the state from ${session.foldIds.length} verified fold(s)`);
     const runtime = await expectReopensWith(store, session.entries, session.shown);
-    expect([...runtime.lattice.allRecords()].map((record) => record.id).sort()).toEqual(session.foldIds);
+    expect([...runtime.view.lattice.allRecords()].map((record) => record.id).sort()).toEqual(session.foldIds);
     // The repaired store verifies clean, and a second repair finds nothing to do.
     expect((await runCliCaptured(['verify', root])).exitCode).toBe(0);
     expect((await runCliCaptured(['repair', root, '--session', SESSION])).out).toContain('nothing to repair');
@@ -82,7 +82,7 @@ describe('pi-fold repair', () => {
     const text = await readFile(statePath, 'utf8');
     await writeFile(statePath, text.replace('"revision":', '"revision":1'));
     await expectLockedOut(store);
-    const victim = session.runtime.lattice.record(session.shown[0]!)!;
+    const victim = session.runtime.view.lattice.record(session.shown[0]!)!;
     const entryPart = victim.parts.find((part) => part.kind === 'entry')!;
     if (entryPart.kind !== 'entry') throw new Error('the fold has no entry part');
     await flipByteInFile(store.layout.blobPath(entryPart.sha256), 10);
@@ -95,13 +95,13 @@ describe('pi-fold repair', () => {
     expect(report.unrecoverable.find((fold) => fold.foldId === victim.id)!.reason).toContain(entryPart.sha256);
     // Exactly the damaged fold and the folds that contain it are left out; every other verified fold is kept.
     const containing = new Set([victim.id]);
-    for (let parent = session.runtime.lattice.parentOf(victim.id); parent !== undefined; parent = session.runtime.lattice.parentOf(parent)) containing.add(parent);
+    for (let parent = session.runtime.view.lattice.parentOf(victim.id); parent !== undefined; parent = session.runtime.view.lattice.parentOf(parent)) containing.add(parent);
     expect(lost.sort()).toEqual([...containing].sort());
     expect(report.recovered.sort()).toEqual(session.foldIds.filter((id) => !containing.has(id)));
     const { runtime } = await openRuntime({ store });
     await runtime.project(session.entries);
-    for (const id of report.recovered) expect(runtime.lattice.record(id)).toBeDefined();
-    expect(runtime.lattice.record(victim.id)).toBeUndefined();
+    for (const id of report.recovered) expect(runtime.view.lattice.record(id)).toBeDefined();
+    expect(runtime.view.lattice.record(victim.id)).toBeUndefined();
   }, 60_000);
 
   test('sqlite: a tampered state value is rebuilt the same way', async () => {

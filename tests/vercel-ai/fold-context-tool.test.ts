@@ -64,7 +64,7 @@ describe('the fold_context tool driven by the model through generateText', () =>
           return fold({ action: 'explode' });
         case 19:
           // The mock model reads ids off the runtime, as a real one would from status.
-          chosen.mark = folding.runtime.memory.marks[0]!.id;
+          chosen.mark = folding.runtime.view.memory.marks[0]!.id;
           return fold({ action: 'brief', id: chosen.mark, text: BRIEF });
         case 21: {
           chosen.standing = toolFoldIds(prompt).find((id) => id !== chosen.fold);
@@ -79,7 +79,7 @@ describe('the fold_context tool driven by the model through generateText', () =>
           return fold({ action: 'pin', ids: [] });
         case 24:
           // A mark no other pending mark encloses: withdrawing it must leave its span raw.
-          const { index, memory } = folding.runtime;
+          const { index, memory } = folding.runtime.view;
           const span = (candidate: { firstEntryId: string; lastEntryId: string }) => [index.positionOf(candidate.firstEntryId)!, index.positionOf(candidate.lastEntryId)!] as const;
           const mark = memory.marks.find((candidate) => {
             const [first, last] = span(candidate);
@@ -87,7 +87,7 @@ describe('the fold_context tool driven by the model through generateText', () =>
           })!;
           chosen.withdrawn = mark.id;
           withdrawnSpan = [mark.firstEntryId, mark.lastEntryId];
-          standingAtUnmark = new Set([...folding.runtime.lattice.allRecords()].map((record) => record.id));
+          standingAtUnmark = new Set([...folding.runtime.view.lattice.allRecords()].map((record) => record.id));
           return fold({ action: 'unmark', id: chosen.withdrawn });
         case 25:
           return fold({ action: 'unmark', id: chosen.withdrawn });
@@ -109,7 +109,7 @@ describe('the fold_context tool driven by the model through generateText', () =>
     });
     expect(result.steps).toHaveLength(LAST_CALL + 1);
     const promptAt = (call: number) => model.calls[call]!.prompt;
-    const rows = folding.runtime.ledger;
+    const rows = folding.runtime.view.ledger;
     expect(appendOnlyViolations(prompts, rows)).toEqual([]);
     for (const record of prompts) expect(pairingViolations(record.prompt)).toEqual([]);
 
@@ -124,7 +124,7 @@ describe('the fold_context tool driven by the model through generateText', () =>
     // peek: the exact stored bytes of the folded result, verified, parse back to the original part.
     const foldId = chosen.fold!;
     expect(foldId).toBeDefined();
-    const record = folding.runtime.lattice.record(foldId)!;
+    const record = folding.runtime.view.lattice.record(foldId)!;
     const peek = textOf(resultFor(promptAt(13), 'call_12_0'));
     const entries = folding.entries(histories[13]!);
     const foldedEntries = entries.filter((entry) => record.parts.some((part) => part.kind === 'entry' && part.entryId === entry.id));
@@ -161,7 +161,7 @@ describe('the fold_context tool driven by the model through generateText', () =>
 
     // brief: the agent's words reach the window when that fold commits.
     expect(textOf(resultFor(promptAt(20), 'call_19_0'))).toMatch(new RegExp(`^brief kept for ${chosen.mark}`));
-    expect(folding.runtime.lattice.record(chosen.mark!)?.brief).toBe(BRIEF);
+    expect(folding.runtime.view.lattice.record(chosen.mark!)?.brief).toBe(BRIEF);
     expect(prompts.some((entry) => serialized(entry.prompt).includes(BRIEF.slice(0, 30)))).toBe(true);
 
     // pin: the pinned result stays raw through every later commit, while its neighbours fold.
@@ -172,10 +172,10 @@ describe('the fold_context tool driven by the model through generateText', () =>
 
     // unmark: the withdrawn span never folds.
     expect(textOf(resultFor(promptAt(25), 'call_24_0'))).toMatch(new RegExp(`^withdrew ${chosen.withdrawn}`));
-    expect(folding.runtime.lattice.record(chosen.withdrawn!)).toBeUndefined();
+    expect(folding.runtime.view.lattice.record(chosen.withdrawn!)).toBeUndefined();
     // Nothing new folded over the whole withdrawn span after the unmark (marks cut inside it
     // before the unmark are their own decisions and may still land).
-    const { index, lattice } = folding.runtime;
+    const { index, lattice } = folding.runtime.view;
     const first = index.positionOf(withdrawnSpan[0])!;
     const last = index.positionOf(withdrawnSpan[1])!;
     const landedOver = [...lattice.allRecords()].filter((record) => {

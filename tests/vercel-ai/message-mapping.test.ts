@@ -81,7 +81,7 @@ describe('stable entries for AI SDK messages', () => {
     const raw = await folding.prepareStep({ messages });
     expect(raw.messages).toEqual(messages);
     expect(raw.messages[3]).toBe(messages[3]);
-    folding.runtime.requestCommit();
+    folding.runtime.requestCommit('user-fold');
     const folded = (await folding.prepareStep({ messages })).messages;
     const toolMessage = folded.find((message) => message.role === 'tool');
     expect(toolMessage?.content.map((part) => (part.type === 'tool-result' ? [part.toolCallId, part.output.type] : []))).toEqual([
@@ -112,7 +112,7 @@ describe('composition and settings', () => {
     });
     expect(seen).toEqual([1, 3, 5]);
     for (const call of model.calls) expect(call.prompt[0]).toEqual({ role: 'user', content: [{ type: 'text', text: 'injected first' }] });
-    expect(folding.runtime.ledger).toHaveLength(3);
+    expect(folding.runtime.view.ledger).toHaveLength(3);
     await folding.dispose();
   });
 

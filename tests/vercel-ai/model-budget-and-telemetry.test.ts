@@ -28,7 +28,7 @@ describe('vercel-ai: the step\'s model picks its budget, and commits reach onCom
       prepareStep: folding.composePrepareStep(({ stepNumber }) => (stepNumber >= SWITCH_AT_STEP ? { model: folding.wrapModel(small.model) } : undefined)),
       stopWhen: stepCountIs(READS + 5),
     });
-    const rows = folding.runtime.ledger;
+    const rows = folding.runtime.view.ledger;
     expect(large.calls).toHaveLength(SWITCH_AT_STEP);
     expect(small.calls.length).toBe(READS + 1 - SWITCH_AT_STEP);
     expect(rows).toHaveLength(READS + 1);

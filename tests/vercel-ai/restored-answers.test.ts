@@ -17,7 +17,7 @@ describe('a restored runtime before its first request', () => {
     const contextWindow = 44_000;
     const first = await runLoop({ kind: 'generateText', script: readLoop(30), maxSteps: 40, folding: { sessionId: 'restored', contextWindow, store } });
     const before = first.folding.runtime;
-    const shownBefore = before.visibleFolds.map((placed) => placed.record.id).sort();
+    const shownBefore = before.view.visibleFolds.map((placed) => placed.record.id).sort();
     expect(shownBefore.length).toBeGreaterThan(3);
     const searchBefore = await before.act({ action: 'search', pattern: 'module_', limit: 50 });
     const hitsBefore = (searchBefore.data as { hits: SearchHit[] }).hits;
@@ -27,7 +27,7 @@ describe('a restored runtime before its first request', () => {
     const reopened = await createFolding({ sessionId: 'restored', contextWindow, store });
     const status = await reopened.runtime.act({ action: 'status' });
     const report = status.data as StatusReport;
-    expect(report.budgetTokens).toBe(before.lastBudget);
+    expect(report.budgetTokens).toBe(before.view.lastBudget);
     expect(status.text).not.toContain('budget unknown');
     expect(status.text).toContain(`visible folds ${shownBefore.length}:`);
     expect(report.visibleFolds.map((fold) => fold.id).sort()).toEqual(shownBefore);

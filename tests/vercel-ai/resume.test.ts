@@ -12,9 +12,9 @@ describe('resuming an AI SDK conversation from stored messages', () => {
   it('continues with the same folds from the store, not a fresh start', async () => {
     const store = new MemoryFoldStore();
     const first = await runLoop({ kind: 'generateText', script: readLoop(30), maxSteps: 40, folding: { sessionId: 'resumed', settings, store } });
-    const standing = [...first.folding.runtime.lattice.allRecords()].map((record) => record.id).sort();
+    const standing = [...first.folding.runtime.view.lattice.allRecords()].map((record) => record.id).sort();
     expect(standing.length).toBeGreaterThan(3);
-    const epoch = first.folding.runtime.memory.epoch;
+    const epoch = first.folding.runtime.view.memory.epoch;
     await first.folding.dispose();
 
     // What an application would store and load: plain JSON of the conversation so far.
@@ -24,9 +24,9 @@ describe('resuming an AI SDK conversation from stored messages', () => {
     const runtime = second.folding.runtime;
 
     // The stored ids still name the same messages: every earlier fold is found and kept.
-    expect([...runtime.lattice.allRecords()].map((record) => record.id).filter((id) => standing.includes(id)).sort()).toEqual(standing);
-    expect(runtime.ledger[0]!.foldsLanded).toBe(0);
-    expect(runtime.memory.epoch).toBeGreaterThanOrEqual(epoch);
+    expect([...runtime.view.lattice.allRecords()].map((record) => record.id).filter((id) => standing.includes(id)).sort()).toEqual(standing);
+    expect(runtime.view.ledger[0]!.foldsLanded).toBe(0);
+    expect(runtime.view.memory.epoch).toBeGreaterThanOrEqual(epoch);
     // The first prompt of the resumed call extends the last prompt of the first call byte for byte.
     const lastBefore = first.model.calls[first.model.calls.length - 1]!.prompt;
     const firstAfter = second.model.calls[0]!.prompt;
@@ -38,7 +38,7 @@ describe('resuming an AI SDK conversation from stored messages', () => {
   it('notices another conversation under a stored session id in a new call: a coded warning, and the stored folds stay', async () => {
     const store = new MemoryFoldStore();
     const first = await runLoop({ kind: 'generateText', script: readLoop(30), maxSteps: 40, folding: { sessionId: 'reused', settings, store } });
-    const standing = [...first.folding.runtime.lattice.allRecords()].map((record) => record.id).sort();
+    const standing = [...first.folding.runtime.view.lattice.allRecords()].map((record) => record.id).sort();
     expect(standing.length).toBeGreaterThan(3);
     await first.folding.dispose();
 
@@ -46,7 +46,7 @@ describe('resuming an AI SDK conversation from stored messages', () => {
     const history: ModelMessage[] = [{ role: 'user', content: 'A different task: summarise the changelog.' }];
     const second = await runLoop({ kind: 'generateText', script: readLoop(3), maxSteps: 5, folding: { sessionId: 'reused', settings, store, onWarning: (warning) => warnings.push(warning) }, history });
     expect(warnings.filter((warning) => warning.includes('[TRANSCRIPT.SESSION_MISMATCH]'))).toHaveLength(1);
-    expect(second.folding.runtime.ledger[0]!.causes).toContain('transcript-changed');
+    expect(second.folding.runtime.view.ledger[0]!.causes).toContain('transcript-changed');
     await second.folding.dispose();
     // Nothing of the first conversation was lost: its records read back and the state still lists them.
     for (const id of standing) expect((await store.getFold('reused', id))?.id).toBe(id);
@@ -56,13 +56,13 @@ describe('resuming an AI SDK conversation from stored messages', () => {
   it('reads the folds from the store under the same session id only (the control)', async () => {
     const store = new MemoryFoldStore();
     const first = await runLoop({ kind: 'generateText', script: readLoop(30), maxSteps: 40, folding: { sessionId: 'original', settings, store } });
-    const standing = first.folding.runtime.lattice.size;
+    const standing = first.folding.runtime.view.lattice.size;
     expect(standing).toBeGreaterThan(3);
     await first.folding.dispose();
     const same = await createFolding({ sessionId: 'original', settings, store });
     const other = await createFolding({ sessionId: 'another', settings, store });
-    expect(same.runtime.lattice.size).toBe(standing);
-    expect(other.runtime.lattice.size).toBe(0);
+    expect(same.runtime.view.lattice.size).toBe(standing);
+    expect(other.runtime.view.lattice.size).toBe(0);
     await same.dispose();
     await other.dispose();
   }, 60_000);
@@ -73,7 +73,7 @@ describe('resuming an AI SDK conversation from stored messages', () => {
     await first.folding.dispose();
     const history = JSON.parse(JSON.stringify([{ role: 'user', content: 'Audit the repository.' }, ...first.messages])) as ModelMessage[];
     const adopted = await runLoop({ kind: 'generateText', script: readLoop(2), maxSteps: 5, folding: { sessionId: 'adopted', settings, store }, history });
-    expect(adopted.folding.runtime.ledger[0]!.foldsLanded).toBeGreaterThan(0);
+    expect(adopted.folding.runtime.view.ledger[0]!.foldsLanded).toBeGreaterThan(0);
     for (const call of adopted.model.calls) {
       expect(call.tokens).toBeLessThanOrEqual(settings.providerInputBudget);
       expect(pairingViolations(call.prompt)).toEqual([]);

@@ -91,9 +91,9 @@ describe.each<LoopKind>(['generateText', 'streamText'])('spill at ingestion thro
 
     // peek, slice by slice, returns the exact bytes of the spilled argument.
     const spills = [...lastPrompt.matchAll(/\[pi-fold spilled (sp_[0-9a-f]{20})/g)].map((match) => match[1]!);
-    const argumentId = spills.find((id) => folding.runtime.spills.pointer(id)!.bytes === Buffer.byteLength(bigArgument))!;
+    const argumentId = spills.find((id) => folding.runtime.view.spills.pointer(id)!.bytes === Buffer.byteLength(bigArgument))!;
     // Peek offsets are bytes into the peek text: the item starts after its header line.
-    const pointer = folding.runtime.spills.pointer(argumentId)!;
+    const pointer = folding.runtime.view.spills.pointer(argumentId)!;
     let offset = Buffer.byteLength(`spill ${pointer.id} | ${pointer.bytes} bytes | sha256 ${pointer.sha256} verified\n`);
     let read = '';
     for (;;) {
@@ -115,7 +115,7 @@ describe.each<LoopKind>(['generateText', 'streamText'])('spill at ingestion thro
 
     // A tampered artifact is refused by name, and nothing of it is shown.
     const resultId = spills.find((id) => id !== argumentId)!;
-    const sha = folding.runtime.spills.pointer(resultId)!.sha256;
+    const sha = folding.runtime.view.spills.pointer(resultId)!.sha256;
     expect(sha).toBe(sha256Hex(bigResult));
     const directory = join(storeRoot, 'evidence', sessionId);
     expect(readdirSync(directory)).toContain(sha);

@@ -54,9 +54,9 @@ describe.runIf(AI_SDK_MAJOR === 7)('ai@7 steering through a folding loop', () =>
     for (const history of histories.slice(5)) expect(steered(history)).toBe(1);
     for (const history of histories.slice(0, 5)) expect(steered(history)).toBe(0);
     // The window still folded (the loop is several budgets long), stayed paired and append-only.
-    expect(folding.runtime.ledger.some((row) => row.foldsLanded > 0)).toBe(true);
+    expect(folding.runtime.view.ledger.some((row) => row.foldsLanded > 0)).toBe(true);
     for (const record of prompts) expect(pairingViolations(record.prompt)).toEqual([]);
-    expect(appendOnlyViolations(prompts, folding.runtime.ledger)).toEqual([]);
+    expect(appendOnlyViolations(prompts, folding.runtime.view.ledger)).toEqual([]);
     await folding.dispose();
   }, 60_000);
 });

@@ -30,15 +30,15 @@ describe.each<LoopKind>(['generateText', 'streamText', 'ToolLoopAgent.stream'])(
     expect(rawTokens).toBeGreaterThan(4 * BUDGET);
 
     // I1: every prompt extends the previous one's bytes unless the ledger recorded why not.
-    expect(appendOnlyViolations(prompts, folding.runtime.ledger)).toEqual([]);
-    expect(folding.runtime.memory.counters.unattributedRewrites).toBe(0);
+    expect(appendOnlyViolations(prompts, folding.runtime.view.ledger)).toEqual([]);
+    expect(folding.runtime.view.memory.counters.unattributedRewrites).toBe(0);
     // I3: every prompt is one a provider accepts.
     for (const record of prompts) expect(pairingViolations(record.prompt)).toEqual([]);
     // Budget fence, in the provider's own count.
     for (const call of model.calls) expect(call.tokens).toBeLessThanOrEqual(BUDGET);
 
     // Commits land when the unfolded prompt reaches maxTarget, and not before.
-    const rows = folding.runtime.ledger;
+    const rows = folding.runtime.view.ledger;
     expect(rows).toHaveLength(STEPS + 1);
     const commits = rows.filter((row) => row.foldsLanded > 0);
     expect(commits.length).toBeGreaterThanOrEqual(3);

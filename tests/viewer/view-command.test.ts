@@ -33,7 +33,7 @@ describe('pi-fold view', () => {
     expect(lines.error).toEqual([]);
     expect(treeDigest(root)).toEqual(before);
     const html = readFileSync(out, 'utf8');
-    const ledger = run.folding.runtime.ledger;
+    const ledger = run.folding.runtime.view.ledger;
     expect((html.match(/<circle class="point/g) ?? []).length).toBe(ledger.length);
     const commits = ledger.filter((row) => row.foldsLanded > 0);
     expect(commits.length).toBeGreaterThan(0);
@@ -75,7 +75,7 @@ describe('pi-fold view', () => {
     expect(await runCli(['view', damaged, '--out', out], output)).toBe(1);
     expect(lines.error.join('\n')).toMatch(/STORE\.HASH_MISMATCH/);
     expect(existsSync(out)).toBe(false);
-    expect(damagedRun.folding.runtime.ledger.length).toBeGreaterThan(0);
+    expect(damagedRun.folding.runtime.view.ledger.length).toBeGreaterThan(0);
   }, 120_000);
 
   it('refuses a target that is not a store, and a misspelt option', async () => {

@@ -36,7 +36,7 @@ runIt('the session viewer in headless Chromium', () => {
 
   it('draws one chart point per request, opens a fold to its exact bytes, and finds a folded string by search, with no console error', async () => {
     const { page, errors } = await openInBrowser(browser, pagePath);
-    const ledger = run.folding.runtime.ledger;
+    const ledger = run.folding.runtime.view.ledger;
     expect(await page.$$eval('#prompt-chart circle.point', (points) => points.length)).toBe(ledger.length);
     expect(await page.$$eval('#prompt-chart line.commit', (lines) => lines.length)).toBe(ledger.filter((row) => row.foldsLanded > 0).length);
 

@@ -85,9 +85,9 @@ export const hostileCall: fc.Arbitrary<HostileCall> = fc
 /** Ids the session knows right now, by pool (the foreign pool is another session's folds). */
 export function livePools(runtime: FoldRuntime, foreign: readonly string[]): Record<IdPool, readonly string[]> {
   return {
-    fold: [...runtime.lattice.allRecords()].map((record) => record.id),
-    mark: runtime.memory.marks.map((mark) => mark.id),
-    entry: runtime.index.entries.map((entry) => entry.id),
+    fold: [...runtime.view.lattice.allRecords()].map((record) => record.id),
+    mark: runtime.view.memory.marks.map((mark) => mark.id),
+    entry: runtime.view.index.entries.map((entry) => entry.id),
     foreign,
   };
 }
@@ -114,9 +114,9 @@ export function resolveCall(call: HostileCall, pools: Record<IdPool, readonly st
 
 /** Everything a refusal must leave exactly as it was: memory, expansions, queued rewrites, the rendered window. */
 export function runtimeFingerprint(runtime: FoldRuntime): string {
-  const memory = stableStringify(runtime.memory.snapshot(runtime.lattice.expanded, runtime.estimator.calibration()));
-  const { messages } = runtime.renderer.renderAll(runtime.renderInputs());
-  return `${memory}\n${[...runtime.pendingCauses].sort().join(',')}\n${runtime.forcedCommit === undefined ? '' : 'forced'}\n${serialize(messages)}`;
+  const memory = stableStringify(runtime.view.memory.snapshot(runtime.view.lattice.expanded, runtime.view.estimator.calibration()));
+  const { messages } = { messages: runtime.view.pendingWindow() };
+  return `${memory}\n${[...runtime.view.pendingCauses].sort().join(',')}\n${runtime.view.forcedCommit === undefined ? '' : 'forced'}\n${serialize(messages)}`;
 }
 
 /**
