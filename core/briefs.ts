@@ -1,7 +1,7 @@
 import type { FoldKind } from '../ports/fold-records.ts';
 import type { TranscriptEntry } from '../ports/transcript-source.port.ts';
 
-/** Every brief, supplied or deterministic, fits in this many chars (B5.1). */
+/** Every brief, supplied or deterministic, fits in this many chars (docs/behaviour.md B5.1). */
 export const BRIEF_MAX_CHARS = 2000;
 
 const ARGUMENT_VALUE_CHARS = 96;
@@ -13,7 +13,7 @@ const OPENING_CHARS = 200;
 
 /**
  * Deterministic briefs: written from the span itself with no model call, so the same span
- * always gets the same words (I5) and nothing is invented.
+ * always gets the same words (docs/behaviour.md I5) and nothing is invented.
  */
 export function toolBrief(call: TranscriptEntry, results: readonly TranscriptEntry[]): string {
   const lines: string[] = [];

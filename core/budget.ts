@@ -2,7 +2,7 @@ import type { CalibrationSampleV1 } from '../ports/fold-records.ts';
 import { FoldError } from './fold-error.ts';
 
 /**
- * I6's refusal of a request over the budget, saying which case it is: a commit the store
+ * docs/behaviour.md I6: the refusal of a request over the budget, saying which case it is: a commit the store
  * refused (`refusedStore`, its name) could have made room; otherwise no lossless fold can.
  */
 export function budgetExceeded(input: { estimatedTokens: number; budgetTokens: number; request: number; refusedStore: string | undefined }): FoldError {

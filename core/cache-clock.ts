@@ -1,4 +1,4 @@
-/** What the host says about the request's moment and model (core has no clock: I5). */
+/** What the host says about the request's moment and model (core has no clock: docs/behaviour.md I5). */
 export interface CacheMoment {
   /** Milliseconds since the epoch at which the request is prepared, from the host's clock. */
   readonly requestTime?: number;
@@ -9,7 +9,7 @@ export interface CacheMoment {
 export type ColdReason = 'idle' | 'model-switch';
 
 /**
- * Tracks when the provider's cache was last touched and for which model (B3.3). A request
+ * Tracks when the provider's cache was last touched and for which model (docs/behaviour.md B3.3). A request
  * after an idle gap longer than the cache lifetime, or to another model than the last one,
  * pays fresh input whatever the window holds. A host's cache refresh (Pi 1.x warms caches
  * while idle) counts as a touch: a warmed cache is not cold.

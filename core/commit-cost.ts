@@ -2,7 +2,7 @@ import type { PriceList } from '../ports/cost-model.port.ts';
 import { ratesFor } from './price-lists.ts';
 
 /**
- * The arithmetic of B3.2, worked out in `docs/cost-scheduling.md`. Pure numbers in, pure
+ * The arithmetic of docs/behaviour.md B3.2, worked out in `docs/cost-scheduling.md`. Pure numbers in, pure
  * numbers out: every rate comes from the CostModel's price list, none is written here.
  */
 

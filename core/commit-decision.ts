@@ -10,7 +10,7 @@ export interface ForcedCommit {
   readonly markIds?: ReadonlySet<string>;
 }
 
-/** Why a commit fires (B3.2, B3.3, B3.6, I6), for status, receipts and tests. */
+/** Why a commit fires (docs/behaviour.md B3.2, B3.3, B3.6, I6), for status, receipts and tests. */
 export type CommitReason = 'forced' | 'cost' | 'ceiling' | 'band' | 'cold-idle' | 'cold-model-switch' | 'immediate-drain' | 'eager' | 'fence';
 
 /** A decision to commit: how much to free, from which marks, and whether the fence must cut first. */
@@ -18,7 +18,7 @@ export interface CommitDecision {
   readonly reason: CommitReason;
   /** Chars the commit must free; `Infinity` lands every (selected) mark. */
   readonly charsToFree: number;
-  /** Over the budget: every lossless fold counts, so the frontier cuts everything it can first (I6). */
+  /** Over the budget: every lossless fold counts, so the frontier cuts everything it can first (docs/behaviour.md I6). */
   readonly overBudget: boolean;
   /** Only these marks may land (a person's `/fold <ids>`, or those outside the raw floor). */
   readonly onlyMarkIds?: ReadonlySet<string>;
@@ -44,9 +44,9 @@ export interface CommitDecisionInputs {
 export const FENCE_AIM_SHARE = 0.9;
 
 /**
- * B3: whether this request commits, and what lands. A person's `/fold` lands everything it
+ * docs/behaviour.md B3: whether this request commits, and what lands. A person's `/fold` lands everything it
  * names; otherwise the policy's scheduled commit (cost by default, `docs/cost-scheduling.md`).
- * Over the budget the fence cuts first (I6), and frees at least down to 90 % of the budget
+ * Over the budget the fence cuts first (docs/behaviour.md I6), and frees at least down to 90 % of the budget
  * even where the policy scheduled nothing. Pure: the caller cuts, plans and lands.
  */
 export function decideCommit(inputs: CommitDecisionInputs): CommitDecision | undefined {
@@ -60,7 +60,7 @@ export function decideCommit(inputs: CommitDecisionInputs): CommitDecision | und
   return fenceDecision(estimate, budget, inputs.charsPerToken);
 }
 
-/** I6's own commit: stalest first over every mark, floor or not, until the request fits with room. */
+/** The commit of docs/behaviour.md I6: stalest first over every mark, floor or not, until the request fits with room. */
 export function fenceDecision(estimate: number, budget: number, charsPerToken: number): CommitDecision {
   return { reason: 'fence', charsToFree: Math.max(0, estimate - FENCE_AIM_SHARE * budget) * charsPerToken, overBudget: true };
 }

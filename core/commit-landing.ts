@@ -28,7 +28,7 @@ export interface FenceTarget {
 }
 
 /**
- * I6: over the budget, every lossless fold counts, including spans the agent asked to keep
+ * docs/behaviour.md I6: over the budget, every lossless fold counts, including spans the agent asked to keep
  * raw (holds). Pins, protected and open units still never fold. The holds stay recorded:
  * they only ever stop automatic cutting.
  */

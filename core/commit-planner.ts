@@ -48,7 +48,7 @@ export interface PlanInputs {
 }
 
 /**
- * Plan a commit (B3.2): marks stalest first, children before parents, until enough is
+ * Plan a commit (docs/behaviour.md B3.1, B3.2): marks stalest first, children before parents, until enough is
  * freed. Pure: returns data and touches no port; the caller applies it.
  */
 export function planCommit(inputs: PlanInputs): CommitPlan {

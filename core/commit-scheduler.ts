@@ -33,7 +33,7 @@ export interface ScheduleInputs {
 }
 
 /**
- * The commit scheduler of one session (B3.2, B3.3, B3.6): it observes each request's inflow
+ * The commit scheduler of one session (docs/behaviour.md B3.2, B3.3, B3.6): it observes each request's inflow
  * and moment, and decides whether this request commits and how deep, through the CostModel's
  * price list. It plans nothing itself; `commit-decision.ts` turns its answer into a plan.
  */
@@ -140,7 +140,7 @@ export class CommitScheduler {
 
 /**
  * Plan this request's commit, if any (nothing applied): a person's `/fold`, else the
- * scheduler's policy; over the budget the fence cuts first (I6) and, when the policy's commit
+ * scheduler's policy; over the budget the fence cuts first (docs/behaviour.md I6) and, when the policy's commit
  * would leave the request over, a fence commit reaches inside the floor.
  */
 export function planRequestCommit(runtime: RequestCommitTarget, inputs: ScheduleInputs): CommitPlan | undefined {

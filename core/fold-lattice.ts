@@ -10,7 +10,7 @@ export interface PlacedFold {
 }
 
 /**
- * The fold forest (I3): committed folds nest and never partially overlap. Each fold has at
+ * The fold forest (docs/behaviour.md I3): committed folds nest and never partially overlap. Each fold has at
  * most one parent; a new fold adopts the roots inside its span as children and may never
  * sit inside an existing fold (records are immutable, so a parent cannot gain children).
  */
@@ -24,7 +24,7 @@ export class FoldLattice {
   /**
    * Folds whose entry ids are on the branch but with other bytes (another conversation under
    * the same session id, or a host that rewrote an entry under its old id). Never placed: a
-   * brief must only ever stand for the exact bytes it was made from (I2).
+   * brief must only ever stand for the exact bytes it was made from (docs/behaviour.md I2).
    */
   readonly mismatched = new Set<string>();
   // Folds starting at an entry index, outermost (longest span) first.

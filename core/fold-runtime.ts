@@ -22,7 +22,7 @@ export type { ProjectionResult, RequestContext } from '../ports/shared-types.ts'
 /**
  * One session's fold engine, as a host meets it. Hosts call `project` before every model
  * request and `act` for the agent's tool; everything else (cutting, committing, rendering,
- * accounting) happens inside, and the window only ever changes at a recorded rewrite (I1).
+ * accounting) happens inside, and the window only ever changes at a recorded rewrite (docs/behaviour.md I1).
  * The session's state sits behind this facade; `view` reads it.
  */
 export class FoldRuntime {
@@ -57,7 +57,7 @@ export class FoldRuntime {
   /**
    * Build the projection for the next model request from the host's active branch: read
    * through its TranscriptSource (or given whole, as an array of entries).
-   * @throws FoldError `BUDGET.EXCEEDED` when no lossless fold can bring the request under the budget (I6);
+   * @throws FoldError `BUDGET.EXCEEDED` when no lossless fold can bring the request under the budget (docs/behaviour.md I6);
    *   `TRANSCRIPT.WRONG_SESSION` for a source of another session; `TRANSCRIPT.STALE_READ` for an append that does not continue the branch.
    */
   async project(branch: TranscriptSource | readonly TranscriptEntry[], context: RequestContext = {}): Promise<ProjectionResult> {
@@ -77,7 +77,7 @@ export class FoldRuntime {
     return source.read({ lastEntryId: index.entries[index.length - 1]?.id, length: index.length });
   }
 
-  /** Run one of the agent's actions (B4). Bad input is refused with a FoldError and changes nothing. */
+  /** Run one of the agent's actions (docs/behaviour.md B4). Bad input is refused with a FoldError and changes nothing. */
   async act(request: unknown, caller: ActionCaller = {}): Promise<ActionAnswer> {
     this.assertOpen();
     // Only known names become a label: a model's made-up action must not grow a metric's cardinality.
@@ -104,7 +104,7 @@ export class FoldRuntime {
 
   /**
    * The host refreshed the provider's cache without a model request of ours (Pi 1.x warms it
-   * while idle): the cache is warm from `time` on, for `lifetimeMs` if the host said (B3.3).
+   * while idle): the cache is warm from `time` on, for `lifetimeMs` if the host said (docs/behaviour.md B3.3).
    */
   noteCacheWarmed(time: number, lifetimeMs?: number): void {
     this.session.scheduler.clock.warmed(time, lifetimeMs);

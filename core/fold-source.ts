@@ -12,7 +12,7 @@ export interface SourceEntry {
 
 /**
  * Read a fold's whole exact source at every depth, each entry verified against its own
- * SHA-256 and the whole against the fold's source SHA-256 (I2). Nothing is returned unless
+ * SHA-256 and the whole against the fold's source SHA-256 (docs/behaviour.md I2). Nothing is returned unless
  * everything checks out.
  */
 export async function readFoldSource(store: FoldStore, lookup: (foldId: string) => FoldRecord | undefined, foldId: string): Promise<SourceEntry[]> {

@@ -6,7 +6,7 @@ import type { FoldLattice, PlacedFold } from './fold-lattice.ts';
 import type { FoldSettings } from './settings.ts';
 import type { TranscriptIndex, Unit } from './transcript-index.ts';
 
-/** Cuts per pass (B2.1): enough to keep up, few enough that one request stays cheap. */
+/** Cuts per pass (docs/behaviour.md B2.1): enough to keep up, few enough that one request stays cheap. */
 export const CUTS_PER_PASS = 8;
 /** A chapter never spans more units than this, whatever their size. */
 export const CHAPTER_MAX_UNITS = 48;
@@ -24,7 +24,7 @@ export interface FrontierInputs {
 }
 
 /**
- * The frontier cuts closed units into pending marks as they close (B2). Cutting only
+ * The frontier cuts closed units into pending marks as they close (docs/behaviour.md B2). Cutting only
  * records a decision in state; no byte of the window moves. Each unit is looked at once:
  * cursors remember how far each rung got, and actions that free a span rewind them.
  */
@@ -102,7 +102,7 @@ export class Frontier {
   }
 
   /**
-   * B2.5: once enough roots stand side by side, adjacent roots get a parent. The oldest run
+   * docs/behaviour.md B2.5: once enough roots stand side by side, adjacent roots get a parent. The oldest run
    * at the lowest level goes first, so consolidations stack like a balanced index (depth
    * grows with the log of the folds) rather than one long chain.
    */
@@ -141,7 +141,7 @@ export class Frontier {
   }
 
   // A small run that ends at a pin or a held span is absorbed by the pending chapter just
-  // before it when the two touch (B2.4); otherwise it stays raw, being too small to matter.
+  // before it when the two touch (docs/behaviour.md B2.4); otherwise it stays raw, being too small to matter.
   private flushSmallRun(inputs: FrontierInputs): void {
     if (this.chapterUnits === 0) return;
     const { index, memory } = inputs;

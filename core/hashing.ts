@@ -7,7 +7,7 @@ export function sha256Hex(content: string | Uint8Array): string {
 
 /**
  * JSON with object keys sorted at every depth, so the same value always has the same bytes
- * (I5: no map-order leaks). Undefined members are dropped as JSON.stringify does.
+ * (docs/behaviour.md I5: no map-order leaks). Undefined members are dropped as JSON.stringify does.
  */
 export function stableStringify(value: unknown): string {
   return JSON.stringify(sortKeysDeep(value));

@@ -2,7 +2,7 @@
 const INFLOW_WINDOW = 12;
 
 /**
- * Tokens appended per request, observed from the ledger (B3.2): the growth of each request's
+ * Tokens appended per request, observed from the ledger (docs/behaviour.md B3.2): the growth of each request's
  * window (before any commit) over the window sent just before it. In memory only: after a
  * restart the pace is learned again from the next requests.
  */

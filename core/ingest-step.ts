@@ -39,7 +39,7 @@ export function decideOnArrival(target: ArrivalTarget): boolean {
 }
 
 /**
- * B4.2: once the model has replied after an ephemeral peek, its result is replaced by a
+ * docs/behaviour.md B4.2: once the model has replied after an ephemeral peek, its result is replaced by a
  * one-line stub, a give-back rewrite at the next projection. Returns whether any peek retired.
  */
 export function retireAnsweredPeeks(target: Pick<SessionState, 'index' | 'memory' | 'pendingCauses'>): boolean {

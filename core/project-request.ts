@@ -34,7 +34,7 @@ interface PreparedWindow {
 /**
  * One request, step by step: ingest the branch, decide on what arrived, render the
  * candidate, decide and land a commit, add receipts and notices, then hand the window out.
- * @throws FoldError `BUDGET.EXCEEDED` when no lossless fold can bring the request under the budget (I6).
+ * @throws FoldError `BUDGET.EXCEEDED` when no lossless fold can bring the request under the budget (docs/behaviour.md I6).
  */
 export async function projectRequest(session: SessionState, read: BranchRead, context: RequestContext): Promise<ProjectionResult> {
   const prepared = await prepareWindow(session, read, context);

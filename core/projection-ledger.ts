@@ -17,7 +17,7 @@ export function totalChars(messages: readonly ProjectedMessage[]): number {
   return chars;
 }
 
-/** Build the ledger row of one request (B7.1) and say whether it was a rewrite. */
+/** Build the ledger row of one request (docs/behaviour.md B7.1) and say whether it was a rewrite. */
 export function ledgerRow(input: {
   request: number;
   previous: WindowView | undefined;

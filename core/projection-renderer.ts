@@ -7,7 +7,7 @@ import type { SpillPlan } from './spill/spill-plan.ts';
 import type { TranscriptIndex } from './transcript-index.ts';
 import { peekStubText, placeholderText, siblingStubText } from './window-text.ts';
 
-/** Everything a render reads. Rendering is a pure function of it (I5). */
+/** Everything a render reads. Rendering is a pure function of it (docs/behaviour.md I5). */
 export interface RenderInputs {
   readonly index: TranscriptIndex;
   readonly lattice: FoldLattice;
@@ -16,7 +16,7 @@ export interface RenderInputs {
   /** Notices and receipts, grouped by the entry they follow, in sequence order. */
   readonly insertsByAnchor: ReadonlyMap<string, readonly WindowInsertV1[]>;
   readonly toolName: string;
-  /** How each entry is shown once its oversized parts are spilled (B6.2). */
+  /** How each entry is shown once its oversized parts are spilled (docs/behaviour.md B6.2). */
   readonly spills?: SpillBook;
 }
 
@@ -133,7 +133,7 @@ const spilledMessages = new WeakMap<SpillPlan, ProjectedMessage>();
 
 /**
  * An entry as the host had it, or in its spilled form when a part of it is over the spill
- * threshold (B6.2). Cached per entry object, and per spill plan (each runtime decides its
+ * threshold (docs/behaviour.md B6.2). Cached per entry object, and per spill plan (each runtime decides its
  * own): entries are immutable, and so are their plans.
  */
 export function entryMessage(inputs: Pick<RenderInputs, 'index' | 'spills'>, position: number): ProjectedMessage {

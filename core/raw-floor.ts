@@ -17,7 +17,7 @@ export function floorTokensFor(rawFloorTokens: number, budgetTokens: number): nu
 }
 
 /**
- * The first transcript position inside the raw working-set floor (B3.2): the entries from it
+ * The first transcript position inside the raw working-set floor (docs/behaviour.md B3.2): the entries from it
  * to the end are the newest `floorTokens` of transcript, and no automatic commit folds any of
  * them. `index.length` when the floor is off.
  */

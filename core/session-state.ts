@@ -48,7 +48,7 @@ export interface SessionDecisions {
  * it; only the facade (`FoldRuntime`) hands it to them. Read from outside as a `SessionView`.
  */
 export class SessionState implements SessionView {
-  /** How oversized tool results and arguments enter the window (B6.2); sizes the index's units. */
+  /** How oversized tool results and arguments enter the window (docs/behaviour.md B6.2); sizes the index's units. */
   readonly spills: SpillBook;
   readonly index = new TranscriptIndex((entry) => this.spills.windowChars(entry));
   readonly lattice = new FoldLattice(this.index);
@@ -68,7 +68,7 @@ export class SessionState implements SessionView {
   /** The projection most recently handed to the host: the prefix the next one must extend. */
   frozenView: WindowView | undefined;
   visibleFolds: PlacedFold[] = [];
-  /** When and how deep automatic commits land (B3.2, B3.3). */
+  /** When and how deep automatic commits land (docs/behaviour.md B3.2, B3.3). */
   readonly scheduler: CommitScheduler;
   /** Rewrites requested by actions, applied at the next projection. */
   readonly pendingCauses = new Set<RewriteCause>();
@@ -80,7 +80,7 @@ export class SessionState implements SessionView {
 
   constructor(readonly ports: FoldRuntimeDependencies, memory: EngineMemory, calibration: readonly CalibrationSampleV1[]) {
     this.memory = memory;
-    // The first request fixes the session's spill policy; a restored session keeps its own (I1).
+    // The first request fixes the session's spill policy; a restored session keeps its own (docs/behaviour.md I1).
     memory.spillPolicy ??= ports.settings.spill;
     this.spills = new SpillBook(memory.spillPolicy, ports.settings.toolName);
     this.outbound = new OutboundChannel(ports.projectionSink);

@@ -48,7 +48,7 @@ export interface EngineMemoryView {
   snapshot(expanded: Iterable<string>, calibration: EngineState['calibration']): EngineState;
 }
 
-/** The session's spilled items (B6.2), read only: where each spill id's exact bytes are. */
+/** The session's spilled items (docs/behaviour.md B6.2), read only: where each spill id's exact bytes are. */
 export type SpillBookView = Pick<SpillBook, 'pointer' | 'entryOf' | 'planFor' | 'windowChars'>;
 
 /** The commit scheduler, read only: why the newest automatic commit landed. */

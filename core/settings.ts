@@ -2,7 +2,7 @@ import { servingBudget } from './budget.ts';
 import { FoldError } from './fold-error.ts';
 import { resolveSpillPolicy, type SpillPolicy } from './spill/spill-policy.ts';
 
-/** The band and granularity a person tunes (B6.4). Set whole, never member by member. */
+/** The band and granularity a person tunes (docs/behaviour.md B6.4). Set whole, never member by member. */
 export interface Thresholds {
   /** Occupancy at which a commit fires. @default 0.80 */
   readonly maxTarget: number;
@@ -15,7 +15,7 @@ export interface Thresholds {
 }
 
 /**
- * When and how deep automatic commits land (B3.2, B3.6; `docs/cost-scheduling.md`):
+ * When and how deep automatic commits land (docs/behaviour.md B3.2, B3.6; `docs/cost-scheduling.md`):
  * - `cost` (default): the trigger and aim that minimize expected dollars per request;
  * - `band`: the seed's fixed band, commit at `maxTarget`, fold down to `minTarget`;
  * - `immediate` (ablation): `cost`'s trigger and aim, but each due mark lands on its own request;
@@ -39,17 +39,17 @@ export interface FoldSettings {
   readonly modelInputBudgets: ReadonlyMap<string, number>;
   /** Tool names whose batches the tool rung never cuts. */
   readonly blacklistAutoFoldTools: ReadonlySet<string>;
-  /** The commit policy: `cost` (default), `band`, or the ablations `immediate` and `eager` (B3.6). */
+  /** The commit policy: `cost` (default), `band`, or the ablations `immediate` and `eager` (docs/behaviour.md B3.6). */
   readonly scheduling: SchedulingMode;
   /**
    * Tokens of the newest raw transcript that no automatic commit folds (the working-set
-   * floor, B3.2). Only the budget fence (I6), a person's `/fold` and `eager` reach inside it.
+   * floor, docs/behaviour.md B3.2). Only the budget fence (I6), a person's `/fold` and `eager` reach inside it.
    * @default 20000
    */
   readonly rawFloorTokens: number;
   /** The agent tool's name as this host registers it, used in placeholders. */
   readonly toolName: string;
-  /** When a tool result or tool-call argument is spilled to evidence at ingestion (B6.2). */
+  /** When a tool result or tool-call argument is spilled to evidence at ingestion (docs/behaviour.md B6.2). */
   readonly spill: SpillPolicy;
 }
 

@@ -48,7 +48,7 @@ const SHA256_PATTERN = /^[0-9a-f]{64}$/;
 export class TranscriptIndex {
   readonly entries: TranscriptEntry[] = [];
   readonly shas: string[] = [];
-  /** Chars each entry occupies in the window: its bytes, or its spilled form (B6.2). */
+  /** Chars each entry occupies in the window: its bytes, or its spilled form (docs/behaviour.md B6.2). */
   readonly windowChars: number[] = [];
   readonly units: Unit[] = [];
   /** Unit index of every entry. */

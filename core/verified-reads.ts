@@ -5,7 +5,7 @@ import { sha256Hex } from './hashing.ts';
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * Read a blob and check it against its SHA-256 before anyone sees it (I2). A store that
+ * Read a blob and check it against its SHA-256 before anyone sees it (docs/behaviour.md I2). A store that
  * declares `verifiesReads` has already re-hashed, so the bytes are not hashed twice.
  */
 export async function verifiedBlob(store: FoldStore, sha256: string): Promise<Uint8Array> {

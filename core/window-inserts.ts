@@ -7,11 +7,11 @@ import { commitReceiptText, unbriefedNoticeText } from './window-text.ts';
 /** What notices and receipts read and write: the anchors, the decisions, the renderer's cached messages. */
 export type InsertTarget = Pick<SessionState, 'index' | 'lattice' | 'memory' | 'renderer' | 'settings' | 'estimateTokens'>;
 
-/** Unbriefed cut folds that earn one notice (B5.3). */
+/** Unbriefed cut folds that earn one notice (docs/behaviour.md B5.3). */
 const NOTICE_AFTER_UNBRIEFED = 3;
 
 /**
- * Notices and receipts: words appended once at the tail and never changed (I7). They are
+ * Notices and receipts: words appended once at the tail and never changed (docs/behaviour.md I7). They are
  * kept in state, anchored after an entry, so a full render puts them back where they were.
  */
 
@@ -25,7 +25,7 @@ export function pruneHiddenInserts(session: Pick<SessionState, 'index' | 'lattic
   });
 }
 
-/** B3.4: one bounded receipt after a commit. */
+/** docs/behaviour.md B3.5: one bounded receipt after a commit. */
 export function appendReceipt(session: InsertTarget, draft: WindowDraft, plan: CommitPlan, estimateBefore: number, budget: number): boolean {
   const after = session.estimateTokens(draft.chars);
   const text = commitReceiptText({
@@ -39,7 +39,7 @@ export function appendReceipt(session: InsertTarget, draft: WindowDraft, plan: C
   return appendInsert(session, draft, 'receipt', text);
 }
 
-/** B5.3: once per frozen projection, name the cut folds still waiting for the agent's words. */
+/** docs/behaviour.md B5.3: once per frozen projection, name the cut folds still waiting for the agent's words. */
 export function appendNotice(session: InsertTarget, draft: WindowDraft): boolean {
   const { memory, index, lattice } = session;
   if (memory.noticeShownSinceRewrite) return false;

@@ -2,7 +2,7 @@ import type { FoldKind } from '../ports/fold-records.ts';
 
 /**
  * The only words the runtime ever writes into the window. Each is a pure function of its
- * inputs, so the same fold always renders the same bytes (I5, B5.2).
+ * inputs, so the same fold always renders the same bytes (docs/behaviour.md I5, B5.2).
  */
 
 export interface PlaceholderFacts {
@@ -36,7 +36,7 @@ export function peekStubText(foldId: string, toolName: string): string {
 
 export const NOTICE_MAX_BYTES = 1200;
 
-/** B5.3: once per frozen projection, name the cut folds still waiting for the agent's words. */
+/** docs/behaviour.md B5.3: once per frozen projection, name the cut folds still waiting for the agent's words. */
 export function unbriefedNoticeText(pending: readonly { id: string; kind: FoldKind; chars: number }[], toolName: string): string {
   const head = `[pi-fold] ${pending.length} spans are cut and will fold at the next commit with runtime-written briefs. Your own words help you find them later:`;
   const example = (id: string) => `${toolName} {"action":"brief","id":"${id}","text":"…"}`;
@@ -58,7 +58,7 @@ export function unbriefedNoticeText(pending: readonly { id: string; kind: FoldKi
 
 export const RECEIPT_MAX_BYTES = 1200;
 
-/** B3.4: what one commit folded and what it freed, appended once after the commit. */
+/** docs/behaviour.md B3.5: what one commit folded and what it freed, appended once after the commit. */
 export function commitReceiptText(receipt: {
   epoch: number;
   folds: readonly { id: string; kind: FoldKind }[];

@@ -1,5 +1,5 @@
 /**
- * EvidenceStore: immutable artifacts for oversized tool results (B6.2).
+ * EvidenceStore: immutable artifacts for oversized tool results (docs/behaviour.md B6.2).
  */
 
 /** What a stored artifact is known by. */

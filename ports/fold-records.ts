@@ -90,13 +90,13 @@ export interface HeldSpanV1 {
 
 /** A notice or receipt appended once after an entry. */
 export interface WindowInsertV1 {
-  /** An unbriefed-cuts notice (B5.3) or a commit receipt (B3.4). */
+  /** An unbriefed-cuts notice (docs/behaviour.md B5.3) or a commit receipt (B3.5). */
   readonly kind: 'notice' | 'receipt';
   /** The entry it follows in the window. */
   readonly afterEntryId: string;
   /** Order among inserts after the same entry. */
   readonly sequence: number;
-  /** The exact words shown, fixed once appended (I7). */
+  /** The exact words shown, fixed once appended (docs/behaviour.md I7). */
   readonly text: string;
 }
 
@@ -164,7 +164,7 @@ export interface EngineStateV1 {
   readonly counters: EngineCountersV1;
   /** Number of the last commit. */
   readonly epoch: number;
-  /** True when the current frozen projection already carries its one unbriefed-cuts notice (B5.3). */
+  /** True when the current frozen projection already carries its one unbriefed-cuts notice (docs/behaviour.md B5.3). */
   readonly noticeShownSinceRewrite?: boolean;
   /**
    * The first entry of the branch last projected (id and SHA-256 of its bytes). A process
@@ -173,7 +173,7 @@ export interface EngineStateV1 {
    */
   readonly transcriptAnchor?: TranscriptAnchorV1;
   /**
-   * The spill policy this session decided its items under (B6.2), fixed at its first request
+   * The spill policy this session decided its items under (docs/behaviour.md B6.2), fixed at its first request
    * so that a restart with other settings shows the same window. Absent in older states.
    */
   readonly spill?: { readonly thresholdBytes: number; readonly keepBytes: number };

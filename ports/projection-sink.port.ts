@@ -1,6 +1,6 @@
 /**
  * ProjectionSink: the engine's one outbound channel. It receives every projection with its
- * ledger row (B7.1), each commit's telemetry, and every warning as a coded record; a host
+ * ledger row (docs/behaviour.md B7.1), each commit's telemetry, and every warning as a coded record; a host
  * hands them on (Pi's events, an AI SDK callback) or records them (tests, the lab).
  * `FoldRuntime.subscribe` adds observers of the same shape on top of the configured sink.
  */

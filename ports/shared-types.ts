@@ -84,7 +84,7 @@ export type ProjectedMessage =
   | {
       /**
        * A tool result or an assistant entry with an oversized part spilled to evidence at
-       * ingestion (B6.2): the host sends its own message with those parts replaced by the
+       * ingestion (docs/behaviour.md B6.2): the host sends its own message with those parts replaced by the
        * window form here (head, pointer, tail). The transcript itself is never edited.
        */
       readonly kind: 'spilled';
@@ -136,7 +136,7 @@ export interface SpilledToolCallArguments {
   readonly argumentsJson: string;
 }
 
-/** The ledger row of one request (B7.1). */
+/** The ledger row of one request (docs/behaviour.md B7.1). */
 export interface LedgerRow {
   /** 1-based request number in this session. */
   readonly request: number;
@@ -213,7 +213,7 @@ export interface RequestContext {
   readonly overheadChars?: number;
   /**
    * When the request is prepared, in milliseconds since the epoch, by the host's clock (core
-   * has none, I5). With the price list's cache lifetime it tells a cold cache (B3.3).
+   * has none, docs/behaviour.md I5). With the price list's cache lifetime it tells a cold cache (B3.3).
    */
   readonly requestTime?: number;
 }

@@ -6,7 +6,7 @@ import type { Projection, ProjectedMessage } from '../ports/projection-sink.port
  * each gate can be shown to fail on a broken sequence as well as pass on a real run.
  */
 
-/** I1: request n+1 starts with request n's exact bytes unless the ledger recorded a cause. */
+/** docs/behaviour.md I1: request n+1 starts with request n's exact bytes unless the ledger recorded a cause. */
 export function appendOnlyViolations(projections: readonly Projection[]): string[] {
   const violations: string[] = [];
   for (let n = 1; n < projections.length; n += 1) {
@@ -44,7 +44,7 @@ function wireFacts(message: ProjectedMessage): WireFacts {
 }
 
 /**
- * I3 pairing, as a provider checks it: every tool call is answered before the next
+ * docs/behaviour.md I3 pairing, as a provider checks it: every tool call is answered before the next
  * non-result message, and every result answers a call of the message just before its run.
  */
 export function pairingViolations(messages: readonly ProjectedMessage[]): string[] {
@@ -63,7 +63,7 @@ export function pairingViolations(messages: readonly ProjectedMessage[]): string
   return violations;
 }
 
-/** I3 structure: folds nest or are disjoint, and each child has exactly one parent. */
+/** docs/behaviour.md I3 structure: folds nest or are disjoint, and each child has exactly one parent. */
 export function forestViolations(records: readonly FoldRecord[], positionOf: (entryId: string) => number | undefined): string[] {
   const violations: string[] = [];
   const spans = records.map((record) => ({ record, first: positionOf(record.firstEntryId) ?? -1, last: positionOf(record.lastEntryId) ?? -1 }));

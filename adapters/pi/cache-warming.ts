@@ -25,7 +25,7 @@ export function onCacheWarming(pi: ExtensionAPI, handler: (event: WarmingDecisio
 /**
  * A decision to warm means a refresh that reads the whole cached prompt is about to go out:
  * the cache stays warm from now on, for the lifetime Pi states, so no cold-cache commit fires
- * on the next request (B3.3). A decision to stop changes nothing: the cache simply ages.
+ * on the next request (docs/behaviour.md B3.3). A decision to stop changes nothing: the cache simply ages.
  * The refresh could still fail; then a free commit is missed, never a paid one made.
  */
 export function noteWarmingDecision(runtime: FoldRuntime, event: WarmingDecision, now: number): void {

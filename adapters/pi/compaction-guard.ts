@@ -73,7 +73,7 @@ export function currentStack(): string | undefined {
 }
 
 /**
- * B6.1. Threshold compaction is cancelled: folding keeps the window under its own band and
+ * docs/behaviour.md B6.1. Threshold compaction is cancelled: folding keeps the window under its own band and
  * a commit lands first. An overflow becomes a recovery: every pending mark is committed, and
  * Pi's retry goes out with the folded window. Pi only retries after a compaction entry is
  * written, so the recovery writes one that keeps every entry (nothing is summarised away);

@@ -32,7 +32,7 @@ export class OverheadMeter {
  * The `context` hook's work: map Pi's messages to the branch's entries, let the engine
  * project them, and hand the projection back as Pi messages. Called before every model call.
  *
- * When no lossless fold can bring the request under the budget (I6), the request is
+ * When no lossless fold can bring the request under the budget (docs/behaviour.md I6), the request is
  * aborted before it is sent and the person is told out of band; the window is not touched.
  */
 export async function projectContext(folding: PiSessionFolding, messages: readonly AgentMessage[], ctx: ExtensionContext, overheadChars: number): Promise<AgentMessage[] | undefined> {

@@ -10,7 +10,7 @@ import type { ProjectedMessage } from '../../ports/projection-sink.port.ts';
  * event's message with its oversized parts in their window form (B6.2, `docs/behaviour.md`).
  *
  * Written messages take the timestamp of the message before them, so the same projection
- * always serialises to the same bytes (I5), also after a restart.
+ * always serialises to the same bytes (docs/behaviour.md I5), also after a restart.
  */
 export function toPiMessages(projected: readonly ProjectedMessage[], originals: ReadonlyMap<string, AgentMessage>): AgentMessage[] {
   const out: AgentMessage[] = [];

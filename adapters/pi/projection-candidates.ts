@@ -1,7 +1,7 @@
 import type { SessionView } from '../../core/session-view.ts';
 import { PI_TOOL_NAME } from './session-registry.ts';
 
-/** One record per visible collapsed fold (B6.5), with the field names and values of the 3.x table. */
+/** One record per visible collapsed fold (docs/behaviour.md B6.5), with the field names and values of the 3.x table. */
 export interface ProjectionCandidate {
   readonly version: 1;
   readonly key: string;

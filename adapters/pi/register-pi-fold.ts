@@ -13,7 +13,7 @@ export const COMMIT_TELEMETRY_CHANNEL = 'pi-fold:commit';
 
 /** What `registerPiFold` hands back to a host that embeds it. */
 export interface PiFoldRegistration {
-  /** B6.5: one record per visible collapsed fold of the context's session. */
+  /** docs/behaviour.md B6.5: one record per visible collapsed fold of the context's session. */
   readonly projectionCandidates: (ctx: Pick<ExtensionContext, 'sessionManager'>) => Promise<ProjectionCandidate[]>;
   /** The per-session runtimes (tests, hosts that show more than the commands do). */
   readonly sessions: PiSessionRegistry;
@@ -22,7 +22,7 @@ export interface PiFoldRegistration {
 /**
  * Install pi-fold into a Pi extension API: the context hook that drives the engine, the
  * agent's `pi_fold_context` tool, compaction interception and the human commands. Oversized
- * tool results and arguments are spilled by the engine as it ingests them (B6.2): Pi's
+ * tool results and arguments are spilled by the engine as it ingests them (docs/behaviour.md B6.2): Pi's
  * session keeps every result exactly as the tool produced it. Nothing needs configuring; `options` exist for hosts and tests.
  */
 export function registerPiFold(pi: ExtensionAPI, options: PiFoldOptions = {}): PiFoldRegistration {
@@ -76,7 +76,7 @@ export function registerPiFold(pi: ExtensionAPI, options: PiFoldOptions = {}): P
     return undefined;
   });
 
-  // Pi 1.x refreshes the provider's cache while idle; a refresh keeps it warm (B3.3). Pi 0.x never fires this.
+  // Pi 1.x refreshes the provider's cache while idle; a refresh keeps it warm (docs/behaviour.md B3.3). Pi 0.x never fires this.
   onCacheWarming(pi, async (event, ctx) => {
     const folding = await sessions.existing(ctx.sessionManager.getSessionId());
     if (folding !== undefined) noteWarmingDecision(folding.runtime, event, Date.now());

@@ -34,7 +34,7 @@ export interface PiFoldOptions {
    * @default the filesystem store under `<sessionDir>/pi-fold/` (in memory for a session Pi does not persist)
    */
   readonly foldStore?: FoldStore | ((location: PiSessionLocation) => FoldStore);
-  /** Where spilled tool results and arguments are kept (B6.2). @default the filesystem evidence store under `<sessionDir>/pi-fold/` (in memory when not persisted) */
+  /** Where spilled tool results and arguments are kept (docs/behaviour.md B6.2). @default the filesystem evidence store under `<sessionDir>/pi-fold/` (in memory when not persisted) */
   readonly evidenceStore?: EvidenceStore | ((location: PiSessionLocation) => EvidenceStore);
   /**
    * Settings in code: providerInputBudget, blacklistAutoFoldTools, scheduling, spill, and optionally

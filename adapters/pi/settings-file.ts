@@ -27,7 +27,7 @@ export function settingsFilePath(environment: NodeJS.ProcessEnv = process.env): 
 }
 
 /**
- * Read the settings file (B6.4). A file from an older release is migrated whole: every value
+ * Read the settings file (docs/behaviour.md B6.4). A file from an older release is migrated whole: every value
  * it carries is kept, a setting it predates gains its default, a retired one is dropped, and
  * the file is rewritten at once so a partial object is never read against later defaults.
  * An invalid file is left untouched and the defaults apply; the reason is returned.

@@ -2,7 +2,7 @@ import type { CommitTelemetry, Projection, ProjectionSink } from '../../ports/pr
 
 /**
  * A ProjectionSink that keeps every projection it is handed, for tests, the lab and the
- * attribution lens. Keeps the serialized prompt of each request, so gates can check I1 on
+ * attribution lens. Keeps the serialized prompt of each request, so gates can check docs/behaviour.md I1 on
  * the exact bytes a provider would have received.
  */
 export class RecordingProjectionSink implements ProjectionSink {

@@ -88,13 +88,13 @@ export class ProjectedMessageConverter {
     return converted;
   }
 
-  /** A result part whose output is its spilled window form (B6.2). */
+  /** A result part whose output is its spilled window form (docs/behaviour.md B6.2). */
   private spilledPart(part: ToolPart, message: Extract<ProjectedMessage, { kind: 'spilled' }>): ToolPart {
     if (part.type !== 'tool-result' || message.resultText === undefined) throw mismatch(message.entryId, 'a spilled entry of a tool message must be a tool result');
     return { ...part, output: spilledOutput(part.output, message.resultText) };
   }
 
-  /** An assistant message whose spilled tool-call inputs show their window form (B6.2). */
+  /** An assistant message whose spilled tool-call inputs show their window form (docs/behaviour.md B6.2). */
   private spilledMessage(original: ModelMessage, message: Extract<ProjectedMessage, { kind: 'spilled' }>): ModelMessage {
     let converted = this.spilledMessages.get(message);
     if (converted === undefined) {

@@ -2,8 +2,8 @@ import { BRIEF_MAX_CHARS } from '../briefs.ts';
 import { FoldError } from '../fold-error.ts';
 
 /**
- * The actions of the agent's tool: the nine of B4 and `search` (exact recall over every
- * fold's verified source). There is deliberately no commit verb (B3.3).
+ * The actions of the agent's tool: the nine of docs/behaviour.md B4 and `search` (exact recall over every
+ * fold's verified source). There is deliberately no commit verb (docs/behaviour.md B3.4).
  */
 export const ACTION_NAMES = ['status', 'peek', 'search', 'brief', 'expand', 'refold', 'pin', 'unpin', 'reboundary', 'unmark'] as const;
 export type ActionName = (typeof ACTION_NAMES)[number];

@@ -24,11 +24,11 @@ export type ReadContext = SessionView;
 export interface ActionCaller {
   /** @default 'agent' */
   readonly origin?: Exclude<FoldOrigin, 'runtime'>;
-  /** The host's id for this tool call; lets a peek be ephemeral (B4.2). */
+  /** The host's id for this tool call; lets a peek be ephemeral (docs/behaviour.md B4.2). */
   readonly toolCallId?: string;
 }
 
-/** The two numbers every curation answer carries (B4), in tokens. */
+/** The two numbers every curation answer carries (docs/behaviour.md B4), in tokens. */
 export interface CurationNumbers {
   /** What the next commit must free to bring occupancy down to minTarget. */
   readonly nextCommitMustFree: number;

@@ -7,7 +7,7 @@ import type { ActionCaller, ActionOutcome } from './action-context.ts';
 import { guidanceInputs, requirePendingMark, unknownId } from './action-context.ts';
 import { pinTargets } from './id-guidance.ts';
 
-/** B4.3: the agent's own words on a pending fold, kept verbatim until the commit writes them. */
+/** docs/behaviour.md B4.3: the agent's own words on a pending fold, kept verbatim until the commit writes them. */
 export async function briefAction(session: ActionContext, id: string, text: string): Promise<ActionOutcome> {
   const mark = requirePendingMark(session, id, 'brief');
   if (session.lattice.record(id) !== undefined) {
@@ -17,7 +17,7 @@ export async function briefAction(session: ActionContext, id: string, text: stri
   return { text: `brief kept for ${id} (${text.length} chars); it reaches the window when the fold commits`, data: { id, chars: text.length }, mutated: true };
 }
 
-/** B4.6: hold entries raw through every fold. Pins free nothing, so their share is capped. */
+/** docs/behaviour.md B4.6: hold entries raw through every fold. Pins free nothing, so their share is capped. */
 export async function pinAction(session: ActionContext, requested: readonly string[]): Promise<ActionOutcome> {
   const { index, lattice, memory } = session;
   // Mark and expanded-fold ids stand for the entries they cover; a collapsed fold is refused truly.
@@ -65,7 +65,7 @@ function unitOverlaps(session: ActionContext, position: number, first: number, l
   return unit.first <= last && first <= unit.last;
 }
 
-/** B4.7: release pins; their units become foldable again. */
+/** docs/behaviour.md B4.7: release pins; their units become foldable again. */
 export async function unpinAction(session: ActionContext, ids: readonly string[]): Promise<ActionOutcome> {
   for (const id of ids) {
     if (!session.memory.pins.has(id)) {
@@ -78,7 +78,7 @@ export async function unpinAction(session: ActionContext, ids: readonly string[]
   return { text: `unpinned ${ids.length}`, data: { unpinned: [...ids] }, mutated: true };
 }
 
-/** B4.9: withdraw a pending mark. Its span stays raw: the session will not cut it again. */
+/** docs/behaviour.md B4.9: withdraw a pending mark. Its span stays raw: the session will not cut it again. */
 export async function unmarkAction(session: ActionContext, id: string): Promise<ActionOutcome> {
   const mark = requirePendingMark(session, id, 'unmark');
   withdrawToRaw(session, mark);
@@ -106,7 +106,7 @@ function withdrawToRaw(session: ActionContext, mark: PendingMarkV1): void {
 }
 
 /**
- * B4.8: re-cut a span into exactly one pending fold. With one pending fold id, return its
+ * docs/behaviour.md B4.8: re-cut a span into exactly one pending fold. With one pending fold id, return its
  * span to raw. Ids may name entries, pending marks or standing folds; the span runs from
  * the first to the last of them, widened to unit edges.
  */

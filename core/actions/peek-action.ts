@@ -14,7 +14,7 @@ import { peekSpill } from './spill-reads.ts';
 import { SpillBook } from '../spill/spill-book.ts';
 
 /**
- * B4.2: one level of a fold's exact source, every raw entry verified against its SHA-256
+ * docs/behaviour.md B4.2: one level of a fold's exact source, every raw entry verified against its SHA-256
  * before any byte is returned. Child folds appear collapsed with their ids. Appends only:
  * the answer is a tool result, the window is not touched.
  */

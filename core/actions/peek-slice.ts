@@ -6,7 +6,7 @@ import type { PieceDocument } from './piece-document.ts';
 /** Share of an unsliced, oversized peek given to its head; the rest shows the tail. */
 const HEAD_SHARE = 0.6;
 
-/** One bounded view of a peek document (B4.2). */
+/** One bounded view of a peek document (docs/behaviour.md B4.2). */
 export interface PeekSlice {
   readonly text: string;
   readonly nextOffset: number | undefined;
@@ -39,7 +39,7 @@ export function slicePeek(document: PieceDocument, id: string, request: { readon
 }
 
 /**
- * Remember an ephemeral peek (B4.2) so its result is given back once the model has answered.
+ * Remember an ephemeral peek (docs/behaviour.md B4.2) so its result is given back once the model has answered.
  * Returns whether the memory changed.
  */
 export function rememberEphemeralPeek(memory: EngineMemory, ephemeral: boolean, toolCallId: string | undefined, id: string): boolean {

@@ -19,7 +19,7 @@ const utf8 = new TextDecoder('utf-8');
 
 /** One place a pattern occurs in the exact, verified source of a fold. */
 export interface SearchHit {
-  /** The id whose peek shows this match: the innermost fold listing the entry, or a spill id (B6.2). */
+  /** The id whose peek shows this match: the innermost fold listing the entry, or a spill id (docs/behaviour.md B6.2). */
   readonly foldId: string;
   readonly entryId: string;
   /** Byte offset of the match inside the entry's stored bytes. */
@@ -31,9 +31,9 @@ export interface SearchHit {
 }
 
 /**
- * B4 extension: exact search over the verified originals of every fold on this branch, in
+ * docs/behaviour.md B4 extension: exact search over the verified originals of every fold on this branch, in
  * transcript order. Each entry's bytes are verified against their SHA-256 before they are
- * scanned (I2); the answer is a tool result, the window is not touched (I1). Paged: a page
+ * scanned (docs/behaviour.md I2); the answer is a tool result, the window is not touched (I1). Paged: a page
  * stops scanning once it is full and says how to get the next.
  */
 export async function searchAction(session: ActionContext, action: Extract<FoldAction, { action: 'search' }>): Promise<ActionOutcome> {
@@ -84,7 +84,7 @@ interface LocatedEntry {
 
 /**
  * What a search scans, in a fixed order (so pages are stable): every fold's entries in
- * transcript order, then the spilled items shown raw in the window (B6.2). `within` narrows
+ * transcript order, then the spilled items shown raw in the window (docs/behaviour.md B6.2). `within` narrows
  * it to one fold's subtree or one spill.
  */
 async function* searchedSources(session: ActionContext, within: string | undefined): AsyncGenerator<LocatedEntry> {

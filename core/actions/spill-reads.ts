@@ -8,7 +8,7 @@ import { PieceDocument } from './piece-document.ts';
 import { spillPeekHeader } from '../spill/spill-plan.ts';
 
 /**
- * B4.2 on a spilled item (B6.2): its exact bytes, verified against the pointer's SHA-256
+ * docs/behaviour.md B4.2 on a spilled item (B6.2): its exact bytes, verified against the pointer's SHA-256
  * before any of them is returned. The peek text is one header line and the item's bytes, so
  * offsets (the window's pointer line, `search` hits) are bytes into that text, as for a fold.
  * Where the bytes came from (artifact or transcript) is in the answer's data.

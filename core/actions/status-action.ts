@@ -8,7 +8,7 @@ import type { ActionOutcome } from './action-context.ts';
 import { curationNumbers, describeNumbers, planLandingEverything } from './action-context.ts';
 
 /**
- * B4.1: where the window stands. Reads only; the answer is a tool result and nothing in
+ * docs/behaviour.md B4.1: where the window stands. Reads only; the answer is a tool result and nothing in
  * the window changes.
  */
 export async function statusAction(session: SessionView, detail: 'summary' | 'tree'): Promise<ActionOutcome> {

@@ -7,7 +7,7 @@ import { guidanceInputs, unknownId } from './action-context.ts';
 import { pendingMarkRefusal } from './id-guidance.ts';
 
 /**
- * B4.4: restore a standing fold in place, one level, outside-in. Every raw entry it
+ * docs/behaviour.md B4.4: restore a standing fold in place, one level, outside-in. Every raw entry it
  * covers is verified in the store first, and the expansion is refused with the numbers
  * when it would push occupancy over maxTarget. Takes effect as a rewrite at the next request.
  */
@@ -49,7 +49,7 @@ export async function expandAction(session: ActionContext, id: string): Promise<
   };
 }
 
-/** B4.5: collapse an expanded fold again, as a mark that lands at the next commit. */
+/** docs/behaviour.md B4.5: collapse an expanded fold again, as a mark that lands at the next commit. */
 export async function refoldAction(session: ActionContext, id: string, caller: ActionCaller): Promise<ActionOutcome> {
   const record = session.lattice.record(id);
   if (record === undefined) throw unknownId(session, id, 'refold');

@@ -32,7 +32,7 @@ export interface SpillIngest {
  *
  * Decided once per entry object (entries are immutable) under one policy per session: the
  * policy is kept in the session's state, so a restart with other settings shows the same
- * window (I1) and the provider's cached prefix survives it.
+ * window (docs/behaviour.md I1) and the provider's cached prefix survives it.
  */
 export class SpillBook {
   private readonly plans = new WeakMap<TranscriptEntry, SpillPlan | null>();
@@ -110,7 +110,7 @@ export class SpillBook {
   }
 
   /**
-   * Read a spilled item and verify it before anything is shown (I2): from its artifact, or,
+   * Read a spilled item and verify it before anything is shown (docs/behaviour.md I2): from its artifact, or,
    * when the store never got one, from the entry still on the branch. A corrupted artifact is
    * refused with `STORE.HASH_MISMATCH`; it is never replaced by another copy silently.
    * Returns undefined for an id this runtime has not met.

@@ -38,10 +38,10 @@ export interface SpillPlan {
 }
 
 /**
- * Decide how an entry enters the window (B6.2). A pure function of the entry and the
- * policy, so the same transcript always gets the same window (I5); the engine decides it
+ * Decide how an entry enters the window (docs/behaviour.md B6.2). A pure function of the entry and the
+ * policy, so the same transcript always gets the same window (docs/behaviour.md I5); the engine decides it
  * once per entry and keeps the session's policy in its state, so the form never changes
- * between requests (I1). Returns undefined when nothing is over the threshold.
+ * between requests (docs/behaviour.md I1). Returns undefined when nothing is over the threshold.
  */
 export function planSpill(entry: TranscriptEntry, policy: SpillPolicy, toolName: string): SpillPlan | undefined {
   if (entry.role === 'toolResult') return planResult(entry, policy, toolName);

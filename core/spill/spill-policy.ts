@@ -1,7 +1,7 @@
 import { FoldError } from '../fold-error.ts';
 
 /**
- * When an item is spilled at ingestion and how much of it stays in the window (B6.2,
+ * When an item is spilled at ingestion and how much of it stays in the window (docs/behaviour.md B6.2,
  * `docs/behaviour.md`). Set whole, like the thresholds: the two numbers only make sense together.
  */
 export interface SpillPolicy {

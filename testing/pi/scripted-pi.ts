@@ -14,7 +14,7 @@ import { notifyingUi, scriptedModelHost, splitPrompt, type ProviderConfig } from
 export interface RecordedRequest {
   readonly index: number;
   readonly messages: readonly Message[];
-  /** JSON of each message, in order: the bytes compared for I1. */
+  /** JSON of each message, in order: the bytes compared for docs/behaviour.md I1. */
   readonly serialized: readonly string[];
   /** The provider's own token count: every char it received / 4. */
   readonly promptTokens: number;
@@ -81,7 +81,7 @@ export interface ScriptedPi {
 
 /**
  * Settings that keep the harness's 20–24 KB `fetch_blob` results raw (a spill threshold
- * above them, B6.2): for tests of folding, commits and recovery that need the window to fill
+ * above them, docs/behaviour.md B6.2): for tests of folding, commits and recovery that need the window to fill
  * at the pace of whole results. Spill itself is tested with the default policy.
  */
 export const KEEP_BLOBS_RAW: Readonly<Record<string, unknown>> = Object.freeze({ spill: { thresholdBytes: 65_536, keepBytes: 4_096 } });

@@ -34,7 +34,7 @@ describe('I6 refusals say why', () => {
 
   it('says nothing can make room when the newest, open unit alone fills the window', async () => {
     const { runtime } = await openRuntime({ settings: { providerInputBudget: 5_000 } });
-    // Two results each under the spill threshold (a single 30 KB one would be spilled, B6.2).
+    // Two results each under the spill threshold (a single 30 KB one would be spilled, docs/behaviour.md B6.2).
     const entries = [
       userEntry('u1', 'start'),
       assistantEntry('a1', 'reading', [{ id: 'c1', name: 'read', arguments: { path: 'x' } }, { id: 'c2', name: 'read', arguments: { path: 'z' } }]),

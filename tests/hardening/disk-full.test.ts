@@ -51,7 +51,7 @@ describe('hardening: a full disk under a real Pi session', () => {
     const folding = await pi.registration.sessions.forSession(pi.sessionManager);
     for (let outage = 1; outage <= OUTAGES; outage += 1) {
       // A person's /fold before the outage, so the outage's reads fit the budget unfolded
-      // (with no fold able to land, a window past the budget is refused, I6, not sent).
+      // (with no fold able to land, a window past the budget is refused, docs/behaviour.md I6, not sent).
       folding.runtime.requestCommit('user-fold');
       reads = 1;
       await pi.session.prompt(`Before outage ${outage}: one more read.`);

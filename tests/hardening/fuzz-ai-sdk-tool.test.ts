@@ -16,8 +16,8 @@ import { hostileCall, livePools, refusalProblems, resolveCall, runtimeFingerprin
  * MockLanguageModelV3 that reads files until folds exist, then sends one random, often
  * hostile, fold_context call per step (arguments go through JSON, as a provider's do). The
  * tool is the adapter's own, wrapped only to observe the runtime around each execute.
- * Every prompt the model receives is checked (I1 append-only with causes, I3 pairing and
- * forest, I6 budget); every refusal reaches the model as an error naming its reason and
+ * Every prompt the model receives is checked (docs/behaviour.md I1 append-only with causes, I3 pairing and
+ * forest, docs/behaviour.md I6 budget); every refusal reaches the model as an error naming its reason and
  * leaves the runtime and its rendered window byte-identical.
  */
 const long = process.env.PI_FOLD_LONG_TESTS === '1';

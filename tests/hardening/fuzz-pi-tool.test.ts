@@ -121,7 +121,7 @@ describe('hardening: fuzzing pi_fold_context through a real Pi session', () => {
       }),
       { numRuns: RUNS, seed: 4242 },
     );
-    // I2 at the end: every fold of the session reads back verified from the store.
+    // docs/behaviour.md I2 at the end: every fold of the session reads back verified from the store.
     for (const record of runtime.view.lattice.allRecords()) await readFoldSource(store, (id) => runtime.view.lattice.record(id), record.id);
     // The store root only holds the store's own layout.
     expect(pi.errors).toEqual([]);

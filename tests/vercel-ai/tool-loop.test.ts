@@ -29,10 +29,10 @@ describe.each<LoopKind>(['generateText', 'streamText', 'ToolLoopAgent.stream'])(
     const rawTokens = Math.ceil(run.histories[STEPS]!.reduce((sum, message) => sum + canonicalBytes(message).length, 0) / 3.6);
     expect(rawTokens).toBeGreaterThan(4 * BUDGET);
 
-    // I1: every prompt extends the previous one's bytes unless the ledger recorded why not.
+    // docs/behaviour.md I1: every prompt extends the previous one's bytes unless the ledger recorded why not.
     expect(appendOnlyViolations(prompts, folding.runtime.view.ledger)).toEqual([]);
     expect(folding.runtime.view.memory.counters.unattributedRewrites).toBe(0);
-    // I3: every prompt is one a provider accepts.
+    // docs/behaviour.md I3: every prompt is one a provider accepts.
     for (const record of prompts) expect(pairingViolations(record.prompt)).toEqual([]);
     // Budget fence, in the provider's own count.
     for (const call of model.calls) expect(call.tokens).toBeLessThanOrEqual(BUDGET);

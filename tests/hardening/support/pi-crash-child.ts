@@ -6,7 +6,7 @@
  *   begin <blob|fold|state|evidence>   a write is under way (the store call has not returned)
  *   end <kind>                         it returned
  *   session <file> <id>                the session file this run appends to
- *   violation <text>                   a projection broke I1 or I3 (must never appear)
+ *   violation <text>                   a projection broke docs/behaviour.md I1 or I3 (must never appear)
  *
  *   node --import tsx pi-crash-child.ts <sessionDirectory> <sessionFile|new> <seed> <slowMs>
  */

@@ -7,7 +7,7 @@ import type { RecordedRequest, ScriptedReply } from '../../../testing/pi/scripte
 
 /**
  * A serving budget small enough that a dozen 18 KB reads cross maxTarget and commit. Each read
- * is spilled (B6.2: so each one also writes evidence) but keeps 15 KB of itself in the
+ * is spilled (docs/behaviour.md B6.2: so each one also writes evidence) but keeps 15 KB of itself in the
  * window, so the window still fills at about the pace of whole reads.
  */
 export const SMALL_BUDGET_SETTINGS = { providerInputBudget: 60_000, spill: { thresholdBytes: 16_384, keepBytes: 15_360 } } as const;

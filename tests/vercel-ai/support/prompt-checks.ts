@@ -7,7 +7,7 @@ import type { LedgerRow } from '../../../ports/projection-sink.port.ts';
  * violations, so each one can be shown to fail on a broken sequence.
  */
 
-/** I1: each prompt starts with the previous prompt's exact messages, unless its ledger row names a rewrite cause. */
+/** docs/behaviour.md I1: each prompt starts with the previous prompt's exact messages, unless its ledger row names a rewrite cause. */
 export function appendOnlyViolations(records: readonly PromptRecord[], ledger: readonly LedgerRow[]): string[] {
   const violations: string[] = [];
   const rows = new Map(ledger.map((row) => [row.request, row]));
@@ -32,7 +32,7 @@ export function extendsPrompt(previous: ModelPrompt, next: ModelPrompt): boolean
 }
 
 /**
- * I3 as a provider checks it: every tool call is answered by the tool message(s) right
+ * docs/behaviour.md I3 as a provider checks it: every tool call is answered by the tool message(s) right
  * after it, before any other message, and every result answers an open call.
  */
 export function pairingViolations(prompt: ModelPrompt): string[] {
