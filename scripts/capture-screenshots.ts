@@ -24,6 +24,9 @@ try {
     if (open) {
       await page.click('ul.forest ul.forest ul.forest a.fold');
       await page.evaluate('window.scrollTo(0, 0)');
+    } else {
+      // The report's overlaid charts, not the table above them.
+      await page.evaluate("document.getElementById('overlay-prompt').previousElementSibling.scrollIntoView()");
     }
     await page.screenshot({ path: join(outDirectory, name), fullPage: false });
     console.log(`wrote ${join(outDirectory, name)}`);

@@ -60,7 +60,8 @@ function policyTop(series: readonly Series[], floor: number): number {
 export function overlaidPromptChart(run: LabRun, boundaryTokens: number | undefined): string {
   const series = run.arms.map((arm) => ({ arm: arm.arm, values: arm.rows.map((row) => row.promptTokens) }));
   const budget = run.settings.descriptorTokens;
-  const top = policyTop(series, Math.max(budget, boundaryTokens ?? 0));
+  // The price line is drawn when it falls inside that scale; it never stretches the scale itself.
+  const top = policyTop(series, budget);
   const lines = [{ value: budget, className: 'budget-line', label: `budget ${budget.toLocaleString('en-US')}` }];
   if (boundaryTokens !== undefined && boundaryTokens !== budget) lines.push({ value: boundaryTokens, className: 'price-boundary', label: `long-context price line ${boundaryTokens.toLocaleString('en-US')}` });
   return overlaid(series, { id: 'overlay-prompt', label: 'prompt tokens per request, every arm', top, unit: (value) => `${Math.round(value / 1000)}k`, lines });
@@ -99,9 +100,11 @@ export function costStackedBars(summaries: readonly ArmSummary[]): string {
     parts.push(`<text class="tick" x="${(left + offset + 6).toFixed(1)}" y="${top + 15}">$${total.toFixed(2)}</text>`);
   });
   const legendTop = 20 + summaries.length * rowHeight;
+  let legendX = left;
   COST_SPLIT_PARTS.forEach((part, position) => {
-    const x = left + position * 105;
-    parts.push(`<rect x="${x}" y="${legendTop}" width="10" height="10" fill="${colorOf(position)}"/><text class="tick" x="${x + 14}" y="${legendTop + 9}">${escapeHtml(part.label)}</text>`);
+    parts.push(`<rect x="${legendX}" y="${legendTop}" width="10" height="10" fill="${colorOf(position)}"/><text class="tick" x="${legendX + 14}" y="${legendTop + 9}">${escapeHtml(part.label)}</text>`);
+    // About 6 px per char at the legend's 11 px font, plus the swatch and a gap.
+    legendX += 14 + part.label.length * 6 + 16;
   });
   parts.push('</svg>');
   return parts.join('');
