@@ -82,7 +82,20 @@ export function costStackedBars(summaries: readonly ArmSummary[]): string {
   const left = 130;
   const width = 900;
   const plotWidth = width - left - 90;
-  const height = 30 + summaries.length * rowHeight + 40;
+  // Legend places first (about 6 px per char at 11 px, plus swatch and gap), wrapping to a new row at the edge.
+  const legend: { x: number; row: number; label: string; position: number }[] = [];
+  let legendX = left;
+  let legendRow = 0;
+  COST_SPLIT_PARTS.forEach((part, position) => {
+    const itemWidth = 14 + part.label.length * 6 + 16;
+    if (legendX + itemWidth > width - 10 && legendX > left) {
+      legendRow += 1;
+      legendX = left;
+    }
+    legend.push({ x: legendX, row: legendRow, label: part.label, position });
+    legendX += itemWidth;
+  });
+  const height = 30 + summaries.length * rowHeight + 24 + (legendRow + 1) * 16;
   const largest = Math.max(0, ...summaries.map((summary) => COST_SPLIT_PARTS.reduce((sum, part) => sum + summary.costSplit[part.key], 0))) || 1;
   const parts = [`<svg class="cost-bars" id="cost-bars" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="cost per arm by where it went">`];
   summaries.forEach((summary, row) => {
@@ -100,12 +113,10 @@ export function costStackedBars(summaries: readonly ArmSummary[]): string {
     parts.push(`<text class="tick" x="${(left + offset + 6).toFixed(1)}" y="${top + 15}">$${total.toFixed(2)}</text>`);
   });
   const legendTop = 20 + summaries.length * rowHeight;
-  let legendX = left;
-  COST_SPLIT_PARTS.forEach((part, position) => {
-    parts.push(`<rect x="${legendX}" y="${legendTop}" width="10" height="10" fill="${colorOf(position)}"/><text class="tick" x="${legendX + 14}" y="${legendTop + 9}">${escapeHtml(part.label)}</text>`);
-    // About 6 px per char at the legend's 11 px font, plus the swatch and a gap.
-    legendX += 14 + part.label.length * 6 + 16;
-  });
+  for (const item of legend) {
+    const y = legendTop + item.row * 16;
+    parts.push(`<rect x="${item.x}" y="${y}" width="10" height="10" fill="${colorOf(item.position)}"/><text class="tick" x="${item.x + 14}" y="${y + 9}">${escapeHtml(item.label)}</text>`);
+  }
   parts.push('</svg>');
   return parts.join('');
 }
