@@ -32,6 +32,13 @@ export class FsEvidenceStore implements EvidenceStore {
   readonly name = 'fs-evidence';
   readonly capBytes: number;
   private readonly layout: FsStoreLayout;
+  /**
+   * Bytes each session held on disk when this process first measured it, plus what this
+   * process has written since: the cap check no longer lists and sizes every artifact on each
+   * put (a stat per artifact per request). Another process's writes to the same session are
+   * counted from this process's next measurement (`usage()` always measures the disk).
+   */
+  private readonly measured = new Map<string, number>();
 
   constructor(options: FsEvidenceStoreOptions) {
     this.layout = new FsStoreLayout(options?.root, this.name);
@@ -49,11 +56,15 @@ export class FsEvidenceStore implements EvidenceStore {
     const path = this.layout.evidencePath(sessionId, sha256);
     const reference = { uri: pathToFileURL(path).href, sha256, bytes: bytes.length };
     if (await this.exists(path)) return reference;
-    const used = await this.usage(sessionId);
+    let used = this.measured.get(sessionId);
+    if (used === undefined) {
+      used = await this.usage(sessionId);
+      this.measured.set(sessionId, used);
+    }
     if (used + bytes.length > this.capBytes) throw capReached(this.name, sessionId, used, bytes.length, this.capBytes);
     try {
       await this.layout.prepareDirectory(this.layout.evidenceDirectory(sessionId));
-      await createFileExclusively(path, bytes, ARTIFACT_MODE);
+      if ((await createFileExclusively(path, bytes, ARTIFACT_MODE)) === 'created') this.measured.set(sessionId, (this.measured.get(sessionId) ?? used) + bytes.length);
     } catch (error) {
       throw storeFailure('STORE.WRITE_FAILED', this.name, 'write artifact', this.layout.keyOf(path), error);
     }

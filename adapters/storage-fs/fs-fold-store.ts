@@ -40,10 +40,13 @@ export class FsFoldStore implements FoldStore {
   private readonly blobDirectories = new DirectorySyncs();
   /** New record files whose directory entries are synced before a state lists them. */
   private readonly recordDirectories = new DirectorySyncs();
-  private readonly stateWriter = new FsStateWriter((sessionId, state) => this.writeState(sessionId, state));
+  private readonly stateWriter: FsStateWriter;
 
   constructor(options: FsFoldStoreOptions) {
     this.layout = new FsStoreLayout(options?.root, this.name);
+    // One writer per root in this process: a second store on the same directory (a reopened
+    // session) reads a state only after the first one's background write has landed.
+    this.stateWriter = FsStateWriter.forRoot(this.layout.root);
   }
 
   async putBlob(content: string | Uint8Array): Promise<string> {
@@ -153,7 +156,7 @@ export class FsFoldStore implements FoldStore {
   /** A commit's state is written before this returns; other changes are written off the request path (FsStateWriter). */
   async saveState(sessionId: string, state: EngineState): Promise<void> {
     this.layout.statePath(sessionId);
-    await this.stateWriter.save(sessionId, state);
+    await this.stateWriter.save(sessionId, state, (id, next) => this.writeState(id, next));
   }
 
   private async writeState(sessionId: string, state: EngineState): Promise<void> {

@@ -9,21 +9,31 @@ import type { EngineState } from '../../ports/fold-records.ts';
  * write makes the next save wait for its own write, so the failure reaches a caller.
  */
 export class FsStateWriter {
+  private static readonly byRoot = new Map<string, FsStateWriter>();
   private readonly sessions = new Map<string, SessionWrites>();
 
-  constructor(private readonly write: (sessionId: string, state: EngineState) => Promise<void>) {}
+  /** The writer every store on `root` in this process shares. */
+  static forRoot(root: string): FsStateWriter {
+    let writer = FsStateWriter.byRoot.get(root);
+    if (writer === undefined) {
+      writer = new FsStateWriter();
+      FsStateWriter.byRoot.set(root, writer);
+    }
+    return writer;
+  }
 
-  async save(sessionId: string, state: EngineState): Promise<void> {
+  /** `write` is the saving store's own (it syncs that store's pending directories first). */
+  async save(sessionId: string, state: EngineState, write: StateWrite): Promise<void> {
     const session = this.session(sessionId);
     const commit = session.foldIds === undefined || state.foldIds.some((foldId) => !session.foldIds!.has(foldId));
     if (commit || session.failed) {
       await this.settle(sessionId);
       session.failed = false;
-      await this.write(sessionId, state);
+      await write(sessionId, state);
       session.foldIds = new Set(state.foldIds);
       return;
     }
-    session.pending = state;
+    session.pending = { state, write };
     session.running ??= this.drain(sessionId, session);
   }
 
@@ -48,10 +58,10 @@ export class FsStateWriter {
 
   private async drain(sessionId: string, session: SessionWrites): Promise<void> {
     while (session.pending !== undefined) {
-      const state = session.pending;
+      const { state, write } = session.pending;
       session.pending = undefined;
       try {
-        await this.write(sessionId, state);
+        await write(sessionId, state);
       } catch {
         // The next save writes in the foreground and reports the store's error itself.
         session.failed = true;
@@ -64,7 +74,9 @@ export class FsStateWriter {
 interface SessionWrites {
   /** Fold ids of the last state written in the foreground (undefined: none yet in this process). */
   foldIds: Set<string> | undefined;
-  pending: EngineState | undefined;
+  pending: { readonly state: EngineState; readonly write: StateWrite } | undefined;
   running: Promise<void> | undefined;
   failed: boolean;
 }
+
+type StateWrite = (sessionId: string, state: EngineState) => Promise<void>;
