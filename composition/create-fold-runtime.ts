@@ -58,15 +58,16 @@ export async function createFoldRuntime(options: FoldRuntimeOptions): Promise<Co
   assertSessionIdOption(options.sessionId, 'createFoldRuntime');
   assertStoreLocation(options, 'createFoldRuntime');
   const settings = resolveSettings(options.settings ?? {});
-  const session = await createSessionContainer(options, settings);
+  // OpenTelemetry when the host installed @opentelemetry/api (docs/observability.md); nothing otherwise.
+  const openTelemetry = options.openTelemetry === false ? undefined : await loadOpenTelemetryApi();
+  // The session's FOLD_STORE is the timed one, so the engine and the container hold the same instance.
+  const session = await createSessionContainer(options, settings, openTelemetry === undefined ? undefined : (store) => instrumentFoldStore(store, openTelemetry));
   let runtime: FoldRuntime;
   let requestLog: RequestLogSink | undefined;
   try {
     const ports = resolveSessionPorts(session);
-    // OpenTelemetry when the host installed @opentelemetry/api (docs/observability.md); nothing otherwise.
-    const openTelemetry = options.openTelemetry === false ? undefined : await loadOpenTelemetryApi();
     const observed = openTelemetry === undefined ? ports.projectionSink : new OpenTelemetrySink(openTelemetry, options.sessionId, ports.projectionSink);
-    const foldStore = openTelemetry === undefined ? ports.foldStore : instrumentFoldStore(ports.foldStore, openTelemetry);
+    const foldStore = ports.foldStore;
     // The request log (for `pi-fold view`) goes to the backing store itself, outside the size caps.
     const loggingStore = requestLogOf(session.resolve(BACKING_FOLD_STORE));
     requestLog = loggingStore === undefined ? undefined : new RequestLogSink(loggingStore, options.sessionId, observed);

@@ -4,6 +4,7 @@ import type { FoldRuntimeDependencies } from '../core/fold-runtime.ts';
 import type { FoldSettings } from '../core/settings.ts';
 import type { CostModel } from '../ports/cost-model.port.ts';
 import type { EvidenceStore } from '../ports/evidence-store.port.ts';
+import type { FoldStore } from '../ports/fold-store.port.ts';
 import type { ProjectionSink } from '../ports/projection-sink.port.ts';
 import { portOwnerOf, registerStoreFactories, storeFactoryOf } from './store-factories.ts';
 import { selectedStoreKind, withStoreCaps, type StoreSelectionOptions } from './store-selection.ts';
@@ -29,7 +30,7 @@ export interface SessionPorts extends StoreSelectionOptions {
  * Nothing is built yet; resolving the ports builds them, and disposing the container closes
  * what it built.
  */
-export async function createSessionContainer(ports: SessionPorts, settings: FoldSettings): Promise<DependencyContainer> {
+export async function createSessionContainer(ports: SessionPorts, settings: FoldSettings, observeStore?: (store: FoldStore) => FoldStore): Promise<DependencyContainer> {
   const parent = ports.container ?? rootContainer;
   const kind = selectedStoreKind(ports);
   const session = parent.createChildContainer();
@@ -50,7 +51,12 @@ export async function createSessionContainer(ports: SessionPorts, settings: Fold
     const factory = await storeFactoryOf(kind === 'instance' ? 'memory' : kind);
     registerStoreFactories(session, factory, ports, { foldStore: buildsFoldStore, evidenceStore: buildsEvidence });
   }
-  session.register(FOLD_STORE, { useFactory: instanceCachingFactory((resolver) => withStoreCaps(resolver.resolve(BACKING_FOLD_STORE), ports.sessionId, ports)) });
+  session.register(FOLD_STORE, {
+    useFactory: instanceCachingFactory((resolver) => {
+      const capped = withStoreCaps(resolver.resolve(BACKING_FOLD_STORE), ports.sessionId, ports);
+      return observeStore === undefined ? capped : observeStore(capped);
+    }),
+  });
 
   if (ports.costModel !== undefined) session.register(COST_MODEL, { useValue: ports.costModel });
   else if (!parent.isRegistered(COST_MODEL, true)) session.register(COST_MODEL, { useFactory: instanceCachingFactory(() => createCharsCostModel()) });
