@@ -1,7 +1,7 @@
 import { collectGarbage, DEFAULT_GC_GRACE_MS, type GarbageCollectionReport } from '../../application/retention/store-gc.ts';
 import { GC_HELP } from './command-help.ts';
 import { EXIT, parseCommandArguments, type CliCommand, type CommandOutput } from './command-table.ts';
-import { openStoreTarget, type OpenedStoreTarget } from './open-store-target.ts';
+import { openStoreTarget, type OpenedStoreTarget, storeTargetOptionsOf } from './open-store-target.ts';
 
 /**
  * `pi-fold gc <store>`: delete blobs that no fold record or engine state of any session
@@ -32,13 +32,11 @@ export const gcCommand: CliCommand = {
       output.error(`pi-fold gc: --grace-minutes must be a non-negative number, got ${String(graceOption)}`);
       return EXIT.usage;
     }
-    const namespace = parsed.options.get('namespace');
-    const table = parsed.options.get('table');
     const dryRun = parsed.options.get('dry-run') === true;
     let opened: OpenedStoreTarget;
     try {
       // A dry run opens the backend read-only; either way a target that is not a store is refused unwritten.
-      opened = await openStoreTarget(target, { ...(typeof namespace === 'string' ? { namespace } : {}), ...(typeof table === 'string' ? { table } : {}) }, dryRun ? 'read-only' : 'read-write');
+      opened = await openStoreTarget(target, storeTargetOptionsOf(parsed.options), dryRun ? 'read-only' : 'read-write');
     } catch (error) {
       output.error(`pi-fold gc: cannot open ${target}: ${(error as Error).message}`);
       return EXIT.usage;

@@ -16,6 +16,13 @@ export interface StoreTargetOptions {
   readonly table?: string;
 }
 
+/** `--namespace` and `--table` from a command's parsed options, as `openStoreTarget` takes them. */
+export function storeTargetOptionsOf(options: ReadonlyMap<string, string | true>): StoreTargetOptions {
+  const namespace = options.get('namespace');
+  const table = options.get('table');
+  return { ...(typeof namespace === 'string' ? { namespace } : {}), ...(typeof table === 'string' ? { table } : {}) };
+}
+
 /** `read-only` for `verify` and `gc --dry-run`: not one byte of the target may change. */
 export type StoreAccess = 'read-only' | 'read-write';
 

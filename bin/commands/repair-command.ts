@@ -5,7 +5,7 @@ import { isTempName } from '../../adapters/storage-fs/atomic-files.ts';
 import type { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
 import { REPAIR_HELP } from './command-help.ts';
 import { EXIT, parseCommandArguments, type CliCommand, type CommandOutput } from './command-table.ts';
-import { openStoreTarget, type OpenedStoreTarget } from './open-store-target.ts';
+import { openStoreTarget, type OpenedStoreTarget, storeTargetOptionsOf } from './open-store-target.ts';
 
 /**
  * `pi-fold repair <store> --session <id>`: a session whose engine state cannot be read (torn,
@@ -32,12 +32,10 @@ export const repairCommand: CliCommand = {
       output.error(`${why === undefined ? '' : `pi-fold repair: ${why}\n`}usage: ${this.usage}`);
       return EXIT.usage;
     }
-    const namespace = parsed.options.get('namespace');
-    const table = parsed.options.get('table');
     const dryRun = parsed.options.get('dry-run') === true;
     let opened: OpenedStoreTarget;
     try {
-      opened = await openStoreTarget(target, { ...(typeof namespace === 'string' ? { namespace } : {}), ...(typeof table === 'string' ? { table } : {}) }, dryRun ? 'read-only' : 'read-write');
+      opened = await openStoreTarget(target, storeTargetOptionsOf(parsed.options), dryRun ? 'read-only' : 'read-write');
     } catch (error) {
       output.error(`pi-fold repair: cannot open ${target}: ${(error as Error).message}`);
       return EXIT.usage;

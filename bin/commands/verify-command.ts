@@ -1,7 +1,7 @@
 import { VERIFY_HELP } from './command-help.ts';
 import { EXIT, parseCommandArguments, type CliCommand } from './command-table.ts';
 import type { StoreAuditReport } from '../../adapters/storage-shared/store-audit.ts';
-import { openStoreTarget } from './open-store-target.ts';
+import { openStoreTarget, storeTargetOptionsOf } from './open-store-target.ts';
 
 /**
  * `pi-fold verify <store>`: re-hash every blob, record, state and artifact of a store and
@@ -22,13 +22,11 @@ export const verifyCommand: CliCommand = {
       output.error(`usage: ${this.usage}`);
       return EXIT.usage;
     }
-    const namespace = parsed.options.get('namespace');
-    const table = parsed.options.get('table');
     let kind: string;
     let report: StoreAuditReport;
     try {
       // Read-only at the driver: verifying a file that is not a store must not change it.
-      const opened = await openStoreTarget(target, { ...(typeof namespace === 'string' ? { namespace } : {}), ...(typeof table === 'string' ? { table } : {}) }, 'read-only');
+      const opened = await openStoreTarget(target, storeTargetOptionsOf(parsed.options), 'read-only');
       kind = opened.kind;
       try {
         report = await opened.audit();

@@ -5,7 +5,7 @@ import { readSessionView } from '../../application/viewer/session-view.ts';
 import { DEFAULT_PRICE_LIST } from '../../core/price-lists.ts';
 import { VIEW_HELP } from './command-help.ts';
 import { EXIT, parseCommandArguments, type CliCommand } from './command-table.ts';
-import { openStoreTarget } from './open-store-target.ts';
+import { openStoreTarget, storeTargetOptionsOf } from './open-store-target.ts';
 
 /**
  * `pi-fold view <store>`: one HTML page per session, offline. The store is opened read-only
@@ -31,11 +31,9 @@ export const viewCommand: CliCommand = {
       const value = parsed.options.get(name);
       return typeof value === 'string' ? value : undefined;
     };
-    const namespace = text('namespace');
-    const table = text('table');
     let opened: Awaited<ReturnType<typeof openStoreTarget>>;
     try {
-      opened = await openStoreTarget(target, { ...(namespace === undefined ? {} : { namespace }), ...(table === undefined ? {} : { table }) }, 'read-only');
+      opened = await openStoreTarget(target, storeTargetOptionsOf(parsed.options), 'read-only');
     } catch (error) {
       output.error(`pi-fold view: cannot open ${target}: ${(error as Error).message}`);
       return EXIT.usage;
