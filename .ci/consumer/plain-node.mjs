@@ -54,7 +54,7 @@ const result = await generateText({
   }),
 });
 if (peekedFold === undefined) throw new Error(`no fold appeared in ${calls} model calls`);
-const record = folding.runtime.lattice.record(peekedFold);
+const record = folding.runtime.view.lattice.record(peekedFold);
 const peekText = String(result.steps.flatMap((step) => step.toolResults).find((item) => item.toolCallId === peekCallId)?.output);
 const entries = folding.entries(lastHistory);
 let exact = 0;
@@ -65,7 +65,7 @@ for (const part of record.parts) {
   exact += 1;
 }
 if (exact === 0) throw new Error(`fold ${peekedFold} has no entries to compare`);
-const commits = folding.runtime.ledger.filter((row) => row.foldsLanded > 0).length;
+const commits = folding.runtime.view.ledger.filter((row) => row.foldsLanded > 0).length;
 await folding.dispose();
 
 let sqliteRefusal = 'not refused';
