@@ -1,4 +1,4 @@
-import { statusReport } from '../../core/actions/status-action.ts';
+import { statusReport, type StatusReport } from '../../core/actions/status-action.ts';
 import type { SessionView } from '../../core/session-view.ts';
 
 /** One selectable line of the editor. */
@@ -26,12 +26,21 @@ export function occupancyBar(occupancy: number, maxTarget: number, width: number
   return `[${bar}]`;
 }
 
+/** The commit policy in the editor's terms: the band as percentages, or what drives `cost` and `eager`. */
+function editorPolicy(report: StatusReport): string {
+  const { maxTarget, minTarget } = report.thresholds;
+  const fence = Math.round(maxTarget * 100);
+  if (report.scheduling === 'cost') return `cost-scheduled${report.floorTokens === null ? '' : ` · ≥${report.floorTokens} raw kept`} · fence ${fence}%`;
+  if (report.scheduling === 'eager') return `eager · fence ${fence}%`;
+  return `commit at ${fence}% → ${Math.round(minTarget * 100)}%`;
+}
+
 /** Build the editor's lines from the runtime (read only). */
 export function buildEditorView(runtime: SessionView): EditorView {
   const report = statusReport(runtime);
   const occupancy = report.occupancy ?? 0;
   const header = [
-    `${occupancyBar(occupancy, report.thresholds.maxTarget)} ${(occupancy * 100).toFixed(1)}% of ${report.budgetTokens ?? '?'} tokens · commit at ${Math.round(report.thresholds.maxTarget * 100)}% → ${Math.round(report.thresholds.minTarget * 100)}%`,
+    `${occupancyBar(occupancy, report.thresholds.maxTarget)} ${(occupancy * 100).toFixed(1)}% of ${report.budgetTokens ?? '?'} tokens · ${editorPolicy(report)}`,
     `folds ${report.visibleFolds.length} · pending marks ${report.marks.length} · pins ${report.pins.length} · rewrites ${report.counters.rewrites ?? 0} (unattributed ${report.counters.unattributedRewrites ?? 0})`,
   ];
   const rows: EditorRow[] = [];

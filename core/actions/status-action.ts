@@ -3,6 +3,7 @@ import type { ProjectedMessage } from '../../ports/shared-types.ts';
 import type { SessionView } from '../session-view.ts';
 import type { Thresholds } from '../settings.ts';
 import { totalChars } from '../projection-ledger.ts';
+import { floorTokensFor } from '../raw-floor.ts';
 import { pinnableEntries } from './id-guidance.ts';
 import type { ActionOutcome } from './action-context.ts';
 import { curationNumbers, describeNumbers, planLandingEverything } from './action-context.ts';
@@ -23,6 +24,8 @@ export interface StatusReport {
   readonly estimatedTokens: number;
   readonly thresholds: Thresholds;
   readonly scheduling: string;
+  /** The raw working-set floor in force (tokens no automatic commit folds), once the budget is known. */
+  readonly floorTokens: number | null;
   readonly marks: readonly { id: string; kind: string; origin: string; briefed: boolean; freesTokens: number; shareOfBudget: number | null; prefixTokensRewritten: number }[];
   readonly visibleFolds: readonly { id: string; kind: string; entries: number; sourceChars: number; brief: string }[];
   readonly pins: readonly string[];
@@ -74,6 +77,7 @@ export function statusReport(session: SessionView, detail: 'summary' | 'tree' = 
     estimatedTokens,
     thresholds: session.settings.thresholds,
     scheduling: session.settings.scheduling,
+    floorTokens: budget === null ? null : floorTokensFor(session.settings.rawFloorTokens, budget),
     marks,
     visibleFolds,
     pins: [...session.memory.pins].sort(),
@@ -113,10 +117,30 @@ function foldTree(session: SessionView) {
   return rows.map(({ start: _start, span: _span, ...row }) => row);
 }
 
+/**
+ * When automatic commits land, in a few words. The band's two numbers only describe `band` (and
+ * `immediate`, which keeps its trigger and aim); under `cost` the trigger moves with prices and
+ * inflow, so naming a fixed band there would tell the agent something false (docs/cost-scheduling.md).
+ */
+export function describePolicy(report: Pick<StatusReport, 'scheduling' | 'thresholds' | 'floorTokens'>): string {
+  const { maxTarget, minTarget } = report.thresholds;
+  const floor = report.floorTokens === null ? '' : `, keeps ≥${report.floorTokens} raw tokens`;
+  switch (report.scheduling) {
+    case 'cost':
+      return `cost-scheduled: commits when that is cheaper${floor}, never past ${maxTarget}`;
+    case 'eager':
+      return `eager: folds every closed unit at once, never past ${maxTarget}`;
+    case 'immediate':
+      return `commit at ${maxTarget}, down to ${minTarget}, each mark landed as it comes due${floor}`;
+    default:
+      return `commit at ${maxTarget}, down to ${minTarget}${floor}`;
+  }
+}
+
 export function formatStatus(report: StatusReport): string {
   const lines: string[] = [];
   const occupancy = report.occupancy === null ? 'unknown (no request yet)' : `${Math.round(report.occupancy * 1000) / 10}%`;
-  lines.push(`budget ${report.budgetTokens ?? 'unknown'} tokens · occupancy ${occupancy} (≈${report.estimatedTokens} tokens) · commit at ${report.thresholds.maxTarget}, down to ${report.thresholds.minTarget}`);
+  lines.push(`budget ${report.budgetTokens ?? 'unknown'} tokens · occupancy ${occupancy} (≈${report.estimatedTokens} tokens) · ${describePolicy(report)}`);
   // What can be peeked comes first: an agent looking for a fold to read starts at the top.
   lines.push(`visible folds ${report.visibleFolds.length}:${report.visibleFolds.length > 0 ? ' peek or expand these' : ''}`);
   for (const fold of report.visibleFolds.slice(0, 40)) lines.push(`- ${fold.id} ${fold.kind} · ${fold.entries} entries · ${fold.brief.slice(0, 100)}`);

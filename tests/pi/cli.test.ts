@@ -35,7 +35,7 @@ describe('pi: the real CLI, offline', () => {
   it('`pi -p` with `-e ./adapters/pi/index.ts` runs the agent tool and keeps state beside the session', async () => {
     const agentDirectory = mkdtempSync(join(tmpdir(), 'pi-fold-cli-agent-'));
     const { stdout } = await run(process.execPath, [cli, '-p', '--provider', 'scripted', '--model', 's1', '-e', provider, '-e', join(checkout, 'adapters/pi/index.ts'), 'hello'], { cwd: checkout, env: environment(agentDirectory), timeout: 90_000 });
-    expect(stdout).toMatch(/pi-fold says: budget 183616 tokens · occupancy [\d.]+% \(≈\d+ tokens\) · commit at 0\.8, down to 0\.4/);
+    expect(stdout).toMatch(/pi-fold says: budget 183616 tokens · occupancy [\d.]+% \(≈\d+ tokens\) · cost-scheduled: commits when that is cheaper, keeps ≥20000 raw tokens, never past 0\.8/);
     const files = filesUnder(join(agentDirectory, 'sessions'));
     expect(files.some((file) => file.endsWith('.jsonl'))).toBe(true);
     expect(files.some((file) => file.includes(`${join('pi-fold', '')}`))).toBe(true);

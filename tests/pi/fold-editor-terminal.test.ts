@@ -45,7 +45,7 @@ describe.skipIf(!hasTmux)('pi: /fold-editor in a real terminal', () => {
     await new Promise((done) => setTimeout(done, 500));
     keys('Enter');
     const editor = await waitFor(/pi-fold editor/);
-    expect(editor).toMatch(/% of 183616 tokens · commit at 80% → 40%/);
+    expect(editor).toMatch(/% of 183616 tokens · cost-scheduled · ≥20000 raw kept · fence 80%/);
     expect(editor).toMatch(/folds 0 · pending marks 0 · pins 0/);
     expect(editor).toMatch(/user · hello/);
     keys('p');

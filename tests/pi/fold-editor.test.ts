@@ -24,7 +24,7 @@ describe('pi: /fold-editor on a real session', () => {
     let closed = false;
     const editor = new FoldEditorComponent({ requestRender: () => undefined }, { fg: (_color: string, text: string) => text, bold: (text: string) => text } as never, runtime, () => (closed = true), await loadTerminalText(PI_HOST_SCOPE));
     const screen = () => editor.render(120).join('\n');
-    expect(screen()).toMatch(/\[[█░|]{30}\] [\d.]+% of 183616 tokens · commit at 80% → 40%/);
+    expect(screen()).toMatch(/\[[█░|]{30}\] [\d.]+% of 183616 tokens · cost-scheduled · ≥20000 raw kept · fence 80%/);
     expect(screen()).toContain(runtime.view.visibleFolds[0]!.record.id);
     expect(screen()).toContain(runtime.view.memory.marks[0]!.id);
     // Enter on the first fold peeks it (kept, not ephemeral): its verified source header shows.
