@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import type { DependencyContainer } from 'tsyringe';
 import { FoldError } from '../core/fold-error.ts';
 import { FoldRuntime } from '../core/fold-runtime.ts';
-import { resolveSettings } from '../core/settings.ts';
+import { resolveSettings, type FoldSettingsInput } from '../core/settings.ts';
 import type { CostModel } from '../ports/cost-model.port.ts';
 import type { EvidenceStore } from '../ports/evidence-store.port.ts';
 import type { ProjectionSink } from '../ports/projection-sink.port.ts';
@@ -16,8 +16,8 @@ import type { StoreSelectionOptions } from './store-selection.ts';
 /** Everything a host chooses when it builds a runtime. Only `sessionId` is required. */
 export interface FoldRuntimeOptions extends StoreSelectionOptions {
   readonly sessionId: string;
-  /** User settings (validated; unknown and deleted names refused). */
-  readonly settings?: Record<string, unknown>;
+  /** User settings, each with its default (validated again at run time: unknown and deleted names are refused). */
+  readonly settings?: FoldSettingsInput;
   /** Where evidence lives. @default the chosen store's directory or file (`'fs'`/`'sqlite'`), else memory */
   readonly evidenceStore?: EvidenceStore;
   readonly costModel?: CostModel;

@@ -4,7 +4,7 @@ export type { SessionView, TranscriptIndexView, FoldLatticeView, EngineMemoryVie
 export type { PlacedFold } from './fold-lattice.ts';
 export type { Unit, UnitKind } from './transcript-index.ts';
 export type { ForcedCommit, ForcedCommitCause } from './commit-decision.ts';
-export { resolveSettings, resolveThresholds, DEFAULT_THRESHOLDS, type FoldSettings, type Thresholds, type SchedulingMode } from './settings.ts';
+export { resolveSettings, resolveThresholds, DEFAULT_THRESHOLDS, type FoldSettings, type FoldSettingsInput, type Thresholds, type SchedulingMode } from './settings.ts';
 export { DEFAULT_SPILL_POLICY, resolveSpillPolicy, type SpillPolicy } from './spill/spill-policy.ts';
 export { ACTION_NAMES, parseAction, type FoldAction, type ActionName } from './actions/action-arguments.ts';
 export type { ActionAnswer, ActionCaller, CurationNumbers } from './actions/action-context.ts';

@@ -53,6 +53,33 @@ export interface FoldSettings {
   readonly spill: SpillPolicy;
 }
 
+/**
+ * The settings a host writes (`createFoldRuntime({ settings })`, `createFolding`, `registerPiFold`):
+ * every member optional, each with its default. A misspelt or removed name is a type error in
+ * TypeScript and a `SETTINGS.UNKNOWN_OPTION` / `SETTINGS.DELETED_OPTION` FoldError at run time
+ * (`resolveSettings`), so plain JavaScript callers are told too.
+ */
+export interface FoldSettingsInput {
+  /** The band and granularity, set whole (docs/behaviour.md B6.4). @default DEFAULT_THRESHOLDS */
+  readonly thresholds?: Thresholds;
+  /**
+   * Tokens one request may carry, net of output reservation: one number for every model, or a
+   * table by model id (or `provider/id`) with an optional `"*"` for the rest.
+   * @default the context window the host reports
+   */
+  readonly providerInputBudget?: number | Readonly<Record<string, number>>;
+  /** Tool names whose batches the tool rung never cuts. @default none */
+  readonly blacklistAutoFoldTools?: ReadonlySet<string> | readonly string[];
+  /** The commit policy (docs/behaviour.md B3.6). @default 'cost' */
+  readonly scheduling?: SchedulingMode;
+  /** Tokens of the newest raw transcript no automatic commit folds; 0 turns the floor off. @default 20000 */
+  readonly rawFloorTokens?: number;
+  /** The agent tool's name as the host registers it (1-64 letters, digits, `_`, `-`). @default 'fold_context' */
+  readonly toolName?: string;
+  /** When tool results and arguments are spilled to evidence, set whole (docs/behaviour.md B6.2). @default DEFAULT_SPILL_POLICY */
+  readonly spill?: SpillPolicy;
+}
+
 export const DEFAULT_THRESHOLDS: Thresholds = Object.freeze({
   maxTarget: 0.8,
   minTarget: 0.4,
@@ -69,7 +96,10 @@ const DELETED_OPTIONS: Readonly<Record<string, string>> = {
 };
 
 const THRESHOLD_KEYS = ['maxTarget', 'minTarget', 'consolidateAfter', 'minFoldChars'] as const;
-const OPTION_KEYS = ['thresholds', 'providerInputBudget', 'blacklistAutoFoldTools', 'scheduling', 'rawFloorTokens', 'toolName', 'spill'] as const;
+// A record over FoldSettingsInput's keys, so a setting added to the type and not here (or the
+// reverse) fails to compile; the run-time check and the type cannot drift apart.
+const OPTION_NAMES: Readonly<Record<keyof FoldSettingsInput, true>> = { thresholds: true, providerInputBudget: true, blacklistAutoFoldTools: true, scheduling: true, rawFloorTokens: true, toolName: true, spill: true };
+const OPTION_KEYS = Object.keys(OPTION_NAMES) as readonly (keyof FoldSettingsInput)[];
 
 /** Scheduling names that once meant something else, refused with what to write now. */
 const RENAMED_SCHEDULING: Readonly<Record<string, string>> = {
@@ -126,7 +156,10 @@ export function resolveThresholds(input: unknown): Thresholds {
   return Object.freeze({ maxTarget, minTarget, consolidateAfter: consolidateAfter as number, minFoldChars: minFoldChars as number });
 }
 
-/** Validate every option; unknown and deleted names are refused. */
+/**
+ * Validate every option; unknown and deleted names are refused. Takes `unknown` on purpose: it
+ * is the run-time check behind the typed `FoldSettingsInput`, and also reads parsed JSON.
+ */
 export function resolveSettings(input: unknown = {}): FoldSettings {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     throw invalid('settings must be an object');

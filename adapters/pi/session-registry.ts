@@ -13,7 +13,7 @@ import type { ProjectionSink } from '../../ports/projection-sink.port.ts';
 import { PiEntryMapper } from './message-entries.ts';
 import { OwnershipMonitor } from './ownership-monitor.ts';
 import { loadSettingsFile, settingsFilePath, type LoadedSettingsFile } from './settings-file.ts';
-import { resolveThresholds, type Thresholds } from '../../core/settings.ts';
+import { resolveThresholds, type FoldSettingsInput, type Thresholds } from '../../core/settings.ts';
 
 /** Where a session lives, for stores that keep their data beside the session file. */
 export interface PiSessionLocation {
@@ -41,7 +41,7 @@ export interface PiFoldOptions {
    * thresholds. Thresholds given here win over the settings file's (the file is then not used
    * for thresholds and `/fold-settings` says so); without them the file's apply.
    */
-  readonly settings?: Readonly<Record<string, unknown>>;
+  readonly settings?: FoldSettingsInput;
   /** The settings file. @default `~/.config/pi-fold/settings.json` (or `$PI_FOLD_CONFIG_DIR/settings.json`) */
   readonly settingsPath?: string;
   /** Receives every projection (tests, the lab). */

@@ -1,12 +1,12 @@
 import { FoldError } from '../../core/fold-error.ts';
-import { DEFAULT_THRESHOLDS, type Thresholds } from '../../core/settings.ts';
+import { DEFAULT_THRESHOLDS, type SchedulingMode, type Thresholds } from '../../core/settings.ts';
 import type { ArmName, LabRunSettings } from '../report/lab-records.ts';
 
 /** pi-fold's setup in a fold arm: the settings it must run with (checked against the runtime after the run). */
 export interface FoldArmSetup {
   readonly providerInputBudget: number;
   /** The `scheduling` setting; absent: core's default policy. */
-  readonly scheduling?: string;
+  readonly scheduling?: SchedulingMode;
   /** Thresholds, set whole; absent: the package defaults. */
   readonly thresholds?: Thresholds;
 }

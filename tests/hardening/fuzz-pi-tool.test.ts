@@ -36,7 +36,7 @@ describe('hardening: fuzzing pi_fold_context through a real Pi session', () => {
     const projections: Projection[] = [];
     // The band, not the cost default: "a refusal queues no rewrite" is read on the request after
     // it, which the cost scheduler may itself choose to commit at (a rewrite nobody queued).
-    const fold = { settings: { ...SMALL_BUDGET_SETTINGS, scheduling: 'band' }, settingsPath: join(sessionDirectory, 'absent-settings.json') };
+    const fold = { settings: { ...SMALL_BUDGET_SETTINGS, scheduling: 'band' as const }, settingsPath: join(sessionDirectory, 'absent-settings.json') };
     // Another session in the same directory and store: its fold ids are the "foreign" pool.
     const other = await openScriptedPi({ script: readingScript(() => 14), sessionDirectory, fold, toolCallIdPrefix: 'other_' });
     await other.session.prompt('Fill another session.');

@@ -17,7 +17,7 @@ describe("lab arms' settings reach the runtime", () => {
   }, 120_000);
 
   it('refuses a run whose runtime ran with other settings than asked, naming both', () => {
-    const asked = { providerInputBudget: 30_000, scheduling: 'band', thresholds: { ...SEED_BAND, minTarget: 0.1 } };
+    const asked = { providerInputBudget: 30_000, scheduling: 'band' as const, thresholds: { ...SEED_BAND, minTarget: 0.1 } };
     const error = (() => {
       try {
         checkedFoldSettings('fold', asked, { scheduling: 'band', thresholds: SEED_BAND });
