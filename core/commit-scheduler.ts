@@ -63,6 +63,13 @@ export class CommitScheduler {
   schedule(inputs: ScheduleInputs): ScheduledCommit | undefined {
     const { settings, index, memory, estimator } = this.runtime;
     if (settings.scheduling === 'eager') return { reason: 'eager', charsToFree: Number.POSITIVE_INFINITY };
+    const cold = this.coldReason(inputs.moment);
+    const priceList = this.priceList(inputs.moment);
+    // The band decides from the window's size alone, so a request it rules out (nearly every
+    // one) returns before the marks are placed: that walk visits every standing mark, and a
+    // pure append must cost what it adds, not the session (bench:engine's append scaling).
+    const bandCharsToFree = settings.scheduling === 'band' && cold === undefined ? this.bandCharsToFree(inputs) : undefined;
+    if (bandCharsToFree !== undefined && bandCharsToFree <= 0) return undefined;
     const floorStart = rawFloorStart(index, floorTokensFor(settings.rawFloorTokens, inputs.budget), estimator.charsPerToken());
     const candidates = marksOutsideFloor(index, memory.marks, floorStart);
     if (candidates.length === 0) {
@@ -70,10 +77,8 @@ export class CommitScheduler {
       return undefined;
     }
     const onlyMarkIds = new Set(candidates.map(({ mark }) => mark.id));
-    const cold = this.coldReason(inputs.moment);
     if (cold !== undefined) return { reason: cold === 'idle' ? 'cold-idle' : 'cold-model-switch', charsToFree: Number.POSITIVE_INFINITY, onlyMarkIds };
-    const priceList = this.priceList(inputs.moment);
-    if (settings.scheduling === 'band') return this.band(inputs, priceList, onlyMarkIds);
+    if (bandCharsToFree !== undefined) return { reason: 'band', charsToFree: bandCharsToFree, onlyMarkIds };
     const reason = this.costReason(inputs, priceList, candidates);
     if (settings.scheduling === 'immediate') {
       if (reason !== undefined) this.draining = true;
@@ -94,13 +99,16 @@ export class CommitScheduler {
     this.clock.requestSent(moment);
   }
 
-  /** The seed's band: at `maxTarget` (or the long-context ceiling), free down to `minTarget`. */
-  private band(inputs: ScheduleInputs, priceList: PriceList, onlyMarkIds: ReadonlySet<string>): ScheduledCommit | undefined {
+  /**
+   * The seed's band: at `maxTarget` (or the long-context ceiling), free down to `minTarget`.
+   * Chars to free, or 0 when the band asks for nothing (under the trigger, or already under
+   * its aim: a commit that could free nothing is not planned, and costs no state write).
+   */
+  private bandCharsToFree(inputs: ScheduleInputs): number {
     const { thresholds } = this.runtime.settings;
-    const trigger = hardCeiling({ budgetTokens: inputs.budget, priceList, ceilingShare: thresholds.maxTarget });
-    if (inputs.estimate < trigger) return undefined;
-    const charsToFree = (inputs.estimate - thresholds.minTarget * inputs.budget) * this.runtime.estimator.charsPerToken();
-    return { reason: 'band', charsToFree, onlyMarkIds };
+    const trigger = hardCeiling({ budgetTokens: inputs.budget, priceList: this.priceList(inputs.moment), ceilingShare: thresholds.maxTarget });
+    if (inputs.estimate < trigger) return 0;
+    return Math.max(0, (inputs.estimate - thresholds.minTarget * inputs.budget) * this.runtime.estimator.charsPerToken());
   }
 
   /**

@@ -9,6 +9,7 @@ import { createCharsCostModel } from '../../core/chars-cost-model.ts';
 import { FoldRuntime } from '../../core/fold-runtime.ts';
 import { readFoldSource } from '../../core/fold-source.ts';
 import { resolveSettings } from '../../core/settings.ts';
+import { MemoryTranscriptSource } from '../../testing/memory-transcript-source.ts';
 import type { TranscriptEntry } from '../../ports/transcript-source.port.ts';
 import { assistantEntry, seededRandom, sourceLikeText, toolResultEntry, userEntry } from '../../testing/synthetic-session.ts';
 
@@ -40,18 +41,35 @@ function smallEntries(count: number, seed: number): TranscriptEntry[] {
   return entries.slice(0, count);
 }
 
-async function pureAppendMedian(entryCount: number): Promise<{ medianMs: number; tokens: number }> {
+/** How the bench hands the branch over: the whole array each request (both adapters do), or a TranscriptSource that hands only the new entries. */
+type BranchDoor = 'whole branch' | 'appended only';
+
+/** Median ms of one pure-append request on a session of `entryCount` entries (300 requests, the first 50 dropped). */
+async function pureAppendMedian(entryCount: number, door: BranchDoor): Promise<{ medianMs: number; tokens: number }> {
   const runtime = await openRuntime(50_000_000);
   const entries = smallEntries(entryCount, 3);
-  const first = await runtime.project(entries);
+  const source = door === 'appended only' ? new MemoryTranscriptSource(runtime.view.sessionId, entries) : undefined;
+  const first = await runtime.project(source ?? entries);
   const timings: number[] = [];
   for (let iteration = 0; iteration < 300; iteration += 1) {
-    entries.push(userEntry(`extra${iteration}`, `follow-up ${iteration}`));
+    const added = userEntry(`extra${iteration}`, `follow-up ${iteration}`);
+    if (source === undefined) entries.push(added);
+    else source.append(added);
     const started = process.hrtime.bigint();
-    await runtime.project(entries);
+    await runtime.project(source ?? entries);
     timings.push(Number(process.hrtime.bigint() - started) / 1e6);
   }
   return { medianMs: medianOf(timings.slice(50)), tokens: first.ledger.estimatedTokens };
+}
+
+/**
+ * The lowest of three sessions' medians: on a shared machine a session's median is lifted by
+ * whatever else runs during it, never lowered, so the least disturbed session is the figure.
+ */
+async function quietestPureAppend(entryCount: number, door: BranchDoor): Promise<{ medianMs: number; tokens: number }> {
+  const sessions: { medianMs: number; tokens: number }[] = [];
+  for (let session = 0; session < 3; session += 1) sessions.push(await pureAppendMedian(entryCount, door));
+  return sessions.sort((a, b) => a.medianMs - b.medianMs)[0]!;
 }
 
 async function commitOfFifty(): Promise<{ ms: number; folds: number }> {
@@ -97,10 +115,18 @@ async function verifiedReadRatios(): Promise<{ peekRatio: number; peekBytes: num
   return { peekRatio: peekSeconds / peekHash, peekBytes: peekSource.length, peekMegabytesPerSecond: peekSource.length / peekSeconds / 1e6, fullRatio: fullSeconds / fullHash, fullBytes: fullSource.length };
 }
 
-const small = await pureAppendMedian(2_000);
-rows.push({ name: `pure-append projection, 2,000 entries (~${Math.round(small.tokens / 1000)}k tokens)`, value: `${small.medianMs.toFixed(3)} ms median`, target: '≤ 1 ms' });
-const large = await pureAppendMedian(20_000);
-rows.push({ name: `pure-append projection, 20,000 entries (~${Math.round(large.tokens / 1000)}k tokens)`, value: `${large.medianMs.toFixed(3)} ms median (${(large.medianMs / small.medianMs).toFixed(2)}× the 2,000 case)`, target: '≤ 1.5× of 2,000' });
+// A throwaway session first: the 2,000 case measured on a cold JIT made the ratio look better than it was.
+await pureAppendMedian(2_000, 'whole branch');
+for (const door of ['whole branch', 'appended only'] as const) {
+  const small = await quietestPureAppend(2_000, door);
+  const large = await quietestPureAppend(20_000, door);
+  rows.push({ name: `pure-append projection, ${door}, 2,000 entries (~${Math.round(small.tokens / 1000)}k tokens)`, value: `${small.medianMs.toFixed(3)} ms median`, target: '≤ 1 ms' });
+  rows.push({
+    name: `pure-append projection, ${door}, 20,000 entries (~${Math.round(large.tokens / 1000)}k tokens)`,
+    value: `${large.medianMs.toFixed(3)} ms median (${(large.medianMs / small.medianMs).toFixed(2)}× the 2,000 case)`,
+    target: '≤ 1.5× of 2,000',
+  });
+}
 const commits: { ms: number; folds: number }[] = [];
 for (let trial = 0; trial < 5; trial += 1) commits.push(await commitOfFifty());
 const commitMedian = medianOf(commits.map((commit) => commit.ms));
