@@ -64,12 +64,12 @@ async function prepareWindow(session: SessionState, read: BranchRead, context: R
   let dirty = updateTranscriptAnchor(session.memory, session.index);
   dirty = decideOnArrival(session) || spill.spilled > 0 || dirty;
   const candidate = candidateDraft(session, appendedFrom);
-  const estimate = session.estimateTokens(candidate.chars);
+  const estimate = session.estimateTokens(candidate.draft.chars);
   const plan = planRequestCommit(session, { estimate, budget, moment: context, overheadChars: context.overheadChars ?? 0 });
   const foldsLanded = plan === undefined ? 0 : await landCommit(session, plan, warnings);
   dirty ||= foldsLanded > 0;
   session.forcedCommit = undefined;
-  const draft = finalDraft(session, candidate, foldsLanded);
+  const draft = finalDraft(session, candidate, foldsLanded > 0 ? plan : undefined);
   if (foldsLanded > 0) dirty = appendReceipt(session, draft, plan!, estimate, budget) || dirty;
   dirty = appendNotice(session, draft) || dirty;
   return { request, budget, draft, plan, estimate, foldsLanded, dirty, warnings, replacesStoredWindow };

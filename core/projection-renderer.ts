@@ -20,6 +20,18 @@ export interface RenderInputs {
   readonly spills?: SpillBook;
 }
 
+/** In `FullRender.starts`: the entry is behind a placeholder and shows no message of its own. */
+export const HIDDEN_ENTRY = -1;
+
+/** A render of the whole window, with the layout a commit's patch needs (`render-patch.ts`). */
+export interface FullRender {
+  readonly messages: ProjectedMessage[];
+  /** The collapsed folds that are visible, in window order. */
+  readonly visibleFolds: PlacedFold[];
+  /** Per entry position: the index in `messages` of its first message, or HIDDEN_ENTRY. */
+  readonly starts: Int32Array;
+}
+
 /**
  * Builds projected messages and remembers the ones it made, so an unchanged fold or entry
  * is never re-serialised or re-hashed (a request costs what it appends).
@@ -29,28 +41,33 @@ export class ProjectionRenderer {
   private readonly stubs = new Map<string, ProjectedMessage>();
   private readonly insertMessages = new Map<string, ProjectedMessage>();
 
-  /** Render the whole window. Also returns the collapsed folds that are visible, in order. */
-  renderAll(inputs: RenderInputs): { messages: ProjectedMessage[]; visibleFolds: PlacedFold[] } {
+  /** Render the whole window. Also returns the collapsed folds that are visible, in order, and where each entry's messages start. */
+  renderAll(inputs: RenderInputs): FullRender {
     const messages: ProjectedMessage[] = [];
     const visibleFolds: PlacedFold[] = [];
-    this.renderRange(inputs, 0, inputs.index.length - 1, messages, visibleFolds, true);
-    return { messages, visibleFolds };
+    const starts = new Int32Array(inputs.index.length);
+    this.renderRange(inputs, 0, inputs.index.length - 1, messages, visibleFolds, true, starts);
+    return { messages, visibleFolds, starts };
   }
 
-  /** Render entries [from, to] in order into `out`. */
-  renderRange(inputs: RenderInputs, from: number, to: number, out: ProjectedMessage[], visibleFolds: PlacedFold[] | undefined, withInserts: boolean): void {
+  /** Render entries [from, to] in order into `out`; `starts`, when given, records where each entry's messages begin. */
+  renderRange(inputs: RenderInputs, from: number, to: number, out: ProjectedMessage[], visibleFolds: PlacedFold[] | undefined, withInserts: boolean, starts?: Int32Array): void {
     const { index, lattice } = inputs;
     for (let position = from; position <= to; position += 1) {
+      if (starts !== undefined) starts[position] = out.length;
       const folded = lattice.collapsedStartingAt(position);
       if (folded !== undefined && folded.last <= to) {
         visibleFolds?.push(folded);
         if (folded.record.kind === 'tool') {
           for (let resultPosition = folded.first; resultPosition <= folded.last; resultPosition += 1) {
+            if (starts !== undefined) starts[resultPosition] = out.length;
             out.push(this.foldStub(inputs, folded.record, resultPosition, resultPosition === folded.first));
             if (withInserts) this.pushInserts(inputs, resultPosition, out);
           }
         } else {
           out.push(this.placeholder(inputs, folded.record));
+          // The entries behind one placeholder have no messages of their own.
+          starts?.fill(HIDDEN_ENTRY, folded.first + 1, folded.last + 1);
         }
         position = folded.last;
         continue;

@@ -1,4 +1,7 @@
 import type { ProjectedMessage } from '../ports/shared-types.ts';
+import type { CommitPlan } from './commit-planner.ts';
+import type { FullRender } from './projection-renderer.ts';
+import { patchLandedSpans } from './render-patch.ts';
 import type { SessionState } from './session-state.ts';
 import { pruneHiddenInserts } from './window-inserts.ts';
 import { appendDraft, pushMessage, rewriteDraft as draftFromMessages, type WindowDraft } from './window-log.ts';
@@ -6,35 +9,49 @@ import { appendDraft, pushMessage, rewriteDraft as draftFromMessages, type Windo
 /** What rendering reads, and what a full render writes (the visible folds, pruned inserts). */
 export type RenderTarget = Pick<SessionState, 'frozenView' | 'pendingCauses' | 'renderer' | 'renderInputs' | 'index' | 'lattice' | 'memory' | 'visibleFolds'>;
 
+/** The window before any commit, and the full render it came from when it is one. */
+export interface CandidateWindow {
+  readonly draft: WindowDraft;
+  /** Set when the candidate is a full render (not an append): the commit step patches it. */
+  readonly full: FullRender | undefined;
+}
+
 /**
  * The window before any commit: the frozen projection extended by the new entries, or a
  * full render when there is no frozen projection yet or a rewrite is queued.
  */
-export function candidateDraft(target: RenderTarget, appendedFrom: number): WindowDraft {
-  if (target.frozenView === undefined || target.pendingCauses.size > 0) return rewriteDraft(target);
+export function candidateDraft(target: RenderTarget, appendedFrom: number): CandidateWindow {
+  if (target.frozenView === undefined || target.pendingCauses.size > 0) {
+    const full = renderWhole(target);
+    return { draft: draftFromMessages(full.messages), full };
+  }
   const added: ProjectedMessage[] = [];
   target.renderer.renderAppended(target.renderInputs(), appendedFrom, added);
   const draft = appendDraft(target.frozenView);
   for (const message of added) pushMessage(draft, message);
-  return draft;
+  return { draft, full: undefined };
 }
 
 /** A full render of the window as the forest and decisions stand; records the visible folds. */
-export function rewriteDraft(target: RenderTarget): WindowDraft {
+function renderWhole(target: RenderTarget): FullRender {
   pruneHiddenInserts(target);
-  const { messages, visibleFolds } = target.renderer.renderAll(target.renderInputs());
-  target.visibleFolds = visibleFolds;
-  return draftFromMessages(messages);
+  const full = target.renderer.renderAll(target.renderInputs());
+  target.visibleFolds = full.visibleFolds;
+  return full;
 }
 
 /**
  * The window after the commit step. The candidate stands unless a rewrite is now queued
- * that it does not show: a commit landed, or the candidate was an append. A candidate that
- * was already a full render of the same forest is reused, so a request renders once.
+ * that it does not show: a commit landed, or the candidate was an append. A full-render
+ * candidate is patched where the commit folded rather than rendered again, so a request
+ * renders the whole window at most once.
  */
-export function finalDraft(target: RenderTarget, candidate: WindowDraft, foldsLanded: number): WindowDraft {
-  if (target.pendingCauses.size === 0) return candidate;
-  const candidateIsFullRender = candidate.extendsFrozen === undefined;
-  if (candidateIsFullRender && foldsLanded === 0) return candidate;
-  return rewriteDraft(target);
+export function finalDraft(target: RenderTarget, candidate: CandidateWindow, landed: CommitPlan | undefined): WindowDraft {
+  if (target.pendingCauses.size === 0) return candidate.draft;
+  if (candidate.full === undefined) return draftFromMessages(renderWhole(target).messages);
+  if (landed === undefined) return candidate.draft;
+  pruneHiddenInserts(target);
+  const patched = patchLandedSpans(target, candidate.full, landed) ?? target.renderer.renderAll(target.renderInputs());
+  target.visibleFolds = patched.visibleFolds;
+  return draftFromMessages(patched.messages);
 }
