@@ -6,6 +6,7 @@ import { resolveSettings, type FoldSettingsInput } from '../core/settings.ts';
 import type { CostModel } from '../ports/cost-model.port.ts';
 import type { EvidenceStore } from '../ports/evidence-store.port.ts';
 import type { ProjectionSink } from '../ports/projection-sink.port.ts';
+import { assertCostModelOption } from './cost-model-check.ts';
 import { assertKnownOptions, assertSessionIdOption, assertStoreLocation, RUNTIME_OPTION_KEYS } from './option-checks.ts';
 import { RequestLogSink, requestLogOf } from './request-log-sink.ts';
 import { instrumentFoldStore, loadOpenTelemetryApi, OpenTelemetrySink } from '../adapters/opentelemetry/index.ts';
@@ -20,6 +21,7 @@ export interface FoldRuntimeOptions extends StoreSelectionOptions {
   readonly settings?: FoldSettingsInput;
   /** Where evidence lives. @default the chosen store's directory or file (`'fs'`/`'sqlite'`), else memory */
   readonly evidenceStore?: EvidenceStore;
+  /** Tokens and prices the scheduler decides with (checked: `SETTINGS.INVALID` names a bad field). @default `createCharsCostModel()`: each request priced by its model id where a known list matches, else the ledger list */
   readonly costModel?: CostModel;
   readonly projectionSink?: ProjectionSink;
   /**
@@ -57,6 +59,7 @@ export async function createFoldRuntime(options: FoldRuntimeOptions): Promise<Co
   assertKnownOptions(options, RUNTIME_OPTION_KEYS, 'createFoldRuntime');
   assertSessionIdOption(options.sessionId, 'createFoldRuntime');
   assertStoreLocation(options, 'createFoldRuntime');
+  assertCostModelOption(options.costModel, 'createFoldRuntime');
   const settings = resolveSettings(options.settings ?? {});
   // OpenTelemetry when the host installed @opentelemetry/api (docs/observability.md); nothing otherwise.
   const openTelemetry = options.openTelemetry === false ? undefined : await loadOpenTelemetryApi();

@@ -7,7 +7,9 @@ import type { FoldRuntime, ProjectionResult } from '../../core/fold-runtime.ts';
 import { createStoreScope, type StoreScope } from '../../composition/store-scope.ts';
 import { EVIDENCE_STORE } from '../../composition/tokens.ts';
 import { join } from 'node:path';
+import type { CostModel } from '../../ports/cost-model.port.ts';
 import type { EvidenceStore } from '../../ports/evidence-store.port.ts';
+import { assertCostModelOption } from '../../composition/cost-model-check.ts';
 import type { FoldStore } from '../../ports/fold-store.port.ts';
 import type { ProjectionSink } from '../../ports/projection-sink.port.ts';
 import { PiEntryMapper } from './message-entries.ts';
@@ -46,6 +48,13 @@ export interface PiFoldOptions {
   readonly settingsPath?: string;
   /** Receives every projection (tests, the lab). */
   readonly projectionSink?: ProjectionSink;
+  /**
+   * Tokens and prices the commit scheduler decides with: give your provider's price list
+   * (`createCharsCostModel({ priceList })`) when it is not one pi-fold knows by model id, or
+   * its rates differ. Checked at registration (`SETTINGS.INVALID` names the bad field).
+   * @default each request priced by its model id where a known list matches, else the ledger list
+   */
+  readonly costModel?: CostModel;
 }
 
 /** One Pi session's folding: the engine, the message mapper and what the last request produced. */
@@ -90,6 +99,7 @@ export class PiSessionRegistry {
   constructor(readonly options: PiFoldOptions, private readonly opened: (folding: PiSessionFolding) => void = () => undefined) {
     // Refused by name here, at registration, rather than on the first request of every session.
     this.codeThresholds = options.settings?.thresholds === undefined ? undefined : resolveThresholds(options.settings.thresholds);
+    assertCostModelOption(options.costModel, 'registerPiFold');
   }
 
   get settingsPath(): string {
@@ -146,6 +156,7 @@ export class PiSessionRegistry {
       ...(foldStore === undefined ? {} : { store: foldStore }),
       ...(evidenceStore === undefined ? {} : { evidenceStore }),
       ...(this.options.projectionSink === undefined ? {} : { projectionSink: this.options.projectionSink }),
+      ...(this.options.costModel === undefined ? {} : { costModel: this.options.costModel }),
     });
     const folding: PiSessionFolding = { sessionId: location.sessionId, runtime: composed.runtime, mapper: new PiEntryMapper(), branch: new PiBranchSource(location.sessionId), evidenceStore: composed.container.resolve(EVIDENCE_STORE), lastProjection: undefined, ownership: new OwnershipMonitor(), composed };
     this.opened(folding);

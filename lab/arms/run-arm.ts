@@ -42,13 +42,17 @@ import { scriptedModelHost } from '../../testing/pi/scripted-host.ts';
 import { MemoryEvidenceStore } from '../../adapters/storage-memory/memory-evidence-store.ts';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { FoldError } from '../../core/fold-error.ts';
+import { createCharsCostModel } from '../../core/chars-cost-model.ts';
 import { PRICE_LISTS } from '../../core/price-lists.ts';
+import { COST_MODEL } from '../../composition/tokens.ts';
+import type { PriceList } from '../../ports/cost-model.port.ts';
 import type { Thresholds } from '../../core/settings.ts';
 import type { Projection } from '../../ports/projection-sink.port.ts';
 import { SimulatedProvider, type ModelPolicy } from '../provider/simulated-provider.ts';
 import { WireTokenizer } from '../provider/wire-tokens.ts';
 import type { ArmName, ArmResult, FoldArmSettings, LabRunSettings, RequestRow } from '../report/lab-records.ts';
 import { armProfile, wholeThresholds, type FoldArmSetup } from './arm-profile.ts';
+import { auditBytes, sessionOriginals, type SeenSpill } from './byte-audit.ts';
 import { HookTimer } from './hook-timer.ts';
 import { withLabDeterminism } from './seeded-ids.ts';
 import { SessionActivity, settleSession } from './settle-session.ts';
@@ -130,9 +134,12 @@ async function runArmSession(input: RunArmInput): Promise<ArmResult> {
     });
     const settingsManager = SettingsManager.inMemory({ compaction: { enabled: profile.compaction } });
     let registration: PiFoldRegistration | undefined;
-    const extensionFactories = profile.fold === undefined ? [] : [foldFactory(profile.fold, foldSettingsFile(scratch, profile.fold), hookTimer, (projection) => {
+    const stores = { foldStore: new MemoryFoldStore(), evidenceStore: new MemoryEvidenceStore() };
+    const spills = new Map<string, SeenSpill>();
+    const extensionFactories = profile.fold === undefined ? [] : [foldFactory(profile.fold, priceList, stores, foldSettingsFile(scratch, profile.fold), hookTimer, (projection) => {
       counters.pendingCauses = projection.ledger.causes;
       counters.foldEvents += projection.ledger.foldsLanded;
+      noteSpills(projection, spills);
     }, (registered) => {
       registration = registered;
     })];
@@ -177,7 +184,13 @@ async function runArmSession(input: RunArmInput): Promise<ArmResult> {
     const reads = fileReads(session);
     const folding = await registration?.sessions.existing(session.sessionManager.getSessionId());
     const ownership = folding?.ownership.warnings ?? [];
-    const foldSettings = folding === undefined || profile.fold === undefined ? undefined : checkedFoldSettings(input.arm, profile.fold, folding.runtime.view.settings);
+    const foldSettings = folding === undefined || profile.fold === undefined ? undefined : checkedFoldSettings(input.arm, { ...profile.fold, priceList: priceList.name }, { ...folding.runtime.view.settings, priceList: folding.composed.container.resolve(COST_MODEL).priceList.name });
+    const sessionId = session.sessionManager.getSessionId();
+    const bytes = await auditBytes({
+      sessionId,
+      originals: sessionOriginals(session.sessionManager.getBranch()),
+      ...(profile.fold === undefined ? {} : { folds: { store: stores.foldStore, records: await stores.foldStore.listFolds(sessionId) }, spills: { store: stores.evidenceStore, seen: spills.values() } }),
+    });
     const rewrites = provider.rows.filter((row) => row.purpose !== 'summary' && row.event !== 'append');
     return {
       arm: input.arm,
@@ -190,6 +203,7 @@ async function runArmSession(input: RunArmInput): Promise<ArmResult> {
       fileBytes: reads.bytes,
       ...(registration === undefined ? {} : { ownershipWarnings: ownership.reduce((sum, warning) => sum + warning.occurrences, 0) }),
       ...(foldSettings === undefined ? {} : { foldSettings }),
+      bytes,
       ...(failure === undefined ? {} : { failure }),
     };
   } finally {
@@ -209,14 +223,19 @@ function labSessionManager(cwd: string, arm: ArmName, sessionDirectory?: string)
   return sessionManager;
 }
 
-function foldFactory(fold: FoldArmSetup, settingsPath: string, hookTimer: HookTimer, onProjection: (projection: Projection) => void, onRegistered: (registration: PiFoldRegistration) => void): (pi: ExtensionAPI) => void {
+/**
+ * pi-fold as a fold arm loads it. Its scheduler decides with the price list the provider
+ * bills by (a replay's: the recorded model's), not the ledger default: a fold arm that weighed
+ * other prices than it is billed would be measured under a policy no real host runs.
+ */
+function foldFactory(fold: FoldArmSetup, priceList: PriceList, stores: { readonly foldStore: MemoryFoldStore; readonly evidenceStore: MemoryEvidenceStore }, settingsPath: string, hookTimer: HookTimer, onProjection: (projection: Projection) => void, onRegistered: (registration: PiFoldRegistration) => void): (pi: ExtensionAPI) => void {
   return (pi) => {
     const registration = registerPiFold(hookTimer.wrap(pi), {
-      foldStore: new MemoryFoldStore(),
-      evidenceStore: new MemoryEvidenceStore(),
+      ...stores,
       settingsPath,
       settings: { providerInputBudget: fold.providerInputBudget, ...(fold.scheduling === undefined ? {} : { scheduling: fold.scheduling }), ...(fold.thresholds === undefined ? {} : { thresholds: fold.thresholds }) },
       projectionSink: { specificationVersion: 'v1', accept: onProjection },
+      costModel: createCharsCostModel({ priceList }),
     });
     onRegistered(registration);
   };
@@ -234,15 +253,28 @@ function foldSettingsFile(scratch: string, fold: FoldArmSetup): string {
 }
 
 /** The settings the runtime really ran with, refused when they are not the arm's (a lab figure under the wrong policy is worse than none). */
-export function checkedFoldSettings(arm: ArmName, asked: FoldArmSetup, running: { readonly scheduling: string; readonly thresholds: Thresholds }): FoldArmSettings {
+export function checkedFoldSettings(
+  arm: ArmName,
+  asked: FoldArmSetup & { readonly priceList?: string },
+  running: { readonly scheduling: string; readonly thresholds: Thresholds; readonly priceList?: string },
+): FoldArmSettings {
   const { maxTarget, minTarget, consolidateAfter, minFoldChars } = running.thresholds;
-  const effective: FoldArmSettings = { scheduling: running.scheduling, thresholds: { maxTarget, minTarget, consolidateAfter, minFoldChars } };
+  const effective: FoldArmSettings = { scheduling: running.scheduling, thresholds: { maxTarget, minTarget, consolidateAfter, minFoldChars }, ...(running.priceList === undefined ? {} : { priceList: running.priceList }) };
   const thresholdsDiffer = asked.thresholds !== undefined && (Object.keys(asked.thresholds) as (keyof Thresholds)[]).some((key) => asked.thresholds![key] !== running.thresholds[key]);
   const schedulingDiffers = asked.scheduling !== undefined && asked.scheduling !== running.scheduling;
-  if (thresholdsDiffer || schedulingDiffers) {
-    throw new FoldError('SETTINGS.INVALID', `arm ${arm}: its settings did not reach the runtime: asked ${JSON.stringify({ scheduling: asked.scheduling, thresholds: asked.thresholds })}, the runtime ran with ${JSON.stringify(effective)}`, { details: { arm } });
+  const pricesDiffer = asked.priceList !== undefined && asked.priceList !== running.priceList;
+  if (thresholdsDiffer || schedulingDiffers || pricesDiffer) {
+    throw new FoldError('SETTINGS.INVALID', `arm ${arm}: its settings did not reach the runtime: asked ${JSON.stringify({ scheduling: asked.scheduling, thresholds: asked.thresholds, priceList: asked.priceList })}, the runtime ran with ${JSON.stringify(effective)}`, { details: { arm } });
   }
   return effective;
+}
+
+/** Every spill a window showed, by id: the byte audit checks each one's evidence after the run. */
+function noteSpills(projection: Projection, spills: Map<string, SeenSpill>): void {
+  for (const message of projection.messages) {
+    if (message.kind !== 'spilled') continue;
+    for (const pointer of message.spills) if (!spills.has(pointer.id)) spills.set(pointer.id, { pointer, entryId: message.entryId });
+  }
 }
 
 /** Why the turn ended without the model's own final answer, if it did. */

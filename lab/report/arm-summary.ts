@@ -1,6 +1,6 @@
 import type { PriceList } from '../../ports/cost-model.port.ts';
 import { armCostSplit, priceListNamed, type CostSplit } from './cost-split.ts';
-import type { ArmName, ArmResult, FoldArmSettings, ProbeScore, RecoveryCalls, RequestRow, WorkingSetScore } from './lab-records.ts';
+import type { ArmName, ArmResult, ByteAccounting, FoldArmSettings, ProbeScore, RecoveryCalls, RequestRow, WorkingSetScore } from './lab-records.ts';
 
 /** The seeds' table for one arm, computed from its request rows and counters alone. */
 export interface ArmSummary {
@@ -41,6 +41,8 @@ export interface ArmSummary {
   readonly recovery: RecoverySummary;
   readonly workingSet?: WorkingSetScore;
   readonly foldSettings?: FoldArmSettings;
+  /** What left the window and whether it can be had back exactly (lab/arms/byte-audit.ts). */
+  readonly bytes?: ByteAccounting;
   readonly failure?: string;
 }
 
@@ -121,6 +123,7 @@ export function summarizeArm(arm: ArmResult, priceList: PriceList = priceListNam
     recovery: recoverySummary(arm),
     ...(arm.workingSet !== undefined ? { workingSet: arm.workingSet } : {}),
     ...(arm.foldSettings !== undefined ? { foldSettings: arm.foldSettings } : {}),
+    ...(arm.bytes !== undefined ? { bytes: arm.bytes } : {}),
     ...(arm.failure !== undefined ? { failure: arm.failure } : {}),
   };
 }

@@ -1,6 +1,7 @@
 import { armTimings, summarizeArm, type ArmSummary, type ArmTimings } from './arm-summary.ts';
 import { costRecoveryFront } from './cost-front.ts';
 import { COST_SPLIT_PARTS, priceListNamed } from './cost-split.ts';
+import { bytesLostLine } from './bytes-lost.ts';
 import type { LabRun } from './lab-records.ts';
 
 interface TableMetric {
@@ -34,6 +35,10 @@ const METRICS: readonly TableMetric[] = [
   { label: 'rewrites attributed', value: (summary) => summary.rewritesAttributed, format: integer },
   { label: 'rewrites unattributed', value: (summary) => summary.rewritesUnattributed, format: integer },
   { label: 'ownership warnings', value: (summary) => summary.ownershipWarnings, format: integer },
+  { label: 'bytes lost', value: (summary) => summary.bytes?.lostBytes, format: integer },
+  { label: '  folded bytes', value: (summary) => summary.bytes?.foldedBytes, format: integer },
+  { label: '  spilled bytes', value: (summary) => summary.bytes?.spilledBytes, format: integer },
+  { label: '  compacted-away bytes', value: (summary) => summary.bytes?.compactedBytes, format: integer },
   { label: 'file reads', value: (summary) => summary.fileReads, format: integer },
   { label: 'file bytes', value: (summary) => summary.fileBytes, format: integer },
   { label: 'probes correct', value: (summary) => summary.probes?.correct, format: integer },
@@ -104,8 +109,9 @@ export function formatArmTable(run: LabRun): string {
   if (native === undefined) lines.push('no native arm in this run: ratios cannot be computed (shown as —)');
   for (const entry of summaries) {
     const settings = entry.summary.foldSettings;
-    if (settings !== undefined) lines.push(`${entry.summary.arm} ran with scheduling ${settings.scheduling}, thresholds ${settings.thresholds.maxTarget}/${settings.thresholds.minTarget} (read back from the runtime)`);
+    if (settings !== undefined) lines.push(`${entry.summary.arm} ran with scheduling ${settings.scheduling}, thresholds ${settings.thresholds.maxTarget}/${settings.thresholds.minTarget}${settings.priceList === undefined ? '' : `, deciding with price list ${settings.priceList}`} (read back from the runtime)`);
   }
+  for (const entry of summaries) if (entry.summary.bytes !== undefined) lines.push(bytesLostLine(entry.summary.arm, entry.summary.bytes));
   // A replay has no questions to lose or recover: its front would be cost alone.
   if (summaries.some((entry) => entry.summary.probes !== undefined)) {
     const front = costRecoveryFront(summaries.map((entry) => entry.summary), run.settings.providerCapTokens);

@@ -1,5 +1,6 @@
 import { PRICE_LISTS } from '../../core/price-lists.ts';
-import { summarizeArm } from './arm-summary.ts';
+import { summarizeArm, type ArmSummary } from './arm-summary.ts';
+import { bytesLostLine } from './bytes-lost.ts';
 import { costRecoveryFront } from './cost-front.ts';
 import { priceListNamed } from './cost-split.ts';
 import { costSplitTable, frontChart } from './front-chart.ts';
@@ -82,6 +83,12 @@ function htmlArmTable(run: LabRun): string {
   return `<table class="arms"><thead><tr>${header.map((text, column) => cell(text, column, 'th')).join('')}</tr></thead><tbody>${body.map((row) => `<tr>${row.map((text, column) => cell(text, column, 'td')).join('')}</tr>`).join('')}</tbody></table>`;
 }
 
+/** Each arm's bytes lost in words, under the table: the replay target's "0 bytes lost" where a reader looks first. */
+function bytesLostList(summaries: readonly ArmSummary[]): string {
+  const lines = summaries.flatMap((summary) => (summary.bytes === undefined ? [] : [bytesLostLine(summary.arm, summary.bytes)]));
+  return lines.length === 0 ? '' : `<ul class="bytes-lost">${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>`;
+}
+
 /** A self-contained HTML report: settings, notes, measurements, the table, one chart per arm. */
 export function renderHtmlReport(run: LabRun, table: string, options: { title: string; notes: readonly string[]; measurements: Readonly<Record<string, string | number>> }): string {
   const boundary = priceBoundaryTokens(run.settings.priceList);
@@ -98,6 +105,7 @@ export function renderHtmlReport(run: LabRun, table: string, options: { title: s
     `<h1>${escapeHtml(options.title)}</h1>`,
     options.notes.length > 0 ? `<ul class="notes">${options.notes.map((note) => `<li>${escapeHtml(note)}</li>`).join('')}</ul>` : '',
     htmlArmTable(run),
+    bytesLostList(summaries),
     `<details><summary>The same table as text, with the run's settings and notes</summary><pre class="arm-table">${escapeHtml(table)}</pre></details>`,
     measurements.length > 0
       ? `<h2>Measurements of this machine (not reproducible bytes)</h2><ul class="measurements">${measurements.map(([name, value]) => `<li>${escapeHtml(name)}: ${escapeHtml(String(value))}</li>`).join('')}</ul>`

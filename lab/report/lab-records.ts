@@ -84,6 +84,34 @@ export interface RecoveryCalls {
 export interface FoldArmSettings {
   readonly scheduling: string;
   readonly thresholds: { readonly maxTarget: number; readonly minTarget: number; readonly consolidateAfter: number; readonly minFoldChars: number };
+  /** The price list the runtime's scheduler decided with (its CostModel's), read back after the run. */
+  readonly priceList?: string;
+}
+
+/**
+ * What left an arm's window and whether it can be had back exactly (lab/arms/byte-audit.ts):
+ * a fold arm's folds and spills verified against the session's entries, and what Pi's own
+ * compaction took out of the context. Bytes are UTF-8 bytes of the entries' canonical form.
+ */
+export interface ByteAccounting {
+  /** Every message entry of the session's branch at the end of the run. */
+  readonly transcriptBytes: number;
+  /** Bytes that cannot be had back exactly: folded or spilled bytes that failed verification, and compacted-away bytes no verified fold holds. */
+  readonly lostBytes: number;
+  readonly lostEntries: number;
+  /** Entries covered by the arm's fold records (each once), and how many records (consolidations and their children included). */
+  readonly foldedBytes: number;
+  readonly foldedEntries: number;
+  readonly folds: number;
+  /** Spilled items met in the arm's windows, each once, and their bytes. */
+  readonly spilledBytes: number;
+  readonly spills: number;
+  /** Compaction entries on the branch, and the entries before the latest one's first kept entry (out of Pi's context). */
+  readonly compactions: number;
+  readonly compactedBytes: number;
+  readonly compactedEntries: number;
+  /** The first problems found, in words (empty when nothing was lost to a failed check). */
+  readonly problems: readonly string[];
 }
 
 /** Everything one arm did in one run. */
@@ -109,6 +137,8 @@ export interface ArmResult {
   readonly recoveryCalls?: RecoveryCalls;
   /** The pi-fold settings the runtime really ran with (fold arms), read back from it after the run. */
   readonly foldSettings?: FoldArmSettings;
+  /** What left the window and whether it can be had back exactly (every arm that ran a Pi session). */
+  readonly bytes?: ByteAccounting;
   /** Set when the arm could not finish (e.g. the provider cap refused a prompt with no recovery). */
   readonly failure?: string;
 }

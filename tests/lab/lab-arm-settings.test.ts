@@ -30,6 +30,9 @@ describe("lab arms' settings reach the runtime", () => {
     expect((error as FoldError).code).toBe('SETTINGS.INVALID');
     expect((error as Error).message).toMatch(/arm fold: its settings did not reach the runtime: asked .*"minTarget":0.1.*the runtime ran with .*"minTarget":0.4/);
     expect(checkedFoldSettings('fold', asked, { scheduling: 'band', thresholds: asked.thresholds }).thresholds.minTarget).toBe(0.1);
+    // The scheduler's price list is read back too: a fold arm deciding by other prices than it is billed by is refused.
+    expect(() => checkedFoldSettings('fold', { providerInputBudget: 1, priceList: 'claude-sonnet-4-5' }, { scheduling: 'cost', thresholds: SEED_BAND, priceList: 'gpt-5.6-ledger' })).toThrow(/"priceList":"claude-sonnet-4-5".*"priceList":"gpt-5.6-ledger"/);
+    expect(checkedFoldSettings('fold', { providerInputBudget: 1, priceList: 'claude-sonnet-4-5' }, { scheduling: 'cost', thresholds: SEED_BAND, priceList: 'claude-sonnet-4-5' }).priceList).toBe('claude-sonnet-4-5');
     expect(() => checkedFoldSettings('fold-eager', { providerInputBudget: 1, scheduling: 'eager' }, { scheduling: 'cost', thresholds: SEED_BAND })).toThrow(/fold-eager.*"scheduling":"eager".*"scheduling":"cost"/);
   });
 
