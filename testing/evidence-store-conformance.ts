@@ -11,7 +11,8 @@ export interface EvidenceStoreConformanceOptions {
 }
 
 /** A fresh evidence store with the given cumulative per-session cap. */
-type EvidenceStoreFactory = (options: { readonly capBytes: number }) => EvidenceStore | Promise<EvidenceStore>;
+/** Builds a fresh evidence store for one conformance case, with the cap the case needs. */
+export type EvidenceStoreFactory = (options: { readonly capBytes: number }) => EvidenceStore | Promise<EvidenceStore>;
 
 const sha256Of = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex');
 

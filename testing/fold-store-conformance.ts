@@ -19,7 +19,8 @@ export interface FoldStoreConformanceOptions {
   readonly label?: string;
 }
 
-type StoreFactory = () => FoldStore | Promise<FoldStore>;
+/** Builds a fresh, empty fold store for one conformance case. */
+export type StoreFactory = () => FoldStore | Promise<FoldStore>;
 
 const sha256Of = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex');
 

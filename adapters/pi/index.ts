@@ -7,12 +7,11 @@ export default function piFoldExtension(pi: ExtensionAPI): void {
 }
 
 export { registerPiFold, type PiFoldRegistration } from './register-pi-fold.ts';
-export { PiSessionRegistry, PI_TOOL_NAME, type PiFoldOptions, type PiSessionFolding, type PiSessionLocation } from './session-registry.ts';
+export { PiSessionRegistry, PI_TOOL_NAME, type PiFoldOptions, type PiSessionFolding, type PiSessionLocation, type ReadonlySessionManager } from './session-registry.ts';
 export { projectionCandidates, type ProjectionCandidate } from './projection-candidates.ts';
-export { PiEntryMapper, canonicalBytes, UNMATCHED_ID_PREFIX } from './message-entries.ts';
-export { toPiMessages } from './projected-messages.ts';
-export { foldToolParameters } from './fold-tool.ts';
-export { loadSettingsFile, settingsFilePath, CONFIG_DIR_ENV } from './settings-file.ts';
-export { RECOVERY_SUMMARY_MARK } from './compaction-guard.ts';
+// The mapper is reachable through `PiSessionFolding.mapper`, so its type is named here; building one is internal.
+export type { PiEntryMapper, MappedTranscript } from './message-entries.ts';
+export type { PiBranchSource } from './pi-branch-source.ts';
+export { loadSettingsFile, settingsFilePath, CONFIG_DIR_ENV, type LoadedSettingsFile } from './settings-file.ts';
 export { COMMIT_TELEMETRY_CHANNEL } from './register-pi-fold.ts';
 export { OwnershipMonitor, type OwnershipProblem, type OwnershipWarning } from './ownership-monitor.ts';

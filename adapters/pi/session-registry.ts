@@ -1,7 +1,8 @@
 import { PiBranchSource } from './pi-branch-source.ts';
 import type { ExtensionContext } from '@mariozechner/pi-coding-agent';
 
-type ReadonlySessionManager = ExtensionContext['sessionManager'];
+/** The session manager Pi hands an extension (`ctx.sessionManager`), which the registry only reads. */
+export type ReadonlySessionManager = ExtensionContext['sessionManager'];
 import { createFoldRuntime, type ComposedRuntime } from '../../composition/create-fold-runtime.ts';
 import type { FoldRuntime, ProjectionResult } from '../../core/fold-runtime.ts';
 import { createStoreScope, type StoreScope } from '../../composition/store-scope.ts';

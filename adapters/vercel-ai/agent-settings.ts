@@ -16,7 +16,8 @@ export type WithFoldTool<TOOLS extends ToolSet> = TOOLS & Record<string, Tool<Fo
  */
 export type AgentSettings = ToolLoopAgentSettings<any, any, any>;
 
-type ToolsOf<SETTINGS> = SETTINGS extends { readonly tools?: infer TOOLS } ? (TOOLS extends ToolSet ? TOOLS : {}) : {};
+/** The tools an agent's settings declare (none: `{}`). */
+export type ToolsOf<SETTINGS> = SETTINGS extends { readonly tools?: infer TOOLS } ? (TOOLS extends ToolSet ? TOOLS : {}) : {};
 
 /** The settings given, with the wrapped model, the fold tool added and the composed prepareStep. */
 export type FoldingAgentSettings<SETTINGS extends AgentSettings> = Omit<SETTINGS, 'tools' | 'prepareStep'> & {

@@ -28,7 +28,8 @@ export const MIDDLEWARE_SPECIFICATION: 'v3' | 'v4' = AI_SDK_MAJOR === 7 ? 'v4' :
 export const WRAPPABLE_MODEL_SPECIFICATIONS: readonly string[] = AI_SDK_MAJOR === 7 ? ['v2', 'v3', 'v4'] : ['v3'];
 
 /** A user message added by ai@7's experimental steering. */
-type SteeringMessages = readonly ModelMessage[] | undefined;
+/** Messages a host steers a step with (ai@7's `experimental_steeringMessages`). */
+export type SteeringMessages = readonly ModelMessage[] | undefined;
 
 /** What a prepareStep is handed, as far as folding reads it (ai@6 and ai@7 inputs both satisfy it). */
 export interface StepInput {

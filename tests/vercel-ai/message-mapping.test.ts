@@ -1,7 +1,8 @@
 import { generateText, stepCountIs, ToolLoopAgent, type ModelMessage } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
-import { createFolding, foldingAgentSettings, MessageEntryMapper, requestUsage } from '../../adapters/vercel-ai/index.ts';
+import { createFolding, foldingAgentSettings } from '../../adapters/vercel-ai/index.ts';
+import { MessageEntryMapper, requestUsage } from '../../adapters/vercel-ai/internal.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import { sha256Hex } from '../../core/hashing.ts';
 import { canonicalBytes } from '../../adapters/vercel-ai/canonical-message.ts';

@@ -1,7 +1,8 @@
 import * as aiSdk from 'ai';
 import { generateText, stepCountIs, type ModelMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { AI_SDK_MAJOR, createFolding } from '../../adapters/vercel-ai/index.ts';
+import { createFolding } from '../../adapters/vercel-ai/index.ts';
+import { AI_SDK_MAJOR } from '../../adapters/vercel-ai/internal.ts';
 import { appendOnlyViolations, pairingViolations } from './support/prompt-checks.ts';
 import { readFileTool, readLoop, ScriptedModel } from '../../testing/vercel-ai/scripted-model.ts';
 import type { PromptRecord } from '../../adapters/vercel-ai/usage-middleware.ts';
