@@ -6,6 +6,9 @@
 #   2. `npm ci` inside compat/node22 (its own package.json and lockfile; the root's are untouched),
 #   3. vitest from compat/node22 on the root's tests/pi and tests/vercel-ai, run by Node 22, with
 #      the host imports mapped to compat/node22's packages (see compat/node22/vitest.config.ts).
+#   3b. (full runs only) the suites that watch what reaches the provider, again on Pi 0.87.1,
+#      the last 0.x on the @earendil-works scope, installed by lab/peers/install-pi-host.sh
+#      into the same cache: its system messages and wire formats differ from both 0.73 and 1.x.
 #   4. the consumer checks (.ci/consumer-checks.sh) with Node 22, Pi 1.x's `pi` and ai@7, on the
 #      tarball .ci/run packed ($PI_FOLD_TARBALL), or on a fresh `npm pack` when run alone.
 # Cache folder: $PI_FOLD_CI_CACHE (default /root/.cache/pi-fold-ci). Extra arguments go to vitest;
@@ -46,6 +49,19 @@ status=${PIPESTATUS[0]}
 set -e
 summary="$(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -E '^ +(Test Files|Tests) ' | sed 's/^ *//' | tr '\n' ';' | sed 's/;$//; s/;/ · /')"
 echo "== compat summary: ${summary:-no vitest summary} · $(( $(date +%s) - started ))s wall · exit $status"
+
+# Pi 0.87.1: the same config with the Pi packages taken from that install (PI_FOLD_PI_HOST).
+pi087_files=(tests/pi/system-messages.test.ts tests/pi/ownership-provider-payloads.test.ts tests/pi/ownership.test.ts)
+if [[ $# -eq 0 && "${PI_FOLD_SKIP_PI_087:-0}" != 1 ]]; then
+  read -r _ pi087_home < <(bash lab/peers/install-pi-host.sh 0.87.1 | tail -1)
+  echo "== compat: vitest (${pi087_files[*]}) on Pi 0.87.1, Node 22"
+  set +e
+  PI_FOLD_PI_HOST="$pi087_home" "$node22" "$compat/node_modules/vitest/vitest.mjs" run --config "$compat/vitest.config.ts" "${pi087_files[@]}" 2>&1 | tee "$log"
+  pi087_status=${PIPESTATUS[0]}
+  set -e
+  echo "== compat summary (Pi 0.87.1): $(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -E '^ +(Test Files|Tests) ' | sed 's/^ *//' | tr '\n' ';' | sed 's/;$//; s/;/ · /') · exit $pi087_status"
+  [[ "$pi087_status" -eq 0 ]] || status=$pi087_status
+fi
 
 consumer_status=0
 if [[ "${PI_FOLD_SKIP_CONSUMER:-0}" != 1 ]]; then

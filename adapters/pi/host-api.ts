@@ -3,6 +3,7 @@ import type { SessionBeforeCompactEvent } from '@mariozechner/pi-coding-agent';
 import type { matchesKey, truncateToWidth } from '@mariozechner/pi-tui';
 import { Type, type TUnsafe } from 'typebox';
 import { FoldError } from '../../core/fold-error.ts';
+import type { SystemMessageReplay } from './system-messages.ts';
 
 /**
  * Everything pi-fold needs from Pi beyond the `ExtensionAPI` it is handed, in one place, so
@@ -70,6 +71,15 @@ export async function loadContextOverflowCheck(scope: PiHostScope): Promise<Cont
   const module = (await importHostPackage('pi-ai', scope)) as { isContextOverflow?: ContextOverflowCheck };
   if (typeof module.isContextOverflow !== 'function') throw missingExport('pi-ai', scope, 'isContextOverflow');
   return module.isContextOverflow;
+}
+
+/**
+ * pi-ai's `getCurrentSystemMessage` from the host's scope, or undefined on a Pi that has no
+ * system messages (before 0.8x; its `context_with_system` event never fires either).
+ */
+export async function loadSystemMessageReplay(scope: PiHostScope): Promise<SystemMessageReplay | undefined> {
+  const module = (await importHostPackage('pi-ai', scope)) as { getCurrentSystemMessage?: SystemMessageReplay };
+  return typeof module.getCurrentSystemMessage === 'function' ? module.getCurrentSystemMessage : undefined;
 }
 
 type HostPackage = 'pi-ai' | 'pi-tui';

@@ -7,6 +7,8 @@ import { projectionCandidates, type ProjectionCandidate } from './projection-can
 import { announceOwnership } from './ownership-monitor.ts';
 import { noteWarmingDecision, onCacheWarming } from './cache-warming.ts';
 import { PiSessionRegistry, type PiFoldOptions } from './session-registry.ts';
+import { hostScopeOf, loadSystemMessageReplay } from './host-api.ts';
+import { onContextWithSystem, PiSystemMessages } from './system-messages.ts';
 
 /** The Pi event-bus channel that carries every commit's telemetry (`pi.events.on(COMMIT_TELEMETRY_CHANNEL, …)`). */
 export const COMMIT_TELEMETRY_CHANNEL = 'pi-fold:commit';
@@ -31,10 +33,17 @@ export function registerPiFold(pi: ExtensionAPI, options: PiFoldOptions = {}): P
   const classifier = new CompactionClassifier();
   const overhead = new OverheadMeter(() => pi.getAllTools(), () => pi.getActiveTools());
 
+  const systemMessages = new PiSystemMessages();
   pi.on('context', async (event, ctx) => {
     const folding = await sessions.forSession(ctx.sessionManager);
     const messages = await projectContext(folding, event.messages, ctx, overhead.measure(ctx));
+    if (messages !== undefined && folding.lastProjection !== undefined) systemMessages.remember(messages, folding.lastProjection.messages);
     return messages === undefined ? undefined : { messages };
+  });
+  // Pi >= 0.8x: put Pi's own system messages back where its rebuilt head replaced them.
+  onContextWithSystem(pi, async (event, ctx) => {
+    const replay = await loadSystemMessageReplay(hostScopeOf(ctx));
+    return replay === undefined ? undefined : systemMessages.restore(event.messages, ctx.sessionManager.getBranch(), replay);
   });
 
   pi.on('message_end', async (event, ctx) => {

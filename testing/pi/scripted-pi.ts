@@ -16,6 +16,11 @@ export interface RecordedRequest {
   readonly messages: readonly Message[];
   /** JSON of each message, in order: the bytes compared for docs/behaviour.md I1. */
   readonly serialized: readonly string[];
+  /**
+   * JSON of every message the provider was handed, in order, Pi's own `system` messages
+   * included (Pi >= 0.8x carries the system prompt, its sections and the tool set in them).
+   */
+  readonly wire: readonly string[];
   /** The provider's own token count: every char it received / 4. */
   readonly promptTokens: number;
   /** The id of the scripted model that received it. */
@@ -155,7 +160,8 @@ export async function openScriptedPi(options: ScriptedPiOptions): Promise<Script
       });
       return stream;
     }
-    const request: RecordedRequest = { index: requests.length, messages, serialized, promptTokens, model: model.id };
+    const wire = (context.messages as readonly unknown[]).map((message) => JSON.stringify(message));
+    const request: RecordedRequest = { index: requests.length, messages, serialized, wire, promptTokens, model: model.id };
     requests.push(request);
     const reply = options.script(request, requests);
     if (reply.kind === 'overflow') {

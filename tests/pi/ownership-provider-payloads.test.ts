@@ -3,24 +3,40 @@ import type { AgentMessage } from '@mariozechner/pi-agent-core';
 import * as piAi from '@mariozechner/pi-ai';
 import type { Context, Message, Model } from '@mariozechner/pi-ai';
 import { OwnershipMonitor } from '../../adapters/pi/ownership-monitor.ts';
-import { blobText } from '../../testing/pi/scripted-pi.ts';
+import { blobText, PI_VERSION } from '../../testing/pi/scripted-pi.ts';
 
 /**
- * pi-ai 0.x lists its models and streams by model (`getProviders`, `getModels`, `streamSimple`);
- * 1.x builds providers through `createModels`, so this suite runs where the former exist (the
- * scripted ownership suite covers Pi 1.x end to end).
+ * What builds a request body with pi-ai's own provider code, on either generation: pi-ai 0.x
+ * lists models and streams through free functions (`getProviders`, `getModels`, `streamSimple`);
+ * from 0.8x on the built-in providers come as one `Models` collection (`providers/all`'s
+ * `builtinModels`), which takes the same `streamSimple(model, context, options)`.
  */
-const { getModels, getProviders, streamSimple } = piAi as Partial<typeof piAi>;
-const PI_AI_0X = typeof getProviders === 'function' && typeof getModels === 'function' && typeof streamSimple === 'function';
+interface PayloadBuilder {
+  readonly models: readonly Model<string>[];
+  readonly streamSimple: (model: Model<string>, context: Context, options: { apiKey: string; onPayload: (body: unknown) => unknown }) => AsyncIterable<{ type: string }>;
+}
+
+type BuiltinModels = { builtinModels: () => { getProviders(): readonly { id: string }[]; getModels(provider: string): readonly Model<string>[]; streamSimple: PayloadBuilder['streamSimple'] } };
+
+// Typed as a plain string: the root's pi-ai 0.73.1 has no such module (its compiler would refuse the import).
+const PROVIDERS_MODULE: string = '@mariozechner/pi-ai/providers/all';
+
+async function payloadBuilder(): Promise<PayloadBuilder> {
+  const { getModels, getProviders, streamSimple } = piAi as Partial<typeof piAi>;
+  if (typeof getProviders === 'function' && typeof getModels === 'function' && typeof streamSimple === 'function') {
+    return { models: getProviders().flatMap((provider) => getModels(provider) as Model<string>[]), streamSimple: streamSimple as unknown as PayloadBuilder['streamSimple'] };
+  }
+  const collection = ((await import(PROVIDERS_MODULE)) as BuiltinModels).builtinModels();
+  return { models: collection.getProviders().flatMap((provider) => collection.getModels(provider.id)), streamSimple: (model, context, options) => collection.streamSimple(model, context, options) };
+}
 
 /** Providers whose models build a body from an API key alone; asked first for their formats. */
 const DIRECT_PROVIDERS = ['openai', 'anthropic', 'google', 'mistral', 'groq'];
 
 /** One model per wire format pi-ai speaks, keyed by API (a direct provider's when it has one). */
-function oneModelPerApi(): Map<string, Model<string>> {
+function oneModelPerApi(models: readonly Model<string>[]): Map<string, Model<string>> {
   const byApi = new Map<string, Model<string>>();
-  const providers = [...getProviders!()].sort((a, b) => rank(a) - rank(b));
-  for (const provider of providers) for (const model of getModels!(provider)) if (!byApi.has(model.api)) byApi.set(model.api, model as Model<string>);
+  for (const model of [...models].sort((a, b) => rank(a.provider) - rank(b.provider))) if (!byApi.has(model.api)) byApi.set(model.api, model);
   return byApi;
 }
 
@@ -35,9 +51,9 @@ class PayloadCaptured extends Error {}
  * The request body pi-ai's own provider code builds for `context`, taken at `onPayload` (Pi's
  * before_provider_request), before anything is sent: the hook throws, so nothing leaves the machine.
  */
-async function realPayload(model: Model<string>, context: Context): Promise<unknown> {
+async function realPayload(builder: PayloadBuilder, model: Model<string>, context: Context): Promise<unknown> {
   let payload: unknown;
-  const stream = streamSimple!(model, context, {
+  const stream = builder.streamSimple(model, context, {
     apiKey: 'offline-test-key',
     onPayload: (body) => {
       payload = body;
@@ -65,15 +81,14 @@ function projectedWindow(): Message[] {
   return messages;
 }
 
-describe.skipIf(!PI_AI_0X)('ownership check on the request bodies pi-ai really builds', () => {
-  const models = PI_AI_0X ? oneModelPerApi() : new Map<string, Model<string>>();
-
+describe(`ownership check on the request bodies pi-ai really builds (Pi ${PI_VERSION})`, () => {
   it('finds every text pi-fold sent in each wire format (no false alarm), and misses a rewritten one', async () => {
+    const builder = await payloadBuilder();
     const checked: string[] = [];
-    for (const [api, model] of models) {
+    for (const [api, model] of oneModelPerApi(builder.models)) {
       const messages = projectedWindow();
       const context: Context = { systemPrompt: 'You are a careful auditor.', messages, tools: [] };
-      const payload = await realPayload(model, context);
+      const payload = await realPayload(builder, model, context);
       // Some formats need credentials or a region before they build a body; those are skipped.
       if (payload === undefined) continue;
       checked.push(api);
@@ -84,7 +99,7 @@ describe.skipIf(!PI_AI_0X)('ownership check on the request bodies pi-ai really b
       // Another extension blanks the second result after pi-fold projected the window.
       const rewritten = messages.map((message) => (message.role === 'toolResult' && message.toolCallId === 'toolu_2' ? { ...message, content: [{ type: 'text' as const, text: '[result dropped by another extension]' }] } : message));
       monitor.projected(messages as AgentMessage[], 2);
-      expect(monitor.checkPayload(await realPayload(model, { ...context, messages: rewritten }))?.problem, `${api}: a rewritten body`).toBe('rewritten-after-pi-fold');
+      expect(monitor.checkPayload(await realPayload(builder, model, { ...context, messages: rewritten }))?.problem, `${api}: a rewritten body`).toBe('rewritten-after-pi-fold');
     }
     // The main formats build their bodies offline: Anthropic, OpenAI Responses and Chat Completions, Google.
     for (const api of ['anthropic-messages', 'openai-responses', 'openai-completions', 'google-generative-ai']) expect(checked).toContain(api);
