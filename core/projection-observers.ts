@@ -3,6 +3,10 @@ import type { ActionTelemetry, CommitTelemetry, FoldWarning, Projection, UsageTe
 
 export type { ProjectionObserver } from '../ports/projection-sink.port.ts';
 
+/** The sink's optional calls: each goes to every listener that has it, and none may fail the request. */
+type IsolatedCall = 'acceptCommitTelemetry' | 'acceptWarning' | 'acceptUsage' | 'acceptAction';
+type EventOf<K extends IsolatedCall> = Parameters<NonNullable<ProjectionObserver[K]>>[0];
+
 /**
  * The session's one outbound channel: the configured ProjectionSink first, then every
  * subscribed observer, for projections, commit telemetry and warnings alike. The sink's
@@ -32,23 +36,30 @@ export class OutboundChannel {
   }
 
   commitTelemetry(event: CommitTelemetry): void {
-    if (this.sink?.acceptCommitTelemetry !== undefined) this.isolated(() => this.sink!.acceptCommitTelemetry!(event));
-    for (const { observer } of this.observers) if (observer.acceptCommitTelemetry !== undefined) this.isolated(() => observer.acceptCommitTelemetry!(event));
+    this.broadcast('acceptCommitTelemetry', event);
   }
 
   warning(warning: FoldWarning): void {
-    if (this.sink?.acceptWarning !== undefined) this.isolated(() => this.sink!.acceptWarning!(warning));
-    for (const { observer } of this.observers) if (observer.acceptWarning !== undefined) this.isolated(() => observer.acceptWarning!(warning));
+    this.broadcast('acceptWarning', warning);
   }
 
   usage(event: UsageTelemetry): void {
-    if (this.sink?.acceptUsage !== undefined) this.isolated(() => this.sink!.acceptUsage!(event));
-    for (const { observer } of this.observers) if (observer.acceptUsage !== undefined) this.isolated(() => observer.acceptUsage!(event));
+    this.broadcast('acceptUsage', event);
   }
 
   action(event: ActionTelemetry): void {
-    if (this.sink?.acceptAction !== undefined) this.isolated(() => this.sink!.acceptAction!(event));
-    for (const { observer } of this.observers) if (observer.acceptAction !== undefined) this.isolated(() => observer.acceptAction!(event));
+    this.broadcast('acceptAction', event);
+  }
+
+  /** The sink first, then every observer that has the call, each isolated from the others. */
+  private broadcast<K extends IsolatedCall>(call: K, event: EventOf<K>): void {
+    this.deliver(this.sink, call, event);
+    for (const { observer } of this.observers) this.deliver(observer, call, event);
+  }
+
+  private deliver<K extends IsolatedCall>(listener: ProjectionObserver | undefined, call: K, event: EventOf<K>): void {
+    const method = listener?.[call] as ((this: ProjectionObserver, event: EventOf<K>) => void) | undefined;
+    if (method !== undefined) this.isolated(() => method.call(listener!, event));
   }
 
   private isolated(call: () => void): void {

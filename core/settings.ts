@@ -1,5 +1,6 @@
 import { servingBudget } from './budget.ts';
 import { FoldError } from './fold-error.ts';
+import { refuseUnknownSettings } from './settings-keys.ts';
 import { resolveSpillPolicy, type SpillPolicy } from './spill/spill-policy.ts';
 
 /** The band and granularity a person tunes (docs/behaviour.md B6.4). Set whole, never member by member. */
@@ -119,14 +120,7 @@ export function resolveThresholds(input: unknown): Thresholds {
     throw invalid('thresholds must be an object with maxTarget, minTarget, consolidateAfter and minFoldChars');
   }
   const record = input as Record<string, unknown>;
-  for (const key of Object.keys(record)) {
-    if (key in DELETED_OPTIONS) {
-      throw new FoldError('SETTINGS.DELETED_OPTION', `thresholds.${key} was removed: ${DELETED_OPTIONS[key]}`, { details: { option: `thresholds.${key}` } });
-    }
-    if (!(THRESHOLD_KEYS as readonly string[]).includes(key)) {
-      throw new FoldError('SETTINGS.UNKNOWN_OPTION', `thresholds.${key} is not a setting (known: ${THRESHOLD_KEYS.join(', ')})`, { details: { option: `thresholds.${key}` } });
-    }
-  }
+  refuseUnknownSettings(record, THRESHOLD_KEYS, 'thresholds', DELETED_OPTIONS);
   const missing = THRESHOLD_KEYS.filter((key) => record[key] === undefined);
   if (missing.length > 0) {
     throw invalid(`thresholds are set whole: missing ${missing.join(', ')}`);
@@ -165,14 +159,7 @@ export function resolveSettings(input: unknown = {}): FoldSettings {
     throw invalid('settings must be an object');
   }
   const record = input as Record<string, unknown>;
-  for (const key of Object.keys(record)) {
-    if (key in DELETED_OPTIONS) {
-      throw new FoldError('SETTINGS.DELETED_OPTION', `${key} was removed: ${DELETED_OPTIONS[key]}`, { details: { option: key } });
-    }
-    if (!(OPTION_KEYS as readonly string[]).includes(key)) {
-      throw new FoldError('SETTINGS.UNKNOWN_OPTION', `${key} is not a setting (known: ${OPTION_KEYS.join(', ')})`, { details: { option: key } });
-    }
-  }
+  refuseUnknownSettings(record, OPTION_KEYS, '', DELETED_OPTIONS);
   const thresholds = resolveThresholds(record.thresholds);
   const spill = resolveSpillPolicy(record.spill);
   const { budget, byModel } = resolveBudgets(record.providerInputBudget);

@@ -1,4 +1,5 @@
 import { FoldError } from '../fold-error.ts';
+import { refuseUnknownSettings } from '../settings-keys.ts';
 
 /**
  * When an item is spilled at ingestion and how much of it stays in the window (docs/behaviour.md B6.2,
@@ -37,11 +38,7 @@ export function resolveSpillPolicy(input: unknown): SpillPolicy {
     throw invalid('spill must be an object with thresholdBytes and keepBytes');
   }
   const record = input as Record<string, unknown>;
-  for (const key of Object.keys(record)) {
-    if (!(SPILL_KEYS as readonly string[]).includes(key)) {
-      throw new FoldError('SETTINGS.UNKNOWN_OPTION', `spill.${key} is not a setting (known: ${SPILL_KEYS.join(', ')})`, { details: { option: `spill.${key}` } });
-    }
-  }
+  refuseUnknownSettings(record, SPILL_KEYS, 'spill');
   const missing = SPILL_KEYS.filter((key) => record[key] === undefined);
   if (missing.length > 0) throw invalid(`spill is set whole: missing ${missing.join(', ')}`);
   const { thresholdBytes, keepBytes } = record;
