@@ -2,6 +2,7 @@ import type { FoldRecord } from '../../ports/fold-records.ts';
 import type { ActionContext } from './action-context.ts';
 import { verifiedBlob } from '../verified-reads.ts';
 import { compileSearch } from '../search/search-pattern.ts';
+import { searchText, searchTextsOf, type VerifiedText, type VerifiedTextCache } from '../search/verified-text-cache.ts';
 import { SEARCH_DEFAULT_LIMIT, type FoldAction } from './action-arguments.ts';
 import { unknownId, type ActionOutcome } from './action-context.ts';
 import { requireChild } from './peek-action.ts';
@@ -45,10 +46,13 @@ export async function searchAction(session: ActionContext, action: Extract<FoldA
   const foldsScanned = new Set<string>();
   const spillsScanned = new Set<string>();
   let bytesScanned = 0;
-  scan: for await (const located of searchedSources(session, action.within)) {
+  /** Scan one entry; true once the page is full. */
+  const scan = (located: LocatedEntry): boolean => {
     (SpillBook.isSpillId(located.foldId) ? spillsScanned : foldsScanned).add(located.foldId);
-    bytesScanned += located.bytes.length;
-    const text = utf8.decode(located.bytes);
+    bytesScanned += located.byteLength;
+    const { text } = located;
+    // Bytes only for an entry that has a hit: the text re-encodes to exactly the verified bytes.
+    let bytes: Uint8Array | undefined;
     compiled.expression.lastIndex = 0;
     for (let match = compiled.expression.exec(text); match !== null; match = compiled.expression.exec(text)) {
       if (match[0].length === 0) compiled.expression.lastIndex += 1;
@@ -56,14 +60,17 @@ export async function searchAction(session: ActionContext, action: Extract<FoldA
       if (seen <= skip) continue;
       if (hits.length === action.limit) {
         more = true;
-        break scan;
+        return true;
       }
+      bytes ??= located.bytes ?? Buffer.from(text, 'utf8');
       const entryOffset = Buffer.byteLength(text.slice(0, match.index));
       const matchBytes = Buffer.byteLength(match[0]);
-      const peekOffset = located.documentOffset + codePointStart(located.bytes, Math.max(0, entryOffset - EXCERPT_SIDE_BYTES));
-      hits.push({ foldId: located.foldId, entryId: located.entryId, entryOffset, peekOffset, matchBytes, excerpt: excerptAround(located.bytes, entryOffset, matchBytes) });
+      const peekOffset = located.documentOffset + codePointStart(bytes, Math.max(0, entryOffset - EXCERPT_SIDE_BYTES));
+      hits.push({ foldId: located.foldId, entryId: located.entryId, entryOffset, peekOffset, matchBytes, excerpt: excerptAround(bytes, entryOffset, matchBytes) });
     }
-  }
+    return false;
+  };
+  await scanSources(session, action.within, scan);
   const scanned = `${foldsScanned.size} folds${spillsScanned.size > 0 ? ` and ${spillsScanned.size} spilled items` : ''}`;
   return {
     text: renderHits(action, compiled.describe, hits, more, scanned, skip),
@@ -72,49 +79,73 @@ export async function searchAction(session: ActionContext, action: Extract<FoldA
   };
 }
 
-interface LocatedEntry {
+/** One verified entry to scan (its bytes, where not kept, are rebuilt from the text on a hit). */
+interface LocatedEntry extends VerifiedText {
   /** The id to peek for this entry: the innermost fold that lists it, or the spill itself. */
   readonly foldId: string;
   readonly entryId: string;
-  /** Verified bytes of the entry. */
-  readonly bytes: Uint8Array;
   /** Where the entry's bytes begin in its fold's one-level peek document. */
   readonly documentOffset: number;
 }
+
+/** Scans one entry; returns true to stop (the page is full). */
+type EntryScan = (located: LocatedEntry) => boolean;
 
 /**
  * What a search scans, in a fixed order (so pages are stable): every fold's entries in
  * transcript order, then the spilled items shown raw in the window (docs/behaviour.md B6.2). `within` narrows
  * it to one fold's subtree or one spill.
  */
-async function* searchedSources(session: ActionContext, within: string | undefined): AsyncGenerator<LocatedEntry> {
+async function scanSources(session: ActionContext, within: string | undefined, scan: EntryScan): Promise<void> {
   const withinSpill = within !== undefined && SpillBook.isSpillId(within);
-  if (!withinSpill) yield* entriesInOrder(session, searchRoots(session, within));
+  if (!withinSpill && (await scanFolds(session, searchRoots(session, within), searchTextsOf(session.foldStore), scan))) return;
   if (within !== undefined && !withinSpill) return;
-  for await (const spill of spillsToSearch(session, within)) yield { foldId: spill.id, entryId: spill.entryId, bytes: spill.bytes, documentOffset: spill.documentOffset };
+  // Spilled items shown raw are read and verified on every search, not cached: they are what
+  // the window holds (bounded by it), unlike the folded history, which only grows.
+  for await (const spill of spillsToSearch(session, within)) {
+    if (scan({ foldId: spill.id, entryId: spill.entryId, text: utf8.decode(spill.bytes), byteLength: spill.bytes.length, bytes: spill.bytes, documentOffset: spill.documentOffset })) return;
+  }
 }
 
 /**
- * Every entry under `roots` in transcript order, each read and verified once, with its
- * place in the peek document of the innermost fold that lists it.
+ * Every entry under `roots` in transcript order, with its place in the peek document of the
+ * innermost fold that lists it. Each blob is read and verified the first time a search of
+ * this process meets it, then scanned from the verified-text cache: a search of a long folded
+ * history awaits nothing but the blobs it has not verified yet. Returns true once `scan` stopped.
  */
-async function* entriesInOrder(session: ActionContext, roots: readonly FoldRecord[]): AsyncGenerator<LocatedEntry> {
+async function scanFolds(session: ActionContext, roots: readonly FoldRecord[], texts: VerifiedTextCache, scan: EntryScan): Promise<boolean> {
   for (const record of roots) {
-    let documentOffset = documentHeader(record).length;
+    const lengths = layoutLengths(record);
+    let documentOffset = lengths.header;
     for (const part of record.parts) {
       documentOffset += PEEK_SEPARATOR.length;
       if (part.kind === 'fold') {
         const child = requireChild(session, record, part.foldId);
-        documentOffset += childFoldLine(child).length;
-        yield* entriesInOrder(session, [child]);
+        documentOffset += layoutLengths(child).childLine;
+        if (await scanFolds(session, [child], texts, scan)) return true;
         continue;
       }
       documentOffset += entryHeader(part.entryId, part.sha256).length;
-      const bytes = await verifiedBlob(session.foldStore, part.sha256);
-      yield { foldId: record.id, entryId: part.entryId, bytes, documentOffset };
-      documentOffset += bytes.length;
+      // Awaited only on a miss: a held text is scanned without a turn of the event loop.
+      const text = texts.get(part.sha256) ?? (await searchText(texts, part.sha256, () => verifiedBlob(session.foldStore, part.sha256)));
+      if (scan({ foldId: record.id, entryId: part.entryId, ...text, documentOffset })) return true;
+      documentOffset += text.byteLength;
     }
   }
+  return false;
+}
+
+// Fold records never change, so the byte lengths of the lines a peek document gives them are
+// worked out once per record (a child's line clips its brief: not free on every search).
+const layoutLengthsByRecord = new WeakMap<FoldRecord, { readonly header: number; readonly childLine: number }>();
+
+function layoutLengths(record: FoldRecord): { readonly header: number; readonly childLine: number } {
+  let lengths = layoutLengthsByRecord.get(record);
+  if (lengths === undefined) {
+    lengths = { header: documentHeader(record).length, childLine: childFoldLine(record).length };
+    layoutLengthsByRecord.set(record, lengths);
+  }
+  return lengths;
 }
 
 /** The outermost folds to search, in transcript order: every fold on this branch, or one subtree. */
