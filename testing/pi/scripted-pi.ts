@@ -113,6 +113,10 @@ export interface ScriptedPiOptions {
   readonly extraTools?: readonly ToolDefinition[];
   /** Hand each request's payload to Pi's `before_provider_request` hooks, as pi-ai's real providers do. @default true */
   readonly payloadHook?: boolean;
+  /** More providers beside `scripted`, e.g. one on pi-ai's own API code against a local server. */
+  readonly providers?: readonly { readonly name: string; readonly config: ProviderConfig }[];
+  /** The model the session starts on. @default the scripted `s1` */
+  readonly startModel?: { readonly provider: string; readonly id: string };
 }
 
 /**
@@ -146,6 +150,7 @@ export async function openScriptedPi(options: ScriptedPiOptions): Promise<Script
       return stream;
     },
   });
+  for (const provider of options.providers ?? []) models.registerProvider(provider.name, provider.config);
   function answer(model: Parameters<StreamSimple>[0], context: Context, streamOptions: Parameters<StreamSimple>[2], stream: AssistantMessageEventStream): AssistantMessageEventStream {
     const { messages, overhead } = splitPrompt(context);
     const serialized = messages.map((message) => JSON.stringify(message));
@@ -224,7 +229,7 @@ export async function openScriptedPi(options: ScriptedPiOptions): Promise<Script
   const { session } = await createAgentSession({
     cwd: workDirectory,
     agentDir: agentDirectory,
-    model: models.find('scripted', 's1')!,
+    model: models.find(options.startModel?.provider ?? 'scripted', options.startModel?.id ?? 's1')!,
     ...models.sessionOptions,
     settingsManager,
     sessionManager,
