@@ -8,10 +8,19 @@ import type { FoldLatticeView, TranscriptIndexView } from './session-view.ts';
  */
 const FLOOR_MIN_CHARS_PER_TOKEN = 4;
 
-/** A floor never holds more than this share of the budget, so a small window keeps room to work. */
-export const FLOOR_MAX_BUDGET_SHARE = 0.5;
+/**
+ * A floor never holds more than this share of the budget (docs/cost-scheduling.md, "Small
+ * budgets"). A commit leaves A = floor + the rest (system prompt, tool schemas, briefs) and
+ * re-sends at most A; the next fires once the window has climbed back to the trigger (0.80 of
+ * the budget). With a quarter, the climb is at least A while the rest stays under 15 % of the
+ * budget, so spread over the climb a rewrite costs each request at most (f − r)·g: its own
+ * inflow entering the cache once more. At half the budget a commit barely got under the
+ * trigger, and a 30k window committed on three requests in four. The full 20,000-token floor
+ * holds from an 80k budget up.
+ */
+export const FLOOR_MAX_BUDGET_SHARE = 0.25;
 
-/** The floor in force: the setting, or half the budget where that is smaller. */
+/** The floor in force: the setting, or a quarter of the budget where that is smaller. */
 export function floorTokensFor(rawFloorTokens: number, budgetTokens: number): number {
   return Math.min(rawFloorTokens, Math.floor(FLOOR_MAX_BUDGET_SHARE * budgetTokens));
 }

@@ -119,8 +119,8 @@ describe('B3.2 the raw working-set floor (property)', () => {
           onRequest: (runtime) => {
             const row = runtime.view.ledger[runtime.view.ledger.length - 1]!;
             if (row.foldsLanded === 0 || runtime.view.scheduler.lastReason === 'fence') return;
-            // Independent of the engine's own floor arithmetic: Pi's 4 chars per token, capped at half the budget.
-            const floorChars = Math.min(floor, BUDGET / 2) * 4;
+            // Independent of the engine's own floor arithmetic: Pi's 4 chars per token, capped at a quarter of the budget.
+            const floorChars = Math.min(floor, BUDGET / 4) * 4;
             for (const record of runtime.view.lattice.allRecords()) {
               if (record.epoch !== runtime.view.memory.epoch) continue;
               const last = runtime.view.index.positionOf(record.lastEntryId)!;
