@@ -12,8 +12,11 @@ export class InflowTracker {
 
   /** Record one request: `preCommitTokens` is its window before any commit, `sentTokens` what went out. */
   observe(preCommitTokens: number, sentTokens: number): void {
-    if (this.lastSentTokens !== undefined) {
-      this.samples.push(Math.max(0, preCommitTokens - this.lastSentTokens));
+    // A request that appended nothing (a retry, or a host projecting the same transcript again)
+    // says nothing about the session's pace: counted as 0, a few of them shrank the economic
+    // excess by √ of their share and made the scheduler commit on a transcript that had not moved.
+    if (this.lastSentTokens !== undefined && preCommitTokens > this.lastSentTokens) {
+      this.samples.push(preCommitTokens - this.lastSentTokens);
       if (this.samples.length > INFLOW_WINDOW) this.samples.shift();
     }
     this.lastSentTokens = sentTokens;

@@ -6,6 +6,8 @@ import { InflowTracker } from '../../core/inflow-tracker.ts';
 import { priceListForModel } from '../../core/model-windows.ts';
 import { DEFAULT_PRICE_LIST, PRICE_LISTS, ratesFor } from '../../core/price-lists.ts';
 import { resolveSettings } from '../../core/settings.ts';
+import { SyntheticSession } from '../../testing/synthetic-session.ts';
+import { openRuntime } from '../support/drive-session.ts';
 
 const ledger = DEFAULT_PRICE_LIST;
 
@@ -126,6 +128,33 @@ describe('inflow per request', () => {
     inflow.observe(20_000, 8_000);
     inflow.observe(11_000, 11_000);
     expect(inflow.perRequest()).toBe((4_000 + 6_000 + 3_000) / 3);
+  });
+
+  it('a request that appended nothing (a retry, the same transcript projected again) leaves the pace as it was', () => {
+    const inflow = new InflowTracker();
+    inflow.observe(10_000, 10_000);
+    inflow.observe(14_000, 14_000);
+    for (let retry = 0; retry < 12; retry += 1) inflow.observe(14_000, 14_000);
+    expect(inflow.perRequest()).toBe(4_000);
+  });
+
+  it('projecting an unchanged transcript again never makes the cost policy commit', async () => {
+    const { runtime } = await openRuntime({ settings: { providerInputBudget: 60_000 } });
+    const session = new SyntheticSession({ seed: 3, resultChars: [3000, 16_000] });
+    const repeatCommits: number[] = [];
+    let commits = 0;
+    for (let step = 0; step < 40; step += 1) {
+      session.step();
+      if ((await runtime.project(session.entries)).ledger.foldsLanded > 0) commits += 1;
+      // The host projects the same transcript again a dozen times (as a fuzzer or a retry does):
+      // nothing new arrived, so nothing new is worth a rewrite.
+      for (let again = 0; again < 12; again += 1) {
+        const row = (await runtime.project(session.entries)).ledger;
+        if (row.causes.length > 0) repeatCommits.push(row.request);
+      }
+    }
+    expect(repeatCommits).toEqual([]);
+    expect(commits, 'the session itself commits').toBeGreaterThan(0);
   });
 });
 

@@ -34,9 +34,10 @@ describe('hardening: fuzzing pi_fold_context through a real Pi session', () => {
     const sessionDirectory = mkdtempSync(join(tmpdir(), 'pi-fold-fuzz-pi-'));
     const { root } = sessionStores(sessionDirectory);
     const projections: Projection[] = [];
-    // The band, not the cost default: "a refusal queues no rewrite" is read on the request after
-    // it, which the cost scheduler may itself choose to commit at (a rewrite nobody queued).
-    const fold = { settings: { ...SMALL_BUDGET_SETTINGS, scheduling: 'band' as const }, settingsPath: join(sessionDirectory, 'absent-settings.json') };
+    // The cost default. Each call is followed by a projection of the same transcript; those used
+    // to count as requests that appended nothing, shrinking the observed pace until the scheduler
+    // committed on its own (causes ['commit'] after a refused call). They no longer count.
+    const fold = { settings: SMALL_BUDGET_SETTINGS, settingsPath: join(sessionDirectory, 'absent-settings.json') };
     // Another session in the same directory and store: its fold ids are the "foreign" pool.
     const other = await openScriptedPi({ script: readingScript(() => 14), sessionDirectory, fold, toolCallIdPrefix: 'other_' });
     await other.session.prompt('Fill another session.');
