@@ -7,10 +7,12 @@
 import { createHash } from 'node:crypto';
 import { medianSeconds } from './median-timing.ts';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import { PEEK_MAX_BYTES } from '../../core/actions/action-arguments.ts';
 import { peekDocument } from '../../core/actions/peek-action.ts';
 import { createCharsCostModel } from '../../core/chars-cost-model.ts';
 import { FoldRuntime } from '../../core/fold-runtime.ts';
 import { resolveSettings } from '../../core/settings.ts';
+import type { FoldRecord } from '../../ports/fold-records.ts';
 import type { TranscriptEntry } from '../../ports/transcript-source.port.ts';
 import { assistantEntry, seededRandom, sourceLikeText, toolResultEntry, userEntry } from '../../testing/synthetic-session.ts';
 
@@ -18,10 +20,13 @@ const SIZES = [1_000, 2_000, 5_000, 10_000, 20_000] as const;
 const MEASURED_REQUESTS = 400;
 const WARM_UP_REQUESTS = 20;
 
+// As in the engine benchmark: the fixed band, so the pure-append series folds nothing (the
+// cost default lands every mark once the window crosses the price list's long-context line),
+// and spill off up to 256 KiB, so the verified-read fold holds its 60–120 KB results raw.
 async function openRuntime(budget: number): Promise<FoldRuntime> {
   return FoldRuntime.open({
     sessionId: `scaling-${budget}-${Math.random().toString(36).slice(2)}`,
-    settings: resolveSettings({ providerInputBudget: budget }),
+    settings: resolveSettings({ providerInputBudget: budget, scheduling: 'band', spill: { thresholdBytes: 262_144, keepBytes: 4_096 } }),
     foldStore: new MemoryFoldStore(),
     costModel: createCharsCostModel(),
   });
@@ -99,7 +104,10 @@ async function verifiedReads(): Promise<{ peekBytes: number; expandBytes: number
   }
   const store = runtime.view.foldStore;
   const entryBytes = (id: string): number => runtime.view.lattice.record(id)!.parts.reduce((sum, part) => sum + (part.kind === 'entry' ? part.chars : 0), 0);
-  const candidates = [...runtime.view.lattice.allRecords()].sort((a, b) => entryBytes(b.id) - entryBytes(a.id));
+  // A peek is capped at PEEK_MAX_BYTES: only a fold whose whole one-level document fits can be read in one call.
+  const fitsOnePeek = async (record: FoldRecord): Promise<boolean> => (await peekDocument(runtime.view, record)).length <= PEEK_MAX_BYTES;
+  const candidates: FoldRecord[] = [];
+  for (const record of [...runtime.view.lattice.allRecords()].sort((a, b) => entryBytes(b.id) - entryBytes(a.id))) if (await fitsOnePeek(record)) candidates.push(record);
   let target = candidates[0]!;
   let note = '';
   // Through the facade, as a person would: refold it, land only that mark, project again.
