@@ -28,7 +28,8 @@ const MIN_TEXT_CHARS = 12;
  * `onPayload`), and every text must still be in it whole, in order. Another extension's
  * `context` handler that runs after ours, or one that edits our messages in place or the
  * payload itself, leaves a text missing — also one that keeps a text's start and cuts the
- * rest (a fingerprint of the first chars used to miss that). Each problem is reported once per session;
+ * rest (a fingerprint of the first chars used to miss that). A message-thread continuation
+ * carries only the newest messages; only those are looked for in it. Each problem is reported once per session;
  * later occurrences are only counted.
  */
 export class OwnershipMonitor {
@@ -56,7 +57,9 @@ export class OwnershipMonitor {
     if (expected === undefined || expected.texts.length === 0) return undefined;
     // Once the kind is known only whether this request shows it matters, not how many texts.
     const known = this.found.has('rewritten-after-pi-fold');
-    const missing = missingTexts(expected.texts, payloadStrings(payload), known ? 1 : Infinity);
+    const strings = payloadStrings(payload);
+    const texts = continuesThread(payload) ? textsSinceHeldPrefix(expected.texts, strings) : expected.texts;
+    const missing = missingTexts(texts, strings, known ? 1 : Infinity);
     if (missing === 0) return undefined;
     return this.record(
       'rewritten-after-pi-fold',
@@ -131,6 +134,26 @@ function messageTexts(message: AgentMessage): string[] {
   const content = message.content;
   const texts = typeof content === 'string' ? [content] : content.flatMap((block) => (block.type === 'text' ? [block.text] : []));
   return texts.filter((text) => text.length >= MIN_TEXT_CHARS && text.trim().length >= MIN_TEXT_CHARS);
+}
+
+/**
+ * An Anthropic message-thread continuation (`thread: {type: "continue"}`, Pi 1.5.1 and later):
+ * the server holds the conversation up to the previous reply and the body carries only what came
+ * after it. pi-ai sends one only when the held prefix is byte for byte what this request would
+ * send, so a rewrite of earlier context already turns it into a whole request.
+ */
+function continuesThread(payload: unknown): boolean {
+  const thread = typeof payload === 'object' && payload !== null ? (payload as { thread?: unknown }).thread : undefined;
+  return typeof thread === 'object' && thread !== null && (thread as { type?: unknown }).type === 'continue';
+}
+
+/**
+ * The texts a continuation must carry: from the first of pi-fold's texts found in it on (what
+ * the server holds comes before), and always the newest, which no held prefix can contain.
+ */
+function textsSinceHeldPrefix(texts: readonly string[], strings: readonly string[]): readonly string[] {
+  const first = texts.findIndex((text) => strings.some((candidate) => candidate.length >= text.length && candidate.includes(text)));
+  return first < 0 ? texts.slice(-1) : texts.slice(first);
 }
 
 const LONE_SURROGATES = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;

@@ -43,6 +43,29 @@ describe('OwnershipMonitor (unit)', () => {
     expect(fresh.checkPayload(body(`Read the long file please.\n\n${long}`))).toBeUndefined();
   });
 
+  it('reads an Anthropic thread continuation (only the new messages) without an alarm, and still sees a new text rewritten', () => {
+    const monitor = new OwnershipMonitor();
+    const texts = ['Read the blobs one by one.', 'I will read blob 1 now, then report.', 'blob 1 begins. alpha beta gamma delta', 'Now blob 2, the last one.', 'blob 2 begins. omega sigma kappa zeta'];
+    const window = [user(texts[0]!), assistant(texts[1]!), result(texts[2]!), assistant(texts[3]!), result(texts[4]!)];
+    // The server holds the thread up to the previous reply; the body carries what came after it.
+    const continuation = (...sent: string[]) => ({ ...body(...sent), thread: { type: 'continue', previous_message_id: 'msg_1' } });
+    monitor.projected(window, 1);
+    expect(monitor.checkPayload(continuation(texts[4]!))).toBeUndefined();
+    monitor.projected(window, 2);
+    expect(monitor.checkPayload(continuation(texts[3]!, texts[4]!))).toBeUndefined();
+    expect(monitor.warnings).toEqual([]);
+    // Another extension cut the newest result: the continuation lacks it.
+    monitor.projected(window, 3);
+    expect(monitor.checkPayload(continuation(texts[3]!, texts[4]!.slice(0, 14)))?.problem).toBe('rewritten-after-pi-fold');
+    monitor.projected(window, 4);
+    expect(monitor.checkPayload(continuation('[result dropped by another extension]'))).toBeUndefined();
+    expect(monitor.warnings[0]!.occurrences).toBe(2);
+    // A body that starts a thread (or has none) carries the whole window and is checked whole.
+    monitor.projected(window, 5);
+    expect(monitor.checkPayload({ ...body(texts[3]!, texts[4]!), thread: { type: 'create' } })).toBeUndefined();
+    expect(monitor.warnings[0]!.occurrences).toBe(3);
+  });
+
   it('reads a body with a cycle (handed back by some extension) without looping', () => {
     const monitor = new OwnershipMonitor();
     monitor.projected([user('a text long enough to look for')], 1);
