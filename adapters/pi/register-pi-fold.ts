@@ -9,6 +9,7 @@ import { noteWarmingDecision, onCacheWarming } from './cache-warming.ts';
 import { PiSessionRegistry, type PiFoldOptions } from './session-registry.ts';
 import { hostScopeOf, loadSystemMessageReplay } from './host-api.ts';
 import { onContextWithSystem, PiSystemMessages } from './system-messages.ts';
+import { checkedToolOffer, PiToolOffer } from './tool-offer.ts';
 
 /** The Pi event-bus channel that carries every commit's telemetry (`pi.events.on(COMMIT_TELEMETRY_CHANNEL, …)`). */
 export const COMMIT_TELEMETRY_CHANNEL = 'pi-fold:commit';
@@ -30,6 +31,7 @@ export interface PiFoldRegistration {
 export function registerPiFold(pi: ExtensionAPI, options: PiFoldOptions = {}): PiFoldRegistration {
   // Hosts log commits from Pi's event bus without importing pi-fold (older Pi has no bus).
   const sessions = new PiSessionRegistry(options, (folding) => folding.runtime.subscribe({ acceptCommitTelemetry: (event) => pi.events?.emit(COMMIT_TELEMETRY_CHANNEL, event) }));
+  const toolOffer = new PiToolOffer(pi, checkedToolOffer(options.toolOffer));
   const classifier = new CompactionClassifier();
   const overhead = new OverheadMeter(() => pi.getAllTools(), () => pi.getActiveTools());
 
@@ -59,7 +61,11 @@ export function registerPiFold(pi: ExtensionAPI, options: PiFoldOptions = {}): P
     return undefined;
   });
   pi.on('agent_end', () => classifier.onAutomaticCheckPossible());
-  pi.on('before_agent_start', () => classifier.onAgentStart());
+  pi.on('before_agent_start', async (_event, ctx) => {
+    classifier.onAgentStart();
+    // Pi rebuilds the turn's system prompt and tool list after this event, so a change made here applies to this turn.
+    if (toolOffer.policy !== 'always') toolOffer.beforeTurn(await sessions.forSession(ctx.sessionManager));
+  });
   pi.on('agent_start', () => classifier.onAgentStart());
 
   pi.on('session_before_compact', async (event, ctx) => {

@@ -56,6 +56,14 @@ export interface PiFoldOptions {
    * @default each request priced by its model id where a known list matches, else the ledger list
    */
   readonly costModel?: CostModel;
+  /**
+   * When the agent is offered `pi_fold_context` (core/tool-offer.ts): `'always'`, or
+   * `'when-needed'`: from the turn after the window first shows a fold, a spill, a notice or a
+   * receipt (at once for a session restored with folds). Pi sets a turn's tools when the turn
+   * starts, so the tool appears at a turn boundary. The human commands work either way.
+   * @default 'always'
+   */
+  readonly toolOffer?: 'always' | 'when-needed';
 }
 
 /** One Pi session's folding: the engine, the message mapper and what the last request produced. */

@@ -5,6 +5,7 @@ import { assertKnownOptions, assertSessionIdOption, describeValue, RUNTIME_OPTIO
 import { FoldError } from '../../core/fold-error.ts';
 import type { FoldRuntime, ProjectionResult, RequestContext } from '../../core/fold-runtime.ts';
 import type { CommitTelemetry } from '../../ports/projection-sink.port.ts';
+import { foldToolNeeded, TOOL_OFFERS, type ToolOffer } from '../../core/tool-offer.ts';
 import type { TranscriptEntry } from '../../ports/transcript-source.port.ts';
 import { stepHistory, type StepInput } from './ai-sdk-version.ts';
 import { createFoldContextTool, type FoldContextInput } from './fold-context-tool.ts';
@@ -31,10 +32,18 @@ export interface FoldingOptions extends FoldRuntimeOptions {
    * carried it (the machine-readable event a host logs; `runtime.view.telemetry.recent` keeps the latest).
    */
   readonly onCommitTelemetry?: (event: CommitTelemetry) => void;
+  /**
+   * When the model is offered the fold tool (core/tool-offer.ts): `'always'`, or
+   * `'when-needed'`: the middleware leaves it out of each call's tools until the window first
+   * shows a fold, a spill, a notice or a receipt (at once for a session restored with folds),
+   * and offers it from that call on. Needs the middleware (`wrapModel`).
+   * @default 'always'
+   */
+  readonly toolOffer?: ToolOffer;
 }
 
 /** The options only an AI SDK host passes (beside the runtime's own). */
-const FOLDING_OPTION_KEYS = ['contextWindow', 'onPrompt', 'onWarning', 'onCommitTelemetry'] as const;
+const FOLDING_OPTION_KEYS = ['contextWindow', 'onPrompt', 'onWarning', 'onCommitTelemetry', 'toolOffer'] as const;
 
 /** The runtime's share of the options (the AI SDK ones would be refused there as unknown). */
 function runtimeOptionsOf(options: FoldingOptions): FoldRuntimeOptions {
@@ -107,8 +116,12 @@ export async function createFolding(options: FoldingOptions): Promise<Folding> {
     return converter.toModelMessages(last.messages);
   };
 
+  // Once offered, the tool stays: the tool list changes at most once per conversation.
+  let toolOffered = options.toolOffer !== 'when-needed';
+  const foldToolOffered = (): boolean => (toolOffered ||= foldToolNeeded(runtime.view.lattice.size, last?.messages));
   const middleware = createUsageMiddleware({
     runtime,
+    ...(toolOffered ? {} : { foldTool: { name: runtime.view.settings.toolName, offered: foldToolOffered } }),
     ...(options.onPrompt === undefined ? {} : { onPrompt: options.onPrompt }),
     onOverhead: (chars) => {
       overheadChars = chars;
@@ -152,6 +165,9 @@ function assertBudgetSource(options: FoldingOptions): void {
   const { contextWindow } = options;
   if (contextWindow !== undefined && (!Number.isInteger(contextWindow) || contextWindow < 1000)) {
     throw new FoldError('SETTINGS.INVALID', `vercel-ai: contextWindow must be an integer of at least 1000 tokens, got ${describeValue(contextWindow)}`, { details: { option: 'contextWindow' } });
+  }
+  if (options.toolOffer !== undefined && !(TOOL_OFFERS as readonly unknown[]).includes(options.toolOffer)) {
+    throw new FoldError('SETTINGS.INVALID', `vercel-ai: toolOffer must be one of ${TOOL_OFFERS.map((name) => `"${name}"`).join(', ')}, got ${describeValue(options.toolOffer)}`, { details: { option: 'toolOffer' } });
   }
   if (options.settings?.providerInputBudget === undefined && contextWindow === undefined) {
     throw new FoldError('SETTINGS.INVALID', 'vercel-ai: set settings.providerInputBudget or contextWindow; the AI SDK does not report a context window', { details: { option: 'contextWindow' } });

@@ -34,12 +34,34 @@ export interface UsageMiddlewareOptions {
   readonly onPrompt?: (record: PromptRecord) => void;
   /** Told the chars the host adds around the messages (system text, tool schemas). */
   readonly onOverhead: (chars: number) => void;
+  /**
+   * Under `toolOffer: 'when-needed'`: the fold tool's name, and whether this call should offer
+   * it. While it should not, the tool is left out of the call's tool list (core/tool-offer.ts).
+   */
+  readonly foldTool?: { readonly name: string; readonly offered: () => boolean };
+}
+
+/**
+ * The call without the fold tool, while it is not to be offered. A call whose tool choice
+ * names the tool keeps it (the host asked for it); a call left with no tools sends none.
+ */
+function withoutUnneededTool(params: CallOptions, foldTool: NonNullable<UsageMiddlewareOptions['foldTool']>): CallOptions {
+  const tools = params.tools;
+  if (tools === undefined || foldTool.offered()) return params;
+  const choice = params.toolChoice;
+  if (choice?.type === 'tool' && choice.toolName === foldTool.name) return params;
+  const kept = tools.filter((tool) => tool.name !== foldTool.name);
+  if (kept.length === tools.length) return params;
+  if (kept.length > 0) return { ...params, tools: kept };
+  const { tools: _tools, toolChoice: _choice, ...rest } = params;
+  return rest as CallOptions;
 }
 
 /**
  * A middleware (spec V3 under ai@6, V4 under ai@7: the parts it reads are the same) that sees each call's final prompt and reports the provider's usage to
  * the runtime, which anchors occupancy on it. It never changes the prompt: the projection
- * is decided in prepareStep, where the step's whole history is known.
+ * is decided in prepareStep, where the step's whole history is known. Under
+ * `toolOffer: 'when-needed'` it leaves the fold tool out of the call's tools until it is needed.
  */
 export function createUsageMiddleware(options: UsageMiddlewareOptions): LanguageModelMiddleware {
   const { runtime } = options;
@@ -52,7 +74,8 @@ export function createUsageMiddleware(options: UsageMiddlewareOptions): Language
   return {
     // The root compiles against ai@6's types, where only 'v3' is spelled; ai@7 runs 'v4'.
     specificationVersion: MIDDLEWARE_SPECIFICATION as 'v3',
-    transformParams: async ({ type, params }) => {
+    transformParams: async ({ type, params: given }) => {
+      const params = options.foldTool === undefined ? given : withoutUnneededTool(given, options.foldTool);
       // Tool schemas rarely change within a loop; measure them once per tools array.
       if (params.tools !== toolsSeen) {
         toolsSeen = params.tools;

@@ -25,6 +25,8 @@ export interface RecordedRequest {
   readonly promptTokens: number;
   /** The id of the scripted model that received it. */
   readonly model: string;
+  /** Names of the tools the request offered the model. */
+  readonly toolNames: readonly string[];
 }
 
 /** What the scripted model answers. */
@@ -166,7 +168,7 @@ export async function openScriptedPi(options: ScriptedPiOptions): Promise<Script
       return stream;
     }
     const wire = (context.messages as readonly unknown[]).map((message) => JSON.stringify(message));
-    const request: RecordedRequest = { index: requests.length, messages, serialized, wire, promptTokens, model: model.id };
+    const request: RecordedRequest = { index: requests.length, messages, serialized, wire, promptTokens, model: model.id, toolNames: (context.tools ?? []).map((tool) => tool.name) };
     requests.push(request);
     const reply = options.script(request, requests);
     if (reply.kind === 'overflow') {

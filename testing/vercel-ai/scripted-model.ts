@@ -40,8 +40,8 @@ const MockLanguageModel: typeof MockLanguageModelV3 = (aiTest as unknown as { Mo
  */
 export class ScriptedModel {
   readonly model: MockLanguageModelV3;
-  /** Every prompt received, in order, with the usage reported for it. */
-  readonly calls: { prompt: ModelPrompt; tokens: number; cacheRead: number }[] = [];
+  /** Every prompt received, in order, with the usage reported for it and the names of the tools the call offered. */
+  readonly calls: { prompt: ModelPrompt; tokens: number; cacheRead: number; toolNames: readonly string[] }[] = [];
   private previousSerialized = '';
   private previousTokens = 0;
 
@@ -86,7 +86,7 @@ export class ScriptedModel {
     const serialized = cheap ? '' : serializePrompt(options.prompt);
     const tokens = cheap ? Math.ceil(JSON.stringify(options.prompt).length / 3.6) + 50 : promptTokens(options.prompt);
     const cacheRead = this.previousSerialized.length > 0 && serialized.startsWith(this.previousSerialized) ? this.previousTokens : 0;
-    this.calls.push({ prompt: options.prompt, tokens, cacheRead });
+    this.calls.push({ prompt: options.prompt, tokens, cacheRead, toolNames: (options.tools ?? []).map((tool) => tool.name) });
     this.previousSerialized = serialized;
     this.previousTokens = tokens;
     const usage: ModelUsage = {
