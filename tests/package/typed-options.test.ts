@@ -7,6 +7,7 @@ import { FoldError, type FoldSettingsInput } from '../../core/index.ts';
 import { createFoldRuntime, type FoldRuntimeOptions } from '../../composition/index.ts';
 import { createFolding, type FoldingOptions } from '../../adapters/vercel-ai/index.ts';
 import { PiSessionRegistry, registerPiFold, type PiFoldOptions } from '../../adapters/pi/index.ts';
+import { RUNTIME_OPTION_KEYS } from '../../composition/option-checks.ts';
 
 // Type-level checks first: `tsc --noEmit` (the test run's first step) compiles this file, and every
 // `@ts-expect-error` below must meet an error, or tsc fails with "Unused '@ts-expect-error'". So if
@@ -34,6 +35,8 @@ describe('options and settings are typed objects a user can name', () => {
     expectTypeOf<FoldingOptions['settings']>().toEqualTypeOf<FoldSettingsInput | undefined>();
     expectTypeOf<PiFoldOptions['settings']>().toEqualTypeOf<FoldSettingsInput | undefined>();
     expectTypeOf<FoldSettingsInput['scheduling']>().toEqualTypeOf<'cost' | 'band' | 'immediate' | 'eager' | undefined>();
+    // The run-time list of options createFoldRuntime accepts is exactly the type's keys.
+    expectTypeOf<(typeof RUNTIME_OPTION_KEYS)[number]>().toEqualTypeOf<keyof FoldRuntimeOptions>();
   });
 
   it('createFoldRuntime: a misspelt setting, a removed setting and a misspelt option are type errors and SETTINGS errors at run time', async () => {
