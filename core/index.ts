@@ -17,5 +17,6 @@ export { statusReport, type StatusReport } from './actions/status-action.ts';
 export { createCharsCostModel } from './chars-cost-model.ts';
 export { PRICE_LISTS, DEFAULT_PRICE_LIST } from './price-lists.ts';
 export { BRIEF_MAX_CHARS } from './briefs.ts';
+export { TOOL_OFFERS, type ToolOffer } from './tool-offer.ts';
 export type * from '../ports/index.ts';
 export { readFoldSource, type SourceEntry } from './fold-source.ts';

@@ -5,5 +5,7 @@
 export { createFolding, type Folding, type FoldingOptions, type LanguageModelV3, type StepMessages } from './create-folding.ts';
 export { foldingAgentSettings, type AgentSettings, type FoldingAgentSettings, type ToolsOf, type WithFoldTool } from './agent-settings.ts';
 export type { SteeringMessages } from './ai-sdk-version.ts';
+// `FoldingOptions.toolOffer`'s type, so an AI SDK host names it from this entry too.
+export type { ToolOffer } from '../../core/tool-offer.ts';
 export { createFoldContextTool, foldContextInputSchema, type FoldContextInput } from './fold-context-tool.ts';
 export type { ModelPrompt, ModelUsage, PromptRecord } from './usage-middleware.ts';
