@@ -3,9 +3,17 @@ import type { CommitPlan } from './commit-planner.ts';
 import { FoldError } from './fold-error.ts';
 import type { SessionState } from './session-state.ts';
 import { verifiedBlobText } from './verified-reads.ts';
+import { forEachBounded } from './bounded-parallel.ts';
+
+/**
+ * Store calls of one commit under way at once. The blobs of a commit are independent, so they
+ * are written (and read back) side by side; the bound keeps a large commit from opening
+ * hundreds of files or connections at once.
+ */
+const COMMIT_WRITES_IN_FLIGHT = 8;
 
 /** What landing writes: the store, then the forest and the decisions. */
-export type LandingTarget = Pick<SessionState, 'sessionId' | 'foldStore' | 'index' | 'lattice' | 'memory'>;
+export type LandingTarget = Pick<SessionState, 'sessionId' | 'foldStore' | 'index' | 'lattice' | 'memory' | 'spills'>;
 
 /**
  * Land a planned commit: write every source byte and record first, read the new blobs back
@@ -15,20 +23,29 @@ export type LandingTarget = Pick<SessionState, 'sessionId' | 'foldStore' | 'inde
 export async function applyCommitPlan(session: LandingTarget, plan: CommitPlan): Promise<void> {
   const store = session.foldStore;
   const { index } = session;
-  const written = new Set<string>();
+  const positions = new Map<string, number>();
   for (const fold of plan.folds) {
     if (fold.collapseOnly) continue;
     for (let position = fold.first; position <= fold.last; position += 1) {
       const sha = index.shas[position]!;
-      if (written.has(sha)) continue;
-      const stored = await store.putBlob(index.entries[position]!.bytes);
-      if (stored !== sha) {
-        throw new FoldError('STORE.WRITE_FAILED', `${store.name} store filed entry ${index.entries[position]!.id} under ${stored}, expected ${sha}`, { details: { entryId: index.entries[position]!.id, sha256: sha } });
-      }
-      written.add(sha);
+      if (!positions.has(sha)) positions.set(sha, position);
     }
   }
-  for (const sha of written) await verifiedBlobText(store, sha);
+  const blobs = [...positions];
+  await forEachBounded(blobs, COMMIT_WRITES_IN_FLIGHT, async ([sha, position]) => {
+    const entry = index.entries[position]!;
+    const stored = await store.putBlob(entry.bytes);
+    if (stored !== sha) {
+      throw new FoldError('STORE.WRITE_FAILED', `${store.name} store filed entry ${entry.id} under ${stored}, expected ${sha}`, { details: { entryId: entry.id, sha256: sha } });
+    }
+  });
+  await forEachBounded(blobs, COMMIT_WRITES_IN_FLIGHT, async ([sha]) => {
+    await verifiedBlobText(store, sha);
+  });
+  // A record is written only after every artifact started before it is durable (docs/behaviour.md B6.2):
+  // the entries it covers may be spilled ones, and nothing stored may outlive what it names.
+  await session.spills.evidence.durable();
+  // Records go one by one in plan order: a fold is written after the child folds it names.
   for (const fold of plan.folds) {
     if (!fold.collapseOnly) await store.putFold(session.sessionId, fold.record);
   }

@@ -7,6 +7,12 @@ import type { RequestLogRow } from './request-log.ts';
  * Blobs are content-addressed: the key is the SHA-256 of the bytes. A store must verify a
  * blob against its key before returning it, and must fail loudly rather than report a
  * missing value when the backend itself fails (a failing store is never a miss).
+ *
+ * Durability is ordered, not per call: a blob may become durable as late as the `putFold`
+ * that names it, and a record as late as the `saveState` that lists it, never later. A
+ * crash may lose what nothing durable names yet; it never leaves a durable record naming a
+ * lost blob, or a durable state listing a lost record. (The engine puts a commit's blobs
+ * side by side, so `putBlob` calls may overlap.)
  */
 export interface FoldStoreV1 {
   readonly specificationVersion: 'v1';

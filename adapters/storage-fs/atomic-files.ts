@@ -33,52 +33,77 @@ export async function replaceFileAtomically(target: string, bytes: Uint8Array, m
 /**
  * Create `target` with `bytes` only if nothing is there yet, atomically: the temp file is
  * hard-linked to the target name, which fails with EEXIST instead of replacing. Returns
- * whether this call created it.
+ * whether this call created it. With `deferred`, neither the file's bytes nor its directory
+ * entry are synced here: both are left to `deferred.flush()`, the barrier before anything
+ * that names the file is written.
  */
-export async function createFileExclusively(target: string, bytes: Uint8Array, mode: number, deferred?: DirectorySyncs): Promise<'created' | 'exists'> {
-  const temp = await writeTempFile(target, bytes, mode);
+export async function createFileExclusively(target: string, bytes: Uint8Array, mode: number, deferred?: PendingSyncs): Promise<'created' | 'exists'> {
+  const temp = await writeTempFile(target, bytes, mode, deferred === undefined);
   try {
     await link(temp, target);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return 'exists';
-    throw error;
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    // Someone else's copy is relied on now: it is synced at the barrier too.
+    deferred?.add(target);
+    return 'exists';
   } finally {
     await unlink(temp).catch(() => undefined);
   }
   if (deferred === undefined) await fsyncDirectory(dirname(target));
-  else deferred.add(dirname(target));
+  else deferred.add(target);
   return 'created';
 }
 
 /**
- * Directories whose new entries are not yet fsynced. A commit creates many files (a blob per
- * entry, a record per fold) across many directories; syncing each directory as its file lands
- * costs a serial fsync per file. Collected here, they are synced once each, in parallel, at the
- * barrier before anything that refers to them is written (`flush`).
+ * Files whose bytes and directory entries are not yet synced. A commit creates many files (a
+ * blob per entry, a record per fold) across many directories; an fsync per file as it lands
+ * costs one serial disk flush each. Collected here, they are made durable at the barrier
+ * before anything that names them is written (`flush`): one parallel pass over the files,
+ * then one over their directories (a file's entry is synced only after its bytes).
  */
-export class DirectorySyncs {
-  private readonly pending = new Set<string>();
+export class PendingSyncs {
+  private readonly files = new Set<string>();
+  private readonly directories = new Set<string>();
+  /** The flush under way: a second barrier waits for it, so no caller returns before the bytes it relies on are durable. */
+  private flushing: Promise<void> = Promise.resolve();
 
-  add(directory: string): void {
-    this.pending.add(directory);
+  /** Sync `file` (and its directory entry) at the next barrier. */
+  add(file: string): void {
+    this.files.add(file);
+    this.directories.add(dirname(file));
   }
 
-  /** Make every entry created so far durable. */
-  async flush(): Promise<void> {
-    if (this.pending.size === 0) return;
-    const directories = [...this.pending];
-    this.pending.clear();
+  /** Whether nothing is waiting to be synced. */
+  get empty(): boolean {
+    return this.files.size === 0 && this.directories.size === 0;
+  }
+
+  /** Make every file and entry added so far durable. */
+  flush(): Promise<void> {
+    const run = this.flushing.catch(() => undefined).then(() => this.syncPending());
+    this.flushing = run;
+    return run;
+  }
+
+  private async syncPending(): Promise<void> {
+    if (this.empty) return;
+    const files = [...this.files];
+    const directories = [...this.directories];
+    this.files.clear();
+    this.directories.clear();
     try {
+      await Promise.all(files.map(fsyncFile));
       await Promise.all(directories.map(fsyncDirectory));
     } catch (error) {
       // Not known to be durable: keep them for the next barrier.
-      for (const directory of directories) this.pending.add(directory);
+      for (const file of files) this.files.add(file);
+      for (const directory of directories) this.directories.add(directory);
       throw error;
     }
   }
 }
 
-async function writeTempFile(target: string, bytes: Uint8Array, mode: number): Promise<string> {
+async function writeTempFile(target: string, bytes: Uint8Array, mode: number, sync = true): Promise<string> {
   const temp = join(dirname(target), `${TEMP_PREFIX}${basename(target)}-${process.pid}-${randomBytes(6).toString('hex')}`);
   // O_EXCL: a temp name is never shared, even by a concurrent writer with the same pid reuse.
   const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode);
@@ -88,7 +113,7 @@ async function writeTempFile(target: string, bytes: Uint8Array, mode: number): P
       const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset);
       offset += bytesWritten;
     }
-    await handle.sync();
+    if (sync) await handle.sync();
   } catch (error) {
     await handle.close().catch(() => undefined);
     await unlink(temp).catch(() => undefined);
@@ -96,6 +121,24 @@ async function writeTempFile(target: string, bytes: Uint8Array, mode: number): P
   }
   await handle.close();
   return temp;
+}
+
+async function fsyncFile(path: string): Promise<void> {
+  // Stored files are read-only (0444); fsync flushes a file's data through any descriptor.
+  let handle;
+  try {
+    handle = await open(path, constants.O_RDONLY);
+  } catch (error) {
+    // Deleted since it was written (gc removed an unreferenced blob): nothing left to sync,
+    // as if it had been synced at once and deleted after.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
 }
 
 async function fsyncDirectory(path: string): Promise<void> {

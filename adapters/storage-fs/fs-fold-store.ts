@@ -7,7 +7,7 @@ import { sha256Hex, stableStringify } from '../../core/hashing.ts';
 import { assertSafeId } from '../../core/store-keys.ts';
 import { assertBlobMatches, contentBytes } from '../storage-shared/blob-checks.ts';
 import { parseEnvelopeText, unwrapFold, unwrapState, wrapFold, wrapState } from '../storage-shared/stored-records.ts';
-import { createFileExclusively, DirectorySyncs, isTempName, replaceFileAtomically } from './atomic-files.ts';
+import { createFileExclusively, isTempName, PendingSyncs, replaceFileAtomically } from './atomic-files.ts';
 import { FsStateWriter } from './fs-state-writer.ts';
 import { isAbsent, storeFailure } from './fs-errors.ts';
 import { deleteFsBlob, fsBlobInfo, listFsBlobs, listFsSessions, touchBlobFile } from './fs-blob-retention.ts';
@@ -36,10 +36,13 @@ export class FsFoldStore implements FoldStore {
   readonly name = 'fs';
   readonly capabilities = { verifiesReads: true, shared: false, retention: true, requestLog: true } as const;
   readonly layout: FsStoreLayout;
-  /** New blob files whose directory entries are synced before a record names them. */
-  private readonly blobDirectories = new DirectorySyncs();
-  /** New record files whose directory entries are synced before a state lists them. */
-  private readonly recordDirectories = new DirectorySyncs();
+  /**
+   * New blob files, synced (bytes, then directory entries, each in one parallel pass) before a
+   * record names them: a commit's blobs cost one flush together, not one each.
+   */
+  private readonly blobSyncs = new PendingSyncs();
+  /** New record files, synced the same way before a state lists them. */
+  private readonly recordSyncs = new PendingSyncs();
   private readonly stateWriter: FsStateWriter;
 
   constructor(options: FsFoldStoreOptions) {
@@ -58,7 +61,11 @@ export class FsFoldStore implements FoldStore {
     let existing = await this.readExisting(path);
     // A re-put refreshes the mtime, which is what tells a running gc the blob is wanted again.
     if (existing !== undefined && sha256Hex(existing) === sha256) {
-      if (await touchBlobFile(this.layout, this.name, path)) return sha256;
+      if (await touchBlobFile(this.layout, this.name, path)) {
+        // Another writer's copy may not be synced yet; the record about to name it waits for it.
+        this.blobSyncs.add(path);
+        return sha256;
+      }
       existing = undefined;
     }
     try {
@@ -68,7 +75,7 @@ export class FsFoldStore implements FoldStore {
       }
       await this.layout.prepareDirectory(dirname(path));
       // A blob's name is its hash, so an existing file is the same bytes (or caught on read).
-      await createFileExclusively(path, bytes, BLOB_MODE, this.blobDirectories);
+      await createFileExclusively(path, bytes, BLOB_MODE, this.blobSyncs);
     } catch (error) {
       throw storeFailure('STORE.WRITE_FAILED', this.name, 'write blob', this.layout.keyOf(path), error);
     }
@@ -106,10 +113,10 @@ export class FsFoldStore implements FoldStore {
     const envelope = wrapFold(sessionId, record);
     let outcome: 'created' | 'exists';
     try {
-      // A record is durable only after every blob put before it (it names them).
-      await this.blobDirectories.flush();
+      // A record is written only once every blob put before it is durable (it names them).
+      await this.blobSyncs.flush();
       await this.layout.prepareDirectory(dirname(path));
-      outcome = await createFileExclusively(path, Buffer.from(JSON.stringify(envelope), 'utf8'), RECORD_MODE, this.recordDirectories);
+      outcome = await createFileExclusively(path, Buffer.from(JSON.stringify(envelope), 'utf8'), RECORD_MODE, this.recordSyncs);
     } catch (error) {
       throw storeFailure('STORE.WRITE_FAILED', this.name, 'write fold record', key, error);
     }
@@ -162,9 +169,9 @@ export class FsFoldStore implements FoldStore {
   private async writeState(sessionId: string, state: EngineState): Promise<void> {
     const path = this.layout.statePath(sessionId);
     try {
-      // The state names fold records and blobs: their entries are made durable first, in one pass.
-      await this.blobDirectories.flush();
-      await this.recordDirectories.flush();
+      // The state names fold records and blobs: they are made durable first, in one pass each.
+      await this.blobSyncs.flush();
+      await this.recordSyncs.flush();
       await this.layout.prepareDirectory(dirname(path));
       await replaceFileAtomically(path, Buffer.from(JSON.stringify(wrapState(sessionId, state)), 'utf8'), STATE_MODE);
     } catch (error) {
@@ -208,8 +215,8 @@ export class FsFoldStore implements FoldStore {
   /** Finish the writes still in flight (states off the request path, directory syncs). */
   async dispose(): Promise<void> {
     await this.stateWriter.settleAll();
-    await this.blobDirectories.flush();
-    await this.recordDirectories.flush();
+    await this.blobSyncs.flush();
+    await this.recordSyncs.flush();
   }
 
   private async readExisting(path: string): Promise<Uint8Array | undefined> {

@@ -62,16 +62,30 @@ export class QuotaFoldStore implements FoldStore {
     const sha256 = sha256Hex(bytes);
     const usage = await this.measure();
     const newToSession = !usage.session.has(sha256);
-    const newToStore = newToSession && (await this.inner.blobInfo!(sha256)) === undefined;
     if (newToSession && usage.sessionBytes + bytes.length > this.sessionCapBytes) throw this.refusal('session', usage.sessionBytes, bytes.length, this.sessionCapBytes);
-    if (newToStore && usage.storeBytes + bytes.length > this.storeCapBytes) throw this.refusal('store', usage.storeBytes, bytes.length, this.storeCapBytes);
-    const stored = await this.inner.putBlob(bytes);
+    // Reserved before any await: a commit puts its blobs side by side, and each must see the others' bytes.
     if (newToSession) {
       usage.session.add(sha256);
       usage.sessionBytes += bytes.length;
     }
-    if (newToStore) usage.storeBytes += bytes.length;
-    return stored;
+    let storeReserved = false;
+    try {
+      const newToStore = newToSession && (await this.inner.blobInfo!(sha256)) === undefined;
+      if (newToStore && usage.storeBytes + bytes.length > this.storeCapBytes) throw this.refusal('store', usage.storeBytes, bytes.length, this.storeCapBytes);
+      if (newToStore) {
+        usage.storeBytes += bytes.length;
+        storeReserved = true;
+      }
+      return await this.inner.putBlob(bytes);
+    } catch (error) {
+      // Not written: the reservation is given back.
+      if (newToSession) {
+        usage.session.delete(sha256);
+        usage.sessionBytes -= bytes.length;
+      }
+      if (storeReserved) usage.storeBytes -= bytes.length;
+      throw error;
+    }
   }
 
   getBlob(sha256: string): Promise<Uint8Array> {

@@ -6,6 +6,7 @@ import { sha256Hex } from '../hashing.ts';
 import type { TranscriptIndex } from '../transcript-index.ts';
 import { planSpill, SPILL_ID_PREFIX, type SpilledPart, type SpillPlan } from './spill-plan.ts';
 import type { SpillPolicy } from './spill-policy.ts';
+import { EvidenceWrites } from './evidence-writes.ts';
 
 /** Where a spilled item was read from: its artifact, or the host's transcript when no artifact was written. */
 export type SpillSource = 'evidence' | 'transcript';
@@ -37,9 +38,8 @@ export interface SpillIngest {
 export class SpillBook {
   private readonly plans = new WeakMap<TranscriptEntry, SpillPlan | null>();
   private readonly pointers = new Map<string, { readonly pointer: SpillPointer; readonly entryId: string }>();
-  /** Artifacts this runtime has seen stored (puts are idempotent; this only saves the calls). */
-  private readonly stored = new Set<string>();
-  private evidenceDown = false;
+  /** The artifact writes still under way, which anything persisted after them waits for. */
+  readonly evidence = new EvidenceWrites();
 
   constructor(
     readonly policy: SpillPolicy,
@@ -78,34 +78,22 @@ export class SpillBook {
   }
 
   /**
-   * Write the artifacts of the entries from `from` on. A refused write never stops the
-   * request: the window form does not depend on it, and the exact bytes stay readable from
-   * the transcript while the entry is on the branch (see `read`).
+   * Start writing the artifacts of the entries from `from` on, and return at once: the
+   * window form does not depend on them, and the exact bytes stay readable from the
+   * transcript while the entry is on the branch (see `read`). Whatever is persisted next
+   * waits for them (`evidence.durable()`). A refused write never stops a request; its
+   * warning comes with the first request after the store refused.
    */
-  async ingest(index: TranscriptIndex, from: number, store: EvidenceStore | undefined, sessionId: string): Promise<SpillIngest> {
+  ingest(index: TranscriptIndex, from: number, store: EvidenceStore | undefined, sessionId: string): SpillIngest {
     let spilled = 0;
-    let warning: string | undefined;
     for (let position = from; position < index.length; position += 1) {
       const plan = this.planFor(index.entries[position]!);
       if (plan === undefined) continue;
       spilled += plan.parts.length;
       if (store === undefined) continue;
-      for (const part of plan.parts) {
-        if (this.stored.has(part.pointer.sha256)) continue;
-        try {
-          const reference = await store.put(sessionId, part.content, 'text/plain');
-          if (reference.sha256 !== part.pointer.sha256) {
-            throw new FoldError('STORE.HASH_MISMATCH', `${store.name} stored spill ${part.pointer.id} under sha256 ${reference.sha256}, not ${part.pointer.sha256}`, { details: { id: part.pointer.id } });
-          }
-          this.stored.add(part.pointer.sha256);
-          this.evidenceDown = false;
-        } catch (error) {
-          if (!FoldError.isInstance(error) || !error.code.startsWith('STORE.')) throw error;
-          if (!this.evidenceDown) warning = refusedSpillWarning(store.name, error.message);
-          this.evidenceDown = true;
-        }
-      }
+      for (const part of plan.parts) this.evidence.start(store, sessionId, part);
     }
+    const warning = this.evidence.takeWarning();
     return { spilled, ...(warning === undefined ? {} : { warning }) };
   }
 
@@ -124,6 +112,8 @@ export class SpillBook {
     let bytes: Uint8Array | undefined;
     let source: SpillSource = 'evidence';
     if (store !== undefined) {
+      // An artifact still being written is read once it is there, not from a half-finished write.
+      await this.evidence.durable();
       try {
         bytes = await store.get(sessionId, pointer.sha256);
       } catch (error) {
@@ -156,8 +146,4 @@ export class SpillBook {
 
 function refusal(error: FoldError, id: string, storeName: string): FoldError {
   return new FoldError(error.code, `spill ${id}: ${storeName} refused the read (${error.message}); nothing of it is shown`, { cause: error, details: { id, ...(error.details ?? {}) } });
-}
-
-function refusedSpillWarning(storeName: string, reason: string): string {
-  return `pi-fold: the ${storeName} store refused a spilled item (${reason}); the window shows its head and tail as usual, and peek and search read its exact bytes from the session's transcript while the entry is on the branch. This is shown once per outage.`;
 }

@@ -127,6 +127,18 @@ export interface ScriptedPiOptions {
  * pi-fold loaded as an extension factory and a `fetch_blob` tool for large results.
  */
 export async function openScriptedPi(options: ScriptedPiOptions): Promise<ScriptedPi> {
+  const opened = await openSession(options, true);
+  if (opened.registration === undefined) throw new Error('pi-fold did not register');
+  return { ...opened, registration: opened.registration };
+}
+
+/** The same scripted Pi session without pi-fold: the host alone, the reference the latency benchmark measures against. */
+export async function openScriptedHostAlone(options: Omit<ScriptedPiOptions, 'fold' | 'wrapExtensionApi'>): Promise<Omit<ScriptedPi, 'registration' | 'ledger'>> {
+  const { registration: _none, ledger: _empty, ...opened } = await openSession({ ...options, fold: {} }, false);
+  return opened;
+}
+
+async function openSession(options: ScriptedPiOptions, withFold: boolean): Promise<Omit<ScriptedPi, 'registration'> & { registration: PiFoldRegistration | undefined }> {
   const requests: RecordedRequest[] = [];
   const ledger: LedgerRow[] = [];
   const notices: string[] = [];
@@ -215,9 +227,13 @@ export async function openScriptedPi(options: ScriptedPiOptions): Promise<Script
     settingsManager,
     extensionFactories: [
       ...(options.otherExtensions?.before ?? []),
-      (pi: ExtensionAPI) => {
-        registration = registerPiFold(options.wrapExtensionApi === undefined ? pi : options.wrapExtensionApi(pi), { ...options.fold, projectionSink: sink });
-      },
+      ...(withFold
+        ? [
+            (pi: ExtensionAPI) => {
+              registration = registerPiFold(options.wrapExtensionApi === undefined ? pi : options.wrapExtensionApi(pi), { ...options.fold, projectionSink: sink });
+            },
+          ]
+        : []),
       ...(options.otherExtensions?.after ?? []),
     ],
     noSkills: true,
@@ -242,7 +258,6 @@ export async function openScriptedPi(options: ScriptedPiOptions): Promise<Script
     uiContext: notifyingUi(notices),
     onError: (error: { event: string; error: string }) => errors.push(`${error.event}: ${error.error}`),
   } as never);
-  if (registration === undefined) throw new Error('pi-fold did not register');
   const model = (id: string) => {
     const found = models.find('scripted', id);
     if (found === undefined) throw new Error(`no scripted model ${id}`);
