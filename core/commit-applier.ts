@@ -42,14 +42,26 @@ export async function applyCommitPlan(session: LandingTarget, plan: CommitPlan):
   await forEachBounded(blobs, COMMIT_WRITES_IN_FLIGHT, async ([sha]) => {
     await verifiedBlobText(store, sha);
   });
-  // A record is written only after every artifact started before it is durable (docs/behaviour.md B6.2):
-  // the entries it covers may be spilled ones, and nothing stored may outlive what it names.
-  await session.spills.evidence.durable();
+  // A record is written only once the artifacts of the spilled entries it covers are durable
+  // (docs/behaviour.md B6.2): nothing stored may name what a crash could still lose.
+  await session.spills.evidence.durable(spilledArtifacts(session, plan));
   // Records go one by one in plan order: a fold is written after the child folds it names.
   for (const fold of plan.folds) {
     if (!fold.collapseOnly) await store.putFold(session.sessionId, fold.record);
   }
   landInMemory(session, plan);
+}
+
+/** SHA-256 of every artifact behind the spilled entries the plan's new folds cover. */
+function spilledArtifacts(session: LandingTarget, plan: CommitPlan): Set<string> {
+  const artifacts = new Set<string>();
+  for (const fold of plan.folds) {
+    if (fold.collapseOnly) continue;
+    for (let position = fold.first; position <= fold.last; position += 1) {
+      for (const part of session.spills.planFor(session.index.entries[position]!)?.parts ?? []) artifacts.add(part.pointer.sha256);
+    }
+  }
+  return artifacts;
 }
 
 function landInMemory(session: LandingTarget, plan: CommitPlan): void {

@@ -84,8 +84,6 @@ export class FoldRuntime {
     const named = (request as { action?: unknown } | null)?.action;
     const action = (ACTION_NAMES as readonly unknown[]).includes(named) ? (named as string) : 'invalid';
     try {
-      // A state deferred behind the last request's evidence lands before the action's decisions are taken.
-      await this.session.laterSave.settled();
       const answer = await executeAction(this.session, () => persistState(this.session), request, caller);
       this.session.outbound.action({ action, outcome: 'answered', answerBytes: Buffer.byteLength(answer.text) });
       return answer;
@@ -141,15 +139,13 @@ export class FoldRuntime {
   }
 
   /**
-   * Close the session: the state save and artifact writes still under way (off the request
-   * path) finish first, so a store disposed after this holds everything handed out.
+   * Close the session: the artifact writes still under way (off the request path) finish
+   * first, so an evidence store disposed after this holds every artifact handed out.
    */
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
-    await this.session.laterSave.settled();
     await this.session.spills.evidence.durable();
-    for (const warning of this.session.laterSave.takeWarnings()) this.session.outbound.warning(warning);
   }
 
   private assertOpen(): void {

@@ -8,7 +8,7 @@ import { landCommit } from './land-step.ts';
 import { planRequestCommit } from './commit-scheduler.ts';
 import { ledgerRow } from './projection-ledger.ts';
 import { candidateDraft, finalDraft } from './render-step.ts';
-import { persistAfterEvidence, persistOrWarn } from './session-persistence.ts';
+import { persistOrWarn } from './session-persistence.ts';
 import type { SessionState } from './session-state.ts';
 import { appendNotice, appendReceipt } from './window-inserts.ts';
 import { freeze, lazyProjection, type WindowDraft } from './window-log.ts';
@@ -53,8 +53,7 @@ async function prepareWindow(session: SessionState, read: BranchRead, context: R
   // The budget is checked first: a request that cannot be budgeted changes nothing.
   const budget = session.budgetTokens(context);
   const appendedFrom = ingestBranch(session, read);
-  // A save deferred behind the last request's evidence reports its refusal here.
-  const warnings: FoldWarning[] = session.laterSave.takeWarnings();
+  const warnings: FoldWarning[] = [];
   // Spill at ingestion: the window form is already decided; this starts writing the exact artifacts.
   const spill = session.spills.ingest(session.index, appendedFrom, session.evidenceStore, session.sessionId);
   if (spill.warning !== undefined) warnings.push({ code: 'STORE.SPILL_REFUSED', message: spill.warning, details: { store: session.evidenceStore?.name ?? null } });
@@ -111,12 +110,8 @@ async function handOut(session: SessionState, prepared: PreparedWindow, estimate
   session.frozenView = view;
   session.pendingCauses.clear();
   if (rewrite) session.memory.noticeShownSinceRewrite = false;
-  // Counters alone are not worth a write per request; any decision is. Without a commit, a
-  // save that would wait for this request's artifacts is made once they are durable instead.
-  if (prepared.dirty || rewrite || prepared.plan !== undefined) {
-    if (foldsLanded === 0 && !session.spills.evidence.idle) persistAfterEvidence(session);
-    else await persistOrWarn(session, warnings);
-  }
+  // Counters alone are not worth a write per request; any decision is.
+  if (prepared.dirty || rewrite || prepared.plan !== undefined) await persistOrWarn(session, warnings);
   session.outbound.projection(projection);
   for (const warning of warnings) session.outbound.warning(warning);
   return {

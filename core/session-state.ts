@@ -18,7 +18,6 @@ import { ProviderUsage } from './provider-usage.ts';
 import type { SessionView } from './session-view.ts';
 import { requestBudget, type FoldSettings } from './settings.ts';
 import { SpillBook } from './spill/spill-book.ts';
-import { LaterSave } from './later-save.ts';
 import { StoreOutage } from './store-outage.ts';
 import { TranscriptIndex } from './transcript-index.ts';
 import { viewMessages, type WindowView } from './window-log.ts';
@@ -65,8 +64,6 @@ export class SessionState implements SessionView {
   readonly providerUsage = new ProviderUsage();
   /** Store writes during a projection: refused ones warn once per outage instead of failing the request. */
   readonly storeOutage: StoreOutage;
-  /** A state save waiting for the evidence written before it (off the request path). */
-  readonly laterSave = new LaterSave();
   memory: EngineMemory;
   /** The projection most recently handed to the host: the prefix the next one must extend. */
   frozenView: WindowView | undefined;

@@ -6,17 +6,21 @@ import type { SpilledPart } from './spill-plan.ts';
  * The artifact writes of a session's spills (docs/behaviour.md B6.2), off the request path.
  *
  * A spilled item's window form is decided from the entry alone, and until its artifact is
- * written its exact bytes stay readable from the transcript, so a request never waits for
- * an artifact. What must wait is anything persisted after it: a fold record or a saved state
- * is written only once `durable()` has resolved, so nothing stored can name an artifact that
- * a crash could still lose. Writes run one at a time, in the order they were started: the
- * store's per-session cap is then checked against every earlier write, as it was when each
- * request waited for its own.
+ * written its exact bytes stay readable from the transcript (the entry is on the branch, and
+ * a restarted runtime writes the artifacts of its branch again), so a request never waits
+ * for an artifact. What refers to an artifact durably is a fold record over its entry (the
+ * state refers to it only through such records): a record is written only once the
+ * artifacts of the entries it covers are durable (`durable(sha256s)`), so nothing stored can
+ * name an artifact a crash could still lose. Writes run one at a time, in the order they
+ * were started (transcript order): the store's per-session cap is checked against every
+ * earlier write, as it was when each request waited for its own, and a commit, which folds
+ * the oldest entries, waits only for the oldest writes.
  */
 export class EvidenceWrites {
   /** Resolves when every write started so far has finished (stored or refused). */
   private tail: Promise<void> = Promise.resolve();
-  private inFlight = 0;
+  /** Each write under way, by the artifact's SHA-256. */
+  private readonly inFlight = new Map<string, Promise<void>>();
   /** Artifacts handed to the store (puts are idempotent; this only saves the calls). */
   private readonly started = new Set<string>();
   private down = false;
@@ -27,7 +31,7 @@ export class EvidenceWrites {
 
   /** Whether no write is under way: a state saved now names nothing that is not yet durable. */
   get idle(): boolean {
-    return this.inFlight === 0;
+    return this.inFlight.size === 0;
   }
 
   /** Queue the artifact of `part`; returns at once. A part already queued is not written twice. */
@@ -35,23 +39,29 @@ export class EvidenceWrites {
     const { sha256 } = part.pointer;
     if (this.started.has(sha256)) return;
     this.started.add(sha256);
-    this.inFlight += 1;
-    this.tail = this.tail.then(async () => {
+    const written = this.tail.then(async () => {
       try {
         await this.write(store, sessionId, part);
       } finally {
-        this.inFlight -= 1;
+        this.inFlight.delete(sha256);
       }
     });
+    this.inFlight.set(sha256, written);
+    this.tail = written;
   }
 
   /**
-   * Wait until every artifact started so far is durable (or refused by its store). Called
-   * before anything that may refer to one is persisted.
+   * Wait until the artifacts `sha256s` name are durable (or refused by their store), or, with
+   * no argument, every artifact started so far. Called before anything that refers to them
+   * is persisted.
    * @throws the first error of a write that was not the store's refusal (a bug is never swallowed).
    */
-  async durable(): Promise<void> {
-    while (this.inFlight > 0) await this.tail;
+  async durable(sha256s?: Iterable<string>): Promise<void> {
+    if (sha256s === undefined) {
+      while (this.inFlight.size > 0) await this.tail;
+    } else {
+      for (const sha256 of sha256s) await this.inFlight.get(sha256);
+    }
     if (this.failure !== undefined) {
       const failure = this.failure;
       this.failure = undefined;

@@ -80,8 +80,8 @@ export class SpillBook {
   /**
    * Start writing the artifacts of the entries from `from` on, and return at once: the
    * window form does not depend on them, and the exact bytes stay readable from the
-   * transcript while the entry is on the branch (see `read`). Whatever is persisted next
-   * waits for them (`evidence.durable()`). A refused write never stops a request; its
+   * transcript while the entry is on the branch (see `read`). A fold record over the entry
+   * waits for its artifact (`evidence.durable`). A refused write never stops a request; its
    * warning comes with the first request after the store refused.
    */
   ingest(index: TranscriptIndex, from: number, store: EvidenceStore | undefined, sessionId: string): SpillIngest {
@@ -113,7 +113,7 @@ export class SpillBook {
     let source: SpillSource = 'evidence';
     if (store !== undefined) {
       // An artifact still being written is read once it is there, not from a half-finished write.
-      await this.evidence.durable();
+      await this.evidence.durable([pointer.sha256]);
       try {
         bytes = await store.get(sessionId, pointer.sha256);
       } catch (error) {

@@ -6,29 +6,55 @@ import { FoldRuntime } from '../../core/fold-runtime.ts';
 import { resolveSettings } from '../../core/settings.ts';
 import type { EvidenceReference, EvidenceStore } from '../../ports/evidence-store.port.ts';
 import type { EngineState, FoldRecord } from '../../ports/fold-records.ts';
+import { sha256Hex } from '../../core/hashing.ts';
+import type { TranscriptEntry } from '../../ports/transcript-source.port.ts';
 import { SyntheticSession, toolResultEntry, userEntry, assistantEntry } from '../../testing/synthetic-session.ts';
 
 /**
  * Evidence writes are off the request path, yet durable before anything refers to them
  * (docs/behaviour.md B6.2): a request goes out while its artifact is still being written,
- * and no fold record or state reaches the store before every artifact started earlier is
- * stored. The stores here log every write in order; the evidence store holds each artifact
- * until the test lets it through, as a slow disk would.
+ * and no fold record over a spilled entry (nor a state listing that fold) reaches the store
+ * before the entry's artifact is stored. The stores here log every write in order; the
+ * evidence store holds each artifact until the test lets it through, as a slow disk would.
  */
 
-type Event = { readonly kind: 'evidence-start' | 'evidence-durable'; readonly sha256: string } | { readonly kind: 'fold'; readonly id: string } | { readonly kind: 'state' };
+type Event =
+  | { readonly kind: 'evidence-start' | 'evidence-durable'; readonly sha256: string }
+  | { readonly kind: 'fold'; readonly id: string; readonly artifacts: readonly string[] }
+  | { readonly kind: 'state'; readonly foldIds: readonly string[] };
 
 class OrderLog {
   readonly events: Event[] = [];
+  /** The session's entries, to tell which artifacts a fold record covers. */
+  entries: readonly TranscriptEntry[] = [];
 
-  /** Fold records and states written while an artifact started before them was not yet stored. */
+  /** SHA-256 of the artifact of every spilled tool result in the record's span (over the default 16 KiB threshold). */
+  artifactsOf(record: FoldRecord): string[] {
+    const first = this.entries.findIndex((entry) => entry.id === record.firstEntryId);
+    const last = this.entries.findIndex((entry) => entry.id === record.lastEntryId);
+    return this.entries
+      .slice(first, last + 1)
+      .filter((entry) => entry.role === 'toolResult' && Buffer.byteLength(entry.text) > 16_384)
+      .map((entry) => sha256Hex(Buffer.from(entry.text, 'utf8')));
+  }
+
+  /** Records (and states listing them) written while an artifact they cover was not yet stored. */
   referencesBeforeDurable(): string[] {
-    const open = new Set<string>();
+    const durable = new Set<string>();
+    const artifactsOfFold = new Map<string, readonly string[]>();
     const violations: string[] = [];
+    const missing = (artifacts: readonly string[]) => artifacts.filter((sha256) => !durable.has(sha256)).length;
     for (const event of this.events) {
-      if (event.kind === 'evidence-start') open.add(event.sha256);
-      else if (event.kind === 'evidence-durable') open.delete(event.sha256);
-      else if (open.size > 0) violations.push(`${event.kind === 'fold' ? `fold ${event.id}` : 'a state'} written while ${open.size} artifact(s) were not durable`);
+      if (event.kind === 'evidence-durable') durable.add(event.sha256);
+      else if (event.kind === 'fold') {
+        artifactsOfFold.set(event.id, event.artifacts);
+        if (missing(event.artifacts) > 0) violations.push(`fold ${event.id} written while ${missing(event.artifacts)} artifact(s) it covers were not durable`);
+      } else if (event.kind === 'state') {
+        for (const foldId of event.foldIds) {
+          const artifacts = artifactsOfFold.get(foldId) ?? [];
+          if (missing(artifacts) > 0) violations.push(`a state listing ${foldId} written while ${missing(artifacts)} of its artifact(s) were not durable`);
+        }
+      }
     }
     return violations;
   }
@@ -40,12 +66,12 @@ class LoggedFoldStore extends MemoryFoldStore {
   }
 
   override async putFold(sessionId: string, record: FoldRecord): Promise<void> {
-    this.log.events.push({ kind: 'fold', id: record.id });
+    this.log.events.push({ kind: 'fold', id: record.id, artifacts: this.log.artifactsOf(record) });
     await super.putFold(sessionId, record);
   }
 
   override async saveState(sessionId: string, state: EngineState): Promise<void> {
-    this.log.events.push({ kind: 'state' });
+    this.log.events.push({ kind: 'state', foldIds: state.foldIds });
     await super.saveState(sessionId, state);
   }
 }
@@ -108,7 +134,7 @@ async function letItRun(turns = 20): Promise<void> {
 }
 
 describe('evidence writes off the request path', () => {
-  it('a request with a spilled result goes out while its artifact is still being written; its state is saved only once the artifact is durable', async () => {
+  it('a request with a spilled result goes out while its artifact is still being written', async () => {
     const { log, evidence, runtime } = await openHeld();
     const entries = [userEntry('u1', 'read the log'), assistantEntry('a1', 'reading', [{ id: 'c1', name: 'read', arguments: { path: 'big.log' } }]), toolResultEntry('r1', 'c1', 'read', 'line of the log\n'.repeat(2_000))];
     let returnedWhileHeld: boolean | undefined;
@@ -119,19 +145,19 @@ describe('evidence writes off the request path', () => {
     await letItRun();
     expect(evidence.holding, 'the artifact write was started').toBe(true);
     expect(returnedWhileHeld, 'the request went out before its artifact was stored').toBe(true);
-    expect(log.events.some((event) => event.kind === 'state'), 'no state was saved before the artifact is durable').toBe(false);
 
     evidence.release();
     const result = await projected;
     expect(result.messages.some((message) => message.kind === 'spilled')).toBe(true);
     await runtime.dispose();
-    expect(log.events.map((event) => event.kind)).toEqual(['evidence-start', 'evidence-durable', 'state']);
+    expect(log.events.filter((event) => event.kind.startsWith('evidence')).map((event) => event.kind)).toEqual(['evidence-start', 'evidence-durable']);
   });
 
-  it('commits over spilled results write no fold record and no state before every artifact started before them is durable', async () => {
+  it('commits over spilled results write no fold record (and no state listing one) before the artifacts it covers are durable', async () => {
     const { log, evidence, runtime } = await openHeld({ providerInputBudget: 18_000 });
     // Every result is over the 16 KiB spill threshold, so every step starts an artifact write.
     const session = new SyntheticSession({ seed: 5, resultChars: [20_000, 26_000], noteShare: 0 });
+    log.entries = session.entries;
     let commitsWhileHeld = 0;
     for (let step = 0; step < 60; step += 1) {
       session.step();
@@ -147,7 +173,24 @@ describe('evidence writes off the request path', () => {
     expect(log.referencesBeforeDurable()).toEqual([]);
   });
 
-  it('dispose waits for the artifact and the state deferred behind it', async () => {
+  it('a first request over a long branch (a restart) starts every artifact, and its commit writes a record only once the artifacts it covers are durable', async () => {
+    const { log, evidence, runtime } = await openHeld({ providerInputBudget: 18_000 });
+    const session = new SyntheticSession({ seed: 9, resultChars: [20_000, 26_000], noteShare: 0 });
+    for (let step = 0; step < 40; step += 1) session.step();
+    log.entries = session.entries;
+    const projected = runtime.project(session.entries);
+    await letItRun();
+    expect(log.events.some((event) => event.kind === 'fold'), 'no record was written while the first artifact is held').toBe(false);
+    const result = await evidence.releaseUntil(projected);
+    expect(result.ledger.foldsLanded, 'the first request committed').toBeGreaterThan(0);
+    await evidence.releaseUntil(runtime.dispose());
+    expect(log.referencesBeforeDurable()).toEqual([]);
+    // Writes run in transcript order and the commit folds the oldest entries: it went out before the newest artifacts were stored.
+    const lastFold = log.events.map((event) => event.kind).lastIndexOf('fold');
+    expect(log.events.slice(lastFold).some((event) => event.kind === 'evidence-durable'), 'artifacts of entries the commit does not cover were still being written').toBe(true);
+  });
+
+  it('dispose waits for the artifacts still being written', async () => {
     const { log, evidence, runtime } = await openHeld();
     await runtime.project([userEntry('u1', 'go'), assistantEntry('a1', 'ok', [{ id: 'c1', name: 'read', arguments: {} }]), toolResultEntry('r1', 'c1', 'read', 'x'.repeat(40_000))]);
     let disposed = false;
@@ -156,7 +199,6 @@ describe('evidence writes off the request path', () => {
     expect(disposed, 'dispose is still waiting for the held artifact').toBe(false);
     evidence.release();
     await disposing;
-    expect(log.events.at(-1)?.kind).toBe('state');
-    expect(log.referencesBeforeDurable()).toEqual([]);
+    expect(log.events.at(-1)?.kind).toBe('evidence-durable');
   });
 });
