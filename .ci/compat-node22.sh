@@ -51,7 +51,7 @@ summary="$(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -E '^ +(Test Files|Tests) ' |
 echo "== compat summary: ${summary:-no vitest summary} · $(( $(date +%s) - started ))s wall · exit $status"
 
 # Pi 0.87.1: the same config with the Pi packages taken from that install (PI_FOLD_PI_HOST).
-pi087_files=(tests/pi/system-messages.test.ts tests/pi/ownership-provider-payloads.test.ts tests/pi/ownership.test.ts)
+pi087_files=(tests/pi/system-messages.test.ts tests/pi/system-messages-restore.test.ts tests/pi/ownership-provider-payloads.test.ts tests/pi/ownership.test.ts tests/pi/ownership-monitor.test.ts)
 if [[ $# -eq 0 && "${PI_FOLD_SKIP_PI_087:-0}" != 1 ]]; then
   read -r _ pi087_home < <(bash lab/peers/install-pi-host.sh 0.87.1 | tail -1)
   echo "== compat: vitest (${pi087_files[*]}) on Pi 0.87.1, Node 22"
