@@ -35,8 +35,10 @@ export function rawFloorStart(index: TranscriptIndexView, floorTokens: number, c
   const floorChars = floorTokens * Math.max(FLOOR_MIN_CHARS_PER_TOKEN, charsPerToken);
   let chars = 0;
   for (let position = index.length - 1; position >= 0; position -= 1) {
-    // What the window shows of the entry: a spilled result counts its head and tail, not its full size.
-    chars += index.windowChars[position]!;
+    // What the model reads of the entry: a spilled result counts its head and tail, not its full
+    // size, and a host's bookkeeping in the bytes (usage, timestamps) counts for nothing, as in Pi's own estimate.
+    const shown = index.windowChars[position]!;
+    chars += Math.min(shown, index.entries[position]!.contentChars ?? shown);
     if (chars >= floorChars) return position;
   }
   return 0;

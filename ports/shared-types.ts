@@ -51,6 +51,14 @@ export interface TranscriptEntry {
    * @default false
    */
   readonly protected?: boolean;
+  /**
+   * Chars of what the model reads of this message, counted as Pi's own token estimate counts
+   * them (text, thinking, tool-call names and arguments, result text; an image as 4,800),
+   * without the host's bookkeeping that `bytes` also carries (usage, timestamps, model names).
+   * The raw working-set floor is measured with it (docs/cost-scheduling.md).
+   * @default the length of `bytes`
+   */
+  readonly contentChars?: number;
 }
 
 /** Why a projection differs from a pure append of the previous one. */

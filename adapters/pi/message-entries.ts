@@ -134,7 +134,7 @@ export function canonicalBytes(message: AgentMessage): string {
 
 function buildEntry(id: string, message: AgentMessage, bytes: string, sha256: string, isProtected: boolean): TranscriptEntry {
   const role = engineRole(message);
-  const base = { id, role, bytes, sha256, text: readableText(message), ...(isProtected ? { protected: true } : {}) };
+  const base = { id, role, bytes, sha256, text: readableText(message), contentChars: contentChars(message), ...(isProtected ? { protected: true } : {}) };
   if (message.role === 'assistant') {
     const toolCalls: ToolCallReference[] = [];
     for (const block of message.content) {
@@ -150,6 +150,45 @@ function buildEntry(id: string, message: AgentMessage, bytes: string, sha256: st
 function engineRole(message: AgentMessage): EntryRole {
   if (message.role === 'assistant' || message.role === 'toolResult') return message.role;
   return 'user';
+}
+
+/** Image blocks count as this many chars, as in Pi's own estimate (1,200 tokens). */
+const IMAGE_CHARS = 4800;
+
+/**
+ * Chars of the message as Pi's `estimateTokens` counts them (compaction's keepRecentTokens is
+ * measured so), so the floor keeps at least what Pi's native compaction would keep.
+ */
+export function contentChars(message: AgentMessage): number {
+  switch (message.role) {
+    case 'user':
+      return typeof message.content === 'string' ? message.content.length : blocksChars(message.content, 0);
+    case 'assistant': {
+      let chars = 0;
+      for (const block of message.content) {
+        if (block.type === 'text') chars += block.text.length;
+        else if (block.type === 'thinking') chars += block.thinking.length;
+        else if (block.type === 'toolCall') chars += block.name.length + (JSON.stringify(block.arguments) ?? '').length;
+      }
+      return chars;
+    }
+    case 'toolResult':
+    case 'custom':
+      return typeof message.content === 'string' ? message.content.length : blocksChars(message.content, IMAGE_CHARS);
+    case 'bashExecution':
+      return message.command.length + message.output.length;
+    case 'branchSummary':
+    case 'compactionSummary':
+      return message.summary.length;
+    default:
+      return 0;
+  }
+}
+
+function blocksChars(blocks: readonly { type: string; text?: string }[], imageChars: number): number {
+  let chars = 0;
+  for (const block of blocks) chars += block.type === 'text' ? (block.text ?? '').length : block.type === 'image' ? imageChars : 0;
+  return chars;
 }
 
 /** Text for deterministic briefs: text blocks joined, tool calls named. */
