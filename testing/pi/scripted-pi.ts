@@ -180,7 +180,7 @@ async function openSession(options: ScriptedPiOptions, withFold: boolean): Promi
       return stream;
     }
     const wire = (context.messages as readonly unknown[]).map((message) => JSON.stringify(message));
-    const request: RecordedRequest = { index: requests.length, messages, serialized, wire, promptTokens, model: model.id, toolNames: (context.tools ?? []).map((tool) => tool.name) };
+    const request: RecordedRequest = { index: requests.length, messages, serialized, wire, promptTokens, model: model.id, toolNames: offeredToolNames(context) };
     requests.push(request);
     const reply = options.script(request, requests);
     if (reply.kind === 'overflow') {
@@ -290,3 +290,21 @@ export function lastToolResults(request: RecordedRequest): Message[] {
   }
   return out;
 }
+
+/**
+ * Names of the tools a request offers. Pi 0.7x lists them in `context.tools`; from 0.8x on Pi
+ * declares them in its `system` messages (`toolsAdded`, `toolsRemoved`), whose replay in order
+ * is the tool set in force, and `context.tools` stays empty.
+ */
+function offeredToolNames(context: { readonly tools?: readonly { readonly name: string }[]; readonly messages: readonly unknown[] }): string[] {
+  const listed = (context.tools ?? []).map((tool) => tool.name);
+  if (listed.length > 0) return listed;
+  const names = new Set<string>();
+  for (const message of context.messages as readonly { role?: string; toolsAdded?: readonly { name: string }[]; toolsRemoved?: readonly { name: string }[] }[]) {
+    if (message.role !== 'system') continue;
+    for (const tool of message.toolsAdded ?? []) names.add(tool.name);
+    for (const tool of message.toolsRemoved ?? []) names.delete(tool.name);
+  }
+  return [...names];
+}
+
