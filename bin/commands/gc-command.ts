@@ -1,7 +1,7 @@
 import { collectGarbage, DEFAULT_GC_GRACE_MS, type GarbageCollectionReport } from '../../application/retention/store-gc.ts';
 import { GC_HELP } from './command-help.ts';
 import { EXIT, parseCommandArguments, type CliCommand, type CommandOutput } from './command-table.ts';
-import { openStoreTarget, type OpenedStoreTarget, storeTargetOptionsOf } from './open-store-target.ts';
+import { openTargetOrExplain } from './open-store-target.ts';
 
 /**
  * `pi-fold gc <store>`: delete blobs that no fold record or engine state of any session
@@ -33,14 +33,9 @@ export const gcCommand: CliCommand = {
       return EXIT.usage;
     }
     const dryRun = parsed.options.get('dry-run') === true;
-    let opened: OpenedStoreTarget;
-    try {
-      // A dry run opens the backend read-only; either way a target that is not a store is refused unwritten.
-      opened = await openStoreTarget(target, storeTargetOptionsOf(parsed.options), dryRun ? 'read-only' : 'read-write');
-    } catch (error) {
-      output.error(`pi-fold gc: cannot open ${target}: ${(error as Error).message}`);
-      return EXIT.usage;
-    }
+    // A dry run opens the backend read-only; either way a target that is not a store is refused unwritten.
+    const opened = await openTargetOrExplain('gc', target, parsed.options, dryRun ? 'read-only' : 'read-write', output);
+    if (opened === undefined) return EXIT.usage;
     let report: GarbageCollectionReport;
     try {
       report = await collectGarbage(opened.store, {

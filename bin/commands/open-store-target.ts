@@ -1,4 +1,5 @@
 import { open, readdir, stat } from 'node:fs/promises';
+import type { CommandOutput } from './command-table.ts';
 import Keyv from 'keyv';
 import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
 import { auditFsStore } from '../../adapters/storage-fs/fs-store-audit.ts';
@@ -110,5 +111,18 @@ export async function isSqliteFile(path: string): Promise<boolean> {
     return header.toString('latin1') === 'SQLite format 3\0';
   } finally {
     await handle.close();
+  }
+}
+
+/**
+ * Open a command's target from its parsed options, or print why it cannot be opened (the
+ * target named) and return undefined: the caller then exits with `EXIT.usage`.
+ */
+export async function openTargetOrExplain(command: string, target: string, options: ReadonlyMap<string, string | true>, access: StoreAccess, output: Pick<CommandOutput, 'error'>): Promise<OpenedStoreTarget | undefined> {
+  try {
+    return await openStoreTarget(target, storeTargetOptionsOf(options), access);
+  } catch (error) {
+    output.error(`pi-fold ${command}: cannot open ${target}: ${(error as Error).message}`);
+    return undefined;
   }
 }

@@ -5,7 +5,7 @@ import { isTempName } from '../../adapters/storage-fs/atomic-files.ts';
 import type { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
 import { REPAIR_HELP } from './command-help.ts';
 import { EXIT, parseCommandArguments, type CliCommand, type CommandOutput } from './command-table.ts';
-import { openStoreTarget, type OpenedStoreTarget, storeTargetOptionsOf } from './open-store-target.ts';
+import { openTargetOrExplain, type OpenedStoreTarget } from './open-store-target.ts';
 
 /**
  * `pi-fold repair <store> --session <id>`: a session whose engine state cannot be read (torn,
@@ -33,13 +33,8 @@ export const repairCommand: CliCommand = {
       return EXIT.usage;
     }
     const dryRun = parsed.options.get('dry-run') === true;
-    let opened: OpenedStoreTarget;
-    try {
-      opened = await openStoreTarget(target, storeTargetOptionsOf(parsed.options), dryRun ? 'read-only' : 'read-write');
-    } catch (error) {
-      output.error(`pi-fold repair: cannot open ${target}: ${(error as Error).message}`);
-      return EXIT.usage;
-    }
+    const opened = await openTargetOrExplain('repair', target, parsed.options, dryRun ? 'read-only' : 'read-write', output);
+    if (opened === undefined) return EXIT.usage;
     let report: SessionRepairReport;
     try {
       const foldIds = await sessionFoldIds(opened, sessionId);

@@ -5,7 +5,7 @@ import { readSessionView } from '../../application/viewer/session-view.ts';
 import { DEFAULT_PRICE_LIST } from '../../core/price-lists.ts';
 import { VIEW_HELP } from './command-help.ts';
 import { EXIT, parseCommandArguments, type CliCommand } from './command-table.ts';
-import { openStoreTarget, storeTargetOptionsOf } from './open-store-target.ts';
+import { openTargetOrExplain } from './open-store-target.ts';
 
 /**
  * `pi-fold view <store>`: one HTML page per session, offline. The store is opened read-only
@@ -31,13 +31,8 @@ export const viewCommand: CliCommand = {
       const value = parsed.options.get(name);
       return typeof value === 'string' ? value : undefined;
     };
-    let opened: Awaited<ReturnType<typeof openStoreTarget>>;
-    try {
-      opened = await openStoreTarget(target, storeTargetOptionsOf(parsed.options), 'read-only');
-    } catch (error) {
-      output.error(`pi-fold view: cannot open ${target}: ${(error as Error).message}`);
-      return EXIT.usage;
-    }
+    const opened = await openTargetOrExplain('view', target, parsed.options, 'read-only', output);
+    if (opened === undefined) return EXIT.usage;
     try {
       const sessions = opened.store.listSessions === undefined ? [] : [...(await opened.store.listSessions())].sort();
       const sessionId = text('session') ?? (sessions.length === 1 ? sessions[0] : undefined);
