@@ -45,7 +45,7 @@ export const REPAIR_HELP: CommandHelp = {
 export const REPLAY_HELP: CommandHelp = {
   name: 'replay',
   summary: 'Replay a recorded Pi, Claude Code, Codex or chat-trajectory session through each runtime and report tokens and dollars',
-  usage: `pi-fold replay <session.jsonl> [--arms ${DEFAULT_REPLAY_ARMS.join(',')}] [--out dir] [--price-list name] [--budget tokens] [--cap tokens] [--max-requests N] [--json]`,
+  usage: `pi-fold replay <session.jsonl> [--arms ${DEFAULT_REPLAY_ARMS.join(',')}] [--out dir] [--price-list name] [--budget tokens] [--cap tokens] [--max-requests N] [--clock recorded|uniform] [--json]`,
   // The lab drives real Pi 0.x sessions and counts tokens with o200k.
   needs: ['@mariozechner/pi-coding-agent@0.73.1', 'gpt-tokenizer@4.0.0'],
 };

@@ -19,10 +19,10 @@ export const replayCommand: CliCommand = {
     let outDirectory: string | undefined;
     let json = false;
     try {
-      const parsed = parseCommandArguments(argumentsAfterName, ['arms', 'out', 'price-list', 'budget', 'cap', 'max-requests']);
+      const parsed = parseCommandArguments(argumentsAfterName, ['arms', 'out', 'price-list', 'budget', 'cap', 'max-requests', 'clock']);
       const [path, ...extra] = parsed.positional;
       if (path === undefined || extra.length > 0) throw new Error('give exactly one session file');
-      const known = new Set(['arms', 'out', 'price-list', 'budget', 'cap', 'max-requests', 'json']);
+      const known = new Set(['arms', 'out', 'price-list', 'budget', 'cap', 'max-requests', 'clock', 'json']);
       for (const name of parsed.options.keys()) if (!known.has(name)) throw new Error(`unknown option --${name}`);
       const text = (name: string): string | undefined => {
         const value = parsed.options.get(name);
@@ -35,6 +35,8 @@ export const replayCommand: CliCommand = {
       const cap = wholeNumber('cap', text('cap'), 1_000, 'tokens');
       const arms = text('arms');
       const maxRequests = wholeNumber('max-requests', text('max-requests'), 1);
+      const clock = text('clock');
+      if (clock !== undefined && clock !== 'recorded' && clock !== 'uniform') throw new Error(`--clock must be recorded or uniform, not "${clock}"`);
       options = {
         path,
         ...(arms === undefined ? {} : { arms: arms.split(',').map((name) => parseArmName(name.trim())) }),
@@ -42,6 +44,7 @@ export const replayCommand: CliCommand = {
         ...(budget === undefined ? {} : { descriptorTokens: budget }),
         ...(cap === undefined ? {} : { providerCapTokens: cap }),
         ...(maxRequests === undefined ? {} : { maxRequests }),
+        ...(clock === undefined ? {} : { clock }),
       };
       outDirectory = text('out');
       json = parsed.options.get('json') === true;

@@ -51,10 +51,11 @@ import type { Projection } from '../../ports/projection-sink.port.ts';
 import { SimulatedProvider, type ModelPolicy } from '../provider/simulated-provider.ts';
 import { WireTokenizer } from '../provider/wire-tokens.ts';
 import type { ArmName, ArmResult, FoldArmSettings, LabRunSettings, RequestRow } from '../report/lab-records.ts';
+import { windowPartOf, type WindowPart } from '../report/window-parts.ts';
 import { armProfile, wholeThresholds, type FoldArmSetup } from './arm-profile.ts';
 import { auditBytes, sessionOriginals, type SeenSpill } from './byte-audit.ts';
 import { HookTimer } from './hook-timer.ts';
-import { withLabDeterminism } from './seeded-ids.ts';
+import { labClockSeconds, withLabDeterminism } from './seeded-ids.ts';
 import { SessionActivity, settleSession } from './settle-session.ts';
 
 export type { ModelPolicy, ModelRequest, ScriptedReply } from '../provider/simulated-provider.ts';
@@ -73,6 +74,11 @@ export interface RunArmInput {
   readonly cwd?: string;
   /** Called with every request row as it is billed (progress bars). */
   readonly onRow?: (row: RequestRow) => void;
+  /**
+   * The simulated cache ages by the lab clock (which a replay moves to its recorded times)
+   * instead of 15 s per request. @default false
+   */
+  readonly cacheOnLabClock?: boolean;
   /** pi-fold thresholds for fold arms (all but `fold-band`), completed from the package defaults. @default the package defaults */
   readonly foldThresholds?: Partial<Thresholds>;
 }
@@ -101,7 +107,7 @@ async function runArmSession(input: RunArmInput): Promise<ArmResult> {
   const cwd = input.cwd ?? scratch;
   const agentDirectory = join(scratch, 'agent');
   const hookTimer = new HookTimer();
-  const counters = { compactions: 0, foldEvents: 0, pendingCauses: undefined as readonly string[] | undefined };
+  const counters = { compactions: 0, foldEvents: 0, pendingCauses: undefined as readonly string[] | undefined, pendingParts: undefined as readonly WindowPart[] | undefined };
   let session: AgentSession | undefined;
   const provider = new SimulatedProvider({
     arm: input.arm,
@@ -111,11 +117,17 @@ async function runArmSession(input: RunArmInput): Promise<ArmResult> {
     capTokens: profile.capTokens,
     policy: input.policy,
     ...(input.onRow === undefined ? {} : { onRow: input.onRow }),
+    ...(input.cacheOnLabClock === true ? { clockSeconds: labClockSeconds } : {}),
     attribution: {
       takeFoldCauses: () => {
         const causes = counters.pendingCauses;
         counters.pendingCauses = undefined;
         return causes;
+      },
+      takeMessageParts: () => {
+        const parts = counters.pendingParts;
+        counters.pendingParts = undefined;
+        return parts;
       },
       compactionsDone: () => counters.compactions,
       isCompacting: () => session?.isCompacting ?? false,
@@ -138,6 +150,7 @@ async function runArmSession(input: RunArmInput): Promise<ArmResult> {
     const spills = new Map<string, SeenSpill>();
     const extensionFactories = profile.fold === undefined ? [] : [foldFactory(profile.fold, priceList, stores, foldSettingsFile(scratch, profile.fold), hookTimer, (projection) => {
       counters.pendingCauses = projection.ledger.causes;
+      counters.pendingParts = projection.messages.map(windowPartOf);
       counters.foldEvents += projection.ledger.foldsLanded;
       noteSpills(projection, spills);
     }, (registered) => {

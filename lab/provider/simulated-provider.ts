@@ -6,6 +6,7 @@ import type { ArmName, RequestRow, WindowEvent } from '../report/lab-records.ts'
 import { PrefixCacheSimulator, type PrefixCacheRules, type PromptMessage } from './prefix-cache-simulator.ts';
 import { providerView } from './provider-view.ts';
 import type { WireTokenizer } from './wire-tokens.ts';
+import { windowParts, type WindowPart } from '../report/window-parts.ts';
 
 /** What the scripted model is asked: exactly what a provider would receive, plus why. */
 export interface ModelRequest {
@@ -41,6 +42,8 @@ export interface RewriteAttribution {
   isCompacting(): boolean;
   /** Milliseconds the runtime's hooks spent before this request. */
   takeHookMs(): number;
+  /** The part of each message in the projection about to be sent, where pi-fold made one (`window-parts.ts`). */
+  takeMessageParts?(): readonly WindowPart[] | undefined;
 }
 
 export interface SimulatedProviderOptions {
@@ -52,6 +55,8 @@ export interface SimulatedProviderOptions {
   readonly capTokens: number;
   /** Simulated seconds between requests (the cache's TTL clock). @default 15 */
   readonly secondsPerRequest?: number;
+  /** The cache's clock in seconds at a request, instead of `secondsPerRequest` (a replay's recorded times). */
+  readonly clockSeconds?: () => number;
   readonly policy: ModelPolicy;
   readonly attribution: RewriteAttribution;
   readonly onRow?: (row: RequestRow) => void;
@@ -110,12 +115,13 @@ export class SimulatedProvider {
     const purpose = attribution.isCompacting() ? 'summary' : 'agent';
     const hookMs = purpose === 'agent' ? attribution.takeHookMs() : 0;
     const foldCauses = purpose === 'agent' ? attribution.takeFoldCauses() : undefined;
+    const messageParts = purpose === 'agent' ? attribution.takeMessageParts?.() : undefined;
     const prompt = tokenizer.prompt(context);
     const promptTokens = prompt.reduce((sum, part) => sum + part.tokens.length, 0);
     const event = purpose === 'summary' ? 'compaction' : this.classify(prompt, foldCauses);
     const base = { api: model.api, provider: model.provider, model: model.id, timestamp: Date.now() };
     const zero = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
-    const nowSeconds = index * (this.options.secondsPerRequest ?? 15);
+    const nowSeconds = this.options.clockSeconds?.() ?? index * (this.options.secondsPerRequest ?? 15);
     const rowBase = { arm: this.options.arm, index, promptTokens, event, hookMs };
     if (promptTokens > capTokens) {
       this.record({ ...rowBase, cacheRead: 0, freshInput: 0, output: 0, costUsd: 0, longContext: false, rejected: true, purpose });
@@ -134,7 +140,8 @@ export class SimulatedProvider {
     const usage = { input: bill.fresh - writes, cacheRead: bill.cacheRead, cacheWrite: writes, output };
     const costUsd = priceRequest(priceList, usage);
     const longContext = priceList.longContext !== undefined && promptTokens > priceList.longContext.aboveTokens;
-    this.record({ ...rowBase, cacheRead: bill.cacheRead, freshInput: bill.fresh, ...(writes > 0 ? { cacheWrite: writes } : {}), output, costUsd, longContext, rejected: false, purpose: reply.purpose ?? purpose });
+    const window = windowParts(prompt.map((part) => part.tokens.length), messageParts);
+    this.record({ ...rowBase, cacheRead: bill.cacheRead, freshInput: bill.fresh, ...(writes > 0 ? { cacheWrite: writes } : {}), output, costUsd, longContext, rejected: false, purpose: reply.purpose ?? purpose, window });
     return {
       ...base,
       role: 'assistant',

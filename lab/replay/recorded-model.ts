@@ -19,6 +19,14 @@ export interface RecordedModel {
 export interface RecordedModelOptions {
   /** Answers a native compaction's summary request (the harness may answer those itself). */
   readonly summarize?: (request: ModelRequest) => string;
+  /**
+   * Called with the recorded time of the request after each answered one (ms after the first):
+   * the replay moves its clock there, so the tools' results, the next request and its cache
+   * all happen when they happened in the recording.
+   */
+  readonly nextRequestAt?: (offsetMs: number) => void;
+  /** Each response's recorded request time, ms after the first (`replay-clock.ts`). */
+  readonly offsetsMs?: readonly number[];
 }
 
 /**
@@ -43,6 +51,8 @@ export function createRecordedModel(plan: ReplayPlan, options: RecordedModelOpti
       return { text: '(replay: the recording has no response left)' };
     }
     next += 1;
+    const nextAt = options.offsetsMs?.[next];
+    if (nextAt !== undefined) options.nextRequestAt?.(nextAt);
     outstanding = [...response.toolCalls];
     const reply: ScriptedReply = response.toolCalls.length > 0 ? { text: response.text, toolCalls: response.toolCalls.map((call) => ({ name: call.name, arguments: call.arguments })) } : { text: response.text };
     return reply;

@@ -16,6 +16,8 @@ export interface ReplayResponse {
   readonly text: string;
   /** The calls re-issued: empty when the recording did not continue the loop after this response. */
   readonly toolCalls: readonly ReplayToolCall[];
+  /** When the recorder wrote it (ms since the epoch), when it wrote a time. */
+  readonly time?: number;
 }
 
 /** One user turn: a prompt, then the responses the agent loop asks for until one makes no tool call. */
@@ -67,6 +69,7 @@ export const SYNTHETIC_PROMPT = '(replay: the recorded session continued here wi
  */
 export function buildReplayPlan(session: RecordedSession): ReplayPlan {
   const entries = session.entries;
+  const times = new Map(session.responses.flatMap((response) => (response.time === undefined ? [] : [[response.entryIndex, response.time] as const])));
   const toolResults = new Map<string, RecordedToolResult>();
   for (const entry of entries) if (entry.role === 'toolResult' && entry.toolCallId !== undefined) toolResults.set(entry.toolCallId, { text: entry.text, isError: recordedError(entry) });
   const turns: { prompt: string; synthetic: boolean; responses: ReplayResponse[] }[] = [];
@@ -98,7 +101,8 @@ export function buildReplayPlan(session: RecordedSession): ReplayPlan {
     }
     const toolCalls = continues ? recordedCalls.map((call) => ({ recordedId: call.id, name: call.name, arguments: parseArguments(call.argumentsJson) })) : [];
     for (const call of toolCalls) toolNames.add(call.name);
-    turns.at(-1)!.responses.push({ order, entryIndex: index, text: entry.text, toolCalls });
+    const time = times.get(index);
+    turns.at(-1)!.responses.push({ order, entryIndex: index, text: entry.text, toolCalls, ...(time === undefined ? {} : { time }) });
     loopContinues = continues;
     order += 1;
   }

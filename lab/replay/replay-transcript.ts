@@ -12,6 +12,9 @@ import { createRecordedModel, type RecordedModel } from './recorded-model.ts';
 import { buildReplayPlan, limitReplayPlan, type ReplayGap, type ReplayPlan } from './replay-plan.ts';
 import { describeArms, describeSession } from './replay-notes.ts';
 import { resolveReplayWindow, type ReplayWindow } from './replay-window.ts';
+import { recordedTimes, type RecordedTimes, type ReplayClock } from './replay-clock.ts';
+import { advanceLabClock } from '../arms/seeded-ids.ts';
+import { FoldError } from '../../core/fold-error.ts';
 
 /** The arms a replay runs when none are named. */
 export { DEFAULT_REPLAY_ARMS };
@@ -34,6 +37,12 @@ export interface ReplayOptions {
   readonly progress?: ProgressStream;
   /** Replay only the first this many recorded responses. @default all */
   readonly maxRequests?: number;
+  /**
+   * `recorded`: requests happen at the recorded times, so an idle gap longer than the cache's
+   * lifetime finds it expired, for every arm. `uniform`: 15 s per request, the cache never
+   * expires. @default 'recorded' where every response has a time, else 'uniform'
+   */
+  readonly clock?: ReplayClock;
 }
 
 /** One arm's replay: its result, the gaps it met, and how long it took. */
@@ -87,9 +96,10 @@ export async function replayTranscript(options: ReplayOptions): Promise<ReplayRe
     cacheRules: DEFAULT_CACHE_RULES,
   };
   const prompts = plan.turns.map((turn) => turn.prompt);
+  const times = plan.clock === 'recorded' ? plan.times : undefined;
   const arms: ArmReplay[] = [];
   for (const arm of options.arms ?? DEFAULT_REPLAY_ARMS) {
-    const model: RecordedModel = createRecordedModel(plan);
+    const model: RecordedModel = createRecordedModel(plan, times === undefined ? {} : { offsetsMs: times.offsetsMs, nextRequestAt: advanceLabClock });
     const progress = createProgressBar(`replay ${arm}`, plan.responseCount, options.progress);
     const started = performance.now();
     const result = await runArm({
@@ -98,6 +108,7 @@ export async function replayTranscript(options: ReplayOptions): Promise<ReplayRe
       tools: model.tools,
       prompts,
       policy: model.policy,
+      cacheOnLabClock: times !== undefined,
       onRow: (row) => {
         sampler.sample();
         // The peak so far rides on every progress line: a run stopped early still told its memory.
@@ -130,7 +141,7 @@ export async function replayTranscript(options: ReplayOptions): Promise<ReplayRe
 }
 
 // Only the plan outlives this function: the converted entries (the file's bytes) are let go before any arm runs.
-async function loadAndPlan(options: ReplayOptions): Promise<ReplayPlan & { session: ReplayReport['session']; window: ReplayWindow; sessionNotes: string[] }> {
+async function loadAndPlan(options: ReplayOptions): Promise<ReplayPlan & { session: ReplayReport['session']; window: ReplayWindow; sessionNotes: string[]; clock: ReplayClock; times: RecordedTimes | undefined }> {
   const { maxRequests } = options;
   const session = await loadTranscript(options.path);
   const model = dominantModel(session.responses);
@@ -143,7 +154,18 @@ async function loadAndPlan(options: ReplayOptions): Promise<ReplayPlan & { sessi
   const plan = maxRequests === undefined ? whole : limitReplayPlan(whole, maxRequests);
   const summary = { format: session.format, path: session.path, compactions: session.compactions, malformedLines: session.malformedLines, linesRead: session.linesRead, entries: session.entries.length, responses: session.responses.length, model };
   const limited = plan.responseCount < whole.responseCount ? [`replayed the first ${plan.responseCount} of ${whole.responseCount} recorded responses (--max-requests ${maxRequests})`] : [];
-  return { ...plan, session: summary, window, sessionNotes: [window.note, ...describeSession(session, plan, window.priceList), ...limited] };
+  const times = recordedTimes(plan, DEFAULT_CACHE_RULES.ttlSeconds);
+  if (options.clock === 'recorded' && times === undefined) throw new FoldError('SETTINGS.INVALID', `--clock recorded: ${options.path} does not give every response a time (use --clock uniform)`);
+  const clock: ReplayClock = options.clock ?? (times === undefined ? 'uniform' : 'recorded');
+  const sessionNotes = [window.note, clockNote(clock, times), ...describeSession(session, plan, window.priceList), ...limited];
+  return { ...plan, session: summary, window, sessionNotes, clock, times };
+}
+
+function clockNote(clock: ReplayClock, times: RecordedTimes | undefined): string {
+  const ttl = DEFAULT_CACHE_RULES.ttlSeconds;
+  if (clock === 'recorded') return `clock: recorded request times; ${times!.idleGaps} idle gap(s) over the cache's ${ttl} s lifetime, where every arm finds its cache expired`;
+  const why = times === undefined ? 'the file does not give every response a time' : '--clock uniform';
+  return `clock: uniform, 15 s per request (${why}); the cache never expires`;
 }
 
 function round(value: number, digits: number): number {

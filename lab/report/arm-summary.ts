@@ -1,5 +1,6 @@
 import type { PriceList } from '../../ports/cost-model.port.ts';
 import { armCostSplit, priceListNamed, type CostSplit } from './cost-split.ts';
+import { meanWindowParts, type WindowParts } from './window-parts.ts';
 import type { ArmName, ArmResult, ByteAccounting, FoldArmSettings, ProbeScore, RecoveryCalls, RequestRow, WorkingSetScore } from './lab-records.ts';
 
 /** The seeds' table for one arm, computed from its request rows and counters alone. */
@@ -37,6 +38,8 @@ export interface ArmSummary {
   readonly probes?: ProbeScore;
   /** Where the dollars went; the parts add up to `costUsd`. */
   readonly costSplit: CostSplit;
+  /** Mean tokens per agent request by what the window held (`window-parts.ts`), when the rows say. */
+  readonly meanWindow?: WindowParts;
   /** Recovery: calls by kind, and the requests that carried recovered text with their tokens and dollars. */
   readonly recovery: RecoverySummary;
   readonly workingSet?: WorkingSetScore;
@@ -120,12 +123,18 @@ export function summarizeArm(arm: ArmResult, priceList: PriceList = priceListNam
     fileBytes: arm.fileBytes,
     ...(arm.probes !== undefined ? { probes: arm.probes } : {}),
     costSplit: armCostSplit(arm.rows, priceList),
+    ...meanWindowField(arm.rows),
     recovery: recoverySummary(arm),
     ...(arm.workingSet !== undefined ? { workingSet: arm.workingSet } : {}),
     ...(arm.foldSettings !== undefined ? { foldSettings: arm.foldSettings } : {}),
     ...(arm.bytes !== undefined ? { bytes: arm.bytes } : {}),
     ...(arm.failure !== undefined ? { failure: arm.failure } : {}),
   };
+}
+
+function meanWindowField(rows: readonly RequestRow[]): { meanWindow?: WindowParts } {
+  const meanWindow = meanWindowParts(rows);
+  return meanWindow === undefined ? {} : { meanWindow };
 }
 
 function recoverySummary(arm: ArmResult): RecoverySummary {

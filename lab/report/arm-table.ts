@@ -3,6 +3,7 @@ import { costRecoveryFront } from './cost-front.ts';
 import { COST_SPLIT_PARTS, priceListNamed } from './cost-split.ts';
 import { bytesLostLine } from './bytes-lost.ts';
 import type { LabRun } from './lab-records.ts';
+import { WINDOW_PARTS } from './window-parts.ts';
 
 interface TableMetric {
   readonly label: string;
@@ -26,6 +27,8 @@ const METRICS: readonly TableMetric[] = [
   { label: 'rejected requests', value: (summary) => summary.rejectedRequests, format: integer },
   { label: 'cost', value: (summary) => summary.costUsd, format: dollars },
   ...COST_SPLIT_PARTS.map(({ key, label }) => ({ label: `  ${label}`, value: (summary: ArmSummary) => summary.costSplit[key], format: dollars })),
+  { label: 'mean window per request', value: (summary) => meanWindowTotal(summary), format: integer },
+  ...WINDOW_PARTS.map(({ key, label }) => ({ label: `  ${label}`, value: (summary: ArmSummary) => summary.meanWindow?.[key], format: integer })),
   { label: 'pooled cache share', value: (summary) => summary.pooledCacheShare, format: share },
   { label: 'peak request context', value: (summary) => summary.peakPromptTokens, format: integer },
   { label: 'long-context requests', value: (summary) => summary.longContextRequests, format: integer },
@@ -58,6 +61,11 @@ const METRICS: readonly TableMetric[] = [
   { label: 'hook time p50', value: (_summary, timings) => timings.hookMsP50, format: milliseconds },
   { label: 'hook time p99', value: (_summary, timings) => timings.hookMsP99, format: milliseconds },
 ];
+
+function meanWindowTotal(summary: ArmSummary): number | undefined {
+  const window = summary.meanWindow;
+  return window === undefined ? undefined : WINDOW_PARTS.reduce((sum, { key }) => sum + window[key], 0);
+}
 
 /** `value ÷ native` as printed: `0.60×`; a dash when native is 0 or the value is absent. */
 export function formatRatio(value: number | undefined, native: number | undefined): string {

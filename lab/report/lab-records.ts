@@ -8,6 +8,8 @@
 /** Which runtime managed the context for an arm. */
 export type ArmName = 'unmanaged' | 'native' | 'fold' | 'fold-band' | 'fold-immediate' | 'fold-eager' | 'oracle' | `extension:${string}`;
 
+import type { WindowParts } from './window-parts.ts';
+
 /** What happened to the window at a request, as the runtime attributes it. */
 export type WindowEvent = 'append' | 'commit' | 'compaction' | 'rewrite-unattributed';
 
@@ -42,6 +44,8 @@ export interface RequestRow {
   readonly purpose: 'agent' | 'summary' | 'probe' | 'recovery';
   /** Milliseconds the arm's runtime spent in its hooks before this request (0 for unmanaged). */
   readonly hookMs: number;
+  /** What the prompt was made of, in tokens (`window-parts.ts`); absent on refused prompts. */
+  readonly window?: WindowParts;
 }
 
 /** Probe scoring for one arm (live workload only; replay leaves it undefined). */

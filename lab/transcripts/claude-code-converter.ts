@@ -1,13 +1,15 @@
 import { stableStringify } from '../../core/hashing.ts';
 import type { TranscriptEntry, ToolCallReference } from '../../ports/transcript-source.port.ts';
 import { contentText, numberOr } from './message-text.ts';
-import type { RecordedResponse, RecordedSession, SkippedLine } from './recorded-session.ts';
+import { recordedTime, type RecordedResponse, type RecordedSession, type SkippedLine } from './recorded-session.ts';
 
 interface PendingAssistant {
   readonly id: string;
   readonly blocks: Record<string, unknown>[];
   usage: RecordedResponse['usage'];
   model: string | undefined;
+  /** The time of the response's first line: the nearest the file comes to when the request went out. */
+  readonly time: number | undefined;
 }
 
 type Slot = { kind: 'entry'; entry: TranscriptEntry } | { kind: 'assistant'; assistant: PendingAssistant };
@@ -58,7 +60,7 @@ export class ClaudeCodeConverter {
         .filter((block) => block?.type === 'tool_use' && typeof block.id === 'string')
         .map((block) => ({ id: block.id as string, name: String(block.name ?? 'tool'), argumentsJson: stableStringify(block.input ?? {}) }));
       const text = assistant.blocks.filter((block) => block?.type === 'text').map((block) => String(block.text ?? '')).join('\n');
-      responses.push({ entryIndex: entries.length, usage: assistant.usage, ...(assistant.model === undefined ? {} : { model: assistant.model }) });
+      responses.push({ entryIndex: entries.length, usage: assistant.usage, ...(assistant.model === undefined ? {} : { model: assistant.model }), ...(assistant.time === undefined ? {} : { time: assistant.time }) });
       entries.push({ id: assistant.id, role: 'assistant', bytes: stableStringify({ role: 'assistant', id: assistant.id, content: assistant.blocks }), text, ...(toolCalls.length > 0 ? { toolCalls } : {}) });
     }
     this.slots.length = 0;
@@ -71,7 +73,7 @@ export class ClaudeCodeConverter {
     const id = typeof message.id === 'string' ? message.id : String(value.uuid ?? `L${line}`);
     let assistant = this.assistants.get(id);
     if (assistant === undefined) {
-      assistant = { id, blocks: [], usage: undefined, model: typeof message.model === 'string' ? message.model : undefined };
+      assistant = { id, blocks: [], usage: undefined, model: typeof message.model === 'string' ? message.model : undefined, time: recordedTime(value.timestamp) };
       this.assistants.set(id, assistant);
       this.slots.push({ kind: 'assistant', assistant });
     }

@@ -2,7 +2,7 @@ import { stableStringify } from '../../core/hashing.ts';
 import type { TranscriptEntry, ToolCallReference } from '../../ports/transcript-source.port.ts';
 import type { JsonLine } from './jsonl-lines.ts';
 import { contentText, numberOr } from './message-text.ts';
-import type { RecordedResponse, RecordedSession, SkippedLine } from './recorded-session.ts';
+import { recordedTime, type RecordedResponse, type RecordedSession, type SkippedLine } from './recorded-session.ts';
 
 interface PiLine {
   readonly line: number;
@@ -17,7 +17,7 @@ interface TreeNode {
   readonly converted: ConvertedMessage | undefined;
 }
 
-type ConvertedMessage = { readonly entry: TranscriptEntry; readonly usage: RecordedResponse['usage']; readonly model?: string } | { readonly problem: string };
+type ConvertedMessage = { readonly entry: TranscriptEntry; readonly usage: RecordedResponse['usage']; readonly model?: string; readonly time?: number } | { readonly problem: string };
 
 /**
  * Pi session files: legacy v1 (linear, entries without ids) and v3 (a tree of entries with
@@ -77,7 +77,10 @@ export class PiSessionConverter {
       this.malformed.push({ line, reason: converted.problem });
       return;
     }
-    if (converted.entry.role === 'assistant') this.responses.push({ entryIndex: this.entries.length, usage: converted.usage, ...(converted.model === undefined ? {} : { model: converted.model }) });
+    if (converted.entry.role === 'assistant') {
+      const { usage, model, time } = converted;
+      this.responses.push({ entryIndex: this.entries.length, usage, ...(model === undefined ? {} : { model }), ...(time === undefined ? {} : { time }) });
+    }
     this.entries.push(converted.entry);
   }
 
@@ -109,7 +112,9 @@ function convertMessage(id: string, value: Record<string, unknown>): ConvertedMe
   const entry = piMessageEntry(id, record);
   if (entry === undefined) return { problem: `message role ${String(record.role)} is not one this converter knows` };
   if (entry.role !== 'assistant') return { entry, usage: undefined };
-  return { entry, usage: piUsage(record.usage), ...(typeof record.model === 'string' && record.model.length > 0 ? { model: record.model } : {}) };
+  // Pi stamps the message (ms) and the entry (ISO); either says when the response was written.
+  const time = recordedTime(record.timestamp) ?? recordedTime(value.timestamp);
+  return { entry, usage: piUsage(record.usage), ...(typeof record.model === 'string' && record.model.length > 0 ? { model: record.model } : {}), ...(time === undefined ? {} : { time }) };
 }
 
 function piMessageEntry(id: string, message: Record<string, unknown>): TranscriptEntry | undefined {

@@ -10,6 +10,8 @@ export interface RecordedResponse {
   readonly usage: { readonly input: number; readonly cacheRead: number; readonly cacheWrite: number; readonly output: number } | undefined;
   /** The model id the recorder wrote for this response, when it wrote one. */
   readonly model?: string;
+  /** When the recorder wrote the response (ms since the epoch), when it wrote a time: a replay's clock (`replay-clock.ts`). */
+  readonly time?: number;
 }
 
 /** A line that could not be used, with why. Counted and reported, never fatal. */
@@ -42,4 +44,10 @@ export function dominantModel(responses: readonly RecordedResponse[]): string | 
   let best: string | undefined;
   for (const [model, count] of counts) if (best === undefined || count > counts.get(best)!) best = model;
   return best;
+}
+
+/** A recorder's timestamp (ISO text or ms since the epoch) as ms since the epoch; undefined when it is neither. */
+export function recordedTime(value: unknown): number | undefined {
+  const time = typeof value === 'number' ? value : typeof value === 'string' ? Date.parse(value) : Number.NaN;
+  return Number.isFinite(time) ? time : undefined;
 }

@@ -1,0 +1,91 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadTranscript } from '../../lab/transcripts/load-transcript.ts';
+import { buildReplayPlan } from '../../lab/replay/replay-plan.ts';
+import { recordedTimes } from '../../lab/replay/replay-clock.ts';
+import { replayTranscript } from '../../lab/replay/replay-transcript.ts';
+import type { RequestRow } from '../../lab/report/lab-records.ts';
+
+const shared = resolve(import.meta.dirname, '../../../shared/transcripts');
+const silent = { write: () => true, isTTY: false };
+const START = Date.parse('2025-10-01T09:00:00.000Z');
+
+/**
+ * The first `lineCount` lines of a real Claude Code session, re-timed: response k (counted by
+ * message id) and the lines after it until the next response happen at START + k·10 s, plus
+ * `idleMinutes` from response `idleBefore` on. One idle gap, everything else well inside the cache's 300 s.
+ */
+function retimedSession(lineCount: number, idleBefore: number, idleMinutes: number): string {
+  const lines = readFileSync(join(shared, 'claude-code/0d510331-7c2a-45ab-850a-088f3499b4cc.jsonl'), 'utf8').split('\n').slice(0, lineCount);
+  const seen = new Set<string>();
+  const out = lines.map((text) => {
+    if (text.trim().length === 0) return text;
+    const line = JSON.parse(text);
+    if (line.type === 'assistant' && line.isSidechain !== true && line.message?.model !== '<synthetic>') seen.add(line.message?.id ?? line.uuid);
+    const response = Math.max(0, seen.size - 1);
+    const time = START + response * 10_000 + (response >= idleBefore ? idleMinutes * 60_000 : 0);
+    if ('timestamp' in line) line.timestamp = new Date(time).toISOString();
+    return JSON.stringify(line);
+  });
+  const path = join(mkdtempSync(join(tmpdir(), 'replay-clock-')), 'session.jsonl');
+  writeFileSync(path, `${out.join('\n')}\n`);
+  return path;
+}
+
+function agentRows(report: Awaited<ReturnType<typeof replayTranscript>>, arm: string): RequestRow[] {
+  return report.run.arms.find((result) => result.arm === arm)!.rows.filter((row) => row.purpose !== 'summary' && !row.rejected);
+}
+
+describe('the replay clock', () => {
+  it('takes each response time from the file, in order, and counts the gaps over the cache lifetime', async () => {
+    const path = retimedSession(200, 20, 7);
+    const plan = buildReplayPlan(await loadTranscript(path));
+    const times = recordedTimes(plan, 300)!;
+    expect(times.offsetsMs.slice(0, 3)).toEqual([0, 10_000, 20_000]);
+    expect(times.offsetsMs[20]! - times.offsetsMs[19]!).toBe(7 * 60_000 + 10_000);
+    expect(times.idleGaps).toBe(1);
+    // A response without a time leaves the plan without a recorded clock (the replay says so and runs uniform).
+    const untimed = { turns: plan.turns.map((turn, position) => (position === 0 ? { ...turn, responses: turn.responses.map(({ time: _time, ...rest }) => rest) } : turn)) };
+    expect(recordedTimes(untimed, 300)).toBeUndefined();
+  });
+
+  it('a recorder clock stepping back counts as no time passing', () => {
+    const turns = [{ prompt: 'p', synthetic: false, responses: [1_000, 5_000, 4_000, 400_000].map((time, order) => ({ order, entryIndex: order, text: '', toolCalls: [], time })) }];
+    expect(recordedTimes({ turns }, 300)).toEqual({ offsetsMs: [0, 4_000, 4_000, 399_000], idleGaps: 1 });
+  });
+
+  it('an idle gap expires every arm\'s cache and the fold arm commits there for free; on the uniform clock neither happens', { timeout: 180_000 }, async () => {
+    const idleBefore = 60;
+    const path = retimedSession(260, idleBefore, 12);
+    const recorded = await replayTranscript({ path, arms: ['native', 'fold'], maxRequests: 70, progress: silent });
+    const uniform = await replayTranscript({ path, arms: ['native', 'fold'], maxRequests: 70, progress: silent, clock: 'uniform' });
+    expect(recorded.notes.join('\n')).toContain('clock: recorded request times; 1 idle gap(s)');
+    expect(uniform.notes.join('\n')).toContain('clock: uniform, 15 s per request (--clock uniform)');
+
+    const nativeRecorded = agentRows(recorded, 'native');
+    const nativeUniform = agentRows(uniform, 'native');
+    expect(nativeRecorded[idleBefore]!.cacheRead).toBe(0);
+    expect(nativeUniform[idleBefore]!.cacheRead).toBeGreaterThan(0);
+    // Before the gap both clocks bill alike.
+    expect(nativeRecorded.slice(0, idleBefore).map((row) => row.cacheRead)).toEqual(nativeUniform.slice(0, idleBefore).map((row) => row.cacheRead));
+
+    const foldRecorded = agentRows(recorded, 'fold');
+    const foldUniform = agentRows(uniform, 'fold');
+    expect(foldUniform[idleBefore]!.event).toBe('append');
+    expect(foldRecorded[idleBefore]!.event).toBe('commit');
+    expect(foldRecorded[idleBefore]!.promptTokens).toBeLessThan(foldRecorded[idleBefore - 1]!.promptTokens);
+    expect(foldRecorded[idleBefore]!.cacheRead).toBe(0);
+    // Against native, which pays the whole window fresh at the gap, the fold arm gains from it.
+    const cost = (rows: RequestRow[]): number => rows.reduce((sum, row) => sum + row.costUsd, 0);
+    expect(cost(foldRecorded) / cost(nativeRecorded)).toBeLessThan(cost(foldUniform) / cost(nativeUniform));
+  });
+
+  it('--clock recorded on a file without times is refused by name', async () => {
+    const path = resolve(import.meta.dirname, 'fixtures/mini-swe-agent-toolcall.traj.json');
+    await expect(replayTranscript({ path, arms: ['native'], progress: silent, clock: 'recorded' })).rejects.toThrow(/--clock recorded: .*does not give every response a time/);
+    const report = await replayTranscript({ path, arms: ['native'], progress: silent });
+    expect(report.notes.join('\n')).toContain('clock: uniform, 15 s per request (the file does not give every response a time)');
+  });
+});
