@@ -6,6 +6,7 @@ import { loadTranscript } from '../../lab/transcripts/load-transcript.ts';
 import { buildReplayPlan } from '../../lab/replay/replay-plan.ts';
 import { recordedTimes } from '../../lab/replay/replay-clock.ts';
 import { replayTranscript } from '../../lab/replay/replay-transcript.ts';
+import { runCli } from '../../bin/cli.ts';
 import type { RequestRow } from '../../lab/report/lab-records.ts';
 
 const shared = resolve(import.meta.dirname, '../../../shared/transcripts');
@@ -80,6 +81,18 @@ describe('the replay clock', () => {
     // Against native, which pays the whole window fresh at the gap, the fold arm gains from it.
     const cost = (rows: RequestRow[]): number => rows.reduce((sum, row) => sum + row.costUsd, 0);
     expect(cost(foldRecorded) / cost(nativeRecorded)).toBeLessThan(cost(foldUniform) / cost(nativeUniform));
+  });
+
+  it('the command line takes --clock recorded or uniform and refuses anything else by name', async () => {
+    const out: string[] = [];
+    const error: string[] = [];
+    const code = await runCli(['replay', retimedSession(40, 5, 7), '--clock', 'sometimes'], { out: (line) => out.push(line), error: (line) => error.push(line) });
+    expect(code).toBe(2);
+    expect(error.join('\n')).toMatch(/pi-fold replay: --clock must be recorded or uniform, not "sometimes"/);
+    expect(out).toEqual([]);
+    const uniform: string[] = [];
+    expect(await runCli(['replay', retimedSession(40, 5, 7), '--arms', 'native', '--clock', 'uniform'], { out: (line) => uniform.push(line), error: () => undefined })).toBe(0);
+    expect(uniform.join('\n')).toContain('note: clock: uniform, 15 s per request (--clock uniform)');
   });
 
   it('--clock recorded on a file without times is refused by name', async () => {
