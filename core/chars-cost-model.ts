@@ -16,13 +16,23 @@ export function createCharsCostModel(options: { charsPerToken?: number; priceLis
   }
   const priceList = options.priceList ?? DEFAULT_PRICE_LIST;
   const byModel = options.priceList === undefined;
+  // The scheduler asks for the same model's list several times a request; the catalog walk is done once per model.
+  let lastModelKey: string | undefined;
+  let lastModelList: PriceList | undefined;
+  const listForModel = (key: string): PriceList | undefined => {
+    if (key !== lastModelKey) {
+      lastModelList = priceListForModel(key);
+      lastModelKey = key;
+    }
+    return lastModelList;
+  };
   return {
     specificationVersion: 'v1',
     defaultCharsPerToken: charsPerToken,
     priceList,
     estimateTokens: (text) => Math.ceil(text.length / charsPerToken),
     price: (usage) => priceRequest(priceList, usage),
-    priceListFor: (model) => (byModel && model?.id !== undefined ? priceListForModel(model.provider === undefined ? model.id : `${model.provider}/${model.id}`) : undefined),
+    priceListFor: (model) => (byModel && model?.id !== undefined ? listForModel(model.provider === undefined ? model.id : `${model.provider}/${model.id}`) : undefined),
   };
 }
 

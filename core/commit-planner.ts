@@ -6,6 +6,7 @@ import type { FoldLattice, PlacedFold } from './fold-lattice.ts';
 import { sha256Hex } from './hashing.ts';
 import { placeholderText, siblingStubText } from './window-text.ts';
 import { stableStringify } from './hashing.ts';
+import { memoCollapsedChars, memoRecord } from './plan-memo.ts';
 
 /** One mark turned into the fold record it will become. */
 export interface PlannedFold {
@@ -145,8 +146,20 @@ function permanentSpanProblem(inputs: PlanInputs, virtual: FoldLattice, mark: Pe
 
 function buildRecord(inputs: PlanInputs, virtual: FoldLattice, mark: PendingMarkV1, first: number, last: number, children: readonly PlacedFold[]): FoldRecord {
   const { index } = inputs;
+  const entries = index.entries.slice(first, last + 1);
+  const call = mark.kind === 'tool' ? index.entries[first - 1]! : undefined;
+  // The tool brief also reads the call, so the call is part of what the memo compares.
+  const madeOf = call === undefined ? entries : [call, ...entries];
+  // Children by record object: a child whose brief changed is a new record under the same id.
+  const childRecords = children.map((child) => child.record);
+  return memoRecord(mark, madeOf, childRecords, inputs.epoch, () => newRecord(inputs, mark, entries, call, first, children));
+}
+
+function newRecord(inputs: PlanInputs, mark: PendingMarkV1, entries: readonly TranscriptEntry[], call: TranscriptEntry | undefined, first: number, children: readonly PlacedFold[]): FoldRecord {
+  const { index } = inputs;
   const parts: FoldPart[] = [];
   let childPosition = 0;
+  const last = first + entries.length - 1;
   for (let position = first; position <= last; position += 1) {
     const child = children[childPosition];
     if (child !== undefined && child.first === position) {
@@ -157,9 +170,7 @@ function buildRecord(inputs: PlanInputs, virtual: FoldLattice, mark: PendingMark
     }
     parts.push({ kind: 'entry', entryId: index.entries[position]!.id, sha256: index.shas[position]!, chars: index.entries[position]!.bytes.length });
   }
-  const entries = index.entries.slice(first, last + 1);
   const source = sourceDigest(entries);
-  const call = mark.kind === 'tool' ? index.entries[first - 1]! : undefined;
   const deterministic =
     mark.kind === 'tool'
       ? toolBrief(call!, entries)
@@ -212,6 +223,10 @@ export function displayedChars(inputs: { index: TranscriptIndexView; toolName: s
 
 /** Chars a fold shows when collapsed: one placeholder, or one stub per folded result. */
 export function collapsedChars(index: TranscriptIndexView, record: FoldRecord, first: number, last: number, toolName: string): number {
+  return memoCollapsedChars(record, toolName, () => measureCollapsed(index, record, first, last, toolName));
+}
+
+function measureCollapsed(index: TranscriptIndexView, record: FoldRecord, first: number, last: number, toolName: string): number {
   const text = placeholderText({ foldId: record.id, kind: record.kind, brief: record.brief, sourceChars: record.sourceChars, entryCount: record.entryCount, sourceSha256: record.sourceSha256, toolName });
   if (record.kind !== 'tool') return stableStringify({ role: 'user', text }).length;
   let chars = 0;

@@ -62,7 +62,9 @@ async function prepareWindow(session: SessionState, read: BranchRead, context: R
   const replacesStoredWindow = checkReopenedConversation(session, warnings);
   const request = session.memory.counters.requests + 1;
   let dirty = updateTranscriptAnchor(session.memory, session.index);
-  dirty = decideOnArrival(session) || spill.spilled > 0 || dirty;
+  // A spill is no decision to save: its form follows from the entry and the session's
+  // policy, which the state already holds, so a spilled result alone writes no state.
+  dirty = decideOnArrival(session) || dirty;
   const candidate = candidateDraft(session, appendedFrom);
   const estimate = session.estimateTokens(candidate.draft.chars);
   const plan = planRequestCommit(session, { estimate, budget, moment: context, overheadChars: context.overheadChars ?? 0 });
