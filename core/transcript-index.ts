@@ -61,6 +61,13 @@ export class TranscriptIndex {
   lastAssistantPosition = -1;
 
   /**
+   * Held positions compared with a whole branch so far. A whole-branch read checks every
+   * shared position (a pointer compare each); an `appended` read checks none. Counted so
+   * tests can show what a request costs without timing it.
+   */
+  comparedPositions = 0;
+
+  /**
    * @param measure chars an entry shows in the window; units are sized by it, so the cutting
    * and the commit arithmetic count what folding a unit would really free.
    */
@@ -102,13 +109,16 @@ export class TranscriptIndex {
     // their whole prefix (a Pi extension ahead of pi-fold rewriting an old message gives it a
     // new id while the newest keeps its own) must still be seen as a change. Entries the
     // host reuses compare by identity, so this costs a pointer check per entry.
-    for (let position = 0; position < shared; position += 1) {
-      if (next[position] === this.entries[position]) continue;
-      if (next[position]!.id !== this.entries[position]!.id) {
+    const held = this.entries;
+    let position = 0;
+    for (; position < shared; position += 1) {
+      if (next[position] === held[position]) continue;
+      if (next[position]!.id !== held[position]!.id) {
         divergedAt = position;
         break;
       }
     }
+    this.comparedPositions += divergedAt === undefined ? shared : position + 1;
     if (divergedAt === undefined && next.length < known) divergedAt = next.length;
     const keep = divergedAt ?? known;
     const incomingIds = new Set<string>();
