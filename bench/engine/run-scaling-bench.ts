@@ -14,6 +14,7 @@ import { FoldRuntime } from '../../core/fold-runtime.ts';
 import { resolveSettings } from '../../core/settings.ts';
 import type { FoldRecord } from '../../ports/fold-records.ts';
 import type { TranscriptEntry } from '../../ports/transcript-source.port.ts';
+import { MemoryTranscriptSource } from '../../testing/memory-transcript-source.ts';
 import { assistantEntry, seededRandom, sourceLikeText, toolResultEntry, userEntry } from '../../testing/synthetic-session.ts';
 
 const SIZES = [1_000, 2_000, 5_000, 10_000, 20_000] as const;
@@ -43,16 +44,23 @@ function percentile(values: readonly number[], rank: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((rank / 100) * sorted.length) - 1))]!;
 }
 
+/** How the host hands its branch: the whole array each request, or a TranscriptSource's appended reads. */
+type HandOver = 'whole branch' | 'appended reads';
+
 /**
  * Per-request projection time against transcript size: one session grows step by step, as
  * an agent's does (a whole transcript arriving at once could not be folded: nothing in it
  * has been seen yet), projecting before every request. When it reaches each size, the next
- * requests are timed. `budgetTokens` decides whether folding is at work.
+ * requests are timed. `budgetTokens` decides whether folding is at work; `handOver` whether
+ * the engine compares the whole branch with what it holds (an array) or is handed only what
+ * was appended (a TranscriptSource, as the AI SDK adapter's is).
  */
-async function projectionSeries(budgetTokens: number): Promise<Map<number, { p50: number; p99: number; folds: number }>> {
+async function projectionSeries(budgetTokens: number, handOver: HandOver): Promise<Map<number, { p50: number; p99: number; folds: number }>> {
   const runtime = await openRuntime(budgetTokens);
   const random = seededRandom(budgetTokens % 1000);
   const entries: TranscriptEntry[] = [userEntry('u0', 'go')];
+  const source = new MemoryTranscriptSource(runtime.view.sessionId, entries);
+  const branch = handOver === 'whole branch' ? entries : source;
   const series = new Map<number, { p50: number; p99: number; folds: number }>();
   let number = 0;
   let folds = 0;
@@ -61,9 +69,11 @@ async function projectionSeries(budgetTokens: number): Promise<Map<number, { p50
   let sinceReached = 0;
   for (const size of SIZES) {
     while (entries.length < size || measuring !== undefined) {
-      entries.push(...step(random, ++number));
+      const added = step(random, ++number);
+      entries.push(...added);
+      source.append(...added);
       const started = process.hrtime.bigint();
-      const result = await runtime.project(entries);
+      const result = await runtime.project(branch);
       const elapsed = Number(process.hrtime.bigint() - started) / 1e6;
       runtime.recordUsage({ input: result.ledger.estimatedTokens, cacheRead: 0, cacheWrite: 0, output: 20 });
       folds += result.ledger.foldsLanded;
@@ -153,14 +163,15 @@ async function verifiedReads(): Promise<{ peekBytes: number; expandBytes: number
 }
 
 const lines: string[] = [`pi-fold engine scaling benchmark · node ${process.version} · ${MEASURED_REQUESTS} timed requests per size after ${WARM_UP_REQUESTS} warm-up`, ''];
-for (const [mode, budget] of [
-  ['pure append (budget 50M tokens, nothing folds)', 50_000_000],
-  ['managed (budget 100k tokens, folding at work)', 100_000],
+for (const [mode, budget, handOver] of [
+  ['pure append (budget 50M tokens, nothing folds)', 50_000_000, 'whole branch'],
+  ['managed (budget 100k tokens, folding at work)', 100_000, 'whole branch'],
+  ['managed (budget 100k tokens, folding at work)', 100_000, 'appended reads'],
 ] as const) {
-  lines.push(`projection per request, ${mode}`);
+  lines.push(`projection per request, ${mode}, ${handOver === 'whole branch' ? 'the whole branch handed as an array (every held position compared)' : 'appended reads through a TranscriptSource (only new entries checked)'}`);
   lines.push(`${'entries'.padStart(8)}  ${'p50 ms'.padStart(9)}  ${'p99 ms'.padStart(9)}  ${'p50 ÷ 1k'.padStart(9)}  ${'p99 ÷ 1k'.padStart(9)}  folds so far`);
   let reference: { p50: number; p99: number } | undefined;
-  const series = await projectionSeries(budget);
+  const series = await projectionSeries(budget, handOver);
   for (const size of SIZES) {
     const times = series.get(size)!;
     reference ??= times;
