@@ -42,6 +42,16 @@ export interface SessionDecisions {
   readonly pendingCauses: readonly RewriteCause[];
 }
 
+/** The render's lookups, with the lists they were built from. */
+interface RenderLookups {
+  readonly peeks: readonly unknown[];
+  readonly peekCount: number;
+  readonly inserts: readonly unknown[];
+  readonly insertCount: number;
+  readonly retiredPeeks: ReadonlyMap<string, string>;
+  readonly insertsByAnchor: ReadonlyMap<string, readonly WindowInsertV1[]>;
+}
+
 /**
  * One session's state: the transcript index, the fold forest, the persisted decisions, the
  * window last handed out and the accounting around it. Step functions read narrow slices of
@@ -77,6 +87,9 @@ export class SessionState implements SessionView {
   lastContext: RequestContext = {};
   /** Restored from the store and not yet compared with a branch from the host (see conversation-check.ts). */
   restoredUnchecked = false;
+  /** How many times the render's lookups (retired peeks, inserts by anchor) were built: read by tests. */
+  lookupBuilds = 0;
+  private lookups: RenderLookups | undefined;
 
   constructor(readonly ports: FoldRuntimeDependencies, memory: EngineMemory, calibration: readonly CalibrationSampleV1[]) {
     this.memory = memory;
@@ -116,15 +129,32 @@ export class SessionState implements SessionView {
 
   /** What a render reads (over `lattice`, the session's own by default). */
   renderInputs(lattice: FoldLattice = this.lattice): RenderInputs {
+    const { retiredPeeks, insertsByAnchor } = this.renderLookups();
+    return { index: this.index, lattice, retiredPeeks, insertsByAnchor, toolName: this.settings.toolName, spills: this.spills };
+  }
+
+  /**
+   * The retired peeks and the inserts by anchor, built again only when their lists changed.
+   * Inserts (one receipt or notice per commit) grow with the session, and every request
+   * renders at least its appended entries, so rebuilding these maps each time made a
+   * request cost the session's commits. The lists are only ever replaced or pushed to, never
+   * edited in place, so a list and its length say whether it changed.
+   */
+  private renderLookups(): RenderLookups {
+    const { ephemeralPeeks, inserts } = this.memory;
+    const known = this.lookups;
+    if (known !== undefined && known.peeks === ephemeralPeeks && known.peekCount === ephemeralPeeks.length && known.inserts === inserts && known.insertCount === inserts.length) return known;
+    this.lookupBuilds += 1;
     const retiredPeeks = new Map<string, string>();
-    for (const peek of this.memory.ephemeralPeeks) if (peek.retired) retiredPeeks.set(peek.toolCallId, peek.foldId);
+    for (const peek of ephemeralPeeks) if (peek.retired) retiredPeeks.set(peek.toolCallId, peek.foldId);
     const insertsByAnchor = new Map<string, WindowInsertV1[]>();
-    for (const insert of this.memory.inserts) {
+    for (const insert of inserts) {
       const list = insertsByAnchor.get(insert.afterEntryId) ?? [];
       list.push(insert);
       insertsByAnchor.set(insert.afterEntryId, list);
     }
-    return { index: this.index, lattice, retiredPeeks, insertsByAnchor, toolName: this.settings.toolName, spills: this.spills };
+    this.lookups = { peeks: ephemeralPeeks, peekCount: ephemeralPeeks.length, inserts, insertCount: inserts.length, retiredPeeks, insertsByAnchor };
+    return this.lookups;
   }
 
   /** What the frontier reads for one pass. */
