@@ -1,9 +1,8 @@
 import type { FoldRecord } from '../ports/fold-records.ts';
 import type { CommitPlan } from './commit-planner.ts';
-import { FoldError } from './fold-error.ts';
 import type { SessionState } from './session-state.ts';
-import { verifiedBlobText } from './verified-reads.ts';
 import { forEachBounded } from './bounded-parallel.ts';
+import { storeBlobVerified, type BlobToStore } from './blob-prewrites.ts';
 
 /**
  * Store calls of one commit under way at once. The blobs of a commit are independent, so they
@@ -13,43 +12,85 @@ import { forEachBounded } from './bounded-parallel.ts';
 const COMMIT_WRITES_IN_FLIGHT = 8;
 
 /** What landing writes: the store, then the forest and the decisions. */
-export type LandingTarget = Pick<SessionState, 'sessionId' | 'foldStore' | 'index' | 'lattice' | 'memory' | 'spills'>;
+export type LandingTarget = Pick<SessionState, 'sessionId' | 'foldStore' | 'index' | 'lattice' | 'memory' | 'spills' | 'prewrites' | 'lastContext'>;
 
 /**
  * Land a planned commit: write every source byte and record first, read the new blobs back
  * verified, and only then change the window's structure. A store failure leaves the
  * lattice and marks exactly as they were (no fold is ever shown that cannot be expanded).
+ * Blobs already written ahead for a pending mark (core/blob-prewrites.ts) are not written
+ * again: only the rest are, side by side.
  */
 export async function applyCommitPlan(session: LandingTarget, plan: CommitPlan): Promise<void> {
   const store = session.foldStore;
-  const { index } = session;
-  const positions = new Map<string, number>();
+  const blobs = new Map<string, BlobToStore>();
   for (const fold of plan.folds) {
-    if (fold.collapseOnly) continue;
-    for (let position = fold.first; position <= fold.last; position += 1) {
-      const sha = index.shas[position]!;
-      if (!positions.has(sha)) positions.set(sha, position);
-    }
+    if (!fold.collapseOnly) addSpanBlobs(session, fold.first, fold.last, blobs);
   }
-  const blobs = [...positions];
-  await forEachBounded(blobs, COMMIT_WRITES_IN_FLIGHT, async ([sha, position]) => {
-    const entry = index.entries[position]!;
-    const stored = await store.putBlob(entry.bytes);
-    if (stored !== sha) {
-      throw new FoldError('STORE.WRITE_FAILED', `${store.name} store filed entry ${entry.id} under ${stored}, expected ${sha}`, { details: { entryId: entry.id, sha256: sha } });
-    }
-  });
-  await forEachBounded(blobs, COMMIT_WRITES_IN_FLIGHT, async ([sha]) => {
-    await verifiedBlobText(store, sha);
-  });
+  const ready = await session.prewrites.readyAmong(blobs.keys(), session.lastContext.requestTime);
+  const toWrite = [...blobs.values()].filter((blob) => !ready.has(blob.sha256));
+  await forEachBounded(toWrite, COMMIT_WRITES_IN_FLIGHT, (blob) => storeBlobVerified(store, blob));
   // A record is written only once the artifacts of the spilled entries it covers are durable
   // (docs/behaviour.md B6.2): nothing stored may name what a crash could still lose.
   await session.spills.evidence.durable(spilledArtifacts(session, plan));
-  // Records go one by one in plan order: a fold is written after the child folds it names.
-  for (const fold of plan.folds) {
-    if (!fold.collapseOnly) await store.putFold(session.sessionId, fold.record);
+  // A fold is written after the child folds it names; folds of one level go side by side.
+  for (const level of recordLevels(plan)) {
+    await forEachBounded(level, COMMIT_WRITES_IN_FLIGHT, (record) => store.putFold(session.sessionId, record));
   }
   landInMemory(session, plan);
+}
+
+/**
+ * The plan's new records by level: a record is one level above the highest child fold it
+ * names from the same plan, so every record of a level names only records already written
+ * (children in earlier levels, or folds committed before).
+ */
+export function recordLevels(plan: CommitPlan): FoldRecord[][] {
+  const records = new Map<string, FoldRecord>();
+  for (const fold of plan.folds) if (!fold.collapseOnly) records.set(fold.record.id, fold.record);
+  const levelOf = new Map<string, number>();
+  const level = (record: FoldRecord): number => {
+    const known = levelOf.get(record.id);
+    if (known !== undefined) return known;
+    let own = 0;
+    for (const part of record.parts) {
+      const child = part.kind === 'fold' ? records.get(part.foldId) : undefined;
+      if (child !== undefined) own = Math.max(own, level(child) + 1);
+    }
+    levelOf.set(record.id, own);
+    return own;
+  };
+  const levels: FoldRecord[][] = [];
+  for (const record of records.values()) (levels[level(record)] ??= []).push(record);
+  return levels;
+}
+
+/**
+ * Start writing, off the request path, the blobs of every pending mark (their spans are
+ * known long before the cost scheduler lands them). Returns at once.
+ */
+export function prewritePendingMarks(session: LandingTarget): void {
+  const { requestTime } = session.lastContext;
+  if (requestTime === undefined) return;
+  const blobs = new Map<string, BlobToStore>();
+  // Only marks not handed over before: a pure append costs what it adds (docs/behaviour.md B3.6).
+  for (const mark of session.prewrites.marksNotSeen(session.memory.marks)) {
+    const first = session.index.positionOf(mark.firstEntryId);
+    const last = session.index.positionOf(mark.lastEntryId);
+    if (first !== undefined && last !== undefined) addSpanBlobs(session, first, last, blobs);
+  }
+  session.prewrites.start(session.foldStore, blobs.values(), requestTime);
+}
+
+/** The blob of each entry from `first` to `last`, once per SHA-256. */
+function addSpanBlobs(session: Pick<LandingTarget, 'index'>, first: number, last: number, blobs: Map<string, BlobToStore>): void {
+  const { index } = session;
+  for (let position = first; position <= last; position += 1) {
+    const sha256 = index.shas[position]!;
+    if (blobs.has(sha256)) continue;
+    const entry = index.entries[position]!;
+    blobs.set(sha256, { sha256, bytes: entry.bytes, entryId: entry.id });
+  }
 }
 
 /** SHA-256 of every artifact behind the spilled entries the plan's new folds cover. */

@@ -140,12 +140,14 @@ export class FoldRuntime {
 
   /**
    * Close the session: the artifact writes still under way (off the request path) finish
-   * first, so an evidence store disposed after this holds every artifact handed out.
+   * first, so an evidence store disposed after this holds every artifact handed out, and so
+   * do the blobs written ahead for pending marks (no write reaches a store after its dispose).
    */
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
     await this.session.spills.evidence.durable();
+    await this.session.prewrites.settle();
   }
 
   private assertOpen(): void {

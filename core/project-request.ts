@@ -5,6 +5,7 @@ import { checkRestoredConversation, conversationMismatchWarning, updateTranscrip
 import type { CommitPlan } from './commit-planner.ts';
 import { decideOnArrival, ingestBranch } from './ingest-step.ts';
 import { landCommit } from './land-step.ts';
+import { prewritePendingMarks } from './commit-applier.ts';
 import { planRequestCommit } from './commit-scheduler.ts';
 import { ledgerRow } from './projection-ledger.ts';
 import { candidateDraft, finalDraft } from './render-step.ts';
@@ -69,6 +70,8 @@ async function prepareWindow(session: SessionState, read: BranchRead, context: R
   const estimate = session.estimateTokens(candidate.draft.chars);
   const plan = planRequestCommit(session, { estimate, budget, moment: context, overheadChars: context.overheadChars ?? 0 });
   const foldsLanded = plan === undefined ? 0 : await landCommit(session, plan, warnings);
+  // The marks still pending will commit later: their blobs are written now, off the request path.
+  prewritePendingMarks(session);
   dirty ||= foldsLanded > 0;
   session.forcedCommit = undefined;
   const draft = finalDraft(session, candidate, foldsLanded > 0 ? plan : undefined);

@@ -18,6 +18,7 @@ import { ProviderUsage } from './provider-usage.ts';
 import type { SessionView } from './session-view.ts';
 import { requestBudget, type FoldSettings } from './settings.ts';
 import { SpillBook } from './spill/spill-book.ts';
+import { BlobPrewrites } from './blob-prewrites.ts';
 import { StoreOutage } from './store-outage.ts';
 import { TranscriptIndex } from './transcript-index.ts';
 import { viewMessages, type WindowView } from './window-log.ts';
@@ -60,6 +61,8 @@ interface RenderLookups {
 export class SessionState implements SessionView {
   /** How oversized tool results and arguments enter the window (docs/behaviour.md B6.2); sizes the index's units. */
   readonly spills: SpillBook;
+  /** Blobs of pending marks written ahead of their commit (core/blob-prewrites.ts). */
+  readonly prewrites = new BlobPrewrites();
   readonly index = new TranscriptIndex((entry) => this.spills.windowChars(entry));
   readonly lattice = new FoldLattice(this.index);
   readonly frontier = new Frontier();

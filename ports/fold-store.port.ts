@@ -42,6 +42,13 @@ export interface FoldStoreV1 {
   saveState(sessionId: string, state: EngineState): Promise<void>;
   /** The session's engine state, migrated to the current schema, or `undefined` for a new session. */
   loadState(sessionId: string): Promise<EngineState | undefined>;
+  /**
+   * Make every blob put so far durable now rather than at the next `putFold` (optional: a
+   * store whose puts are durable when they return has nothing to do). The engine writes the
+   * blobs of pending marks ahead of their commit and calls this off the request path, so the
+   * commit's record finds them already synced.
+   */
+  flushBlobs?(): Promise<void>;
   /** Release connections and handles. Safe to call twice. */
   dispose?(): Promise<void>;
   /**

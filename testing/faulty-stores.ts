@@ -89,6 +89,10 @@ export class FaultyFoldStore implements FoldStore {
     return this.write('blob', () => this.inner.putBlob(content));
   }
 
+  async flushBlobs(): Promise<void> {
+    await this.inner.flushBlobs?.();
+  }
+
   getBlob(sha256: string): Promise<Uint8Array> {
     return this.inner.getBlob(sha256);
   }

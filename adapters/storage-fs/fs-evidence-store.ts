@@ -63,8 +63,8 @@ export class FsEvidenceStore implements EvidenceStore {
     }
     if (used + bytes.length > this.capBytes) throw capReached(this.name, sessionId, used, bytes.length, this.capBytes);
     try {
-      await this.layout.prepareDirectory(this.layout.evidenceDirectory(sessionId));
-      if ((await createFileExclusively(path, bytes, ARTIFACT_MODE)) === 'created') this.measured.set(sessionId, (this.measured.get(sessionId) ?? used) + bytes.length);
+      const outcome = await this.layout.writeInside(this.layout.evidenceDirectory(sessionId), () => createFileExclusively(path, bytes, ARTIFACT_MODE));
+      if (outcome === 'created') this.measured.set(sessionId, (this.measured.get(sessionId) ?? used) + bytes.length);
     } catch (error) {
       throw storeFailure('STORE.WRITE_FAILED', this.name, 'write artifact', this.layout.keyOf(path), error);
     }

@@ -73,13 +73,21 @@ export class FsFoldStore implements FoldStore {
         await replaceFileAtomically(path, bytes, BLOB_MODE);
         return sha256;
       }
-      await this.layout.prepareDirectory(dirname(path));
       // A blob's name is its hash, so an existing file is the same bytes (or caught on read).
-      await createFileExclusively(path, bytes, BLOB_MODE, this.blobSyncs);
+      await this.layout.writeInside(dirname(path), () => createFileExclusively(path, bytes, BLOB_MODE, this.blobSyncs));
     } catch (error) {
       throw storeFailure('STORE.WRITE_FAILED', this.name, 'write blob', this.layout.keyOf(path), error);
     }
     return sha256;
+  }
+
+  /** Sync every blob put so far (bytes, then directory entries), ahead of the record that will name them. */
+  async flushBlobs(): Promise<void> {
+    try {
+      await this.blobSyncs.flush();
+    } catch (error) {
+      throw storeFailure('STORE.WRITE_FAILED', this.name, 'sync blobs in', this.layout.keyOf(this.layout.blobsDirectory), error);
+    }
   }
 
   async getBlob(sha256: string): Promise<Uint8Array> {
@@ -115,8 +123,7 @@ export class FsFoldStore implements FoldStore {
     try {
       // A record is written only once every blob put before it is durable (it names them).
       await this.blobSyncs.flush();
-      await this.layout.prepareDirectory(dirname(path));
-      outcome = await createFileExclusively(path, Buffer.from(JSON.stringify(envelope), 'utf8'), RECORD_MODE, this.recordSyncs);
+      outcome = await this.layout.writeInside(dirname(path), () => createFileExclusively(path, Buffer.from(JSON.stringify(envelope), 'utf8'), RECORD_MODE, this.recordSyncs));
     } catch (error) {
       throw storeFailure('STORE.WRITE_FAILED', this.name, 'write fold record', key, error);
     }
@@ -172,8 +179,8 @@ export class FsFoldStore implements FoldStore {
       // The state names fold records and blobs: they are made durable first, in one pass each.
       await this.blobSyncs.flush();
       await this.recordSyncs.flush();
-      await this.layout.prepareDirectory(dirname(path));
-      await replaceFileAtomically(path, Buffer.from(JSON.stringify(wrapState(sessionId, state)), 'utf8'), STATE_MODE);
+      const bytes = Buffer.from(JSON.stringify(wrapState(sessionId, state)), 'utf8');
+      await this.layout.writeInside(dirname(path), () => replaceFileAtomically(path, bytes, STATE_MODE));
     } catch (error) {
       throw storeFailure('STORE.WRITE_FAILED', this.name, 'write engine state', this.layout.keyOf(path), error);
     }

@@ -20,8 +20,8 @@ export async function appendFsRequestLog(layout: FsStoreLayout, storeName: strin
   if (rows.length === 0) return;
   const path = requestLogPath(layout, sessionId);
   try {
-    await layout.prepareDirectory(dirname(path));
-    await appendFile(path, rows.map((row) => `${JSON.stringify(row)}\n`).join(''), { mode: 0o644 });
+    const lines = rows.map((row) => `${JSON.stringify(row)}\n`).join('');
+    await layout.writeInside(dirname(path), () => appendFile(path, lines, { mode: 0o644 }));
   } catch (error) {
     throw storeFailure('STORE.WRITE_FAILED', storeName, 'append to the request log', layout.keyOf(path), error);
   }

@@ -25,22 +25,32 @@ export class FsStateWriter {
   /** `write` is the saving store's own (it syncs that store's pending directories first). */
   async save(sessionId: string, state: EngineState, write: StateWrite): Promise<void> {
     const session = this.session(sessionId);
+    session.handed += 1;
+    const sequence = session.handed;
     const commit = session.foldIds === undefined || state.foldIds.some((foldId) => !session.foldIds!.has(foldId));
     if (commit || session.failed) {
       await this.settle(sessionId);
       session.failed = false;
       await write(sessionId, state);
       session.foldIds = new Set(state.foldIds);
+      session.landed = Math.max(session.landed, sequence);
       return;
     }
-    session.pending = { state, write };
+    session.pending = { state, write, sequence };
     session.running ??= this.drain(sessionId, session);
   }
 
-  /** Wait until every state handed to `save` for this session is written (or has failed). */
+  /**
+   * Wait until the newest state handed to `save` for this session before this call is
+   * written (or has failed). States handed over after the call are not waited for: a reader
+   * during a stream of requests (each saving a state in the background) is not held until
+   * the stream pauses.
+   */
   async settle(sessionId: string): Promise<void> {
     const session = this.sessions.get(sessionId);
-    while (session?.running !== undefined) await session.running;
+    if (session === undefined) return;
+    const target = session.handed;
+    while (session.landed < target && session.writing !== undefined) await session.writing;
   }
 
   async settleAll(): Promise<void> {
@@ -50,7 +60,7 @@ export class FsStateWriter {
   private session(sessionId: string): SessionWrites {
     let session = this.sessions.get(sessionId);
     if (session === undefined) {
-      session = { foldIds: undefined, pending: undefined, running: undefined, failed: false };
+      session = { foldIds: undefined, pending: undefined, running: undefined, writing: undefined, handed: 0, landed: 0, failed: false };
       this.sessions.set(sessionId, session);
     }
     return session;
@@ -58,15 +68,16 @@ export class FsStateWriter {
 
   private async drain(sessionId: string, session: SessionWrites): Promise<void> {
     while (session.pending !== undefined) {
-      const { state, write } = session.pending;
+      const { state, write, sequence } = session.pending;
       session.pending = undefined;
-      try {
-        await write(sessionId, state);
-      } catch {
+      session.writing = write(sessionId, state).catch(() => {
         // The next save writes in the foreground and reports the store's error itself.
         session.failed = true;
-      }
+      });
+      await session.writing;
+      session.landed = Math.max(session.landed, sequence);
     }
+    session.writing = undefined;
     session.running = undefined;
   }
 }
@@ -74,8 +85,13 @@ export class FsStateWriter {
 interface SessionWrites {
   /** Fold ids of the last state written in the foreground (undefined: none yet in this process). */
   foldIds: Set<string> | undefined;
-  pending: { readonly state: EngineState; readonly write: StateWrite } | undefined;
+  pending: { readonly state: EngineState; readonly write: StateWrite; readonly sequence: number } | undefined;
   running: Promise<void> | undefined;
+  /** The background write under way, if any. */
+  writing: Promise<void> | undefined;
+  /** States handed to `save`, counted; and the number of the newest one written (or failed). */
+  handed: number;
+  landed: number;
   failed: boolean;
 }
 

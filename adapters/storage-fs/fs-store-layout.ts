@@ -14,6 +14,14 @@ import { assertSafeId, assertSha256 } from '../../core/store-keys.ts';
  */
 export class FsStoreLayout {
   readonly root: string;
+  /**
+   * Directories this layout has created and checked (or is checking: concurrent writes into
+   * one directory share the check). A commit writes dozens of files into a few directories,
+   * and checking each one again per file cost five thread-pool round trips a file (two
+   * realpaths before and after a mkdir). A directory removed since (a person deleting a
+   * finished session) is noticed by the write that fails in it (`writeInside`).
+   */
+  private readonly prepared = new Map<string, Promise<void>>();
 
   constructor(
     root: string,
@@ -82,6 +90,35 @@ export class FsStoreLayout {
     await this.assertResolvesInside(directory);
     await mkdir(directory, { recursive: true, mode: 0o755 });
     await this.assertResolvesInside(directory);
+  }
+
+  /**
+   * Run `write` (which creates a file in `directory`) with the directory prepared: checked
+   * and created once per layout, not once per file. A write that finds the directory gone
+   * (ENOENT) prepares it again and runs once more.
+   */
+  async writeInside<T>(directory: string, write: () => Promise<T>): Promise<T> {
+    const known = this.prepared.has(directory);
+    await this.prepareOnce(directory);
+    try {
+      return await write();
+    } catch (error) {
+      if (!known || (error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      this.prepared.delete(directory);
+    }
+    await this.prepareOnce(directory);
+    return write();
+  }
+
+  private prepareOnce(directory: string): Promise<void> {
+    let preparing = this.prepared.get(directory);
+    if (preparing === undefined) {
+      preparing = this.prepareDirectory(directory);
+      this.prepared.set(directory, preparing);
+      // A failed check is not remembered: the next write checks again (and fails loudly again).
+      preparing.catch(() => this.prepared.delete(directory));
+    }
+    return preparing;
   }
 
   private async assertResolvesInside(directory: string): Promise<void> {

@@ -88,6 +88,10 @@ export class QuotaFoldStore implements FoldStore {
     }
   }
 
+  async flushBlobs(): Promise<void> {
+    await this.inner.flushBlobs?.();
+  }
+
   getBlob(sha256: string): Promise<Uint8Array> {
     return this.inner.getBlob(sha256);
   }
