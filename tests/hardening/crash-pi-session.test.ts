@@ -89,12 +89,17 @@ function runTrial(sessionDirectory: string, sessionFile: string, trial: number, 
   let stderr = '';
   let file = sessionFile;
   let openPhase = 'between writes';
+  // Writes overlap (blobs of pending marks and artifacts are written in the background), so
+  // every kind under way is counted; the kill is placed in the aimed-at kind if one is open.
+  const open = new Map<string, number>();
   let killTimer: NodeJS.Timeout | undefined;
   let killed = false;
   let sawOrphan = false;
   const kill = () => {
     if (killed) return;
     killed = true;
+    const underWay = [...open.entries()].filter(([, count]) => count > 0).map(([kind]) => kind);
+    openPhase = underWay.includes(target) ? target : (underWay[0] ?? 'between writes');
     child.kill('SIGKILL');
   };
   const killSoon = (withinMs: number) => {
@@ -109,8 +114,8 @@ function runTrial(sessionDirectory: string, sessionFile: string, trial: number, 
     for (const line of lines) {
       if (killed) return;
       const [word = '', first = '', second = ''] = line.split(' ');
-      if (word === 'begin') openPhase = first;
-      else if (word === 'end') openPhase = 'between writes';
+      if (word === 'begin') open.set(first, (open.get(first) ?? 0) + 1);
+      else if (word === 'end') open.set(first, (open.get(first) ?? 1) - 1);
       else if (word === 'session') file = first;
       else if (word === 'violation') violations.push(line);
       else if (word === 'orphan') sawOrphan = true;
