@@ -15,6 +15,13 @@ export interface EvidenceStoreV1 {
   readonly specificationVersion: 'v1';
   readonly name: string;
   /**
+   * Whether puts may overlap (optional, false when absent): the store checks and reserves a
+   * session's cap with no await in between, so puts under way together never pass it
+   * between them. The engine then writes several artifacts side by side; without it, one
+   * at a time.
+   */
+  readonly concurrentPuts?: boolean;
+  /**
    * Store an artifact for a session. Content-addressed and immutable.
    * @throws FoldError `STORE.CAP_REACHED` when the session's cumulative cap would be exceeded.
    */

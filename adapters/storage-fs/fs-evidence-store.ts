@@ -30,6 +30,8 @@ const ARTIFACT_MODE = 0o444;
 export class FsEvidenceStore implements EvidenceStore {
   readonly specificationVersion = 'v1' as const;
   readonly name = 'fs-evidence';
+  /** The cap is reserved with no await between check and reservation (see `put`). */
+  readonly concurrentPuts = true;
   readonly capBytes: number;
   private readonly layout: FsStoreLayout;
   /**
@@ -39,6 +41,10 @@ export class FsEvidenceStore implements EvidenceStore {
    * counted from this process's next measurement (`usage()` always measures the disk).
    */
   private readonly measured = new Map<string, number>();
+  /** The first measurement of each session, shared by puts that start together. */
+  private readonly measuring = new Map<string, Promise<void>>();
+  /** Puts under way, by path: the same artifact put again meanwhile waits for the first. */
+  private readonly writing = new Map<string, Promise<EvidenceReference>>();
 
   constructor(options: FsEvidenceStoreOptions) {
     this.layout = new FsStoreLayout(options?.root, this.name);
@@ -55,18 +61,28 @@ export class FsEvidenceStore implements EvidenceStore {
     const sha256 = sha256Hex(bytes);
     const path = this.layout.evidencePath(sessionId, sha256);
     const reference = { uri: pathToFileURL(path).href, sha256, bytes: bytes.length };
+    const underWay = this.writing.get(path);
+    if (underWay !== undefined) return underWay;
+    const written = this.write(sessionId, path, bytes, reference).finally(() => this.writing.delete(path));
+    this.writing.set(path, written);
+    return written;
+  }
+
+  private async write(sessionId: string, path: string, bytes: Uint8Array, reference: EvidenceReference): Promise<EvidenceReference> {
     if (await this.exists(path)) return reference;
-    let used = this.measured.get(sessionId);
-    if (used === undefined) {
-      used = await this.usage(sessionId);
-      this.measured.set(sessionId, used);
-    }
+    await this.measureOnce(sessionId);
+    // Check and reserve with no await in between: puts under way together see each other's bytes.
+    const used = this.measured.get(sessionId)!;
     if (used + bytes.length > this.capBytes) throw capReached(this.name, sessionId, used, bytes.length, this.capBytes);
+    this.measured.set(sessionId, used + bytes.length);
+    let outcome: 'created' | 'exists' | 'failed' = 'failed';
     try {
-      const outcome = await this.layout.writeInside(this.layout.evidenceDirectory(sessionId), () => createFileExclusively(path, bytes, ARTIFACT_MODE));
-      if (outcome === 'created') this.measured.set(sessionId, (this.measured.get(sessionId) ?? used) + bytes.length);
+      outcome = await this.layout.writeInside(this.layout.evidenceDirectory(sessionId), () => createFileExclusively(path, bytes, ARTIFACT_MODE));
     } catch (error) {
       throw storeFailure('STORE.WRITE_FAILED', this.name, 'write artifact', this.layout.keyOf(path), error);
+    } finally {
+      // Not written by this put (already there, or failed): the reservation is given back.
+      if (outcome !== 'created') this.measured.set(sessionId, this.measured.get(sessionId)! - bytes.length);
     }
     return reference;
   }
@@ -107,6 +123,25 @@ export class FsEvidenceStore implements EvidenceStore {
   }
 
   async dispose(): Promise<void> {}
+
+  private measureOnce(sessionId: string): Promise<void> {
+    if (this.measured.has(sessionId)) return Promise.resolve();
+    let measuring = this.measuring.get(sessionId);
+    if (measuring === undefined) {
+      measuring = this.usage(sessionId).then(
+        (used) => {
+          this.measured.set(sessionId, used);
+          this.measuring.delete(sessionId);
+        },
+        (error: unknown) => {
+          this.measuring.delete(sessionId);
+          throw error;
+        },
+      );
+      this.measuring.set(sessionId, measuring);
+    }
+    return measuring;
+  }
 
   private async exists(path: string): Promise<boolean> {
     try {

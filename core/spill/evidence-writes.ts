@@ -2,6 +2,9 @@ import type { EvidenceStore } from '../../ports/evidence-store.port.ts';
 import { FoldError } from '../fold-error.ts';
 import type { SpilledPart } from './spill-plan.ts';
 
+/** Artifact writes under way at once for a store that allows it. */
+export const ARTIFACT_WRITES_IN_FLIGHT = 4;
+
 /**
  * The artifact writes of a session's spills (docs/behaviour.md B6.2), off the request path.
  *
@@ -11,14 +14,18 @@ import type { SpilledPart } from './spill-plan.ts';
  * for an artifact. What refers to an artifact durably is a fold record over its entry (the
  * state refers to it only through such records): a record is written only once the
  * artifacts of the entries it covers are durable (`durable(sha256s)`), so nothing stored can
- * name an artifact a crash could still lose. Writes run one at a time, in the order they
- * were started (transcript order): the store's per-session cap is checked against every
- * earlier write, as it was when each request waited for its own, and a commit, which folds
- * the oldest entries, waits only for the oldest writes.
+ * name an artifact a crash could still lose. Writes start in the order they were asked for
+ * (transcript order), one at a time, or up to `ARTIFACT_WRITES_IN_FLIGHT` together on a
+ * store that reserves its cap with no await in between (`EvidenceStore.concurrentPuts`):
+ * the per-session cap still holds over every write, and a commit, which folds the oldest
+ * entries, waits only for the oldest writes.
  */
 export class EvidenceWrites {
-  /** Resolves when every write started so far has finished (stored or refused). */
+  /** Resolves when every write started so far has finished (stored or refused), for a store whose puts go one at a time. */
   private tail: Promise<void> = Promise.resolve();
+  /** Writes waiting for a slot, for a store whose puts may overlap (`EvidenceStore.concurrentPuts`). */
+  private readonly waiting: (() => void)[] = [];
+  private running = 0;
   /** Each write under way, by the artifact's SHA-256. */
   private readonly inFlight = new Map<string, Promise<void>>();
   /** Artifacts handed to the store (puts are idempotent; this only saves the calls). */
@@ -39,15 +46,36 @@ export class EvidenceWrites {
     const { sha256 } = part.pointer;
     if (this.started.has(sha256)) return;
     this.started.add(sha256);
-    const written = this.tail.then(async () => {
+    const run = async () => {
       try {
         await this.write(store, sessionId, part);
       } finally {
         this.inFlight.delete(sha256);
       }
-    });
+    };
+    if (store.concurrentPuts === true) {
+      this.inFlight.set(sha256, this.inSlot(run));
+      return;
+    }
+    const written = this.tail.then(run);
     this.inFlight.set(sha256, written);
     this.tail = written;
+  }
+
+  /**
+   * Run `work` once one of `ARTIFACT_WRITES_IN_FLIGHT` slots is free, in the order asked. Each
+   * artifact costs two fsyncs (its bytes, its directory entry); one after another they fall
+   * behind a session that spills a result per request, side by side the disk takes them together.
+   */
+  private async inSlot(work: () => Promise<void>): Promise<void> {
+    if (this.running >= ARTIFACT_WRITES_IN_FLIGHT) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.running += 1;
+    try {
+      await work();
+    } finally {
+      this.running -= 1;
+      this.waiting.shift()?.();
+    }
   }
 
   /**
@@ -58,7 +86,7 @@ export class EvidenceWrites {
    */
   async durable(sha256s?: Iterable<string>): Promise<void> {
     if (sha256s === undefined) {
-      while (this.inFlight.size > 0) await this.tail;
+      while (this.inFlight.size > 0) await Promise.all(this.inFlight.values());
     } else {
       for (const sha256 of sha256s) await this.inFlight.get(sha256);
     }
