@@ -18,9 +18,19 @@ export function isTempName(name: string): boolean {
   return name.startsWith(TEMP_PREFIX);
 }
 
-/** Replace `target` with `bytes` atomically (temp → fsync → rename → fsync directory). */
-export async function replaceFileAtomically(target: string, bytes: Uint8Array, mode: number): Promise<void> {
-  const temp = await writeTempFile(target, bytes, mode);
+/**
+ * Replace `target` with `bytes` atomically (temp → fsync → rename → fsync directory). With
+ * `before`, the temp file is written and synced while `before` runs (the barrier for what
+ * the new file names), and the rename waits for both: the file appears only after its
+ * barrier, without paying for the two one after the other.
+ */
+export async function replaceFileAtomically(target: string, bytes: Uint8Array, mode: number, before?: () => Promise<void>): Promise<void> {
+  const [written, barrier] = await Promise.allSettled([writeTempFile(target, bytes, mode), before?.()]);
+  if (written.status === 'rejected' || barrier.status === 'rejected') {
+    if (written.status === 'fulfilled') await unlink(written.value).catch(() => undefined);
+    throw written.status === 'rejected' ? written.reason : (barrier as PromiseRejectedResult).reason;
+  }
+  const temp = written.value;
   try {
     await rename(temp, target);
   } catch (error) {

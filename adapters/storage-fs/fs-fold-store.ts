@@ -176,11 +176,14 @@ export class FsFoldStore implements FoldStore {
   private async writeState(sessionId: string, state: EngineState): Promise<void> {
     const path = this.layout.statePath(sessionId);
     try {
-      // The state names fold records and blobs: they are made durable first, in one pass each.
-      await this.blobSyncs.flush();
-      await this.recordSyncs.flush();
+      // The state names fold records and blobs: they are made durable first, in one pass each,
+      // while the new state's temp file is written and synced; it is renamed into place after.
       const bytes = Buffer.from(JSON.stringify(wrapState(sessionId, state)), 'utf8');
-      await this.layout.writeInside(dirname(path), () => replaceFileAtomically(path, bytes, STATE_MODE));
+      const namedDurable = async () => {
+        await this.blobSyncs.flush();
+        await this.recordSyncs.flush();
+      };
+      await this.layout.writeInside(dirname(path), () => replaceFileAtomically(path, bytes, STATE_MODE, namedDurable));
     } catch (error) {
       throw storeFailure('STORE.WRITE_FAILED', this.name, 'write engine state', this.layout.keyOf(path), error);
     }

@@ -10,7 +10,8 @@ import { removeScratch, scratchDirectory } from './support/storage-backends.ts';
  * link the store makes is logged in order here (node:fs/promises is wrapped, nothing faked:
  * the calls still reach the disk).
  */
-const { fsLog } = vi.hoisted(() => ({ fsLog: [] as string[] }));
+const { fsLog, holdRecordSyncs } = vi.hoisted(() => ({ fsLog: [] as string[], holdRecordSyncs: { on: false } }));
+const stateTempSynced = () => fsLog.some((entry) => entry.startsWith('sync ') && entry.includes('.tmp-state.json'));
 vi.mock('node:fs/promises', async (importOriginal) => {
   const actual = await importOriginal<typeof import('node:fs/promises')>();
   const open: typeof actual.open = async (path, flags, mode) => {
@@ -18,6 +19,11 @@ vi.mock('node:fs/promises', async (importOriginal) => {
     const sync = handle.sync.bind(handle);
     handle.sync = async () => {
       fsLog.push(`sync ${String(path)}`);
+      // Hold a record's fsync (up to a second) until the state's temp file has been synced.
+      if (holdRecordSyncs.on && String(path).includes('/folds/')) {
+        for (let waited = 0; waited < 1_000 && !stateTempSynced(); waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+        fsLog.push(`synced ${String(path)} ${stateTempSynced() ? 'after' : 'before'} the state's temp file`);
+      }
       await sync();
     };
     return handle;
@@ -74,6 +80,25 @@ describe('fs store: a commit syncs its files in one pass before anything names t
     expect(recordSync).toBeGreaterThan(recordLink);
     expect(recordDirectorySync).toBeGreaterThan(recordSync);
     expect(at(`rename ${statePath}`)).toBeGreaterThan(recordDirectorySync);
+    await store.dispose();
+  });
+
+  test("the state's temp file is written and synced while the records sync; it is renamed only after them", async () => {
+    const store = new FsFoldStore({ root: join(scratch, 'overlap') });
+    const sessionId = 'session-overlap';
+    const record = sampleFoldRecord();
+    await store.putFold(sessionId, record);
+    fsLog.length = 0;
+    holdRecordSyncs.on = true;
+    try {
+      await store.saveState(sessionId, { ...sampleEngineState(sessionId, 1), foldIds: [record.id] });
+    } finally {
+      holdRecordSyncs.on = false;
+    }
+    const recordPath = store.layout.foldPath(sessionId, record.id);
+    expect(fsLog, 'the record sync waited for the state temp file and saw it synced').toContain(`synced ${recordPath} after the state's temp file`);
+    const rename = fsLog.indexOf(`rename ${store.layout.statePath(sessionId)}`);
+    expect(rename).toBeGreaterThan(fsLog.indexOf(`sync ${dirname(recordPath)}`));
     await store.dispose();
   });
 
