@@ -10,6 +10,7 @@ import { PiSessionRegistry, type PiFoldOptions } from './session-registry.ts';
 import { hostScopeOf, loadSystemMessageReplay } from './host-api.ts';
 import { onContextWithSystem, PiSystemMessages } from './system-messages.ts';
 import { checkedToolOffer, PiToolOffer } from './tool-offer.ts';
+import { preloadOptionalPeers } from '../../composition/preload-optional-peers.ts';
 
 /** The Pi event-bus channel that carries every commit's telemetry (`pi.events.on(COMMIT_TELEMETRY_CHANNEL, …)`). */
 export const COMMIT_TELEMETRY_CHANNEL = 'pi-fold:commit';
@@ -29,6 +30,8 @@ export interface PiFoldRegistration {
  * session keeps every result exactly as the tool produced it. Nothing needs configuring; `options` exist for hosts and tests.
  */
 export function registerPiFold(pi: ExtensionAPI, options: PiFoldOptions = {}): PiFoldRegistration {
+  // Pi loads extensions at start-up, long before the first request: load the optional peers now.
+  preloadOptionalPeers();
   // Hosts log commits from Pi's event bus without importing pi-fold (older Pi has no bus).
   const sessions = new PiSessionRegistry(options, (folding) => folding.runtime.subscribe({ acceptCommitTelemetry: (event) => pi.events?.emit(COMMIT_TELEMETRY_CHANNEL, event) }));
   const toolOffer = new PiToolOffer(pi, checkedToolOffer(options.toolOffer));

@@ -13,6 +13,7 @@ import { FoldRuntime } from '../../core/fold-runtime.ts';
 import { DEFAULT_PRICE_LIST } from '../../core/price-lists.ts';
 import { resolveSettings, type SchedulingMode } from '../../core/settings.ts';
 import { openScriptedPi, settle } from '../../testing/pi/scripted-pi.ts';
+import { replyOnArgument } from './reply-on-argument.ts';
 
 const REQUESTS = 95;
 const RESULT_BYTES = 24 * 1024;
@@ -78,6 +79,7 @@ function schedulingArgument(): SchedulingMode {
 
 async function main(): Promise<void> {
   const scheduling = schedulingArgument();
+  const replyOn = replyOnArgument();
   const hook: number[] = [];
   const mapping: number[] = [];
   const originalMap = PiEntryMapper.prototype.map;
@@ -115,6 +117,7 @@ async function main(): Promise<void> {
     fold: { foldStore: new MemoryFoldStore(), settingsPath: '/nonexistent/pi-fold/settings.json', settings: { scheduling } },
     contextWindow: WINDOW,
     wrapExtensionApi: timeContextHook(hook),
+    replyOn,
   });
   const started = performance.now();
   await pi.session.prompt('Read 94 blobs of 24 KB.');
@@ -123,7 +126,7 @@ async function main(): Promise<void> {
   const peak = Math.max(...pi.requests.map((request) => request.promptTokens));
   const commits = pi.ledger.filter((row) => row.foldsLanded > 0).length;
   const rewrites = pi.ledger.filter((row) => row.causes.length > 0).length;
-  console.log(`pi adapter benchmark: ${pi.requests.length} requests, ${RESULT_BYTES} B tool results, ${WINDOW}-token window (Node ${process.version})`);
+  console.log(`pi adapter benchmark: ${pi.requests.length} requests, ${RESULT_BYTES} B tool results, ${WINDOW}-token window, scripted replies on: ${replyOn} (Node ${process.version})`);
   console.log(summary("context hook (mapping + engine)", hook));
   console.log(`slowest requests: ${hook.map((ms, index) => ({ ms, request: index + 1, commit: (pi.ledger[index]?.foldsLanded ?? 0) > 0 })).sort((a, b) => b.ms - a.ms).slice(0, 6).map((slow) => `#${slow.request} ${slow.ms.toFixed(1)} ms${slow.commit ? " (commit)" : ""}`).join(", ")}`);
   console.log(summary('  of which message→entry mapping', mapping));

@@ -17,10 +17,12 @@ import { MemoryEvidenceStore } from '../../adapters/storage-memory/memory-eviden
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import type { EvidenceStore } from '../../ports/evidence-store.port.ts';
 import { openScriptedHostAlone, openScriptedPi, settle, type Script } from '../../testing/pi/scripted-pi.ts';
+import { replyOnArgument } from './reply-on-argument.ts';
 
 const REQUESTS = 95;
 const RESULT_BYTES = 24 * 1024;
 const WINDOW = 170_000;
+const REPLY_ON = replyOnArgument();
 const TARGET_MEAN_MS = 5;
 const TARGET_P99_MS = 25;
 
@@ -96,7 +98,7 @@ async function runHostAlone(): Promise<number[]> {
   const root = mkdtempSync(join(tmpdir(), 'pi-fold-fs-latency-'));
   const gaps: number[] = [];
   // Without pi-fold the whole transcript is sent; Pi's own compaction stays off so every request is one the script answers.
-  const pi = await openScriptedHostAlone({ script: timingScript((gap) => gaps.push(gap)), contextWindow: WINDOW, sessionDirectory: root, compaction: false });
+  const pi = await openScriptedHostAlone({ script: timingScript((gap) => gaps.push(gap)), contextWindow: WINDOW, sessionDirectory: root, compaction: false, replyOn: REPLY_ON });
   await pi.session.prompt('Read 94 blobs of 24 KB.');
   await settle(pi.session);
   pi.session.dispose();
@@ -128,6 +130,7 @@ async function run(kind: 'memory' | 'fs'): Promise<Run> {
     contextWindow: WINDOW,
     sessionDirectory: root,
     wrapExtensionApi: timeEveryHandler(busy),
+    replyOn: REPLY_ON,
   });
   await pi.session.prompt('Read 94 blobs of 24 KB.');
   await settle(pi.session);
@@ -142,7 +145,7 @@ async function run(kind: 'memory' | 'fs'): Promise<Run> {
 
 const pick = (values: readonly number[], keep: readonly boolean[], want: boolean) => values.filter((_, index) => keep[index] === want);
 
-console.log(`pi reply→request latency: ${REQUESTS} requests, ${RESULT_BYTES} B tool results (each one spilled), ${WINDOW}-token window (Node ${process.version})`);
+console.log(`pi reply→request latency: ${REQUESTS} requests, ${RESULT_BYTES} B tool results (each one spilled), ${WINDOW}-token window, scripted replies on: ${REPLY_ON} (Node ${process.version})`);
 const host = await runHostAlone();
 console.log('host alone (no pi-fold):');
 console.log(line('  reply → next request', host));

@@ -119,6 +119,13 @@ export interface ScriptedPiOptions {
   readonly providers?: readonly { readonly name: string; readonly config: ProviderConfig }[];
   /** The model the session starts on. @default the scripted `s1` */
   readonly startModel?: { readonly provider: string; readonly id: string };
+  /**
+   * When the scripted reply arrives: `'microtask'` answers before the event loop turns, so
+   * file writes under way in the background make no progress until something awaits them;
+   * `'next-turn'` answers on the loop's next turn, as a reply read from a socket does.
+   * @default 'microtask'
+   */
+  readonly replyOn?: 'microtask' | 'next-turn';
 }
 
 /**
@@ -204,11 +211,13 @@ async function openSession(options: ScriptedPiOptions, withFold: boolean): Promi
     const cacheRead = previous === undefined ? 0 : Math.min(reported, Math.floor(sharedChars / 4));
     const usage = { ...zero, input: reported - cacheRead, cacheRead, output: 20, totalTokens: reported + 20 };
     const message: AssistantMessage = { ...base, role: 'assistant', content, usage, stopReason: reply.kind === 'tools' ? 'toolUse' : 'stop' };
-    queueMicrotask(() => {
+    const deliver = () => {
       stream.push({ type: 'start', partial: message });
       stream.push({ type: 'done', reason: message.stopReason as 'stop' | 'toolUse', message });
       stream.end(message);
-    });
+    };
+    if (options.replyOn === 'next-turn') setImmediate(deliver);
+    else queueMicrotask(deliver);
     return stream;
   }
 
