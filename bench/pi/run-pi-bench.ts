@@ -14,6 +14,7 @@ import { DEFAULT_PRICE_LIST } from '../../core/price-lists.ts';
 import { resolveSettings, type SchedulingMode } from '../../core/settings.ts';
 import { openScriptedPi, settle } from '../../testing/pi/scripted-pi.ts';
 import { replyOnArgument } from './reply-on-argument.ts';
+import { latencyLine } from './latency-stats.ts';
 
 const REQUESTS = 95;
 const RESULT_BYTES = 24 * 1024;
@@ -37,12 +38,8 @@ function timeContextHook(samples: number[]): (pi: ExtensionAPI) => ExtensionAPI 
     });
 }
 
-function summary(label: string, values: readonly number[]): string {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mean = sorted.reduce((sum, value) => sum + value, 0) / sorted.length;
-  const p99 = sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)]!;
-  return `${label.padEnd(34)} mean ${mean.toFixed(2)} ms · p50 ${sorted[Math.floor(sorted.length / 2)]!.toFixed(2)} ms · p99 ${p99.toFixed(2)} ms · max ${sorted.at(-1)!.toFixed(2)} ms (n=${sorted.length})`;
-}
+/** The hook benchmark's lines keep their 34-column labels. */
+const summary = (label: string, values: readonly number[]): string => latencyLine(label, values, 34);
 
 /** Per request: the time to keep the texts plus the time to find them (calls come in pairs). */
 function pairSums(values: readonly number[]): number[] {

@@ -18,6 +18,8 @@ import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store
 import type { EvidenceStore } from '../../ports/evidence-store.port.ts';
 import { openScriptedHostAlone, openScriptedPi, settle, type Script } from '../../testing/pi/scripted-pi.ts';
 import { replyOnArgument } from './reply-on-argument.ts';
+import { latencyLine, latencyStats } from './latency-stats.ts';
+import { timeCalls } from './time-calls.ts';
 
 const REQUESTS = 95;
 const RESULT_BYTES = 24 * 1024;
@@ -45,32 +47,11 @@ function timeEveryHandler(busy: { ms: number }): (pi: ExtensionAPI) => Extension
     });
 }
 
-function stats(values: readonly number[]): { mean: number; p50: number; p99: number; max: number } {
-  const sorted = [...values].sort((a, b) => a - b);
-  return {
-    mean: sorted.reduce((sum, value) => sum + value, 0) / sorted.length,
-    p50: sorted[Math.floor(sorted.length / 2)]!,
-    p99: sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)]!,
-    max: sorted.at(-1)!,
-  };
-}
-
-const line = (label: string, values: readonly number[]) => {
-  const { mean, p50, p99, max } = stats(values);
-  return `${label.padEnd(36)} mean ${mean.toFixed(2)} ms · p50 ${p50.toFixed(2)} ms · p99 ${p99.toFixed(2)} ms · max ${max.toFixed(2)} ms (n=${values.length})`;
-};
+const line = (label: string, values: readonly number[]): string => latencyLine(label, values, 36);
 
 /** Time each artifact write (they run off the request path; this says what they cost). */
 function timedEvidence(store: EvidenceStore, writes: number[]): EvidenceStore {
-  const put = store.put.bind(store);
-  store.put = async (...args) => {
-    const started = performance.now();
-    try {
-      return await put(...args);
-    } finally {
-      writes.push(performance.now() - started);
-    }
-  };
+  store.put = timeCalls(store.put.bind(store), writes);
   return store;
 }
 
@@ -161,8 +142,8 @@ for (const kind of ['memory', 'fs'] as const) {
   }
   console.log(line('  artifact writes (off the request path)', evidenceWrites));
 }
-const withFold = stats(runs.fs.gaps);
-const alone = stats(host);
+const withFold = latencyStats(runs.fs.gaps);
+const alone = latencyStats(host);
 const meanAbove = withFold.mean - alone.mean;
 const p50Above = withFold.p50 - alone.p50;
 const p99Above = withFold.p99 - alone.p99;
