@@ -84,8 +84,8 @@ export class FoldRuntime {
     const named = (request as { action?: unknown } | null)?.action;
     const action = (ACTION_NAMES as readonly unknown[]).includes(named) ? (named as string) : 'invalid';
     try {
-      const answer = await executeAction(this.session, () => persistState(this.session), request, caller);
-      this.session.outbound.action({ action, outcome: 'answered', answerBytes: Buffer.byteLength(answer.text) });
+      const { answer, answerBytes } = await executeAction(this.session, () => persistState(this.session), request, caller);
+      this.session.outbound.action({ action, outcome: 'answered', answerBytes });
       return answer;
     } catch (error) {
       this.session.outbound.action({ action, outcome: 'refused', ...(FoldError.isInstance(error) ? { code: error.code } : {}), answerBytes: 0 });

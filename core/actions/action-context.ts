@@ -46,8 +46,12 @@ export interface ActionAnswer {
   readonly numbers: CurationNumbers | undefined;
 }
 
-/** What one action did: its words, its data, and whether state must be saved. */
-export type ActionOutcome = { readonly text: string; readonly data: Readonly<Record<string, unknown>>; readonly mutated: boolean };
+/**
+ * What one action did: its words, its data, and whether state must be saved. `textBytes` is
+ * the UTF-8 length of `text` when the action counted it while cutting it (a peek); otherwise
+ * it is measured from the text.
+ */
+export type ActionOutcome = { readonly text: string; readonly textBytes?: number; readonly data: Readonly<Record<string, unknown>>; readonly mutated: boolean };
 
 /** The two numbers, from the last projection's estimate; undefined before any budget is known. */
 export function curationNumbers(session: Pick<SessionView, 'settings' | 'index' | 'lattice' | 'memory' | 'estimator' | 'lastBudget' | 'currentTokens'>): CurationNumbers | undefined {

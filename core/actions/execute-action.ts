@@ -9,11 +9,17 @@ import { expandAction, refoldAction } from './window-actions.ts';
 
 export type { ActionAnswer, ActionCaller, ActionOutcome, CurationNumbers } from './action-context.ts';
 
+/** An action's answer and its text's UTF-8 length (the size telemetry reports). */
+export interface ExecutedAction {
+  readonly answer: ActionAnswer;
+  readonly answerBytes: number;
+}
+
 /**
  * Validate and run one action. A refusal leaves state exactly as it was: the decisions are
  * taken as one value first and put back whole if anything fails, including the state save.
  */
-export async function executeAction(session: SessionState, persist: () => Promise<void>, request: unknown, caller: ActionCaller): Promise<ActionAnswer> {
+export async function executeAction(session: SessionState, persist: () => Promise<void>, request: unknown, caller: ActionCaller): Promise<ExecutedAction> {
   const action = parseAction(request);
   const reads = action.action === 'status' || action.action === 'peek' || action.action === 'search';
   const before = session.takeDecisions();
@@ -21,8 +27,11 @@ export async function executeAction(session: SessionState, persist: () => Promis
     const outcome = await dispatch(session, action, caller);
     if (outcome.mutated) await persist();
     const numbers = reads ? undefined : curationNumbers(session);
-    const text = numbers === undefined ? outcome.text : `${outcome.text}\n${describeNumbers(numbers)}`;
-    return { action: action.action, text, data: { ...outcome.data, ...(numbers === undefined ? {} : { numbers }) }, numbers };
+    const added = numbers === undefined ? '' : `\n${describeNumbers(numbers)}`;
+    const text = outcome.text + added;
+    // A peek counted its bytes while cutting them; measuring its text again would flatten and scan up to a megabyte.
+    const answerBytes = (outcome.textBytes ?? Buffer.byteLength(outcome.text)) + Buffer.byteLength(added);
+    return { answer: { action: action.action, text, data: { ...outcome.data, ...(numbers === undefined ? {} : { numbers }) }, numbers }, answerBytes };
   } catch (error) {
     session.putDecisions(before);
     throw error;

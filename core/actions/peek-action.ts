@@ -27,10 +27,11 @@ export async function peekAction(session: ActionContext, action: Extract<FoldAct
   }
   const document = await peekDocument(session, record);
   const total = document.length;
-  const { text, nextOffset, shown } = slicePeek(document, action.id, action);
+  const { text, nextOffset, shown, textBytes } = slicePeek(document, action.id, action);
   const mutated = rememberEphemeralPeek(session.memory, action.ephemeral, caller.toolCallId, record.id);
   return {
     text,
+    textBytes,
     data: { id: record.id, kind: record.kind, totalBytes: total, shown, ...(nextOffset === undefined ? {} : { nextOffset }), ephemeral: action.ephemeral, sourceSha256: record.sourceSha256 },
     mutated,
   };

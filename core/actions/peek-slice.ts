@@ -11,6 +11,11 @@ export interface PeekSlice {
   readonly text: string;
   readonly nextOffset: number | undefined;
   readonly shown: { readonly from: number; readonly to: number };
+  /**
+   * The UTF-8 length of `text`, counted from the byte ranges cut and the short lines added:
+   * the answer's size for telemetry without encoding a text of up to a megabyte again.
+   */
+  readonly textBytes: number;
 }
 
 /**
@@ -28,14 +33,15 @@ export function slicePeek(document: PieceDocument, id: string, request: { readon
     const from = document.codePointStart(request.offset);
     const to = document.codePointStart(Math.min(total, from + budget));
     const trailer = to < total ? `\n[bytes ${from}-${to} of ${total}; continue with {"action":"peek","id":"${id}","offset":${to}}]` : `\n[bytes ${from}-${to} of ${total}; end of source]`;
-    return { text: document.text(from, to) + trailer, nextOffset: to < total ? to : undefined, shown: { from, to } };
+    return { text: document.text(from, to) + trailer, nextOffset: to < total ? to : undefined, shown: { from, to }, textBytes: to - from + Buffer.byteLength(trailer) };
   }
-  if (total <= budget) return { text: document.text(), nextOffset: undefined, shown: { from: 0, to: total } };
+  if (total <= budget) return { text: document.text(), nextOffset: undefined, shown: { from: 0, to: total }, textBytes: total };
   const headEnd = document.codePointStart(Math.floor(budget * HEAD_SHARE));
   const tailStart = document.codePointStart(total - (budget - headEnd));
   const omitted = tailStart - headEnd;
-  const text = `${document.text(0, headEnd)}\n[${omitted} exact source bytes omitted (bytes ${headEnd}-${tailStart}); read them with {"action":"peek","id":"${id}","offset":${headEnd}}]\n${document.text(tailStart)}`;
-  return { text, nextOffset: headEnd, shown: { from: 0, to: total } };
+  const omission = `\n[${omitted} exact source bytes omitted (bytes ${headEnd}-${tailStart}); read them with {"action":"peek","id":"${id}","offset":${headEnd}}]\n`;
+  const text = `${document.text(0, headEnd)}${omission}${document.text(tailStart)}`;
+  return { text, nextOffset: headEnd, shown: { from: 0, to: total }, textBytes: headEnd + Buffer.byteLength(omission) + (total - tailStart) };
 }
 
 /**

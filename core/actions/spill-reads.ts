@@ -17,10 +17,11 @@ export async function peekSpill(session: ActionContext, action: Extract<FoldActi
   const read = await readSpill(session, action.id, 'peek');
   const { pointer } = read;
   const document = new PieceDocument([spillPeekHeader(pointer), read.bytes]);
-  const { text, nextOffset, shown } = slicePeek(document, action.id, action);
+  const { text, nextOffset, shown, textBytes } = slicePeek(document, action.id, action);
   const mutated = rememberEphemeralPeek(session.memory, action.ephemeral, caller.toolCallId, pointer.id);
   return {
     text,
+    textBytes,
     data: { id: pointer.id, kind: 'spill', totalBytes: pointer.bytes, shown, ...(nextOffset === undefined ? {} : { nextOffset }), ephemeral: action.ephemeral, sha256: pointer.sha256, source: read.source },
     mutated,
   };

@@ -84,3 +84,24 @@ describe('commit telemetry tells what happened: estimates at the commit, provide
     expect(formatStatus(statusReport(fresh.runtime.view))).toContain('provider count pending');
   });
 });
+
+describe('action telemetry reports the size of each answer', () => {
+  it('answerBytes is the UTF-8 length of the text handed back: whole, cut and sliced peeks, status and a curation answer', async () => {
+    const { runtime } = await driveSession({ seed: 5, steps: 90 });
+    const reported: { action: string; answerBytes: number }[] = [];
+    runtime.subscribe({ acceptAction: (event) => reported.push(event) });
+    const fold = runtime.view.visibleFolds[0]!.record.id;
+    const mark = runtime.view.memory.marks[0]?.id;
+    const requests: Record<string, unknown>[] = [
+      { action: 'peek', id: fold },
+      { action: 'peek', id: fold, bytes: 1_024 },
+      { action: 'peek', id: fold, offset: 700, bytes: 1_024 },
+      { action: 'status' },
+      ...(mark === undefined ? [] : [{ action: 'brief', id: mark, text: 'reads of the configuration files, résumé ✓' }]),
+    ];
+    const texts: string[] = [];
+    for (const request of requests) texts.push((await runtime.act(request)).text);
+    expect(mark, 'a pending mark to brief').toBeDefined();
+    expect(reported.map((event) => event.answerBytes)).toEqual(texts.map((text) => Buffer.byteLength(text)));
+  });
+});
