@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
-import { link, open, rename, unlink } from 'node:fs/promises';
+import { closeSync, constants, fsync, linkSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 /**
@@ -8,6 +7,14 @@ import { basename, dirname, join } from 'node:path';
  * and flushed: the bytes go to a temp file in the same directory, are fsynced, then appear
  * under the target name in one atomic step, and the directory entry is fsynced too. A crash at
  * any point leaves either nothing or the whole file (plus, at worst, a stray temp file).
+ *
+ * Only the fsyncs wait on the thread pool. Every other call (open, write, link, rename,
+ * unlink, close) is made synchronously: on a local disk each is a few microseconds of page
+ * cache work, while its promise form costs a thread-pool round trip that settles only when
+ * the host's event loop next turns. A Pi session's loop turns a few times per request, so a
+ * blob written through six awaited calls took 20-40 ms from start to end and a commit that
+ * wrote a few dozen fell behind by a whole request (bench:pi, docs/storage.md). The disk's
+ * real wait, the flush, still happens off the main thread.
  */
 
 /** Prefix of temp files; readers and listings skip names that start with it. */
@@ -27,14 +34,14 @@ export function isTempName(name: string): boolean {
 export async function replaceFileAtomically(target: string, bytes: Uint8Array, mode: number, before?: () => Promise<void>): Promise<void> {
   const [written, barrier] = await Promise.allSettled([writeTempFile(target, bytes, mode), before?.()]);
   if (written.status === 'rejected' || barrier.status === 'rejected') {
-    if (written.status === 'fulfilled') await unlink(written.value).catch(() => undefined);
+    if (written.status === 'fulfilled') removeQuietly(written.value);
     throw written.status === 'rejected' ? written.reason : (barrier as PromiseRejectedResult).reason;
   }
   const temp = written.value;
   try {
-    await rename(temp, target);
+    renameSync(temp, target);
   } catch (error) {
-    await unlink(temp).catch(() => undefined);
+    removeQuietly(temp);
     throw error;
   }
   await fsyncDirectory(dirname(target));
@@ -50,14 +57,14 @@ export async function replaceFileAtomically(target: string, bytes: Uint8Array, m
 export async function createFileExclusively(target: string, bytes: Uint8Array, mode: number, deferred?: PendingSyncs): Promise<'created' | 'exists'> {
   const temp = await writeTempFile(target, bytes, mode, deferred === undefined);
   try {
-    await link(temp, target);
+    linkSync(temp, target);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     // Someone else's copy is relied on now: it is synced at the barrier too.
     deferred?.add(target);
     return 'exists';
   } finally {
-    await unlink(temp).catch(() => undefined);
+    removeQuietly(temp);
   }
   if (deferred === undefined) await fsyncDirectory(dirname(target));
   else deferred.add(target);
@@ -116,46 +123,63 @@ export class PendingSyncs {
 async function writeTempFile(target: string, bytes: Uint8Array, mode: number, sync = true): Promise<string> {
   const temp = join(dirname(target), `${TEMP_PREFIX}${basename(target)}-${process.pid}-${randomBytes(6).toString('hex')}`);
   // O_EXCL: a temp name is never shared, even by a concurrent writer with the same pid reuse.
-  const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode);
+  const descriptor = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode);
   try {
-    let offset = 0;
-    while (offset < bytes.length) {
-      const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset);
-      offset += bytesWritten;
-    }
-    if (sync) await handle.sync();
+    for (let offset = 0; offset < bytes.length; ) offset += writeSync(descriptor, bytes, offset, bytes.length - offset);
+    if (sync) await syncDescriptor(descriptor);
   } catch (error) {
-    await handle.close().catch(() => undefined);
-    await unlink(temp).catch(() => undefined);
+    closeQuietly(descriptor);
+    removeQuietly(temp);
     throw error;
   }
-  await handle.close();
+  closeSync(descriptor);
   return temp;
 }
 
 async function fsyncFile(path: string): Promise<void> {
   // Stored files are read-only (0444); fsync flushes a file's data through any descriptor.
-  let handle;
+  let descriptor: number;
   try {
-    handle = await open(path, constants.O_RDONLY);
+    descriptor = openSync(path, constants.O_RDONLY);
   } catch (error) {
     // Deleted since it was written (gc removed an unreferenced blob): nothing left to sync,
     // as if it had been synced at once and deleted after.
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw error;
   }
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
+  await syncThenClose(descriptor);
 }
 
 async function fsyncDirectory(path: string): Promise<void> {
-  const handle = await open(path, constants.O_RDONLY | constants.O_DIRECTORY);
+  await syncThenClose(openSync(path, constants.O_RDONLY | constants.O_DIRECTORY));
+}
+
+async function syncThenClose(descriptor: number): Promise<void> {
   try {
-    await handle.sync();
+    await syncDescriptor(descriptor);
   } finally {
-    await handle.close();
+    closeSync(descriptor);
+  }
+}
+
+/** The one call that waits for the disk, so the one made on the thread pool. */
+function syncDescriptor(descriptor: number): Promise<void> {
+  return new Promise((resolve, reject) => fsync(descriptor, (error) => (error === null ? resolve() : reject(error))));
+}
+
+function closeQuietly(descriptor: number): void {
+  try {
+    closeSync(descriptor);
+  } catch {
+    // Already failing: the first error is the one reported.
+  }
+}
+
+/** Remove a temp file that is no longer wanted; one already gone (or unremovable) is only a stray. */
+function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // A stray temp file is skipped by every reader and listing (isTempName).
   }
 }

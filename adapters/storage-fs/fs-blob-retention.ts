@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { link, readdir, rename, stat, unlink, utimes } from 'node:fs/promises';
+import { utimesSync } from 'node:fs';
+import { link, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { StoredBlobInfo } from '../../ports/fold-store.port.ts';
 import { assertSafeId } from '../../core/store-keys.ts';
@@ -22,7 +23,7 @@ const SHA256_NAME = /^[0-9a-f]{64}$/;
 export async function touchBlobFile(layout: FsStoreLayout, storeName: string, path: string): Promise<boolean> {
   const now = new Date();
   try {
-    await utimes(path, now, now);
+    utimesSync(path, now, now);
     return true;
   } catch (error) {
     if (isAbsent(error)) return false;

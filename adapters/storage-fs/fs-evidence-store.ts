@@ -1,4 +1,5 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { EvidenceReference, EvidenceStore } from '../../ports/evidence-store.port.ts';
@@ -92,7 +93,8 @@ export class FsEvidenceStore implements EvidenceStore {
     const key = this.layout.keyOf(path);
     let bytes: Uint8Array;
     try {
-      bytes = await readFile(path);
+      // Synchronous like the store's other small-file calls (atomic-files.ts says why).
+      bytes = readFileSync(path);
     } catch (error) {
       if (isAbsent(error)) throw new FoldError('STORE.NOT_FOUND', `${this.name} store: session ${sessionId} has no artifact ${sha256}`, { details: { sessionId, sha256, key } });
       throw storeFailure('STORE.READ_FAILED', this.name, 'read artifact', key, error);
@@ -145,7 +147,7 @@ export class FsEvidenceStore implements EvidenceStore {
 
   private async exists(path: string): Promise<boolean> {
     try {
-      return (await stat(path)).isFile();
+      return statSync(path).isFile();
     } catch (error) {
       if (isAbsent(error)) return false;
       throw storeFailure('STORE.READ_FAILED', this.name, 'check artifact', this.layout.keyOf(path), error);

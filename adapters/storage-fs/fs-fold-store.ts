@@ -1,4 +1,5 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { EngineState, FoldRecord } from '../../ports/fold-records.ts';
 import type { FoldStore, StoredBlobInfo } from '../../ports/fold-store.port.ts';
@@ -95,7 +96,8 @@ export class FsFoldStore implements FoldStore {
     const key = this.layout.keyOf(path);
     let bytes: Uint8Array;
     try {
-      bytes = await readFile(path);
+      // Read synchronously, like every small-file call of this store (atomic-files.ts says why).
+      bytes = readFileSync(path);
     } catch (error) {
       if (isAbsent(error)) throw new FoldError('STORE.NOT_FOUND', `${this.name} store has no blob ${sha256}`, { details: { sha256, key } });
       throw storeFailure('STORE.READ_FAILED', this.name, 'read blob', key, error);
@@ -107,7 +109,7 @@ export class FsFoldStore implements FoldStore {
   async hasBlob(sha256: string): Promise<boolean> {
     const path = this.layout.blobPath(sha256);
     try {
-      return (await stat(path)).isFile();
+      return statSync(path).isFile();
     } catch (error) {
       if (isAbsent(error)) return false;
       throw storeFailure('STORE.READ_FAILED', this.name, 'check blob', this.layout.keyOf(path), error);
@@ -231,7 +233,7 @@ export class FsFoldStore implements FoldStore {
 
   private async readExisting(path: string): Promise<Uint8Array | undefined> {
     try {
-      return await readFile(path);
+      return readFileSync(path);
     } catch (error) {
       if (isAbsent(error)) return undefined;
       throw storeFailure('STORE.READ_FAILED', this.name, 'check blob', this.layout.keyOf(path), error);
@@ -241,7 +243,7 @@ export class FsFoldStore implements FoldStore {
   // Absence is legitimate for records and state (a new session); any other failure is loud.
   private async readTextOrAbsent(path: string, action: string): Promise<string | undefined> {
     try {
-      return await readFile(path, 'utf8');
+      return readFileSync(path, 'utf8');
     } catch (error) {
       if (isAbsent(error)) return undefined;
       throw storeFailure('STORE.READ_FAILED', this.name, action, this.layout.keyOf(path), error);

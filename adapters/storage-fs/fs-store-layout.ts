@@ -1,4 +1,4 @@
-import { mkdir, realpath } from 'node:fs/promises';
+import { mkdirSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { FoldError } from '../../core/fold-error.ts';
 import { assertSafeId, assertSha256 } from '../../core/store-keys.ts';
@@ -87,9 +87,11 @@ export class FsStoreLayout {
    * be a symlink.
    */
   async prepareDirectory(directory: string): Promise<void> {
-    await this.assertResolvesInside(directory);
-    await mkdir(directory, { recursive: true, mode: 0o755 });
-    await this.assertResolvesInside(directory);
+    // Synchronous, like the store's other small-file calls (atomic-files.ts says why): the
+    // first commit of a store prepares a few dozen blob directories.
+    this.assertResolvesInside(directory);
+    mkdirSync(directory, { recursive: true, mode: 0o755 });
+    this.assertResolvesInside(directory);
   }
 
   /**
@@ -121,8 +123,9 @@ export class FsStoreLayout {
     return preparing;
   }
 
-  private async assertResolvesInside(directory: string): Promise<void> {
-    const [realRoot, realDirectory] = await Promise.all([resolveExistingPart(this.root), resolveExistingPart(directory)]);
+  private assertResolvesInside(directory: string): void {
+    const realRoot = resolveExistingPart(this.root);
+    const realDirectory = resolveExistingPart(directory);
     const fromRoot = relative(realRoot, realDirectory);
     if (fromRoot === '' || fromRoot.startsWith('..') || isAbsolute(fromRoot)) {
       throw new FoldError('STORE.INVALID_KEY', `${this.storeName} store: ${this.keyOf(directory)} resolves to ${realDirectory}, outside the store root ${realRoot}; refusing to write there`, {
@@ -147,11 +150,11 @@ export class FsStoreLayout {
 }
 
 /** The path with symlinks resolved in the part that exists; the missing tail is kept as written. */
-async function resolveExistingPart(path: string): Promise<string> {
+function resolveExistingPart(path: string): string {
   let existing = path;
   for (;;) {
     try {
-      return join(await realpath(existing), relative(existing, path));
+      return join(realpathSync(existing), relative(existing, path));
     } catch (error) {
       const parent = dirname(existing);
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || parent === existing) throw error;

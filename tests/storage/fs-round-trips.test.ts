@@ -10,21 +10,21 @@ import { removeScratch, scratchDirectory } from './support/storage-backends.ts';
 /**
  * The fs store's round trips per write: a directory is checked (realpath before and after a
  * mkdir) once per store, not once per file, and a directory removed since is noticed and
- * made again. mkdir and realpath are counted through a wrapped node:fs/promises (the calls
+ * made again. mkdir and realpath are counted through a wrapped node:fs (the calls
  * still reach the disk).
  */
 const { calls } = vi.hoisted(() => ({ calls: { mkdir: 0, realpath: 0 } }));
-vi.mock('node:fs/promises', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('node:fs/promises')>();
-  const mkdir = (async (...args: Parameters<typeof actual.mkdir>) => {
+vi.mock('node:fs', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('node:fs')>();
+  const mkdirSync = ((...args: Parameters<typeof actual.mkdirSync>) => {
     calls.mkdir += 1;
-    return actual.mkdir(...args);
-  }) as typeof actual.mkdir;
-  const realpath = (async (...args: Parameters<typeof actual.realpath>) => {
+    return actual.mkdirSync(...args);
+  }) as typeof actual.mkdirSync;
+  const realpathSync = ((...args: Parameters<typeof actual.realpathSync>) => {
     calls.realpath += 1;
-    return actual.realpath(...args);
-  }) as typeof actual.realpath;
-  return { ...actual, mkdir, realpath, default: { ...actual, mkdir, realpath } };
+    return actual.realpathSync(...args);
+  }) as typeof actual.realpathSync;
+  return { ...actual, mkdirSync, realpathSync, default: { ...actual, mkdirSync, realpathSync } };
 });
 
 const { FsFoldStore } = await import('../../adapters/storage-fs/fs-fold-store.ts');

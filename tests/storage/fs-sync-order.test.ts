@@ -7,36 +7,42 @@ import { removeScratch, scratchDirectory } from './support/storage-backends.ts';
  * The fs store's commit: blob files are created without an fsync each, then synced in one
  * pass (bytes, then directory entries) before the first record that names them is created;
  * records are synced the same way before the state that lists them. Every open, fsync and
- * link the store makes is logged in order here (node:fs/promises is wrapped, nothing faked:
- * the calls still reach the disk).
+ * link the store makes is logged in order here (node:fs is wrapped, nothing faked: the calls
+ * still reach the disk).
  */
 const { fsLog, holdRecordSyncs } = vi.hoisted(() => ({ fsLog: [] as string[], holdRecordSyncs: { on: false } }));
 const stateTempSynced = () => fsLog.some((entry) => entry.startsWith('sync ') && entry.includes('.tmp-state.json'));
-vi.mock('node:fs/promises', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('node:fs/promises')>();
-  const open: typeof actual.open = async (path, flags, mode) => {
-    const handle = await actual.open(path, flags, mode);
-    const sync = handle.sync.bind(handle);
-    handle.sync = async () => {
-      fsLog.push(`sync ${String(path)}`);
+vi.mock('node:fs', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('node:fs')>();
+  const pathOf = new Map<number, string>();
+  const openSync = ((...args: Parameters<typeof actual.openSync>) => {
+    const descriptor = actual.openSync(...args);
+    const path = args[0];
+    pathOf.set(descriptor, String(path));
+    return descriptor;
+  }) as typeof actual.openSync;
+  const fsync = ((descriptor: number, callback: (error: NodeJS.ErrnoException | null) => void) => {
+    const path = pathOf.get(descriptor) ?? `fd ${descriptor}`;
+    fsLog.push(`sync ${path}`);
+    void (async () => {
       // Hold a record's fsync (up to a second) until the state's temp file has been synced.
-      if (holdRecordSyncs.on && String(path).includes('/folds/')) {
+      if (holdRecordSyncs.on && path.includes('/folds/')) {
         for (let waited = 0; waited < 1_000 && !stateTempSynced(); waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
-        fsLog.push(`synced ${String(path)} ${stateTempSynced() ? 'after' : 'before'} the state's temp file`);
+        fsLog.push(`synced ${path} ${stateTempSynced() ? 'after' : 'before'} the state's temp file`);
       }
-      await sync();
-    };
-    return handle;
-  };
-  const link: typeof actual.link = async (existing, target) => {
-    await actual.link(existing, target);
+      actual.fsync(descriptor, callback);
+    })();
+  }) as typeof actual.fsync;
+  const linkSync = ((existing: string, target: string) => {
+    actual.linkSync(existing, target);
     fsLog.push(`link ${String(target)}`);
-  };
-  const rename: typeof actual.rename = async (from, to) => {
-    await actual.rename(from, to);
+  }) as typeof actual.linkSync;
+  const renameSync = ((from: string, to: string) => {
+    actual.renameSync(from, to);
     fsLog.push(`rename ${String(to)}`);
-  };
-  return { ...actual, open, link, rename, default: { ...actual, open, link, rename } };
+  }) as typeof actual.renameSync;
+  const wrapped = { openSync, fsync, linkSync, renameSync };
+  return { ...actual, ...wrapped, default: { ...actual, ...wrapped } };
 });
 
 const { FsFoldStore } = await import('../../adapters/storage-fs/fs-fold-store.ts');
