@@ -9,7 +9,7 @@ import type { ProjectionSink } from '../ports/projection-sink.port.ts';
 import { assertCostModelOption } from './cost-model-check.ts';
 import { assertKnownOptions, assertSessionIdOption, assertStoreLocation, RUNTIME_OPTION_KEYS } from './option-checks.ts';
 import { RequestLogSink, requestLogOf } from './request-log-sink.ts';
-import { instrumentFoldStore, loadOpenTelemetryApi, OpenTelemetrySink } from '../adapters/opentelemetry/index.ts';
+import { sessionTelemetry } from '../adapters/opentelemetry/index.ts';
 import { createSessionContainer, resolveSessionPorts } from './session-container.ts';
 import { BACKING_FOLD_STORE } from './tokens.ts';
 import type { StoreSelectionOptions } from './store-selection.ts';
@@ -62,14 +62,15 @@ export async function createFoldRuntime(options: FoldRuntimeOptions): Promise<Co
   assertCostModelOption(options.costModel, 'createFoldRuntime');
   const settings = resolveSettings(options.settings ?? {});
   // OpenTelemetry when the host installed @opentelemetry/api (docs/observability.md); nothing otherwise.
-  const openTelemetry = options.openTelemetry === false ? undefined : await loadOpenTelemetryApi();
+  // A session opened while the API still loads does not wait for it: what it reports meanwhile is held.
+  const telemetry = options.openTelemetry === false ? undefined : await sessionTelemetry(options.sessionId);
   // The session's FOLD_STORE is the timed one, so the engine and the container hold the same instance.
-  const session = await createSessionContainer(options, settings, openTelemetry === undefined ? undefined : (store) => instrumentFoldStore(store, openTelemetry));
+  const session = await createSessionContainer(options, settings, telemetry?.observeStore);
   let runtime: FoldRuntime;
   let requestLog: RequestLogSink | undefined;
   try {
     const ports = resolveSessionPorts(session);
-    const observed = openTelemetry === undefined ? ports.projectionSink : new OpenTelemetrySink(openTelemetry, options.sessionId, ports.projectionSink);
+    const observed = telemetry === undefined ? ports.projectionSink : telemetry.observeSink(ports.projectionSink);
     const foldStore = ports.foldStore;
     // The request log (for `pi-fold view`) goes to the backing store itself, outside the size caps.
     const loggingStore = requestLogOf(session.resolve(BACKING_FOLD_STORE));

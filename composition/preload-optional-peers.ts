@@ -4,8 +4,10 @@ import { loadOpenTelemetryApi } from '../adapters/opentelemetry/index.ts';
  * Start loading the optional peers a session's composition waits for (today
  * `@opentelemetry/api`, when the host installed it), so that a host registering pi-fold at
  * start-up does not pay the module load inside its first model request: loading it there
- * cost that request 40–75 ms in `npm run bench:pi`. Fire and forget; the load is shared, and a
- * load that fails is reported by the session that awaits it (`createFoldRuntime`).
+ * cost that request 40–75 ms in `npm run bench:pi`. Fire and forget; the load is shared. A session
+ * opened before it ends does not wait for it (its telemetry is held until the API is there,
+ * adapters/opentelemetry/late-telemetry.ts); a load that failed is reported by the next
+ * `createFoldRuntime`.
  */
 export function preloadOptionalPeers(): void {
   loadOpenTelemetryApi().catch(() => undefined);

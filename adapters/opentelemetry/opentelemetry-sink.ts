@@ -10,6 +10,10 @@ import { ATTRIBUTES, METER_NAME, METRICS } from './telemetry-names.ts';
  * and per action (counts and answer bytes), as metrics, plus a span per request (from the
  * projection to the provider's counts), per commit and per action. Hands everything on to
  * `inner` unchanged.
+ *
+ * Each call takes an optional `at` (epoch ms): when the event happened, for a sink that hands
+ * over events it held while the API was loading (`late-telemetry.ts`); spans then start and
+ * end at those times. Without it, now.
  */
 export class OpenTelemetrySink implements ProjectionSink {
   readonly specificationVersion = 'v1' as const;
@@ -39,21 +43,22 @@ export class OpenTelemetrySink implements ProjectionSink {
     };
   }
 
-  accept(projection: Projection): void {
+  accept(projection: Projection, at?: number): void {
     this.inner?.accept(projection);
     const row = projection.ledger;
-    this.endOpenRequest();
+    this.endOpenRequest(at);
     const rewrite = row.causes.length > 0;
     this.instruments.requests.add(1, { [ATTRIBUTES.causes]: rewrite ? row.causes.join(',') : 'append' });
     this.instruments.promptTokens.record(row.estimatedTokens);
     this.instruments.occupancy.record(row.budgetTokens > 0 ? row.estimatedTokens / row.budgetTokens : 0);
     const span = this.tracer.startSpan('pi_fold.request', {
+      ...startedAt(at),
       attributes: { [ATTRIBUTES.conversationId]: this.sessionId, [ATTRIBUTES.operationName]: 'chat', [ATTRIBUTES.request]: row.request, [ATTRIBUTES.causes]: row.causes.join(','), 'pi_fold.request.estimated_tokens': row.estimatedTokens, 'pi_fold.request.budget_tokens': row.budgetTokens, 'pi_fold.request.folds_landed': row.foldsLanded },
     });
     this.openRequest = { request: row.request, span };
   }
 
-  acceptUsage(event: UsageTelemetry): void {
+  acceptUsage(event: UsageTelemetry, at?: number): void {
     this.inner?.acceptUsage?.(event);
     const prompt = event.input + event.cacheRead + event.cacheWrite;
     this.instruments.tokenUsage.record(prompt, { [ATTRIBUTES.tokenType]: 'input', [ATTRIBUTES.operationName]: 'chat' });
@@ -61,11 +66,11 @@ export class OpenTelemetrySink implements ProjectionSink {
     this.instruments.cacheRead.record(event.cacheRead);
     if (this.openRequest?.request === event.request) {
       this.openRequest.span.setAttributes({ [ATTRIBUTES.inputTokens]: prompt, [ATTRIBUTES.outputTokens]: event.output, [ATTRIBUTES.cacheReadTokens]: event.cacheRead, [ATTRIBUTES.cacheWriteTokens]: event.cacheWrite });
-      this.endOpenRequest();
+      this.endOpenRequest(at);
     }
   }
 
-  acceptCommitTelemetry(event: CommitTelemetry): void {
+  acceptCommitTelemetry(event: CommitTelemetry, at?: number): void {
     this.inner?.acceptCommitTelemetry?.(event);
     const attributes: Attributes = { [ATTRIBUTES.commitCause]: event.causes.join(',') || 'commit' };
     if (event.phase === 'landed') {
@@ -75,6 +80,7 @@ export class OpenTelemetrySink implements ProjectionSink {
       this.instruments.prefixRewritten.record(event.prefixTokensRewritten, attributes);
     }
     const span = this.tracer.startSpan(`pi_fold.commit.${event.phase}`, {
+      ...startedAt(at),
       attributes: {
         ...attributes,
         [ATTRIBUTES.conversationId]: this.sessionId,
@@ -87,26 +93,31 @@ export class OpenTelemetrySink implements ProjectionSink {
         ...(event.providerCacheRead === undefined ? {} : { [ATTRIBUTES.cacheReadTokens]: event.providerCacheRead }),
       },
     });
-    span.end();
+    span.end(at);
   }
 
   acceptWarning(warning: FoldWarning): void {
     this.inner?.acceptWarning?.(warning);
   }
 
-  acceptAction(event: ActionTelemetry): void {
+  acceptAction(event: ActionTelemetry, at?: number): void {
     this.inner?.acceptAction?.(event);
     const attributes: Attributes = { [ATTRIBUTES.action]: event.action, [ATTRIBUTES.outcome]: event.outcome, ...(event.code === undefined ? {} : { [ATTRIBUTES.errorType]: event.code }) };
     this.instruments.actions.add(1, attributes);
     this.instruments.actionBytes.record(event.answerBytes, { [ATTRIBUTES.action]: event.action });
-    const span = this.tracer.startSpan(`pi_fold.action ${event.action}`, { attributes: { ...attributes, [ATTRIBUTES.conversationId]: this.sessionId, 'pi_fold.action.answer_bytes': event.answerBytes } });
+    const span = this.tracer.startSpan(`pi_fold.action ${event.action}`, { ...startedAt(at), attributes: { ...attributes, [ATTRIBUTES.conversationId]: this.sessionId, 'pi_fold.action.answer_bytes': event.answerBytes } });
     if (event.outcome === 'refused') span.setStatus({ code: this.api.SpanStatusCode.ERROR, ...(event.code === undefined ? {} : { message: event.code }) });
-    span.end();
+    span.end(at);
   }
 
   /** A request whose usage never came (a failed call) is closed when the next one starts. */
-  private endOpenRequest(): void {
-    this.openRequest?.span.end();
+  private endOpenRequest(at?: number): void {
+    this.openRequest?.span.end(at);
     this.openRequest = undefined;
   }
+}
+
+/** A span's start option for an event that happened at `at` (now when undefined). */
+function startedAt(at: number | undefined): { startTime?: number } {
+  return at === undefined ? {} : { startTime: at };
 }
