@@ -33,32 +33,31 @@
  * Pi's entry ids and timestamps reach the wire through fold ids and hashes.
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAgentSession, DefaultResourceLoader, SessionManager, SettingsManager, type AgentSession, type ExtensionAPI, type ToolDefinition } from '@mariozechner/pi-coding-agent';
-import { registerPiFold, type PiFoldRegistration } from '../../adapters/pi/register-pi-fold.ts';
+import { createAgentSession, DefaultResourceLoader, SessionManager, SettingsManager, type AgentSession, type ToolDefinition } from '@mariozechner/pi-coding-agent';
+import type { PiFoldRegistration } from '../../adapters/pi/register-pi-fold.ts';
 import { scriptedModelHost } from '../../testing/pi/scripted-host.ts';
 import { MemoryEvidenceStore } from '../../adapters/storage-memory/memory-evidence-store.ts';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { FoldError } from '../../core/fold-error.ts';
-import { createCharsCostModel } from '../../core/chars-cost-model.ts';
 import { PRICE_LISTS } from '../../core/price-lists.ts';
 import { COST_MODEL } from '../../composition/tokens.ts';
 import type { PriceList } from '../../ports/cost-model.port.ts';
 import type { Thresholds } from '../../core/settings.ts';
-import type { Projection } from '../../ports/projection-sink.port.ts';
 import { SimulatedProvider, type ModelPolicy } from '../provider/simulated-provider.ts';
 import { WireTokenizer } from '../provider/wire-tokens.ts';
-import type { ArmName, ArmResult, FoldArmSettings, LabRunSettings, RequestRow } from '../report/lab-records.ts';
-import { windowPartOf, type WindowPart } from '../report/window-parts.ts';
-import { armProfile, wholeThresholds, type FoldArmSetup } from './arm-profile.ts';
-import { auditBytes, sessionOriginals, type SeenSpill } from './byte-audit.ts';
-import { HookTimer } from './hook-timer.ts';
+import type { ArmName, ArmResult, LabRunSettings, RequestRow } from '../report/lab-records.ts';
+import { armProfile, wholeThresholds, type ArmProfile } from './arm-profile.ts';
+import { auditBytes, sessionOriginals } from './byte-audit.ts';
+import { ArmTally } from './arm-tally.ts';
+import { checkedFoldSettings, foldFactory, foldSettingsFile, type ArmStores } from './fold-arm.ts';
 import { labClockSeconds, withLabDeterminism } from './seeded-ids.ts';
 import { SessionActivity, settleSession } from './settle-session.ts';
 
 export type { ModelPolicy, ModelRequest, ScriptedReply } from '../provider/simulated-provider.ts';
+export { checkedFoldSettings } from './fold-arm.ts';
 
 /** One arm to run. */
 export interface RunArmInput {
@@ -104,12 +103,30 @@ async function runArmSession(input: RunArmInput): Promise<ArmResult> {
     throw new FoldError('SETTINGS.INVALID', `unknown price list "${input.settings.priceList}" (known: ${Object.keys(PRICE_LISTS).join(', ')})`);
   }
   const scratch = mkdtempSync(join(tmpdir(), 'pi-fold-lab-'));
-  const cwd = input.cwd ?? scratch;
-  const agentDirectory = join(scratch, 'agent');
-  const hookTimer = new HookTimer();
-  const counters = { compactions: 0, foldEvents: 0, pendingCauses: undefined as readonly string[] | undefined, pendingParts: undefined as readonly WindowPart[] | undefined };
+  const tally = new ArmTally();
+  const provider = armProvider(input, profile, priceList, tally);
   let session: AgentSession | undefined;
-  const provider = new SimulatedProvider({
+  try {
+    const opened = await openArmSession({ input, profile, priceList, scratch, provider, tally });
+    session = opened.session;
+    let failure: string | undefined;
+    const activity = new SessionActivity(session);
+    for (const prompt of input.prompts) {
+      activity.beginTurn();
+      await session.prompt(prompt);
+      await settleSession(session, activity);
+      failure = turnFailure(session, opened.errors);
+      if (failure !== undefined) break;
+    }
+    return await armResult({ input, profile, priceList, provider, tally, session, registration: opened.registration(), stores: opened.stores, failure });
+  } finally {
+    session?.dispose();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+function armProvider(input: RunArmInput, profile: ArmProfile, priceList: PriceList, tally: ArmTally): SimulatedProvider {
+  return new SimulatedProvider({
     arm: input.arm,
     tokenizer: new WireTokenizer(),
     priceList,
@@ -119,110 +136,113 @@ async function runArmSession(input: RunArmInput): Promise<ArmResult> {
     ...(input.onRow === undefined ? {} : { onRow: input.onRow }),
     ...(input.cacheOnLabClock === true ? { clockSeconds: labClockSeconds } : {}),
     attribution: {
-      takeFoldCauses: () => {
-        const causes = counters.pendingCauses;
-        counters.pendingCauses = undefined;
-        return causes;
-      },
-      takeMessageParts: () => {
-        const parts = counters.pendingParts;
-        counters.pendingParts = undefined;
-        return parts;
-      },
-      compactionsDone: () => counters.compactions,
-      isCompacting: () => session?.isCompacting ?? false,
-      takeHookMs: () => hookTimer.take(),
+      takeFoldCauses: () => tally.takeCauses(),
+      takeMessageParts: () => tally.takeParts(),
+      compactionsDone: () => tally.compactions,
+      isCompacting: () => tally.session?.isCompacting ?? false,
+      takeHookMs: () => tally.hookTimer.take(),
     },
   });
-  try {
-    // Pi 0.x (the pinned host) and >= 0.74 (a peer's host, lab/peers) register providers differently.
-    const models = await scriptedModelHost(scratch);
-    models.registerProvider('lab', {
-      api: 'lab-simulated',
-      apiKey: 'offline',
-      baseUrl: 'http://localhost:0',
-      models: [{ id: 'lab-model', name: 'Lab model', reasoning: false, input: ['text'], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: profile.contextWindow, maxTokens: 32_000 }],
-      streamSimple: provider.streamSimple as never,
-    });
-    const settingsManager = SettingsManager.inMemory({ compaction: { enabled: profile.compaction } });
-    let registration: PiFoldRegistration | undefined;
-    const stores = { foldStore: new MemoryFoldStore(), evidenceStore: new MemoryEvidenceStore() };
-    const spills = new Map<string, SeenSpill>();
-    const extensionFactories = profile.fold === undefined ? [] : [foldFactory(profile.fold, priceList, stores, foldSettingsFile(scratch, profile.fold), hookTimer, (projection) => {
-      counters.pendingCauses = projection.ledger.causes;
-      counters.pendingParts = projection.messages.map(windowPartOf);
-      counters.foldEvents += projection.ledger.foldsLanded;
-      noteSpills(projection, spills);
-    }, (registered) => {
-      registration = registered;
-    })];
-    const resourceLoader = new DefaultResourceLoader({
-      cwd,
-      agentDir: agentDirectory,
-      settingsManager,
-      extensionFactories,
-      ...(profile.extensionPath === undefined ? {} : { additionalExtensionPaths: [profile.extensionPath] }),
-      noSkills: true,
-      noPromptTemplates: true,
-      noThemes: true,
-      noContextFiles: true,
-    });
-    await resourceLoader.reload();
-    const created = await createAgentSession({
-      cwd,
-      agentDir: agentDirectory,
-      model: models.find('lab', 'lab-model')!,
-      ...models.sessionOptions,
-      settingsManager,
-      sessionManager: labSessionManager(cwd, input.arm, profile.extensionPath === undefined ? undefined : join(scratch, 'sessions')),
-      resourceLoader,
-      customTools: [...input.tools] as ToolDefinition[],
-      noTools: 'builtin',
-    });
-    session = created.session;
-    const errors: string[] = [];
-    await session.bindExtensions({ onError: (error: { event: string; error: string }) => errors.push(`${error.event}: ${error.error}`) } as never);
-    session.subscribe((event) => {
-      if (event.type === 'compaction_end' && event.result !== undefined) counters.compactions += 1;
-    });
-    const activity = new SessionActivity(session);
-    let failure: string | undefined;
-    for (const prompt of input.prompts) {
-      activity.beginTurn();
-      await session.prompt(prompt);
-      await settleSession(session, activity);
-      failure = turnFailure(session, errors);
-      if (failure !== undefined) break;
-    }
-    const reads = fileReads(session);
-    const folding = await registration?.sessions.existing(session.sessionManager.getSessionId());
-    const ownership = folding?.ownership.warnings ?? [];
-    const foldSettings = folding === undefined || profile.fold === undefined ? undefined : checkedFoldSettings(input.arm, { ...profile.fold, priceList: priceList.name }, { ...folding.runtime.view.settings, priceList: folding.composed.container.resolve(COST_MODEL).priceList.name });
-    const sessionId = session.sessionManager.getSessionId();
-    const bytes = await auditBytes({
-      sessionId,
-      originals: sessionOriginals(session.sessionManager.getBranch()),
-      ...(profile.fold === undefined ? {} : { folds: { store: stores.foldStore, records: await stores.foldStore.listFolds(sessionId) }, spills: { store: stores.evidenceStore, seen: spills.values() } }),
-    });
-    const rewrites = provider.rows.filter((row) => row.purpose !== 'summary' && row.event !== 'append');
-    return {
-      arm: input.arm,
-      rows: provider.rows,
-      compactions: counters.compactions,
-      foldEvents: counters.foldEvents,
-      rewritesAttributed: rewrites.filter((row) => row.event !== 'rewrite-unattributed').length,
-      rewritesUnattributed: rewrites.filter((row) => row.event === 'rewrite-unattributed').length,
-      fileReads: reads.count,
-      fileBytes: reads.bytes,
-      ...(registration === undefined ? {} : { ownershipWarnings: ownership.reduce((sum, warning) => sum + warning.occurrences, 0) }),
-      ...(foldSettings === undefined ? {} : { foldSettings }),
-      bytes,
-      ...(failure === undefined ? {} : { failure }),
-    };
-  } finally {
-    session?.dispose();
-    rmSync(scratch, { recursive: true, force: true });
-  }
+}
+
+interface ArmSessionInputs {
+  readonly input: RunArmInput;
+  readonly profile: ArmProfile;
+  readonly priceList: PriceList;
+  readonly scratch: string;
+  readonly provider: SimulatedProvider;
+  readonly tally: ArmTally;
+}
+
+/** A real Pi session on the simulated provider, with pi-fold (fold arms) or a peer's extension loaded. */
+async function openArmSession({ input, profile, priceList, scratch, provider, tally }: ArmSessionInputs): Promise<{ session: AgentSession; errors: string[]; stores: ArmStores; registration: () => PiFoldRegistration | undefined }> {
+  const cwd = input.cwd ?? scratch;
+  const agentDirectory = join(scratch, 'agent');
+  // Pi 0.x (the pinned host) and >= 0.74 (a peer's host, lab/peers) register providers differently.
+  const models = await scriptedModelHost(scratch);
+  models.registerProvider('lab', {
+    api: 'lab-simulated',
+    apiKey: 'offline',
+    baseUrl: 'http://localhost:0',
+    models: [{ id: 'lab-model', name: 'Lab model', reasoning: false, input: ['text'], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: profile.contextWindow, maxTokens: 32_000 }],
+    streamSimple: provider.streamSimple as never,
+  });
+  const settingsManager = SettingsManager.inMemory({ compaction: { enabled: profile.compaction } });
+  let registration: PiFoldRegistration | undefined;
+  const stores: ArmStores = { foldStore: new MemoryFoldStore(), evidenceStore: new MemoryEvidenceStore() };
+  const onRegistered = (registered: PiFoldRegistration) => (registration = registered);
+  const extensionFactories = profile.fold === undefined ? [] : [foldFactory(profile.fold, priceList, stores, foldSettingsFile(scratch, profile.fold), tally.hookTimer, (projection) => tally.projected(projection), onRegistered)];
+  const resourceLoader = new DefaultResourceLoader({
+    cwd,
+    agentDir: agentDirectory,
+    settingsManager,
+    extensionFactories,
+    ...(profile.extensionPath === undefined ? {} : { additionalExtensionPaths: [profile.extensionPath] }),
+    noSkills: true,
+    noPromptTemplates: true,
+    noThemes: true,
+    noContextFiles: true,
+  });
+  await resourceLoader.reload();
+  const { session } = await createAgentSession({
+    cwd,
+    agentDir: agentDirectory,
+    model: models.find('lab', 'lab-model')!,
+    ...models.sessionOptions,
+    settingsManager,
+    sessionManager: labSessionManager(cwd, input.arm, profile.extensionPath === undefined ? undefined : join(scratch, 'sessions')),
+    resourceLoader,
+    customTools: [...input.tools] as ToolDefinition[],
+    noTools: 'builtin',
+  });
+  tally.session = session;
+  const errors: string[] = [];
+  await session.bindExtensions({ onError: (error: { event: string; error: string }) => errors.push(`${error.event}: ${error.error}`) } as never);
+  session.subscribe((event) => {
+    if (event.type === 'compaction_end' && event.result !== undefined) tally.compactions += 1;
+  });
+  return { session, errors, stores, registration: () => registration };
+}
+
+interface ArmOutcome {
+  readonly input: RunArmInput;
+  readonly profile: ArmProfile;
+  readonly priceList: PriceList;
+  readonly provider: SimulatedProvider;
+  readonly tally: ArmTally;
+  readonly session: AgentSession;
+  readonly registration: PiFoldRegistration | undefined;
+  readonly stores: ArmStores;
+  readonly failure: string | undefined;
+}
+
+/** The arm's rows and counts, with the settings its runtime really ran with and the byte audit of what it stored. */
+async function armResult({ input, profile, priceList, provider, tally, session, registration, stores, failure }: ArmOutcome): Promise<ArmResult> {
+  const reads = fileReads(session);
+  const sessionId = session.sessionManager.getSessionId();
+  const folding = await registration?.sessions.existing(sessionId);
+  const ownership = folding?.ownership.warnings ?? [];
+  const foldSettings = folding === undefined || profile.fold === undefined ? undefined : checkedFoldSettings(input.arm, { ...profile.fold, priceList: priceList.name }, { ...folding.runtime.view.settings, priceList: folding.composed.container.resolve(COST_MODEL).priceList.name });
+  const bytes = await auditBytes({
+    sessionId,
+    originals: sessionOriginals(session.sessionManager.getBranch()),
+    ...(profile.fold === undefined ? {} : { folds: { store: stores.foldStore, records: await stores.foldStore.listFolds(sessionId) }, spills: { store: stores.evidenceStore, seen: tally.spills.values() } }),
+  });
+  const rewrites = provider.rows.filter((row) => row.purpose !== 'summary' && row.event !== 'append');
+  return {
+    arm: input.arm,
+    rows: provider.rows,
+    compactions: tally.compactions,
+    foldEvents: tally.foldEvents,
+    rewritesAttributed: rewrites.filter((row) => row.event !== 'rewrite-unattributed').length,
+    rewritesUnattributed: rewrites.filter((row) => row.event === 'rewrite-unattributed').length,
+    fileReads: reads.count,
+    fileBytes: reads.bytes,
+    ...(registration === undefined ? {} : { ownershipWarnings: ownership.reduce((sum, warning) => sum + warning.occurrences, 0) }),
+    ...(foldSettings === undefined ? {} : { foldSettings }),
+    bytes,
+    ...(failure === undefined ? {} : { failure }),
+  };
 }
 
 /**
@@ -234,60 +254,6 @@ function labSessionManager(cwd: string, arm: ArmName, sessionDirectory?: string)
   const sessionManager = sessionDirectory === undefined ? SessionManager.inMemory(cwd) : SessionManager.create(cwd, sessionDirectory);
   sessionManager.newSession({ id: `lab-${createHash('sha256').update(arm).digest('hex').slice(0, 12)}` });
   return sessionManager;
-}
-
-/**
- * pi-fold as a fold arm loads it. Its scheduler decides with the price list the provider
- * bills by (a replay's: the recorded model's), not the ledger default: a fold arm that weighed
- * other prices than it is billed would be measured under a policy no real host runs.
- */
-function foldFactory(fold: FoldArmSetup, priceList: PriceList, stores: { readonly foldStore: MemoryFoldStore; readonly evidenceStore: MemoryEvidenceStore }, settingsPath: string, hookTimer: HookTimer, onProjection: (projection: Projection) => void, onRegistered: (registration: PiFoldRegistration) => void): (pi: ExtensionAPI) => void {
-  return (pi) => {
-    const registration = registerPiFold(hookTimer.wrap(pi), {
-      ...stores,
-      settingsPath,
-      settings: { providerInputBudget: fold.providerInputBudget, ...(fold.scheduling === undefined ? {} : { scheduling: fold.scheduling }), ...(fold.thresholds === undefined ? {} : { thresholds: fold.thresholds }) },
-      projectionSink: { specificationVersion: 'v1', accept: onProjection },
-      costModel: createCharsCostModel({ priceList }),
-    });
-    onRegistered(registration);
-  };
-}
-
-/**
- * The settings file a fold arm's runtime reads. Pi's registration lets the file's thresholds
- * win over the ones passed in code, so an arm's thresholds are also written to a file of its
- * own; without thresholds the path does not exist: the package defaults, never this machine's file.
- */
-function foldSettingsFile(scratch: string, fold: FoldArmSetup): string {
-  const path = join(scratch, 'pi-fold-settings.json');
-  if (fold.thresholds !== undefined) writeFileSync(path, `${JSON.stringify({ thresholds: fold.thresholds })}\n`);
-  return path;
-}
-
-/** The settings the runtime really ran with, refused when they are not the arm's (a lab figure under the wrong policy is worse than none). */
-export function checkedFoldSettings(
-  arm: ArmName,
-  asked: FoldArmSetup & { readonly priceList?: string },
-  running: { readonly scheduling: string; readonly thresholds: Thresholds; readonly priceList?: string },
-): FoldArmSettings {
-  const { maxTarget, minTarget, consolidateAfter, minFoldChars } = running.thresholds;
-  const effective: FoldArmSettings = { scheduling: running.scheduling, thresholds: { maxTarget, minTarget, consolidateAfter, minFoldChars }, ...(running.priceList === undefined ? {} : { priceList: running.priceList }) };
-  const thresholdsDiffer = asked.thresholds !== undefined && (Object.keys(asked.thresholds) as (keyof Thresholds)[]).some((key) => asked.thresholds![key] !== running.thresholds[key]);
-  const schedulingDiffers = asked.scheduling !== undefined && asked.scheduling !== running.scheduling;
-  const pricesDiffer = asked.priceList !== undefined && asked.priceList !== running.priceList;
-  if (thresholdsDiffer || schedulingDiffers || pricesDiffer) {
-    throw new FoldError('SETTINGS.INVALID', `arm ${arm}: its settings did not reach the runtime: asked ${JSON.stringify({ scheduling: asked.scheduling, thresholds: asked.thresholds, priceList: asked.priceList })}, the runtime ran with ${JSON.stringify(effective)}`, { details: { arm } });
-  }
-  return effective;
-}
-
-/** Every spill a window showed, by id: the byte audit checks each one's evidence after the run. */
-function noteSpills(projection: Projection, spills: Map<string, SeenSpill>): void {
-  for (const message of projection.messages) {
-    if (message.kind !== 'spilled') continue;
-    for (const pointer of message.spills) if (!spills.has(pointer.id)) spills.set(pointer.id, { pointer, entryId: message.entryId });
-  }
 }
 
 /** Why the turn ended without the model's own final answer, if it did. */

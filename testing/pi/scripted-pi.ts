@@ -1,43 +1,18 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAssistantMessageEventStream, type AssistantMessage, type Context, type Message, type ToolCall, type TextContent } from '@mariozechner/pi-ai';
+import type { Message } from '@mariozechner/pi-ai';
 import { createAgentSession, DefaultResourceLoader, SessionManager, SettingsManager, VERSION, type AgentSession, type ExtensionAPI, type ModelRegistry, type ToolDefinition } from '@mariozechner/pi-coding-agent';
 import { Type } from 'typebox';
 import { registerPiFold, type PiFoldRegistration } from '../../adapters/pi/register-pi-fold.ts';
 import type { PiHostScope } from '../../adapters/pi/host-api.ts';
 import type { PiFoldOptions } from '../../adapters/pi/session-registry.ts';
-import type { LedgerRow, Projection } from '../../ports/projection-sink.port.ts';
-import { notifyingUi, scriptedModelHost, splitPrompt, type ProviderConfig } from './scripted-host.ts';
+import type { LedgerRow, Projection, ProjectionSink } from '../../ports/projection-sink.port.ts';
+import { notifyingUi, scriptedModelHost, type ProviderConfig } from './scripted-host.ts';
+import { scriptedProvider, type RecordedRequest, type ScriptedProviderOptions } from './scripted-provider.ts';
 
-/** One request exactly as the scripted provider received it. */
-export interface RecordedRequest {
-  readonly index: number;
-  readonly messages: readonly Message[];
-  /** JSON of each message, in order: the bytes compared for docs/behaviour.md I1. */
-  readonly serialized: readonly string[];
-  /**
-   * JSON of every message the provider was handed, in order, Pi's own `system` messages
-   * included (Pi >= 0.8x carries the system prompt, its sections and the tool set in them).
-   */
-  readonly wire: readonly string[];
-  /** The provider's own token count: every char it received / 4. */
-  readonly promptTokens: number;
-  /** The id of the scripted model that received it. */
-  readonly model: string;
-  /** Names of the tools the request offered the model. */
-  readonly toolNames: readonly string[];
-}
-
-/** What the scripted model answers. */
-export type ScriptedReply =
-  | { readonly kind: 'text'; readonly text: string; /** Report this many input tokens instead of the real count (to cross Pi's compaction threshold). */ readonly reportTokens?: number }
-  | { readonly kind: 'tools'; readonly text?: string; readonly calls: readonly { readonly name: string; readonly arguments: Record<string, unknown> }[] }
-  | { readonly kind: 'overflow' };
-
-export type Script = (request: RecordedRequest, history: readonly RecordedRequest[]) => ScriptedReply;
-
-export const CONTEXT_WINDOW = 200_000;
+export type { RecordedRequest, Script, ScriptedReply } from './scripted-provider.ts';
+export { CONTEXT_WINDOW } from './scripted-provider.ts';
 
 /**
  * The Pi these suites drive: the root's 0.x (`@mariozechner`) on Node 20, or the current 1.x
@@ -93,39 +68,23 @@ export interface ScriptedPi {
  */
 export const KEEP_BLOBS_RAW: Readonly<Record<string, unknown>> = Object.freeze({ spill: { thresholdBytes: 65_536, keepBytes: 4_096 } });
 
-/** Options for one scripted Pi session. */
-export interface ScriptedPiOptions {
-  readonly script: Script;
+/** Options for one scripted Pi session (the provider's own are in ScriptedProviderOptions). */
+export interface ScriptedPiOptions extends ScriptedProviderOptions {
   readonly fold: PiFoldOptions;
   /** An existing session file to reopen (restart), else a new session in `sessionDirectory`. */
   readonly sessionFile?: string;
   readonly sessionDirectory?: string;
   readonly compaction?: boolean;
-  /** The scripted model's context window. @default 200000 */
-  readonly contextWindow?: number;
   /** Wrap the extension API pi-fold registers on (the benchmark times the context hook this way). */
   readonly wrapExtensionApi?: (pi: ExtensionAPI) => ExtensionAPI;
-  /** Prefix of tool call ids; a process that resumes a session file needs its own so ids never repeat. @default 'call_' */
-  readonly toolCallIdPrefix?: string;
-  /** More scripted models beside `s1` (a model switch mid-session). */
-  readonly extraModels?: readonly { readonly id: string; readonly contextWindow: number }[];
   /** Other extensions loaded before and after pi-fold (a rival context manager). */
   readonly otherExtensions?: { readonly before?: readonly ((pi: ExtensionAPI) => void)[]; readonly after?: readonly ((pi: ExtensionAPI) => void)[] };
   /** Tools the session offers beside `fetch_blob`. */
   readonly extraTools?: readonly ToolDefinition[];
-  /** Hand each request's payload to Pi's `before_provider_request` hooks, as pi-ai's real providers do. @default true */
-  readonly payloadHook?: boolean;
   /** More providers beside `scripted`, e.g. one on pi-ai's own API code against a local server. */
   readonly providers?: readonly { readonly name: string; readonly config: ProviderConfig }[];
   /** The model the session starts on. @default the scripted `s1` */
   readonly startModel?: { readonly provider: string; readonly id: string };
-  /**
-   * When the scripted reply arrives: `'microtask'` answers before the event loop turns, so
-   * file writes under way in the background make no progress until something awaits them;
-   * `'next-turn'` answers on the loop's next turn, as a reply read from a socket does.
-   * @default 'microtask'
-   */
-  readonly replyOn?: 'microtask' | 'next-turn';
 }
 
 /**
@@ -153,77 +112,10 @@ async function openSession(options: ScriptedPiOptions, withFold: boolean): Promi
   const workDirectory = mkdtempSync(join(tmpdir(), 'pi-fold-pi-'));
   const agentDirectory = join(workDirectory, 'agent');
   const models = await scriptedModelHost(workDirectory);
-  let responseCounter = 0;
-  models.registerProvider('scripted', {
-    api: 'scripted-api',
-    apiKey: 'offline',
-    baseUrl: 'http://localhost:0',
-    models: [{ id: 's1', contextWindow: options.contextWindow ?? CONTEXT_WINDOW }, ...(options.extraModels ?? [])].map(({ id, contextWindow }) => ({ id, name: `Scripted ${id}`, reasoning: false, input: ['text' as const], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow, maxTokens: 8192 })),
-    streamSimple: (model, context: Context, streamOptions) => {
-      const stream = createAssistantMessageEventStream();
-      if (options.payloadHook === false) return answer(model, context, streamOptions, stream);
-      // pi-ai's providers hand the request body to `onPayload` (Pi's before_provider_request) before sending it.
-      const payload = { model: model.id, system: context.systemPrompt, messages: context.messages, tools: context.tools };
-      void Promise.resolve(streamOptions?.onPayload?.(payload, model)).then(
-        () => answer(model, context, streamOptions, stream),
-        (error: unknown) => errors.push(`onPayload: ${String(error)}`),
-      );
-      return stream;
-    },
-  });
-  for (const provider of options.providers ?? []) models.registerProvider(provider.name, provider.config);
-  function answer(model: Parameters<StreamSimple>[0], context: Context, streamOptions: Parameters<StreamSimple>[2], stream: AssistantMessageEventStream): AssistantMessageEventStream {
-    const { messages, overhead } = splitPrompt(context);
-    const serialized = messages.map((message) => JSON.stringify(message));
-    const promptTokens = Math.ceil((serialized.reduce((sum, line) => sum + line.length, 0) + overhead) / 4);
-    const base = { api: model.api, provider: model.provider, model: model.id, timestamp: Date.now() };
-    const zero = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
-    if (streamOptions?.signal?.aborted) {
-      const aborted: AssistantMessage = { ...base, role: 'assistant', content: [], usage: zero, stopReason: 'aborted', errorMessage: 'aborted before sending' };
-      queueMicrotask(() => {
-        stream.push({ type: 'error', reason: 'aborted', error: aborted });
-        stream.end(aborted);
-      });
-      return stream;
-    }
-    const wire = (context.messages as readonly unknown[]).map((message) => JSON.stringify(message));
-    const request: RecordedRequest = { index: requests.length, messages, serialized, wire, promptTokens, model: model.id, toolNames: offeredToolNames(context) };
-    requests.push(request);
-    const reply = options.script(request, requests);
-    if (reply.kind === 'overflow') {
-      const failed: AssistantMessage = { ...base, role: 'assistant', content: [], usage: zero, stopReason: 'error', errorMessage: `prompt is too long: ${promptTokens} tokens > ${CONTEXT_WINDOW} maximum` };
-      queueMicrotask(() => {
-        stream.push({ type: 'error', reason: 'error', error: failed });
-        stream.end(failed);
-      });
-      return stream;
-    }
-    const content: (TextContent | ToolCall)[] = [];
-    if (reply.kind === 'text' || reply.text !== undefined) content.push({ type: 'text', text: reply.kind === 'text' ? reply.text : reply.text! });
-    if (reply.kind === 'tools') {
-      for (const call of reply.calls) content.push({ type: 'toolCall', id: `${options.toolCallIdPrefix ?? 'call_'}${(responseCounter += 1)}`, name: call.name, arguments: call.arguments });
-    }
-    const reported = reply.kind === 'text' && reply.reportTokens !== undefined ? reply.reportTokens : promptTokens;
-    // A prefix cache like a real provider's: the messages shared with the previous request are read from cache.
-    const previous = requests.length > 1 ? requests[requests.length - 2]! : undefined;
-    let sharedChars = overhead;
-    for (let position = 0; previous !== undefined && position < previous.serialized.length && previous.serialized[position] === serialized[position]; position += 1) sharedChars += serialized[position]!.length;
-    const cacheRead = previous === undefined ? 0 : Math.min(reported, Math.floor(sharedChars / 4));
-    const usage = { ...zero, input: reported - cacheRead, cacheRead, output: 20, totalTokens: reported + 20 };
-    const message: AssistantMessage = { ...base, role: 'assistant', content, usage, stopReason: reply.kind === 'tools' ? 'toolUse' : 'stop' };
-    const deliver = () => {
-      stream.push({ type: 'start', partial: message });
-      stream.push({ type: 'done', reason: message.stopReason as 'stop' | 'toolUse', message });
-      stream.end(message);
-    };
-    if (options.replyOn === 'next-turn') setImmediate(deliver);
-    else queueMicrotask(deliver);
-    return stream;
-  }
-
+  models.registerProvider('scripted', scriptedProvider(options, { requests, errors }));
   const settingsManager = SettingsManager.inMemory({ compaction: { enabled: options.compaction ?? true } });
   let registration: PiFoldRegistration | undefined;
-  const sink = {
+  const sink: ProjectionSink = {
     specificationVersion: 'v1' as const,
     accept: (projection: Projection) => {
       ledger.push(projection.ledger);
@@ -234,17 +126,7 @@ async function openSession(options: ScriptedPiOptions, withFold: boolean): Promi
     cwd: workDirectory,
     agentDir: agentDirectory,
     settingsManager,
-    extensionFactories: [
-      ...(options.otherExtensions?.before ?? []),
-      ...(withFold
-        ? [
-            (pi: ExtensionAPI) => {
-              registration = registerPiFold(options.wrapExtensionApi === undefined ? pi : options.wrapExtensionApi(pi), { ...options.fold, projectionSink: sink });
-            },
-          ]
-        : []),
-      ...(options.otherExtensions?.after ?? []),
-    ],
+    extensionFactories: extensionFactories(options, withFold ? (registered) => (registration = registered) : undefined, sink),
     noSkills: true,
     noPromptTemplates: true,
     noThemes: true,
@@ -275,8 +157,11 @@ async function openSession(options: ScriptedPiOptions, withFold: boolean): Promi
   return { session, requests, ledger, registration, notices, errors, sessionManager, model };
 }
 
-type StreamSimple = NonNullable<ProviderConfig['streamSimple']>;
-type AssistantMessageEventStream = ReturnType<typeof createAssistantMessageEventStream>;
+/** The session's extensions: the other extensions around pi-fold, which registers on its (wrapped) API when `registered` is given. */
+function extensionFactories(options: ScriptedPiOptions, registered: ((registration: PiFoldRegistration) => void) | undefined, sink: ProjectionSink): ((pi: ExtensionAPI) => void)[] {
+  const piFold = (pi: ExtensionAPI) => registered?.(registerPiFold(options.wrapExtensionApi === undefined ? pi : options.wrapExtensionApi(pi), { ...options.fold, projectionSink: sink }));
+  return [...(options.otherExtensions?.before ?? []), ...(registered === undefined ? [] : [piFold]), ...(options.otherExtensions?.after ?? [])];
+}
 
 /** Wait until Pi has finished any compaction or retry it started after a prompt. */
 export async function settle(session: AgentSession): Promise<void> {
@@ -299,21 +184,3 @@ export function lastToolResults(request: RecordedRequest): Message[] {
   }
   return out;
 }
-
-/**
- * Names of the tools a request offers. Pi 0.7x lists them in `context.tools`; from 0.8x on Pi
- * declares them in its `system` messages (`toolsAdded`, `toolsRemoved`), whose replay in order
- * is the tool set in force, and `context.tools` stays empty.
- */
-function offeredToolNames(context: { readonly tools?: readonly { readonly name: string }[]; readonly messages: readonly unknown[] }): string[] {
-  const listed = (context.tools ?? []).map((tool) => tool.name);
-  if (listed.length > 0) return listed;
-  const names = new Set<string>();
-  for (const message of context.messages as readonly { role?: string; toolsAdded?: readonly { name: string }[]; toolsRemoved?: readonly { name: string }[] }[]) {
-    if (message.role !== 'system') continue;
-    for (const tool of message.toolsAdded ?? []) names.add(tool.name);
-    for (const tool of message.toolsRemoved ?? []) names.delete(tool.name);
-  }
-  return [...names];
-}
-

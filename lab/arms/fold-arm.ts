@@ -1,0 +1,64 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ExtensionAPI } from '@mariozechner/pi-coding-agent';
+import { registerPiFold, type PiFoldRegistration } from '../../adapters/pi/register-pi-fold.ts';
+import type { MemoryEvidenceStore } from '../../adapters/storage-memory/memory-evidence-store.ts';
+import type { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import { createCharsCostModel } from '../../core/chars-cost-model.ts';
+import { FoldError } from '../../core/fold-error.ts';
+import type { Thresholds } from '../../core/settings.ts';
+import type { PriceList } from '../../ports/cost-model.port.ts';
+import type { Projection } from '../../ports/projection-sink.port.ts';
+import type { ArmName, FoldArmSettings } from '../report/lab-records.ts';
+import type { FoldArmSetup } from './arm-profile.ts';
+import type { HookTimer } from './hook-timer.ts';
+
+/** The stores a fold arm's runtime writes (in memory: the byte audit reads them after the run). */
+export type ArmStores = { readonly foldStore: MemoryFoldStore; readonly evidenceStore: MemoryEvidenceStore };
+
+/**
+ * pi-fold as a fold arm loads it. Its scheduler decides with the price list the provider
+ * bills by (a replay's: the recorded model's), not the ledger default: a fold arm that weighed
+ * other prices than it is billed would be measured under a policy no real host runs.
+ */
+export function foldFactory(fold: FoldArmSetup, priceList: PriceList, stores: ArmStores, settingsPath: string, hookTimer: HookTimer, onProjection: (projection: Projection) => void, onRegistered: (registration: PiFoldRegistration) => void): (pi: ExtensionAPI) => void {
+  return (pi) => {
+    const registration = registerPiFold(hookTimer.wrap(pi), {
+      ...stores,
+      settingsPath,
+      settings: { providerInputBudget: fold.providerInputBudget, ...(fold.scheduling === undefined ? {} : { scheduling: fold.scheduling }), ...(fold.thresholds === undefined ? {} : { thresholds: fold.thresholds }) },
+      projectionSink: { specificationVersion: 'v1', accept: onProjection },
+      costModel: createCharsCostModel({ priceList }),
+    });
+    onRegistered(registration);
+  };
+}
+
+/**
+ * The settings file a fold arm's runtime reads. Pi's registration lets the file's thresholds
+ * win over the ones passed in code, so an arm's thresholds are also written to a file of its
+ * own; without thresholds the path does not exist: the package defaults, never this machine's file.
+ */
+export function foldSettingsFile(scratch: string, fold: FoldArmSetup): string {
+  const path = join(scratch, 'pi-fold-settings.json');
+  if (fold.thresholds !== undefined) writeFileSync(path, `${JSON.stringify({ thresholds: fold.thresholds })}\n`);
+  return path;
+}
+
+/** The settings the runtime really ran with, refused when they are not the arm's (a lab figure under the wrong policy is worse than none). */
+export function checkedFoldSettings(
+  arm: ArmName,
+  asked: FoldArmSetup & { readonly priceList?: string },
+  running: { readonly scheduling: string; readonly thresholds: Thresholds; readonly priceList?: string },
+): FoldArmSettings {
+  const { maxTarget, minTarget, consolidateAfter, minFoldChars } = running.thresholds;
+  const effective: FoldArmSettings = { scheduling: running.scheduling, thresholds: { maxTarget, minTarget, consolidateAfter, minFoldChars }, ...(running.priceList === undefined ? {} : { priceList: running.priceList }) };
+  const thresholdsDiffer = asked.thresholds !== undefined && (Object.keys(asked.thresholds) as (keyof Thresholds)[]).some((key) => asked.thresholds![key] !== running.thresholds[key]);
+  const schedulingDiffers = asked.scheduling !== undefined && asked.scheduling !== running.scheduling;
+  const pricesDiffer = asked.priceList !== undefined && asked.priceList !== running.priceList;
+  if (thresholdsDiffer || schedulingDiffers || pricesDiffer) {
+    throw new FoldError('SETTINGS.INVALID', `arm ${arm}: its settings did not reach the runtime: asked ${JSON.stringify({ scheduling: asked.scheduling, thresholds: asked.thresholds, priceList: asked.priceList })}, the runtime ran with ${JSON.stringify(effective)}`, { details: { arm } });
+  }
+  return effective;
+}
+
