@@ -46,17 +46,17 @@ export class LateOpenTelemetrySink implements ProjectionSink {
 
   accept(projection: Projection): void {
     this.inner?.accept(projection);
-    this.report({ call: 'accept', event: projection, at: Date.now() });
+    this.report({ call: 'accept', event: projection, at: wallClockMs() });
   }
 
   acceptUsage(event: UsageTelemetry): void {
     this.inner?.acceptUsage?.(event);
-    this.report({ call: 'acceptUsage', event, at: Date.now() });
+    this.report({ call: 'acceptUsage', event, at: wallClockMs() });
   }
 
   acceptCommitTelemetry(event: CommitTelemetry): void {
     this.inner?.acceptCommitTelemetry?.(event);
-    this.report({ call: 'acceptCommitTelemetry', event, at: Date.now() });
+    this.report({ call: 'acceptCommitTelemetry', event, at: wallClockMs() });
   }
 
   acceptWarning(warning: FoldWarning): void {
@@ -66,7 +66,7 @@ export class LateOpenTelemetrySink implements ProjectionSink {
 
   acceptAction(event: ActionTelemetry): void {
     this.inner?.acceptAction?.(event);
-    this.report({ call: 'acceptAction', event, at: Date.now() });
+    this.report({ call: 'acceptAction', event, at: wallClockMs() });
   }
 
   private report(held: HeldEvent): void {
@@ -84,6 +84,15 @@ export class LateOpenTelemetrySink implements ProjectionSink {
     this.target = target;
     if (target !== null) for (const event of held) deliver(target, event, true);
   }
+}
+
+/**
+ * When a held event happened, on OpenTelemetry's own clock (the time origin plus the monotonic
+ * clock, as its spans are stamped), not `Date.now()`: a host may stub that clock (the lab makes
+ * it a counter so its runs repeat), and reading it here would move the host's own timestamps.
+ */
+function wallClockMs(): number {
+  return performance.timeOrigin + performance.now();
 }
 
 function deliver(target: OpenTelemetrySink, held: HeldEvent, replay: boolean): void {
