@@ -42,7 +42,17 @@ export function foldStoreConformance(harness: ConformanceHarness, createStore: S
         await store.dispose?.();
       }
     });
+  blobCases(define, options);
+  recordAndStateCases(define);
+  damageAndReopenCases(define, options);
+  lifecycleCases(define, options);
+}
 
+/** Registers one conformance case on a fresh store. */
+type DefineCase = (name: string, body: (store: FoldStore) => Promise<void>) => void;
+
+/** Blobs: content addressing, exact bytes, idempotence, absence, copies, malformed shas, parallel puts. */
+function blobCases(define: DefineCase, options: FoldStoreConformanceOptions): void {
   define('declares specificationVersion v1 and a name', async (store) => {
     checkEqual(store.specificationVersion, 'v1', 'specificationVersion');
     check(typeof store.name === 'string' && store.name.length > 0, 'name must be a non-empty string');
@@ -102,7 +112,10 @@ export function foldStoreConformance(harness: ConformanceHarness, createStore: S
     const shas = await Promise.all([...contents, ...contents].map((content) => store.putBlob(content)));
     for (const [index, content] of contents.entries()) checkSameBytes(await store.getBlob(shas[index] ?? ''), content, `parallel blob ${index}`);
   });
+}
 
+/** Fold records and engine state: round trips, immutability, sessions kept apart, hostile ids. */
+function recordAndStateCases(define: DefineCase): void {
   define('fold records round-trip, list per session, and stay in their session', async (store) => {
     const [sessionA, sessionB] = [randomId('session-a'), randomId('session:b')];
     const records = [sampleFoldRecord(), sampleFoldRecord({ kind: 'chapter', origin: 'agent', provenance: 'supplied', brief: 'the agent’s own words' }), sampleFoldRecord({ parts: [], entryCount: 0 })];
@@ -152,7 +165,10 @@ export function foldStoreConformance(harness: ConformanceHarness, createStore: S
     }
     checkEqual((await store.listFolds(good)).length, 0, 'nothing stored by refused calls');
   });
+}
 
+/** What the backend's own hooks allow: a corrupted blob refused (and repaired), and persistence across a reopen. */
+function damageAndReopenCases(define: DefineCase, options: FoldStoreConformanceOptions): void {
   if (options.corruptBlob !== undefined) {
     const corruptBlob = options.corruptBlob;
     define('a corrupted blob is refused with STORE.HASH_MISMATCH naming the sha', async (store) => {
@@ -195,7 +211,10 @@ export function foldStoreConformance(harness: ConformanceHarness, createStore: S
       }
     });
   }
+}
 
+/** The request log (when declared) and dispose. */
+function lifecycleCases(define: DefineCase, options: FoldStoreConformanceOptions): void {
   define('a declared request log keeps appended rows in order, per session, and refuses hostile session ids', async (store) => {
     if (store.capabilities?.requestLog !== true) return;
     check(store.appendRequestLog !== undefined && store.readRequestLog !== undefined, 'capabilities.requestLog needs appendRequestLog and readRequestLog');

@@ -34,10 +34,24 @@ export function registerPiFold(pi: ExtensionAPI, options: PiFoldOptions = {}): P
   preloadOptionalPeers();
   // Hosts log commits from Pi's event bus without importing pi-fold (older Pi has no bus).
   const sessions = new PiSessionRegistry(options, (folding) => folding.runtime.subscribe({ acceptCommitTelemetry: (event) => pi.events?.emit(COMMIT_TELEMETRY_CHANNEL, event) }));
+  // Checked before any handler is registered: a wrong option leaves Pi without a half-installed pi-fold.
   const toolOffer = new PiToolOffer(pi, checkedToolOffer(options.toolOffer));
   const classifier = new CompactionClassifier();
-  const overhead = new OverheadMeter(() => pi.getAllTools(), () => pi.getActiveTools());
+  onEachRequest(pi, sessions);
+  onTurns(pi, sessions, classifier, toolOffer);
+  onCompactions(pi, sessions, classifier);
+  onProviderAndLifecycle(pi, sessions);
+  pi.registerTool(createFoldTool(sessions));
+  registerFoldCommands(pi, sessions);
+  return {
+    projectionCandidates: async (ctx) => projectionCandidates((await sessions.forSession(ctx.sessionManager)).runtime.view),
+    sessions,
+  };
+}
 
+/** The request path: the context hook that drives the engine, Pi's system messages put back, and the provider's usage recorded. */
+function onEachRequest(pi: ExtensionAPI, sessions: PiSessionRegistry): void {
+  const overhead = new OverheadMeter(() => pi.getAllTools(), () => pi.getActiveTools());
   const systemMessages = new PiSystemMessages();
   pi.on('context', async (event, ctx) => {
     const folding = await sessions.forSession(ctx.sessionManager);
@@ -50,7 +64,6 @@ export function registerPiFold(pi: ExtensionAPI, options: PiFoldOptions = {}): P
     const replay = await loadSystemMessageReplay(hostScopeOf(ctx));
     return replay === undefined ? undefined : systemMessages.restore(event.messages, ctx.sessionManager.getBranch(), replay);
   });
-
   pi.on('message_end', async (event, ctx) => {
     const message = event.message;
     if (message.role !== 'assistant' || message.stopReason === 'error' || message.stopReason === 'aborted') return;
@@ -58,7 +71,10 @@ export function registerPiFold(pi: ExtensionAPI, options: PiFoldOptions = {}): P
     const { input, output, cacheRead, cacheWrite } = message.usage;
     folding?.runtime.recordUsage({ input, output, cacheRead, cacheWrite });
   });
+}
 
+/** Turn boundaries: what tells a manual /compact from Pi's own, and when the fold tool is offered. */
+function onTurns(pi: ExtensionAPI, sessions: PiSessionRegistry, classifier: CompactionClassifier, toolOffer: PiToolOffer): void {
   pi.on('input', (event) => {
     classifier.onAutomaticCheckPossible(event.text);
     return undefined;
@@ -70,7 +86,10 @@ export function registerPiFold(pi: ExtensionAPI, options: PiFoldOptions = {}): P
     if (toolOffer.policy !== 'always') toolOffer.beforeTurn(await sessions.forSession(ctx.sessionManager));
   });
   pi.on('agent_start', () => classifier.onAgentStart());
+}
 
+/** Compaction: Pi's own is answered by folding; the person's /compact goes ahead. */
+function onCompactions(pi: ExtensionAPI, sessions: PiSessionRegistry, classifier: CompactionClassifier): void {
   pi.on('session_before_compact', async (event, ctx) => {
     // Before any await: on Pi 0.x the calling frame on the stack is the only sign of the reason.
     const kind = await classifier.classify(event, ctx, currentStack());
@@ -81,34 +100,26 @@ export function registerPiFold(pi: ExtensionAPI, options: PiFoldOptions = {}): P
     }
     return answerCompaction(kind, event, await sessions.forSession(ctx.sessionManager), ctx);
   });
-
   pi.on('session_compact', async (event, ctx) => {
     const folding = await sessions.existing(ctx.sessionManager.getSessionId());
     announceOwnership(ctx, folding?.ownership.compacted(event.compactionEntry, folding.lastProjection?.ledger.request));
   });
+}
 
+/** The request body's ownership check, idle cache refreshes, and the sessions' last writes at shutdown. */
+function onProviderAndLifecycle(pi: ExtensionAPI, sessions: PiSessionRegistry): void {
   // Registering this is what makes Pi hand each provider request body to extensions.
   pi.on('before_provider_request', async (event, ctx) => {
     const folding = await sessions.existing(ctx.sessionManager.getSessionId());
     announceOwnership(ctx, folding?.ownership.checkPayload(event.payload));
     return undefined;
   });
-
   // Pi 1.x refreshes the provider's cache while idle; a refresh keeps it warm (docs/behaviour.md B3.3). Pi 0.x never fires this.
   onCacheWarming(pi, async (event, ctx) => {
     const folding = await sessions.existing(ctx.sessionManager.getSessionId());
     if (folding !== undefined) noteWarmingDecision(folding.runtime, event, Date.now());
   });
-
   pi.on('session_shutdown', async () => {
     await sessions.closeAll();
   });
-
-  pi.registerTool(createFoldTool(sessions));
-  registerFoldCommands(pi, sessions);
-
-  return {
-    projectionCandidates: async (ctx) => projectionCandidates((await sessions.forSession(ctx.sessionManager)).runtime.view),
-    sessions,
-  };
 }

@@ -56,20 +56,47 @@ interface OpenNeed {
  * agent's plan outside the window; answers never are. Summary calls get the stated summarizer.
  */
 export function createStagedAgent(plan: AssignmentPlan): { policy: ModelPolicy; log: AgentLog } {
-  const log: AgentLog = { recovered: new Set(), recoveryReads: { peeks: 0, searches: 0, fileRereads: 0, stageRereads: 0 } };
-  const lastStage = plan.preset.stages + 1;
-  const absorbed = new Set<number>();
-  const open = new Map<string, OpenNeed>();
-  let nextStage = 1;
-  let noteStage = 0;
-  let finalDelivered = false;
-  let awaitingRecovery = false;
+  const agent = new StagedAgent(plan);
+  return { policy: (request) => agent.reply(request), log: agent.log };
+}
 
-  const policy: ModelPolicy = (request: ModelRequest): ScriptedReply => {
+/** The agent's plan, kept outside the window: stages absorbed and to come, and the needs still open. */
+class StagedAgent {
+  readonly log: AgentLog = { recovered: new Set(), recoveryReads: { peeks: 0, searches: 0, fileRereads: 0, stageRereads: 0 } };
+  private readonly lastStage: number;
+  private readonly absorbed = new Set<number>();
+  private readonly open = new Map<string, OpenNeed>();
+  private nextStage = 1;
+  private noteStage = 0;
+  private finalDelivered = false;
+  private awaitingRecovery = false;
+
+  constructor(private readonly plan: AssignmentPlan) {
+    this.lastStage = plan.preset.stages + 1;
+  }
+
+  reply(request: ModelRequest): ScriptedReply {
     if (request.purpose === 'summary') return { text: summarizeForCompaction(request.messages) };
-    const recovering = awaitingRecovery;
-    awaitingRecovery = false;
-    const { calls, results } = newestBatch(request.messages);
+    const recovering = this.awaitingRecovery;
+    this.awaitingRecovery = false;
+    const { toRead, reads } = this.absorbBatch(request.messages, recovering);
+    if (toRead.length > 0) return { toolCalls: toRead.map((path) => ({ name: READ_TOOL, arguments: { path } })) };
+    const note = reads.length > 0 ? noteFor(this.noteStage, reads) : undefined;
+    const { answers, recoveries } = this.answerFromWindow(request);
+    const toolCalls = [...(Object.keys(answers).length > 0 ? [{ name: ANSWER_TOOL, arguments: { answers } }] : []), ...recoveries];
+    if (this.open.size === 0 && recoveries.length === 0 && !this.finalDelivered && this.nextStage <= this.lastStage) {
+      toolCalls.push({ name: STAGE_TOOL, arguments: { stage: this.nextStage } });
+      this.nextStage += 1;
+    }
+    this.awaitingRecovery = recoveries.length > 0;
+    const purpose = recovering ? ('recovery' as const) : Object.keys(answers).length > 0 || recoveries.length > 0 ? ('probe' as const) : undefined;
+    if (toolCalls.length === 0) return { text: `${note === undefined ? '' : `${note}\n`}Assignment complete: ${this.plan.preset.stages} stages delivered, every question answered.`, ...(purpose === undefined ? {} : { purpose }) };
+    return { ...(note === undefined ? {} : { text: note }), toolCalls, ...(purpose === undefined ? {} : { purpose }) };
+  }
+
+  /** The newest batch's results: stage payloads absorbed (files to read, needs opened) and the file reads to note. */
+  private absorbBatch(messages: readonly Message[], recovering: boolean): { toRead: string[]; reads: { path: string; text: string }[] } {
+    const { calls, results } = newestBatch(messages);
     const toRead: string[] = [];
     const reads: { path: string; text: string }[] = [];
     for (const result of results) {
@@ -78,94 +105,89 @@ export function createStagedAgent(plan: AssignmentPlan): { policy: ModelPolicy; 
       if (call?.name === READ_TOOL && !recovering) reads.push({ path: String(call.arguments.path), text });
       if (call?.name !== STAGE_TOOL) continue;
       const stage = Number(call.arguments.stage);
-      if (stage === lastStage) {
-        finalDelivered = true;
-        addNeeds(text);
-      } else if (!absorbed.has(stage) && !text.includes(PAYLOAD.redelivered)) {
-        absorbed.add(stage);
-        noteStage = stage;
+      if (stage === this.lastStage) {
+        this.finalDelivered = true;
+        this.addNeeds(text);
+      } else if (!this.absorbed.has(stage) && !text.includes(PAYLOAD.redelivered)) {
+        this.absorbed.add(stage);
+        this.noteStage = stage;
         const line = text.split('\n').find((candidate) => candidate.startsWith(PAYLOAD.readLine));
         if (line !== undefined) toRead.push(...line.slice(PAYLOAD.readLine.length).split(', ').filter((path) => path.length > 0));
-        addNeeds(text);
+        this.addNeeds(text);
       }
     }
-    if (toRead.length > 0) return { toolCalls: toRead.map((path) => ({ name: READ_TOOL, arguments: { path } })) };
-    const note = reads.length > 0 ? noteFor(noteStage, reads) : undefined;
+    return { toRead, reads };
+  }
+
+  /** Every open need answered from what the window shows, or a recovery call for it (at most a batch), or "unknown". */
+  private answerFromWindow(request: ModelRequest): { answers: Record<string, string>; recoveries: ToolCallRequest[] } {
     const visible = windowText(request.messages);
     const files = visibleFiles(request.messages);
     const answers: Record<string, string> = {};
     const recoveries: ToolCallRequest[] = [];
     const offersFold = request.tools.some((tool) => tool.name === FOLD_TOOL);
-    for (const [id, entry] of open) {
+    for (const [id, entry] of this.open) {
       const value = entry.need.kind === 'probe' ? PAYLOAD.markerPattern(entry.need.stage).exec(visible)?.[1] : visibleLine(files, entry.need.path, entry.need.line, readCallId(request.messages, visible, entry.need.path) ?? entry.callId);
       if (value !== undefined) {
         answers[id] = value;
-        if (entry.attempts > 0) log.recovered.add(id);
-        open.delete(id);
+        if (entry.attempts > 0) this.log.recovered.add(id);
+        this.open.delete(id);
         continue;
       }
       if (recoveries.length >= RECOVERY_BATCH) continue;
-      const recovery = nextRecovery(entry, request.messages, visible, offersFold);
+      const recovery = this.nextRecovery(entry, request.messages, visible, offersFold);
       if (recovery === undefined) {
         answers[id] = 'unknown';
-        open.delete(id);
+        this.open.delete(id);
         continue;
       }
       entry.attempts += 1;
       recoveries.push(recovery);
     }
-    const toolCalls = [...(Object.keys(answers).length > 0 ? [{ name: ANSWER_TOOL, arguments: { answers } }] : []), ...recoveries];
-    if (open.size === 0 && recoveries.length === 0 && !finalDelivered && nextStage <= lastStage) {
-      toolCalls.push({ name: STAGE_TOOL, arguments: { stage: nextStage } });
-      nextStage += 1;
-    }
-    awaitingRecovery = recoveries.length > 0;
-    const purpose = recovering ? ('recovery' as const) : Object.keys(answers).length > 0 || recoveries.length > 0 ? ('probe' as const) : undefined;
-    if (toolCalls.length === 0) return { text: `${note === undefined ? '' : `${note}\n`}Assignment complete: ${plan.preset.stages} stages delivered, every question answered.`, ...(purpose === undefined ? {} : { purpose }) };
-    return { ...(note === undefined ? {} : { text: note }), toolCalls, ...(purpose === undefined ? {} : { purpose }) };
-  };
+    return { answers, recoveries };
+  }
 
-  function addNeeds(text: string): void {
+  private addNeeds(text: string): void {
     const add = (need: Need): void => {
-      if (!open.has(need.id)) open.set(need.id, { need, peeked: new Set(), searched: new Set(), reread: false, attempts: 0 });
+      if (!this.open.has(need.id)) this.open.set(need.id, { need, peeked: new Set(), searched: new Set(), reread: false, attempts: 0 });
     };
     for (const match of text.matchAll(PAYLOAD.probePattern)) add({ kind: 'probe', id: match[1]!, stage: Number(match[2]) });
     for (const match of text.matchAll(PAYLOAD.checkPattern)) add({ kind: 'check', id: match[1]!, line: Number(match[2]), path: match[3]! });
   }
 
-  function nextRecovery(entry: OpenNeed, messages: readonly Message[], visible: string, offersFold: boolean): ToolCallRequest | undefined {
+  private nextRecovery(entry: OpenNeed, messages: readonly Message[], visible: string, offersFold: boolean): ToolCallRequest | undefined {
     const { need } = entry;
     if (offersFold && entry.attempts < FOLD_STEPS_PER_NEED) {
-      const step = need.kind === 'probe' ? markerFoldStep(entry, need.stage, visible) : fileFoldStep(entry, need.path, messages, visible);
+      const step = need.kind === 'probe' ? this.markerFoldStep(entry, need.stage, visible) : this.fileFoldStep(entry, need.path, messages, visible);
       if (step !== undefined) return step;
     }
     if (entry.reread) return undefined;
     entry.reread = true;
     if (need.kind === 'check') {
-      log.recoveryReads.fileRereads += 1;
+      this.log.recoveryReads.fileRereads += 1;
       return { name: READ_TOOL, arguments: { path: need.path } };
     }
-    log.recoveryReads.stageRereads += 1;
+    this.log.recoveryReads.stageRereads += 1;
     return { name: STAGE_TOOL, arguments: { stage: need.stage } };
   }
 
-  function peek(entry: OpenNeed, foldId: string, extra: Record<string, unknown> = {}): ToolCallRequest {
+  private peek(entry: OpenNeed, foldId: string, extra: Record<string, unknown> = {}): ToolCallRequest {
     entry.peeked.add(foldId);
-    log.recoveryReads.peeks += 1;
+    this.log.recoveryReads.peeks += 1;
     return { name: FOLD_TOOL, arguments: { action: 'peek', id: foldId, ...extra } };
   }
 
-  function search(entry: OpenNeed, pattern: string): ToolCallRequest {
+  private search(entry: OpenNeed, pattern: string): ToolCallRequest {
     entry.searched.add(pattern);
-    log.recoveryReads.searches += 1;
+    this.log.recoveryReads.searches += 1;
     // One hit: a page stops scanning once it is full.
     return { name: FOLD_TOOL, arguments: { action: 'search', pattern, limit: 1 } };
   }
 
   /** A marker: the fold whose brief names its stage. */
-  function markerFoldStep(entry: OpenNeed, stage: number, visible: string): ToolCallRequest | undefined {
+  private markerFoldStep(entry: OpenNeed, stage: number, visible: string): ToolCallRequest | undefined {
     const foldId = foldNaming(visible, stage, entry.peeked);
-    return foldId === undefined ? undefined : peek(entry, foldId);
+    return foldId === undefined ? undefined : this.peek(entry, foldId);
   }
 
   /**
@@ -173,22 +195,20 @@ export function createStagedAgent(plan: AssignmentPlan): { policy: ModelPolicy; 
    * exact search of its arguments, then its result found by exact search of the call id, and
    * the fold that holds that result peeked whole.
    */
-  function fileFoldStep(entry: OpenNeed, path: string, messages: readonly Message[], visible: string): ToolCallRequest | undefined {
+  private fileFoldStep(entry: OpenNeed, path: string, messages: readonly Message[], visible: string): ToolCallRequest | undefined {
     const named = foldMentioning(visible, [readMentions(path)[0]!], entry.peeked);
-    if (named !== undefined) return peek(entry, named, { bytes: FILE_PEEK_BYTES });
+    if (named !== undefined) return this.peek(entry, named, { bytes: FILE_PEEK_BYTES });
     const callId = readCallId(messages, visible, path) ?? entry.callId;
     if (callId !== undefined) {
       entry.callId = callId;
       const hit = searchHitShowing(visible, resultMention(callId));
       // The hit's offset points at the call id, which canonical JSON puts after the text: the fold is peeked whole.
-      if (hit !== undefined && !entry.peeked.has(hit.foldId)) return peek(entry, hit.foldId, { bytes: FILE_PEEK_BYTES });
-      if (!entry.searched.has(resultMention(callId))) return search(entry, resultMention(callId));
+      if (hit !== undefined && !entry.peeked.has(hit.foldId)) return this.peek(entry, hit.foldId, { bytes: FILE_PEEK_BYTES });
+      if (!entry.searched.has(resultMention(callId))) return this.search(entry, resultMention(callId));
     }
     const callPattern = readMentions(path)[1]!;
-    return entry.searched.has(callPattern) ? undefined : search(entry, callPattern);
+    return entry.searched.has(callPattern) ? undefined : this.search(entry, callPattern);
   }
-
-  return { policy, log };
 }
 
 /** The recovery calls of a log, as every report counts them. */
