@@ -109,14 +109,40 @@ function spillArguments(call: NonNullable<TranscriptEntry['toolCalls']>[number],
 }
 
 function spillPart(content: string, target: SpillTarget, policy: SpillPolicy, toolName: string): SpilledPart {
+  // Most tool output is ASCII, where a char is a byte: such an item is hashed and cut as the
+  // string it is, without encoding a copy of it (an allocation of its full size per result).
+  const cut = utf8Length(content) === content.length ? cutAscii(content, policy) : cutEncoded(content, policy);
+  const { sha256, bytes, headEnd, tailStart } = cut;
+  const pointer: SpillPointer = { id: `${SPILL_ID_PREFIX}${sha256.slice(0, 20)}`, sha256, bytes, headBytes: headEnd, tailBytes: bytes - tailStart };
+  const line = spillLine(pointer, target, toolName);
+  return { pointer, target, content, shown: `${cut.head}\n${line}\n${cut.tail}` };
+}
+
+/** Where a spilled item is cut: its SHA-256 and byte length, and the head and tail the window keeps. */
+export interface SpillCut {
+  readonly sha256: string;
+  readonly bytes: number;
+  /** Bytes [0, headEnd) are the head; bytes [tailStart, bytes) the tail; both on code point starts. */
+  readonly headEnd: number;
+  readonly tailStart: number;
+  readonly head: string;
+  readonly tail: string;
+}
+
+/** The cut of any item, through its UTF-8 bytes. */
+export function cutEncoded(content: string, policy: SpillPolicy): SpillCut {
   const bytes = Buffer.from(content, 'utf8');
-  const sha256 = sha256Hex(bytes);
   const headEnd = codePointStart(bytes, Math.floor(policy.keepBytes * HEAD_SHARE));
   const tailStart = codePointStart(bytes, bytes.length - (policy.keepBytes - headEnd));
-  const pointer: SpillPointer = { id: `${SPILL_ID_PREFIX}${sha256.slice(0, 20)}`, sha256, bytes: bytes.length, headBytes: headEnd, tailBytes: bytes.length - tailStart };
-  const line = spillLine(pointer, target, toolName);
-  const shown = `${bytes.subarray(0, headEnd).toString('utf8')}\n${line}\n${bytes.subarray(tailStart).toString('utf8')}`;
-  return { pointer, target, content, shown };
+  return { sha256: sha256Hex(bytes), bytes: bytes.length, headEnd, tailStart, head: bytes.subarray(0, headEnd).toString('utf8'), tail: bytes.subarray(tailStart).toString('utf8') };
+}
+
+/** The same cut of an all-ASCII item, on the string itself: every offset is a code point start. */
+export function cutAscii(content: string, policy: SpillPolicy): SpillCut {
+  const clamp = (offset: number) => Math.max(0, Math.min(offset, content.length));
+  const headEnd = clamp(Math.floor(policy.keepBytes * HEAD_SHARE));
+  const tailStart = clamp(content.length - (policy.keepBytes - headEnd));
+  return { sha256: sha256Hex(content), bytes: content.length, headEnd, tailStart, head: content.slice(0, headEnd), tail: content.slice(tailStart) };
 }
 
 /**
