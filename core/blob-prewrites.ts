@@ -1,5 +1,6 @@
 import type { FoldStore } from '../ports/fold-store.port.ts';
 import { FoldError } from './fold-error.ts';
+import { nextLoopTurn } from './next-loop-turn.ts';
 import { verifiedBlobText } from './verified-reads.ts';
 
 /**
@@ -118,6 +119,9 @@ export class BlobPrewrites {
   }
 
   private async drain(store: FoldStore): Promise<void> {
+    // Not inside the request that queued them (core/next-loop-turn.ts says why); a commit
+    // meanwhile takes back what is still queued.
+    await nextLoopTurn();
     await Promise.all(Array.from({ length: PREWRITES_IN_FLIGHT }, () => this.work(store)));
     this.draining = undefined;
     // The queue is empty: the batch is made durable ahead of the record that will need it.

@@ -1,6 +1,7 @@
 import type { EvidenceStore } from '../../ports/evidence-store.port.ts';
 import { FoldError } from '../fold-error.ts';
 import type { SpilledPart } from './spill-plan.ts';
+import { nextLoopTurn } from '../next-loop-turn.ts';
 
 /** Artifact writes under way at once for a store that allows it. */
 export const ARTIFACT_WRITES_IN_FLIGHT = 4;
@@ -48,6 +49,8 @@ export class EvidenceWrites {
     this.started.add(sha256);
     const run = async () => {
       try {
+        // Not inside the request that asked for it (core/next-loop-turn.ts says why).
+        await nextLoopTurn();
         await this.write(store, sessionId, part);
       } finally {
         this.inFlight.delete(sha256);
