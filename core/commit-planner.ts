@@ -3,7 +3,7 @@ import type { TranscriptEntry } from '../ports/transcript-source.port.ts';
 import { chapterBrief, consolidationBrief, toolBrief } from './briefs.ts';
 import type { EngineMemoryView, FoldLatticeView, TranscriptIndexView } from './session-view.ts';
 import type { FoldLattice, PlacedFold } from './fold-lattice.ts';
-import { sha256Hex } from './hashing.ts';
+import { sha256HexOfLines } from './hashing.ts';
 import { placeholderText, siblingStubText } from './window-text.ts';
 import { stableStringify } from './hashing.ts';
 import { memoCollapsedChars, memoRecord } from './plan-memo.ts';
@@ -198,12 +198,8 @@ function newRecord(inputs: PlanInputs, mark: PendingMarkV1, entries: readonly Tr
 /** A fold's source: every covered entry's exact bytes, one per line, hashed as one document. */
 export function sourceDigest(entries: readonly TranscriptEntry[]): { sha256: string; chars: number } {
   let chars = 0;
-  const lines: string[] = [];
-  for (const entry of entries) {
-    lines.push(entry.bytes, '\n');
-    chars += entry.bytes.length;
-  }
-  return { sha256: sha256Hex(lines.join('')), chars };
+  for (const entry of entries) chars += entry.bytes.length;
+  return { sha256: sha256HexOfLines(entries.map((entry) => entry.bytes)), chars };
 }
 
 /** Chars the span shows right now under `lattice` (folds inside it collapsed as they stand). */

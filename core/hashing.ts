@@ -6,6 +6,16 @@ export function sha256Hex(content: string | Uint8Array): string {
 }
 
 /**
+ * Hex SHA-256 of the texts, each followed by a newline: the digest of `lines.join('\n') + '\n'`,
+ * fed to the hash one by one so that the joined copy (a fold's whole span) is never built.
+ */
+export function sha256HexOfLines(lines: Iterable<string>): string {
+  const hash = createHash('sha256');
+  for (const line of lines) hash.update(line).update('\n');
+  return hash.digest('hex');
+}
+
+/**
  * JSON with object keys sorted at every depth, so the same value always has the same bytes
  * (docs/behaviour.md I5: no map-order leaks). Undefined members are dropped as JSON.stringify does.
  */

@@ -50,10 +50,28 @@ export function planSpill(entry: TranscriptEntry, policy: SpillPolicy, toolName:
 }
 
 function planResult(entry: TranscriptEntry, policy: SpillPolicy, toolName: string): SpillPlan | undefined {
-  if (entry.text.length <= policy.thresholdBytes / 3 || utf8Length(entry.text) <= policy.thresholdBytes) return undefined;
-  const part = spillPart(entry.text, { kind: 'result', toolName: entry.toolName ?? '' }, policy, toolName);
-  const bytes = stableStringify({ role: 'toolResult', toolCallId: entry.toolCallId, toolName: entry.toolName, content: [{ type: 'text', text: part.shown }], spilled: [part.pointer] });
-  return { entryId: entry.id, role: 'toolResult', parts: [part], ...(entry.toolCallId === undefined ? {} : { toolCallId: entry.toolCallId }), resultText: part.shown, bytes };
+  if (entry.text.length <= policy.thresholdBytes / 3) return undefined;
+  // Measured once: the same length tells whether the text is all ASCII (see spillPart).
+  const byteLength = utf8Length(entry.text);
+  if (byteLength <= policy.thresholdBytes) return undefined;
+  const part = spillPart(entry.text, { kind: 'result', toolName: entry.toolName ?? '' }, policy, toolName, byteLength);
+  return { entryId: entry.id, role: 'toolResult', parts: [part], ...(entry.toolCallId === undefined ? {} : { toolCallId: entry.toolCallId }), resultText: part.shown, bytes: spilledResultBytes(entry, part) };
+}
+
+/**
+ * The window form of a spilled result, as `stableStringify` writes it: the members are
+ * written in sorted order at every depth here, so no sorted copy of the value is built
+ * per result (undefined members are dropped by JSON.stringify alike).
+ */
+export function spilledResultBytes(entry: Pick<TranscriptEntry, 'toolCallId' | 'toolName'>, part: Pick<SpilledPart, 'shown' | 'pointer'>): string {
+  const { pointer } = part;
+  return JSON.stringify({
+    content: [{ text: part.shown, type: 'text' }],
+    role: 'toolResult',
+    spilled: [{ bytes: pointer.bytes, headBytes: pointer.headBytes, id: pointer.id, sha256: pointer.sha256, tailBytes: pointer.tailBytes }],
+    toolCallId: entry.toolCallId,
+    toolName: entry.toolName,
+  });
 }
 
 function planArguments(entry: TranscriptEntry, policy: SpillPolicy, toolName: string): SpillPlan | undefined {
@@ -108,10 +126,10 @@ function spillArguments(call: NonNullable<TranscriptEntry['toolCalls']>[number],
   return parts.length === 0 ? undefined : { parts, argumentsJson: stableStringify(shownArguments) };
 }
 
-function spillPart(content: string, target: SpillTarget, policy: SpillPolicy, toolName: string): SpilledPart {
+function spillPart(content: string, target: SpillTarget, policy: SpillPolicy, toolName: string, byteLength = utf8Length(content)): SpilledPart {
   // Most tool output is ASCII, where a char is a byte: such an item is hashed and cut as the
   // string it is, without encoding a copy of it (an allocation of its full size per result).
-  const cut = utf8Length(content) === content.length ? cutAscii(content, policy) : cutEncoded(content, policy);
+  const cut = byteLength === content.length ? cutAscii(content, policy) : cutEncoded(content, policy);
   const { sha256, bytes, headEnd, tailStart } = cut;
   const pointer: SpillPointer = { id: `${SPILL_ID_PREFIX}${sha256.slice(0, 20)}`, sha256, bytes, headBytes: headEnd, tailBytes: bytes - tailStart };
   const line = spillLine(pointer, target, toolName);

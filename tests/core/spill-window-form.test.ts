@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { sha256Hex, sha256HexOfLines, stableStringify } from '../../core/hashing.ts';
+import { sourceDigest } from '../../core/commit-planner.ts';
+import { planSpill, spilledResultBytes } from '../../core/spill/spill-plan.ts';
+import { DEFAULT_SPILL_POLICY } from '../../core/spill/spill-policy.ts';
+import { seededRandom, toolResultEntry } from '../../testing/synthetic-session.ts';
+
+const ALPHABET = ['a', 'Z', '0', ' ', '\n', '"', '\\', '{', '\u0000', 'é', '€', '中', '😀'];
+
+function randomText(random: () => number, length: number, alphabet = ALPHABET): string {
+  return Array.from({ length }, () => alphabet[Math.floor(random() * alphabet.length)]!).join('');
+}
+
+describe("a spilled result's window form is its stableStringify serialisation", () => {
+  it('the same bytes for ASCII and other texts, with and without a tool name', () => {
+    const random = seededRandom(91);
+    for (let trial = 0; trial < 60; trial += 1) {
+      const text = randomText(random, 17_000 + Math.floor(random() * 20_000), trial % 2 === 0 ? ALPHABET.slice(0, 8) : ALPHABET);
+      const entry = { ...toolResultEntry(`r${trial}`, `c${trial}`, 'read', text), ...(trial % 3 === 0 ? { toolName: undefined } : {}) };
+      const plan = planSpill(entry, DEFAULT_SPILL_POLICY, 'pi_fold_context')!;
+      const part = plan.parts[0]!;
+      const expected = stableStringify({ role: 'toolResult', toolCallId: entry.toolCallId, toolName: entry.toolName, content: [{ type: 'text', text: part.shown }], spilled: [part.pointer] });
+      expect(plan.bytes, `trial ${trial}`).toBe(expected);
+      expect(spilledResultBytes(entry, part)).toBe(expected);
+    }
+  });
+
+  it('a result just over the threshold in bytes but not in chars is spilled; one at the threshold is not', () => {
+    const wide = '€'.repeat(Math.ceil((DEFAULT_SPILL_POLICY.thresholdBytes + 1) / 3));
+    expect(planSpill(toolResultEntry('w', 'cw', 'read', wide), DEFAULT_SPILL_POLICY, 'pi_fold_context')?.parts[0]?.pointer.bytes).toBe(Buffer.byteLength(wide));
+    const exact = 'a'.repeat(DEFAULT_SPILL_POLICY.thresholdBytes);
+    expect(planSpill(toolResultEntry('e', 'ce', 'read', exact), DEFAULT_SPILL_POLICY, 'pi_fold_context')).toBeUndefined();
+  });
+});
+
+describe('a fold source digest hashes the lines one by one', () => {
+  it('equals the SHA-256 of the joined lines, each ending in a newline', () => {
+    const random = seededRandom(92);
+    expect(sha256HexOfLines([])).toBe(sha256Hex(''));
+    for (let trial = 0; trial < 40; trial += 1) {
+      const lines = Array.from({ length: Math.floor(random() * 6) }, () => randomText(random, Math.floor(random() * 3_000)));
+      expect(sha256HexOfLines(lines), `trial ${trial}`).toBe(sha256Hex(lines.map((line) => `${line}\n`).join('')));
+      const entries = lines.map((line, position) => toolResultEntry(`e${position}`, `c${position}`, 'read', line));
+      const joined = entries.map((entry) => `${entry.bytes}\n`).join('');
+      expect(sourceDigest(entries)).toEqual({ sha256: sha256Hex(joined), chars: entries.reduce((sum, entry) => sum + entry.bytes.length, 0) });
+    }
+  });
+});
