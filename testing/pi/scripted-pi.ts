@@ -113,6 +113,11 @@ async function openSession(options: ScriptedPiOptions, withFold: boolean): Promi
   const agentDirectory = join(workDirectory, 'agent');
   const models = await scriptedModelHost(workDirectory);
   models.registerProvider('scripted', scriptedProvider(options, { requests, errors }));
+  for (const provider of options.providers ?? []) models.registerProvider(provider.name, provider.config);
+  const start = options.startModel ?? { provider: 'scripted', id: 's1' };
+  const startModel = models.find(start.provider, start.id);
+  // Said here rather than left to Pi, which would start on no model and send nothing.
+  if (startModel === undefined) throw new Error(`scripted Pi: no model ${start.id} of provider ${start.provider} (is the provider in options.providers?)`);
   const settingsManager = SettingsManager.inMemory({ compaction: { enabled: options.compaction ?? true } });
   let registration: PiFoldRegistration | undefined;
   const sink: ProjectionSink = {
@@ -138,7 +143,7 @@ async function openSession(options: ScriptedPiOptions, withFold: boolean): Promi
   const { session } = await createAgentSession({
     cwd: workDirectory,
     agentDir: agentDirectory,
-    model: models.find(options.startModel?.provider ?? 'scripted', options.startModel?.id ?? 's1')!,
+    model: startModel,
     ...models.sessionOptions,
     settingsManager,
     sessionManager,
