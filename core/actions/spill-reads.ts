@@ -5,7 +5,7 @@ import type { ActionCaller, ActionOutcome } from './action-context.ts';
 import { unknownId } from './action-context.ts';
 import { rememberEphemeralPeek, slicePeek } from './peek-slice.ts';
 import { PieceDocument } from './piece-document.ts';
-import { spillPeekHeader } from '../spill/spill-plan.ts';
+import { spillPeekHeader, spillPeekHeaderBytes } from '../spill/spill-plan.ts';
 
 /**
  * docs/behaviour.md B4.2 on a spilled item (B6.2): its exact bytes, verified against the pointer's SHA-256
@@ -51,12 +51,12 @@ export interface LocatedSpill {
 export async function* spillsToSearch(session: ActionContext, within: string | undefined): AsyncGenerator<LocatedSpill> {
   if (within !== undefined) {
     const read = await readSpill(session, within, 'search.within');
-    yield { id: read.pointer.id, entryId: session.spills.entryOf(within) ?? '', bytes: read.bytes, documentOffset: spillPeekHeader(read.pointer).length };
+    yield { id: read.pointer.id, entryId: session.spills.entryOf(within) ?? '', bytes: read.bytes, documentOffset: spillPeekHeaderBytes(read.pointer) };
     return;
   }
   for (const { position, part } of session.spills.spilledParts(session.index)) {
     if (session.lattice.enclosing(position).length > 0) continue;
     const read = await readSpill(session, part.pointer.id, 'search');
-    yield { id: part.pointer.id, entryId: session.index.entries[position]!.id, bytes: read.bytes, documentOffset: spillPeekHeader(read.pointer).length };
+    yield { id: part.pointer.id, entryId: session.index.entries[position]!.id, bytes: read.bytes, documentOffset: spillPeekHeaderBytes(read.pointer) };
   }
 }

@@ -169,7 +169,16 @@ export function cutAscii(content: string, policy: SpillPolicy): SpillCut {
  * bytes come from the evidence store or the transcript.
  */
 export function spillPeekHeader(pointer: SpillPointer): Buffer {
-  return Buffer.from(`spill ${pointer.id} | ${pointer.bytes} bytes | sha256 ${pointer.sha256} verified\n`);
+  return Buffer.from(spillPeekHeaderText(pointer));
+}
+
+/** The peek header's length in bytes, measured without encoding it (the pointer line of every spilled item names it). */
+export function spillPeekHeaderBytes(pointer: SpillPointer): number {
+  return utf8Length(spillPeekHeaderText(pointer));
+}
+
+function spillPeekHeaderText(pointer: SpillPointer): string {
+  return `spill ${pointer.id} | ${pointer.bytes} bytes | sha256 ${pointer.sha256} verified\n`;
 }
 
 /** The pointer line between head and tail: what was cut, where it is, how to read it. */
@@ -179,6 +188,6 @@ export function spillLine(pointer: SpillPointer, target: SpillTarget, toolName: 
   return (
     `[pi-fold spilled ${pointer.id}: ${what} is ${pointer.bytes} bytes (sha256 ${pointer.sha256}); ` +
     `the window keeps its first ${pointer.headBytes} and last ${pointer.tailBytes} bytes, the ${omitted} between are stored exact. ` +
-    `Read them with ${toolName} {"action":"peek","id":"${pointer.id}","offset":${spillPeekHeader(pointer).length + pointer.headBytes}} or find text with ${toolName} {"action":"search","pattern":"…"}]`
+    `Read them with ${toolName} {"action":"peek","id":"${pointer.id}","offset":${spillPeekHeaderBytes(pointer) + pointer.headBytes}} or find text with ${toolName} {"action":"search","pattern":"…"}]`
   );
 }

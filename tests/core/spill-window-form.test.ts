@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sha256Hex, sha256HexOfLines, stableStringify } from '../../core/hashing.ts';
 import { sourceDigest } from '../../core/commit-planner.ts';
-import { planSpill, spilledResultBytes } from '../../core/spill/spill-plan.ts';
+import { planSpill, spilledResultBytes, spillPeekHeader, spillPeekHeaderBytes } from '../../core/spill/spill-plan.ts';
 import { DEFAULT_SPILL_POLICY } from '../../core/spill/spill-policy.ts';
 import { seededRandom, toolResultEntry } from '../../testing/synthetic-session.ts';
 
@@ -22,6 +22,10 @@ describe("a spilled result's window form is its stableStringify serialisation", 
       const expected = stableStringify({ role: 'toolResult', toolCallId: entry.toolCallId, toolName: entry.toolName, content: [{ type: 'text', text: part.shown }], spilled: [part.pointer] });
       expect(plan.bytes, `trial ${trial}`).toBe(expected);
       expect(spilledResultBytes(entry, part)).toBe(expected);
+      // The pointer line's peek offset lands on the first byte the head left out.
+      const header = spillPeekHeader(part.pointer);
+      expect(spillPeekHeaderBytes(part.pointer)).toBe(header.length);
+      expect(part.shown).toContain(`"offset":${header.length + part.pointer.headBytes}}`);
     }
   });
 
