@@ -6,6 +6,17 @@ import { sha256Hex, stableStringify } from '../../core/hashing.ts';
 import { migrateEngineState } from '../../core/engine-state.ts';
 import { assertSafeId, assertSha256 } from '../../core/store-keys.ts';
 
+/** Options of the in-memory fold store. */
+export interface MemoryFoldStoreOptions {
+  /**
+   * The time of a put, in milliseconds since the epoch (a blob's `touchedAt`, which gc's grace
+   * period reads). A host that stubs `Date.now` (the lab makes it a counter its transcript
+   * timestamps come from) passes another clock so that the store's reads do not move it.
+   * @default Date.now
+   */
+  readonly clock?: () => number;
+}
+
 /**
  * The in-memory reference FoldStore: the behaviour every other store must match (the
  * conformance suite runs against it). Values are copied in and out, so callers can never
@@ -21,12 +32,17 @@ export class MemoryFoldStore implements FoldStore {
   private readonly folds = new Map<string, Map<string, string>>();
   private readonly states = new Map<string, string>();
   private readonly requestLogs = new Map<string, string[]>();
+  private readonly clock: () => number;
+
+  constructor(options: MemoryFoldStoreOptions = {}) {
+    this.clock = options.clock ?? (() => Date.now());
+  }
 
   async putBlob(content: string | Uint8Array): Promise<string> {
     const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : new Uint8Array(content);
     const sha = sha256Hex(bytes);
     if (!this.blobs.has(sha)) this.blobs.set(sha, bytes);
-    this.touched.set(sha, Date.now());
+    this.touched.set(sha, this.clock());
     return sha;
   }
 

@@ -169,7 +169,9 @@ async function openArmSession({ input, profile, priceList, scratch, provider, ta
   });
   const settingsManager = SettingsManager.inMemory({ compaction: { enabled: profile.compaction } });
   let registration: PiFoldRegistration | undefined;
-  const stores: ArmStores = { foldStore: new MemoryFoldStore(), evidenceStore: new MemoryEvidenceStore() };
+  // The store stamps puts on a clock of its own: Date.now is the lab's counter here, and a store
+  // reading it would shift Pi's timestamps by when its writes happen to run.
+  const stores: ArmStores = { foldStore: new MemoryFoldStore({ clock: () => performance.timeOrigin + performance.now() }), evidenceStore: new MemoryEvidenceStore() };
   const onRegistered = (registered: PiFoldRegistration) => (registration = registered);
   const extensionFactories = profile.fold === undefined ? [] : [foldFactory(profile.fold, priceList, stores, foldSettingsFile(scratch, profile.fold), tally.hookTimer, (projection) => tally.projected(projection), onRegistered)];
   const resourceLoader = new DefaultResourceLoader({
