@@ -32,6 +32,15 @@ export function evidenceStoreConformance(harness: ConformanceHarness, createStor
       }
     });
 
+  roundTripCases(define);
+  limitCases(define, options);
+}
+
+/** Registers one conformance case on a fresh store. */
+type DefineCase = (name: string, capBytes: number, body: (store: EvidenceStore) => Promise<void>) => void;
+
+/** Round trips: the reference a put returns, exact bytes back, usage counted once per artifact. */
+function roundTripCases(define: DefineCase): void {
   define('put returns uri, sha256 and size; get returns exactly the bytes', 1 << 20, async (store) => {
     const sessionId = randomId('session');
     const bytes = randomBytes(10_000);
@@ -56,7 +65,10 @@ export function evidenceStoreConformance(harness: ConformanceHarness, createStor
     checkEqual(await store.usage(sessionA), 1_500, 'usage of A');
     checkEqual(await store.usage(sessionB), 42, 'usage of B');
   });
+}
 
+/** Limits: the cumulative cap, sessions kept apart, hostile keys refused, a corrupted artifact refused (when the backend lets one be made). */
+function limitCases(define: DefineCase, options: EvidenceStoreConformanceOptions): void {
   define('the cumulative cap is refused with STORE.CAP_REACHED and nothing changes', 4_096, async (store) => {
     const sessionId = randomId('session');
     await store.put(sessionId, randomBytes(3_000));

@@ -35,6 +35,15 @@ export function retentionConformance(harness: ConformanceHarness, createStore: (
       }
     });
 
+  listingCases(define);
+  deletionCases(define, options);
+}
+
+/** Registers one conformance case on a fresh store. */
+type DefineCase = (name: string, body: (store: FoldStore) => Promise<void>) => void;
+
+/** What gc lists: every session, and every blob with its exact size and write time. */
+function listingCases(define: DefineCase): void {
   define('listSessions names every session with a fold record or state', async (store) => {
     const withFold = randomId('retention-fold');
     const withState = randomId('retention-state');
@@ -61,7 +70,10 @@ export function retentionConformance(harness: ConformanceHarness, createStore: (
     checkEqual(await store.blobInfo!(sha256Of(`absent ${randomBytes(8).toString('hex')}`)), undefined, 'blobInfo of an absent blob');
     for (const hostile of HOSTILE_SHAS) await checkRejects(() => store.blobInfo!(hostile as string), 'STORE.INVALID_KEY', `blobInfo(${String(hostile)})`);
   });
+}
 
+/** What gc deletes: only blobs older than the cut-off, a re-put refreshing an old one, and every record reachable through listAllFolds. */
+function deletionCases(define: DefineCase, options: RetentionConformanceOptions): void {
   define('deleteBlob keeps a blob written at or after the cut-off and deletes an older one', async (store) => {
     const sha256 = await store.putBlob(`deletable ${randomBytes(8).toString('hex')}`);
     const info = (await store.blobInfo!(sha256))!;

@@ -68,6 +68,15 @@ export function transcriptSourceConformance(harness: ConformanceHarness, createS
       }
     });
 
+  readCases(define);
+  engineCases(define, options);
+}
+
+/** Registers one conformance case on a fresh subject. */
+type DefineCase = (name: string, body: (subject: TranscriptSourceSubject) => Promise<void>) => void;
+
+/** What the source hands over: valid entries, stable ids and bytes, appends that keep the branch before them, no blind append. */
+function readCases(define: DefineCase): void {
   define('declares v1 and a session id; every entry is one the engine accepts', async ({ source, advance }) => {
     checkEqual(source.specificationVersion, 'v1', 'specificationVersion');
     check(typeof source.sessionId === 'string' && source.sessionId.length > 0, 'sessionId must be a non-empty string');
@@ -112,7 +121,10 @@ export function transcriptSourceConformance(harness: ConformanceHarness, createS
     const stranger: KnownBranch = { lastEntryId: 'conformance-entry-the-host-never-made', length: 1 };
     checkRead(source.read(stranger), stranger, 'read against a branch the host never handed');
   });
+}
 
+/** An engine fed by the source: appends are pure appends, a rewrite of history is a recorded change. */
+function engineCases(define: DefineCase, options: TranscriptSourceConformanceOptions): void {
   define('the engine reading through it sees an append as a pure append', async ({ source, advance }) => {
     const runtime = await openEngine(source, options);
     await advance();
