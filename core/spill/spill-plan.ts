@@ -54,8 +54,9 @@ function planResult(entry: TranscriptEntry, policy: SpillPolicy, toolName: strin
   // Measured once: the same length tells whether the text is all ASCII (see spillPart).
   const byteLength = utf8Length(entry.text);
   if (byteLength <= policy.thresholdBytes) return undefined;
-  const part = spillPart(entry.text, { kind: 'result', toolName: entry.toolName ?? '' }, policy, toolName, byteLength);
-  return { entryId: entry.id, role: 'toolResult', parts: [part], ...(entry.toolCallId === undefined ? {} : { toolCallId: entry.toolCallId }), resultText: part.shown, bytes: spilledResultBytes(entry, part) };
+  const pieces = spillPieces(entry.text, { kind: 'result', toolName: entry.toolName ?? '' }, policy, toolName, byteLength);
+  const { part } = pieces;
+  return { entryId: entry.id, role: 'toolResult', parts: [part], ...(entry.toolCallId === undefined ? {} : { toolCallId: entry.toolCallId }), resultText: part.shown, bytes: resultBytes(entry, part.pointer, quotedShown(pieces)) };
 }
 
 /**
@@ -64,14 +65,29 @@ function planResult(entry: TranscriptEntry, policy: SpillPolicy, toolName: strin
  * per result (undefined members are dropped by JSON.stringify alike).
  */
 export function spilledResultBytes(entry: Pick<TranscriptEntry, 'toolCallId' | 'toolName'>, part: Pick<SpilledPart, 'shown' | 'pointer'>): string {
-  const { pointer } = part;
-  return JSON.stringify({
-    content: [{ text: part.shown, type: 'text' }],
+  return resultBytes(entry, part.pointer, JSON.stringify(part.shown));
+}
+
+/** The window form around the text's JSON literal: `content` sorts first, so the literal leads and the other members follow. */
+function resultBytes(entry: Pick<TranscriptEntry, 'toolCallId' | 'toolName'>, pointer: SpillPointer, quotedText: string): string {
+  const rest = JSON.stringify({
     role: 'toolResult',
     spilled: [{ bytes: pointer.bytes, headBytes: pointer.headBytes, id: pointer.id, sha256: pointer.sha256, tailBytes: pointer.tailBytes }],
     toolCallId: entry.toolCallId,
     toolName: entry.toolName,
   });
+  return `{"content":[{"text":${quotedText},"type":"text"}],${rest.slice(1)}`;
+}
+
+/**
+ * The window text (head, pointer line, tail) as a JSON string literal, quoted piece by piece.
+ * JSON escapes each char on its own, so the pieces' literals joined are the whole text's
+ * literal. Quoting the joined text costs several times more: the pointer line's '…' makes it
+ * a two-byte string, which V8 quotes char by char, where the head and tail keep the one-byte
+ * form most tool output has (on a 24 KB result of words: about 53 against 27 µs, measured alone).
+ */
+function quotedShown({ head, line, tail }: Pick<SpillPieces, 'head' | 'line' | 'tail'>): string {
+  return `${JSON.stringify(head).slice(0, -1)}\\n${JSON.stringify(line).slice(1, -1)}\\n${JSON.stringify(tail).slice(1)}`;
 }
 
 function planArguments(entry: TranscriptEntry, policy: SpillPolicy, toolName: string): SpillPlan | undefined {
@@ -126,14 +142,26 @@ function spillArguments(call: NonNullable<TranscriptEntry['toolCalls']>[number],
   return parts.length === 0 ? undefined : { parts, argumentsJson: stableStringify(shownArguments) };
 }
 
-function spillPart(content: string, target: SpillTarget, policy: SpillPolicy, toolName: string, byteLength = utf8Length(content)): SpilledPart {
+function spillPart(content: string, target: SpillTarget, policy: SpillPolicy, toolName: string): SpilledPart {
+  return spillPieces(content, target, policy, toolName, utf8Length(content)).part;
+}
+
+/** A spilled item, with the three pieces its window text is made of. */
+interface SpillPieces {
+  readonly part: SpilledPart;
+  readonly head: string;
+  readonly line: string;
+  readonly tail: string;
+}
+
+function spillPieces(content: string, target: SpillTarget, policy: SpillPolicy, toolName: string, byteLength: number): SpillPieces {
   // Most tool output is ASCII, where a char is a byte: such an item is hashed and cut as the
   // string it is, without encoding a copy of it (an allocation of its full size per result).
   const cut = byteLength === content.length ? cutAscii(content, policy) : cutEncoded(content, policy);
-  const { sha256, bytes, headEnd, tailStart } = cut;
+  const { sha256, bytes, headEnd, tailStart, head, tail } = cut;
   const pointer: SpillPointer = { id: `${SPILL_ID_PREFIX}${sha256.slice(0, 20)}`, sha256, bytes, headBytes: headEnd, tailBytes: bytes - tailStart };
   const line = spillLine(pointer, target, toolName);
-  return { pointer, target, content, shown: `${cut.head}\n${line}\n${cut.tail}` };
+  return { part: { pointer, target, content, shown: `${head}\n${line}\n${tail}` }, head, line, tail };
 }
 
 /** Where a spilled item is cut: its SHA-256 and byte length, and the head and tail the window keeps. */
