@@ -6,7 +6,7 @@ import type { FoldLattice, PlacedFold } from './fold-lattice.ts';
 import { sha256HexOfLines } from './hashing.ts';
 import { placeholderText, siblingStubText } from './window-text.ts';
 import { stableStringify } from './hashing.ts';
-import { memoCollapsedChars, memoRecord } from './plan-memo.ts';
+import { memoCollapsedChars, memoRecord, planMemoCounters } from './plan-memo.ts';
 
 /** One mark turned into the fold record it will become. */
 export interface PlannedFold {
@@ -170,7 +170,13 @@ function newRecord(inputs: PlanInputs, mark: PendingMarkV1, entries: readonly Tr
     }
     parts.push({ kind: 'entry', entryId: index.entries[position]!.id, sha256: index.shas[position]!, chars: index.entries[position]!.bytes.length });
   }
-  const source = sourceDigest(entries);
+  let sourceChars = 0;
+  for (const entry of entries) sourceChars += entry.bytes.length;
+  // The digest is computed when first read (the record lands, is written or is peeked), not
+  // here: the cost scheduler plans a record for each new mark on every request to price a
+  // commit, and pricing reads only the brief and sizes (bench:pi: a 24 KB span is ~30 µs of hashing).
+  let sourceSha256: string | undefined;
+  let unhashed: readonly TranscriptEntry[] | undefined = entries;
   const deterministic =
     mark.kind === 'tool'
       ? toolBrief(call!, entries)
@@ -185,8 +191,15 @@ function newRecord(inputs: PlanInputs, mark: PendingMarkV1, entries: readonly Tr
     firstEntryId: mark.firstEntryId,
     lastEntryId: mark.lastEntryId,
     parts,
-    sourceSha256: source.sha256,
-    sourceChars: source.chars,
+    get sourceSha256(): string {
+      if (sourceSha256 === undefined) {
+        planMemoCounters.sourceDigests += 1;
+        sourceSha256 = sourceDigest(unhashed!).sha256;
+        unhashed = undefined;
+      }
+      return sourceSha256;
+    },
+    sourceChars,
     entryCount: entries.length,
     brief: mark.brief ?? deterministic,
     provenance: mark.brief === undefined ? 'deterministic' : 'supplied',
@@ -222,8 +235,12 @@ export function collapsedChars(index: TranscriptIndexView, record: FoldRecord, f
   return memoCollapsedChars(record, toolName, () => measureCollapsed(index, record, first, last, toolName));
 }
 
+/** Any digest measures the same: the placeholder shows 12 of its hex chars, which JSON never escapes. */
+const DIGEST_STAND_IN = '0'.repeat(64);
+
 function measureCollapsed(index: TranscriptIndexView, record: FoldRecord, first: number, last: number, toolName: string): number {
-  const text = placeholderText({ foldId: record.id, kind: record.kind, brief: record.brief, sourceChars: record.sourceChars, entryCount: record.entryCount, sourceSha256: record.sourceSha256, toolName });
+  // The stand-in keeps the size from reading (and so hashing) a planned record's digest.
+  const text = placeholderText({ foldId: record.id, kind: record.kind, brief: record.brief, sourceChars: record.sourceChars, entryCount: record.entryCount, sourceSha256: DIGEST_STAND_IN, toolName });
   if (record.kind !== 'tool') return stableStringify({ role: 'user', text }).length;
   let chars = 0;
   for (let position = first; position <= last; position += 1) {

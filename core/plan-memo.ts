@@ -13,7 +13,7 @@ import type { TranscriptEntry } from '../ports/transcript-source.port.ts';
  */
 
 /** Work counters, read by tests to show that a request costs what changed. */
-export const planMemoCounters = { collapsedComputed: 0, recordsBuilt: 0 };
+export const planMemoCounters = { collapsedComputed: 0, recordsBuilt: 0, sourceDigests: 0 };
 
 const collapsedByRecord = new WeakMap<FoldRecord, { readonly toolName: string; readonly chars: number }>();
 

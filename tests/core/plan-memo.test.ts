@@ -3,6 +3,7 @@ import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store
 import { createCharsCostModel } from '../../core/chars-cost-model.ts';
 import { planLanding } from '../../core/commit-landing.ts';
 import { displayedChars } from '../../core/commit-planner.ts';
+import { sha256HexOfLines } from '../../core/hashing.ts';
 import { FoldRuntime } from '../../core/fold-runtime.ts';
 import { planMemoCounters } from '../../core/plan-memo.ts';
 import { resolveSettings } from '../../core/settings.ts';
@@ -62,6 +63,29 @@ describe('planning a commit reuses what stands (bench:pi engine p50)', () => {
     expect(rebuilt.record.sourceSha256).toBe(briefed.record.sourceSha256);
     const untouched = third.folds.filter((fold) => fold.mark.id !== briefed.mark.id && !fold.record.parts.some((part) => part.kind === 'fold' && part.foldId === briefed.mark.id));
     for (const fold of untouched) expect(fold.record).toBe(first.folds.find((earlier) => earlier.mark.id === fold.mark.id)!.record);
+  });
+
+  it("planning hashes no fold source: a record's digest is computed when first read, once, and is its lines' digest", async () => {
+    const { runtime } = await foldingSession();
+    const { index } = runtime.view;
+    const builtBefore = planMemoCounters.recordsBuilt;
+    const hashedBefore = planMemoCounters.sourceDigests;
+    const plan = planAll(runtime);
+    expect(planMemoCounters.recordsBuilt).toBeGreaterThan(builtBefore);
+    expect(planMemoCounters.sourceDigests).toBe(hashedBefore);
+    // Measuring what the plan's folds show collapsed reads no digest either.
+    expect(plan.savedChars).toBeGreaterThan(0);
+    expect(planMemoCounters.sourceDigests).toBe(hashedBefore);
+    const { record } = plan.folds.at(-1)!;
+    const first = index.positionOf(record.firstEntryId)!;
+    const last = index.positionOf(record.lastEntryId)!;
+    const expected = sha256HexOfLines(index.entries.slice(first, last + 1).map((entry) => entry.bytes));
+    expect(record.sourceSha256).toBe(expected);
+    expect(planMemoCounters.sourceDigests).toBe(hashedBefore + 1);
+    expect(record.sourceSha256).toBe(expected);
+    expect(planMemoCounters.sourceDigests).toBe(hashedBefore + 1);
+    // What a store writes carries the digest like any other member.
+    expect((JSON.parse(JSON.stringify(record)) as { sourceSha256: string }).sourceSha256).toBe(expected);
   });
 
   it('measuring the window twice measures each standing fold once', async () => {
