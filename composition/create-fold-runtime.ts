@@ -7,7 +7,7 @@ import type { CostModel } from '../ports/cost-model.port.ts';
 import type { EvidenceStore } from '../ports/evidence-store.port.ts';
 import type { ProjectionSink } from '../ports/projection-sink.port.ts';
 import { assertCostModelOption } from './cost-model-check.ts';
-import { assertKnownOptions, assertSessionIdOption, assertStoreLocation, RUNTIME_OPTION_KEYS } from './option-checks.ts';
+import { assertKnownOptions, assertOnOffOption, assertSessionIdOption, assertStoreLocation, RUNTIME_OPTION_KEYS } from './option-checks.ts';
 import { RequestLogSink, requestLogOf } from './request-log-sink.ts';
 import { sessionTelemetry } from '../adapters/opentelemetry/index.ts';
 import { createSessionContainer, resolveSessionPorts } from './session-container.ts';
@@ -60,6 +60,7 @@ export async function createFoldRuntime(options: FoldRuntimeOptions): Promise<Co
   assertSessionIdOption(options.sessionId, 'createFoldRuntime');
   assertStoreLocation(options, 'createFoldRuntime');
   assertCostModelOption(options.costModel, 'createFoldRuntime');
+  assertOnOffOption(options.openTelemetry, 'openTelemetry', 'createFoldRuntime');
   const settings = resolveSettings(options.settings ?? {});
   // OpenTelemetry when the host installed @opentelemetry/api (docs/observability.md); nothing otherwise.
   // A session opened while the API still loads does not wait for it: what it reports meanwhile is held.

@@ -72,6 +72,13 @@ export function assertStoreLocation(options: StoreSelectionOptions, who: string)
   }
 }
 
+/** An on/off option is absent, true or false: anything else (a string "false", a 0) is refused by name, not read as on. */
+export function assertOnOffOption(value: unknown, option: string, who: string): void {
+  if (value !== undefined && typeof value !== 'boolean') {
+    throw new FoldError('SETTINGS.INVALID', `${who}: ${option} must be true or false, got ${describeValue(value)}`, { details: { option } });
+  }
+}
+
 /** A value as an error message should show it: a string quoted, so "60000" is not mistaken for 60000. */
 export function describeValue(value: unknown): string {
   if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;

@@ -10,6 +10,7 @@ import { PiSessionRegistry, type PiFoldOptions } from './session-registry.ts';
 import { hostScopeOf, loadSystemMessageReplay } from './host-api.ts';
 import { onContextWithSystem, PiSystemMessages } from './system-messages.ts';
 import { checkedToolOffer, PiToolOffer } from './tool-offer.ts';
+import { assertOnOffOption } from '../../composition/option-checks.ts';
 import { preloadOptionalPeers } from '../../composition/preload-optional-peers.ts';
 
 /** The Pi event-bus channel that carries every commit's telemetry (`pi.events.on(COMMIT_TELEMETRY_CHANNEL, …)`). */
@@ -30,8 +31,10 @@ export interface PiFoldRegistration {
  * session keeps every result exactly as the tool produced it. Nothing needs configuring; `options` exist for hosts and tests.
  */
 export function registerPiFold(pi: ExtensionAPI, options: PiFoldOptions = {}): PiFoldRegistration {
+  // Checked before anything is loaded or registered: a wrong option leaves Pi without a half-installed pi-fold.
+  assertOnOffOption(options.openTelemetry, 'openTelemetry', 'registerPiFold');
   // Pi loads extensions at start-up, long before the first request: load the optional peers now.
-  preloadOptionalPeers();
+  if (options.openTelemetry !== false) preloadOptionalPeers();
   // Hosts log commits from Pi's event bus without importing pi-fold (older Pi has no bus).
   const sessions = new PiSessionRegistry(options, (folding) => folding.runtime.subscribe({ acceptCommitTelemetry: (event) => pi.events?.emit(COMMIT_TELEMETRY_CHANNEL, event) }));
   // Checked before any handler is registered: a wrong option leaves Pi without a half-installed pi-fold.

@@ -64,6 +64,12 @@ export interface PiFoldOptions {
    * @default 'always'
    */
   readonly toolOffer?: 'always' | 'when-needed';
+  /**
+   * Report metrics and spans through `@opentelemetry/api` when it is installed (docs/observability.md).
+   * `false` turns it off, and the API is then not loaded at registration either.
+   * @default true
+   */
+  readonly openTelemetry?: boolean;
 }
 
 /** One Pi session's folding: the engine, the message mapper and what the last request produced. */
@@ -166,6 +172,7 @@ export class PiSessionRegistry {
       ...(evidenceStore === undefined ? {} : { evidenceStore }),
       ...(this.options.projectionSink === undefined ? {} : { projectionSink: this.options.projectionSink }),
       ...(this.options.costModel === undefined ? {} : { costModel: this.options.costModel }),
+      ...(this.options.openTelemetry === undefined ? {} : { openTelemetry: this.options.openTelemetry }),
     });
     const folding: PiSessionFolding = { sessionId: location.sessionId, runtime: composed.runtime, mapper: new PiEntryMapper(), branch: new PiBranchSource(location.sessionId), evidenceStore: composed.container.resolve(EVIDENCE_STORE), lastProjection: undefined, ownership: new OwnershipMonitor(), composed };
     this.opened(folding);

@@ -1,7 +1,11 @@
 import { metrics, trace } from '@opentelemetry/api';
 import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { ExtensionAPI } from '@mariozechner/pi-coding-agent';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerPiFold } from '../../adapters/pi/register-pi-fold.ts';
+import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import { openScriptedPi, settle } from '../../testing/pi/scripted-pi.ts';
 import { readLoop } from '../../testing/vercel-ai/scripted-model.ts';
 import { runLoop, type LoopRun } from '../vercel-ai/support/run-loop.ts';
 
@@ -72,6 +76,30 @@ describe('OpenTelemetry through @opentelemetry/api (SDK in-memory exporters)', (
     expect(counterSum('pi_fold.actions', (attributes) => attributes['pi_fold.action'] === 'search')).toBe(1);
     expect(histogramSum('pi_fold.action.answer_bytes', (attributes) => attributes['pi_fold.action'] === 'search')).toBeGreaterThan(0);
     expect(spanExporter.getFinishedSpans().some((span) => span.name === 'pi_fold.action peek' && span.status.code === 2)).toBe(true);
+  });
+
+  it('a Pi session reports a span per request, and none with openTelemetry: false', async () => {
+    const requestSpans = (conversation: string) => spanExporter.getFinishedSpans().filter((span) => span.name === 'pi_fold.request' && span.attributes['gen_ai.conversation.id'] === conversation).length;
+    for (const openTelemetry of [undefined, false] as const) {
+      const pi = await openScriptedPi({
+        script: (request) => (request.index >= 3 ? { kind: 'text', text: 'done' } : { kind: 'tools', calls: [{ name: 'fetch_blob', arguments: { seed: request.index, size: 2_000 } }] }),
+        fold: { foldStore: new MemoryFoldStore(), settingsPath: '/nonexistent/pi-fold/settings.json', ...(openTelemetry === undefined ? {} : { openTelemetry }) },
+      });
+      await pi.session.prompt('Read three blobs.');
+      await settle(pi.session);
+      expect(pi.errors).toEqual([]);
+      expect(pi.ledger.length).toBe(4);
+      expect(requestSpans(pi.sessionManager.getSessionId()), `openTelemetry: ${String(openTelemetry)}`).toBe(openTelemetry === false ? 0 : pi.ledger.length);
+      pi.session.dispose();
+    }
+  }, 60_000);
+
+  it('an openTelemetry option that is not true or false is refused by name, before pi-fold registers anything', () => {
+    let registered = 0;
+    const count = () => void (registered += 1);
+    const pi = { on: count, registerTool: count, registerCommand: count, getAllTools: () => [], getActiveTools: () => [] } as unknown as ExtensionAPI;
+    expect(() => registerPiFold(pi, { openTelemetry: 'false' as never })).toThrow(/SETTINGS.INVALID: registerPiFold: openTelemetry must be true or false, got the string "false"/);
+    expect(registered).toBe(0);
   });
 
   it('times store operations by name', () => {

@@ -36,6 +36,11 @@ describe('option errors name the problem and build nothing', () => {
     await expect(createFolding({ sessionId: 's1', store: 'memory', contextWindow: '60000' as unknown as number })).rejects.toThrow(/contextWindow must be an integer of at least 1000 tokens, got the string "60000"/);
   });
 
+  it('an on/off option given as anything but true or false is refused, not read as on', async () => {
+    const options = { sessionId: 's1', store: 'memory', openTelemetry: 0 } as unknown as Parameters<typeof createFoldRuntime>[0];
+    await expect(createFoldRuntime(options)).rejects.toMatchObject({ code: 'SETTINGS.INVALID', message: expect.stringMatching(/createFoldRuntime: openTelemetry must be true or false, got number 0/), details: { option: 'openTelemetry' } });
+  });
+
   it('a misspelt option is refused by name with the option it was probably meant as', async () => {
     const options = { sessionId: 's1', store: 'memory', contextWindw: 60_000 } as unknown as Parameters<typeof createFolding>[0];
     await expect(createFolding(options)).rejects.toMatchObject({ code: 'SETTINGS.UNKNOWN_OPTION', message: expect.stringMatching(/contextWindw is not an option \(did you mean contextWindow\?\)/) });
