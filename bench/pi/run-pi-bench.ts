@@ -2,10 +2,9 @@
  * The Pi adapter's own time per request: the `context` hook (mapping Pi's messages to
  * session entries, the engine's projection, converting back), measured inside a real
  * AgentSession driven offline by a scripted provider. 95 requests, 24 KB tool results,
- * a 170k-token window. Run: `npm run bench:pi`.
+ * a 170k-token window. Run: `npm run bench:pi` (`-- --like-before`: the work d7f14a5 did, see like-before-argument.ts).
  */
 import type { ExtensionAPI } from '@mariozechner/pi-coding-agent';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { PiEntryMapper } from '../../adapters/pi/message-entries.ts';
 import { OwnershipMonitor } from '../../adapters/pi/ownership-monitor.ts';
 import { priceRequest } from '../../core/chars-cost-model.ts';
@@ -13,6 +12,7 @@ import { FoldRuntime } from '../../core/fold-runtime.ts';
 import { DEFAULT_PRICE_LIST } from '../../core/price-lists.ts';
 import { resolveSettings, type SchedulingMode } from '../../core/settings.ts';
 import { openScriptedPi, settle } from '../../testing/pi/scripted-pi.ts';
+import { benchFoldOptions, likeBeforeArgument } from './like-before-argument.ts';
 import { replyOnArgument } from './reply-on-argument.ts';
 import { latencyLine } from './latency-stats.ts';
 
@@ -77,6 +77,8 @@ function schedulingArgument(): SchedulingMode {
 async function main(): Promise<void> {
   const scheduling = schedulingArgument();
   const replyOn = replyOnArgument();
+  const likeBefore = likeBeforeArgument();
+  if (likeBefore && process.argv.includes('--scheduling')) throw new Error('--like-before sets the scheduling (band, as d7f14a5 had it); drop --scheduling');
   const hook: number[] = [];
   const mapping: number[] = [];
   const originalMap = PiEntryMapper.prototype.map;
@@ -111,7 +113,7 @@ async function main(): Promise<void> {
   }
   const pi = await openScriptedPi({
     script: (request) => (request.index >= REQUESTS - 1 ? { kind: 'text', text: 'done' } : { kind: 'tools', calls: [{ name: 'fetch_blob', arguments: { seed: request.index, size: RESULT_BYTES } }] }),
-    fold: { foldStore: new MemoryFoldStore(), settingsPath: '/nonexistent/pi-fold/settings.json', settings: { scheduling } },
+    fold: benchFoldOptions(likeBefore, { scheduling }),
     contextWindow: WINDOW,
     wrapExtensionApi: timeContextHook(hook),
     replyOn,
@@ -123,7 +125,7 @@ async function main(): Promise<void> {
   const peak = Math.max(...pi.requests.map((request) => request.promptTokens));
   const commits = pi.ledger.filter((row) => row.foldsLanded > 0).length;
   const rewrites = pi.ledger.filter((row) => row.causes.length > 0).length;
-  console.log(`pi adapter benchmark: ${pi.requests.length} requests, ${RESULT_BYTES} B tool results, ${WINDOW}-token window, scripted replies on: ${replyOn} (Node ${process.version})`);
+  console.log(`pi adapter benchmark: ${pi.requests.length} requests, ${RESULT_BYTES} B tool results, ${WINDOW}-token window, scripted replies on: ${replyOn}${likeBefore ? ', like d7f14a5 (band, no spill, no OpenTelemetry, no request log)' : ''} (Node ${process.version})`);
   console.log(summary("context hook (mapping + engine)", hook));
   console.log(`slowest requests: ${hook.map((ms, index) => ({ ms, request: index + 1, commit: (pi.ledger[index]?.foldsLanded ?? 0) > 0 })).sort((a, b) => b.ms - a.ms).slice(0, 6).map((slow) => `#${slow.request} ${slow.ms.toFixed(1)} ms${slow.commit ? " (commit)" : ""}`).join(", ")}`);
   console.log(summary('  of which message→entry mapping', mapping));
@@ -132,7 +134,7 @@ async function main(): Promise<void> {
   console.log(summary('ownership check (keep + find texts)', pairSums(ownership)));
   console.log(`peak prompt ${peak} tokens · commits ${commits} · rewrites ${rewrites} · unattributed ${pi.ledger.filter((row) => row.unattributed).length} · whole run ${(wall / 1000).toFixed(1)} s`);
   const input = inputDollars(pi.requests);
-  console.log(`session input (${scheduling} scheduling, ${DEFAULT_PRICE_LIST.name}): $${input.dollars.toFixed(4)} · fresh ${input.fresh} tokens · cache read ${input.cacheRead} tokens`);
+  console.log(`session input (${likeBefore ? 'band' : scheduling} scheduling, ${DEFAULT_PRICE_LIST.name}): $${input.dollars.toFixed(4)} · fresh ${input.fresh} tokens · cache read ${input.cacheRead} tokens`);
   if (pi.errors.length > 0) console.log(`extension errors: ${pi.errors.join('; ')}`);
   pi.session.dispose();
 }

@@ -1,0 +1,41 @@
+import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import type { PiFoldOptions } from '../../adapters/pi/session-registry.ts';
+import type { FoldSettingsInput } from '../../core/settings.ts';
+import type { FoldStore } from '../../ports/fold-store.port.ts';
+
+/**
+ * `--like-before`: the work d7f14a5 (main before the ports issue's first commit) did per
+ * request, on today's engine, so the two can be compared like for like. Everything that landed
+ * since as a feature of its own is turned off through its option: the cost scheduler (band, the
+ * default then), spill at ingestion (a threshold no 24 KB result reaches), OpenTelemetry (not
+ * reported) and the request log (a store that does not declare it). What is left is the
+ * engine the ports issue rebuilt: ingest, frontier, render, scheduler, state, sink.
+ */
+export function likeBeforeArgument(argv: readonly string[] = process.argv): boolean {
+  return argv.includes('--like-before');
+}
+
+/** The memory store as d7f14a5 had it: one that declares no request log, so none is appended to. */
+function memoryStoreWithoutRequestLog(): FoldStore {
+  const store = new MemoryFoldStore();
+  const capabilities = { ...store.capabilities, requestLog: false };
+  return new Proxy(store, {
+    get: (target, property) => {
+      if (property === 'capabilities') return capabilities;
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+/** The pi-fold options of one benchmark session: the default product, or the work d7f14a5 did. */
+export function benchFoldOptions(likeBefore: boolean, settings: FoldSettingsInput): PiFoldOptions {
+  const common = { settingsPath: '/nonexistent/pi-fold/settings.json' };
+  if (!likeBefore) return { ...common, foldStore: new MemoryFoldStore(), settings };
+  return {
+    ...common,
+    foldStore: memoryStoreWithoutRequestLog(),
+    settings: { ...settings, scheduling: 'band', spill: { thresholdBytes: 262_144, keepBytes: 4_096 } },
+    openTelemetry: false,
+  };
+}
