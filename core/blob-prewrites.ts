@@ -70,6 +70,8 @@ export class BlobPrewrites {
   private flushing: Promise<void> | undefined;
   /** Marks whose blobs were handed over already (a mark that changes is a new object). */
   private readonly seenMarks = new WeakSet<object>();
+  /** The newest collection asked for by `startLater`, until its turn comes (or a commit needs it). */
+  private collection: { readonly store: FoldStore; readonly collect: () => Iterable<BlobToStore>; readonly requestTime: number } | undefined;
 
   /** The marks of `marks` not seen by an earlier call; each is seen from now on. */
   *marksNotSeen<T extends object>(marks: readonly T[]): Iterable<T> {
@@ -95,6 +97,27 @@ export class BlobPrewrites {
   }
 
   /**
+   * Like `start`, with the blobs collected on the loop's next turn: which marks are new and
+   * which blobs their spans name is no part of the request that cut them (bench:pi: 30-45 µs
+   * of each request's engine time). Asked for again before the turn comes, only the newest
+   * collection runs, under the newest request time (the writes happen later still). A commit
+   * (`readyAmong`) and `settle` run a collection still waiting first, so nothing is missed.
+   */
+  startLater(store: FoldStore, collect: () => Iterable<BlobToStore>, requestTime: number | undefined): void {
+    if (requestTime === undefined) return;
+    const scheduled = this.collection !== undefined;
+    this.collection = { store, collect, requestTime };
+    if (!scheduled) void nextLoopTurn().then(() => this.collectWaiting());
+  }
+
+  /** Run the collection `startLater` left waiting, if any. */
+  private collectWaiting(): void {
+    const waiting = this.collection;
+    this.collection = undefined;
+    if (waiting !== undefined) this.start(waiting.store, waiting.collect(), waiting.requestTime);
+  }
+
+  /**
    * Of `sha256s`, the blobs a commit at `requestTime` may rely on without writing them again.
    * Writes under way are waited for; queued ones are taken back (the commit writes them
    * itself, side by side with its other blobs, rather than behind the background queue).
@@ -102,6 +125,7 @@ export class BlobPrewrites {
   async readyAmong(sha256s: Iterable<string>, requestTime: number | undefined): Promise<Set<string>> {
     const ready = new Set<string>();
     if (requestTime === undefined) return ready;
+    this.collectWaiting();
     const wanted = [...sha256s];
     for (const sha256 of wanted) this.queued.delete(sha256);
     for (const sha256 of wanted) {
@@ -115,6 +139,7 @@ export class BlobPrewrites {
 
   /** Wait until nothing is queued, under way or being flushed (a closing session, tests). */
   async settle(): Promise<void> {
+    this.collectWaiting();
     while (this.draining !== undefined || this.flushing !== undefined) await (this.draining ?? this.flushing);
   }
 

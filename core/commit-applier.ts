@@ -70,16 +70,20 @@ export function recordLevels(plan: CommitPlan): FoldRecord[][] {
  * known long before the cost scheduler lands them). Returns at once.
  */
 export function prewritePendingMarks(session: LandingTarget): void {
-  const { requestTime } = session.lastContext;
-  if (requestTime === undefined) return;
+  // Collected on the next turn, from the marks and branch as they stand then: a mark landed
+  // meanwhile is gone from the marks, one whose span left the branch has no positions.
+  session.prewrites.startLater(session.foldStore, () => pendingMarkBlobs(session), session.lastContext.requestTime);
+}
+
+/** The blobs of the marks not handed over before: a pure append costs what it adds (docs/behaviour.md B3.6). */
+function pendingMarkBlobs(session: LandingTarget): Iterable<BlobToStore> {
   const blobs = new Map<string, BlobToStore>();
-  // Only marks not handed over before: a pure append costs what it adds (docs/behaviour.md B3.6).
   for (const mark of session.prewrites.marksNotSeen(session.memory.marks)) {
     const first = session.index.positionOf(mark.firstEntryId);
     const last = session.index.positionOf(mark.lastEntryId);
     if (first !== undefined && last !== undefined) addSpanBlobs(session, first, last, blobs);
   }
-  session.prewrites.start(session.foldStore, blobs.values(), requestTime);
+  return blobs.values();
 }
 
 /** The blob of each entry from `first` to `last`, once per SHA-256. */

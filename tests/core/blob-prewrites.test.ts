@@ -109,6 +109,40 @@ describe('blobs of pending marks are written before their commit', () => {
 const blob = (text: string): BlobToStore => ({ sha256: sha256Hex(text), bytes: text, entryId: `entry-${text.length}` });
 
 describe('BlobPrewrites', () => {
+  it('startLater collects on the next turn, the newest collection only; a commit or settle first runs one still waiting', async () => {
+    const store = new LoggingStore();
+    const prewrites = new BlobPrewrites();
+    const collected: string[] = [];
+    const puts = () => store.log.flatMap((logged) => (logged.kind === 'put' ? [logged.sha256] : []));
+    const [one, two, three, four, five] = ['a', 'bb', 'ccc', 'dddd', 'eeeee'].map((text) => blob(`${text} blob`));
+    prewrites.startLater(store, () => (collected.push('first'), [one!]), 1);
+    prewrites.startLater(store, () => (collected.push('second'), [one!, two!]), 2);
+    expect(collected, 'nothing is collected inside the request that asked').toEqual([]);
+    await turns(1);
+    expect(collected).toEqual(['second']);
+    await prewrites.settle();
+    expect(puts().sort()).toEqual([one!.sha256, two!.sha256].sort());
+    expect([...(await prewrites.readyAmong([one!.sha256, two!.sha256], 2))].sort()).toEqual([one!.sha256, two!.sha256].sort());
+
+    // A commit before the turn: the waiting collection runs, the commit takes back the blob it writes itself.
+    prewrites.startLater(store, () => (collected.push('third'), [three!, four!]), 3);
+    expect([...(await prewrites.readyAmong([three!.sha256], 3))]).toEqual([]);
+    expect(collected).toEqual(['second', 'third']);
+    await prewrites.settle();
+    expect(puts()).toContain(four!.sha256);
+    expect(puts()).not.toContain(three!.sha256);
+
+    // settle writes what is still waiting to be collected.
+    prewrites.startLater(store, () => (collected.push('fourth'), [five!]), 4);
+    await prewrites.settle();
+    expect(collected).toEqual(['second', 'third', 'fourth']);
+    expect(puts()).toContain(five!.sha256);
+    // Without a request time nothing is collected at all.
+    prewrites.startLater(store, () => (collected.push('untimed'), []), undefined);
+    await turns(3);
+    expect(collected).toEqual(['second', 'third', 'fourth']);
+  });
+
   it('a blob written ahead counts for a commit only within PREWRITE_FRESH_MS (gc keeps unreferenced blobs only within its grace)', async () => {
     const store = new MemoryFoldStore();
     const prewrites = new BlobPrewrites();
