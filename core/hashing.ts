@@ -1,8 +1,17 @@
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
+
+const { createHash } = crypto;
+
+/**
+ * Node's one-shot digest (`crypto.hash`, Node 20.12 and later), when this Node has it. Most
+ * of the engine's digests are of short texts (fold ids, stubs, notices), where building a
+ * Hash object costs more than hashing: about 4 against 1.3 µs for a 30-char id here.
+ */
+const oneShot = (crypto as { hash?: (algorithm: string, data: string | Uint8Array, encoding: 'hex') => string }).hash;
 
 /** Hex SHA-256 of a UTF-8 string or raw bytes. */
 export function sha256Hex(content: string | Uint8Array): string {
-  return createHash('sha256').update(content).digest('hex');
+  return oneShot !== undefined ? oneShot('sha256', content, 'hex') : createHash('sha256').update(content).digest('hex');
 }
 
 /**

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { sha256Hex, sha256HexOfLines, stableStringify } from '../../core/hashing.ts';
 import { sourceDigest } from '../../core/commit-planner.ts';
@@ -34,6 +35,21 @@ describe("a spilled result's window form is its stableStringify serialisation", 
     expect(planSpill(toolResultEntry('w', 'cw', 'read', wide), DEFAULT_SPILL_POLICY, 'pi_fold_context')?.parts[0]?.pointer.bytes).toBe(Buffer.byteLength(wide));
     const exact = 'a'.repeat(DEFAULT_SPILL_POLICY.thresholdBytes);
     expect(planSpill(toolResultEntry('e', 'ce', 'read', exact), DEFAULT_SPILL_POLICY, 'pi_fold_context')).toBeUndefined();
+  });
+});
+
+describe('sha256Hex', () => {
+  it('is SHA-256 of the UTF-8 bytes, for strings and bytes alike', () => {
+    expect(sha256Hex('')).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
+    expect(sha256Hex('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    const random = seededRandom(93);
+    for (let trial = 0; trial < 40; trial += 1) {
+      const text = randomText(random, Math.floor(random() * (trial % 2 === 0 ? 64 : 30_000)));
+      const bytes = Buffer.from(text, 'utf8');
+      const expected = createHash('sha256').update(bytes).digest('hex');
+      expect(sha256Hex(text), `trial ${trial}`).toBe(expected);
+      expect(sha256Hex(new Uint8Array(bytes))).toBe(expected);
+    }
   });
 });
 
