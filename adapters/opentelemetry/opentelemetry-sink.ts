@@ -19,6 +19,10 @@ export class OpenTelemetrySink implements ProjectionSink {
   readonly specificationVersion = 'v1' as const;
   private readonly instruments;
   private readonly tracer;
+  /** Whether the meter records: the API hands out its no-op meter, for good, while no SDK was registered when the sink was built. */
+  private readonly metering: boolean;
+  /** What the API's tracer proxy delegates to while no SDK is registered. */
+  private readonly noTracing: unknown;
   private openRequest: { readonly request: number; readonly span: Span } | undefined;
 
   constructor(
@@ -27,7 +31,9 @@ export class OpenTelemetrySink implements ProjectionSink {
     private readonly inner?: ProjectionSink,
   ) {
     const meter = api.metrics.getMeter(METER_NAME);
+    this.metering = meter !== api.createNoopMeter();
     this.tracer = api.trace.getTracer(METER_NAME);
+    this.noTracing = new api.ProxyTracerProvider().getDelegate();
     this.instruments = {
       tokenUsage: meter.createHistogram(METRICS.tokenUsage, { unit: '{token}', description: 'Tokens per request as the provider counted them, by gen_ai.token.type' }),
       promptTokens: meter.createHistogram(METRICS.promptTokens, { unit: '{token}', description: "Prompt tokens of each request pi-fold sent (the runtime's estimate)" }),
@@ -43,14 +49,28 @@ export class OpenTelemetrySink implements ProjectionSink {
     };
   }
 
+  /**
+   * Whether a tracer provider is registered now (one may be registered after the sink was
+   * built, and the API's proxy then starts delegating to it). The API installed without an SDK
+   * is common (libraries depend on it), and its no-op spans still cost their attributes: about
+   * 20 µs a request in bench:pi.
+   */
+  private tracing(): boolean {
+    const provider = this.api.trace.getTracerProvider();
+    return !(provider instanceof this.api.ProxyTracerProvider) || provider.getDelegate() !== this.noTracing;
+  }
+
   accept(projection: Projection, at?: number): void {
     this.inner?.accept(projection);
     const row = projection.ledger;
     this.endOpenRequest(at);
     const rewrite = row.causes.length > 0;
-    this.instruments.requests.add(1, { [ATTRIBUTES.causes]: rewrite ? row.causes.join(',') : 'append' });
-    this.instruments.promptTokens.record(row.estimatedTokens);
-    this.instruments.occupancy.record(row.budgetTokens > 0 ? row.estimatedTokens / row.budgetTokens : 0);
+    if (this.metering) {
+      this.instruments.requests.add(1, { [ATTRIBUTES.causes]: rewrite ? row.causes.join(',') : 'append' });
+      this.instruments.promptTokens.record(row.estimatedTokens);
+      this.instruments.occupancy.record(row.budgetTokens > 0 ? row.estimatedTokens / row.budgetTokens : 0);
+    }
+    if (!this.tracing()) return;
     const span = this.tracer.startSpan('pi_fold.request', {
       ...startedAt(at),
       attributes: { [ATTRIBUTES.conversationId]: this.sessionId, [ATTRIBUTES.operationName]: 'chat', [ATTRIBUTES.request]: row.request, [ATTRIBUTES.causes]: row.causes.join(','), 'pi_fold.request.estimated_tokens': row.estimatedTokens, 'pi_fold.request.budget_tokens': row.budgetTokens, 'pi_fold.request.folds_landed': row.foldsLanded },
@@ -61,9 +81,11 @@ export class OpenTelemetrySink implements ProjectionSink {
   acceptUsage(event: UsageTelemetry, at?: number): void {
     this.inner?.acceptUsage?.(event);
     const prompt = event.input + event.cacheRead + event.cacheWrite;
-    this.instruments.tokenUsage.record(prompt, { [ATTRIBUTES.tokenType]: 'input', [ATTRIBUTES.operationName]: 'chat' });
-    this.instruments.tokenUsage.record(event.output, { [ATTRIBUTES.tokenType]: 'output', [ATTRIBUTES.operationName]: 'chat' });
-    this.instruments.cacheRead.record(event.cacheRead);
+    if (this.metering) {
+      this.instruments.tokenUsage.record(prompt, { [ATTRIBUTES.tokenType]: 'input', [ATTRIBUTES.operationName]: 'chat' });
+      this.instruments.tokenUsage.record(event.output, { [ATTRIBUTES.tokenType]: 'output', [ATTRIBUTES.operationName]: 'chat' });
+      this.instruments.cacheRead.record(event.cacheRead);
+    }
     if (this.openRequest?.request === event.request) {
       this.openRequest.span.setAttributes({ [ATTRIBUTES.inputTokens]: prompt, [ATTRIBUTES.outputTokens]: event.output, [ATTRIBUTES.cacheReadTokens]: event.cacheRead, [ATTRIBUTES.cacheWriteTokens]: event.cacheWrite });
       this.endOpenRequest(at);
@@ -73,12 +95,13 @@ export class OpenTelemetrySink implements ProjectionSink {
   acceptCommitTelemetry(event: CommitTelemetry, at?: number): void {
     this.inner?.acceptCommitTelemetry?.(event);
     const attributes: Attributes = { [ATTRIBUTES.commitCause]: event.causes.join(',') || 'commit' };
-    if (event.phase === 'landed') {
+    if (event.phase === 'landed' && this.metering) {
       this.instruments.commits.add(1, attributes);
       this.instruments.foldsLanded.record(event.foldsLanded, attributes);
       this.instruments.tokensFreed.record(Math.max(0, event.estimatedTokensBefore - event.estimatedTokensAfter), attributes);
       this.instruments.prefixRewritten.record(event.prefixTokensRewritten, attributes);
     }
+    if (!this.tracing()) return;
     const span = this.tracer.startSpan(`pi_fold.commit.${event.phase}`, {
       ...startedAt(at),
       attributes: {
@@ -103,8 +126,11 @@ export class OpenTelemetrySink implements ProjectionSink {
   acceptAction(event: ActionTelemetry, at?: number): void {
     this.inner?.acceptAction?.(event);
     const attributes: Attributes = { [ATTRIBUTES.action]: event.action, [ATTRIBUTES.outcome]: event.outcome, ...(event.code === undefined ? {} : { [ATTRIBUTES.errorType]: event.code }) };
-    this.instruments.actions.add(1, attributes);
-    this.instruments.actionBytes.record(event.answerBytes, { [ATTRIBUTES.action]: event.action });
+    if (this.metering) {
+      this.instruments.actions.add(1, attributes);
+      this.instruments.actionBytes.record(event.answerBytes, { [ATTRIBUTES.action]: event.action });
+    }
+    if (!this.tracing()) return;
     const span = this.tracer.startSpan(`pi_fold.action ${event.action}`, { ...startedAt(at), attributes: { ...attributes, [ATTRIBUTES.conversationId]: this.sessionId, 'pi_fold.action.answer_bytes': event.answerBytes } });
     if (event.outcome === 'refused') span.setStatus({ code: this.api.SpanStatusCode.ERROR, ...(event.code === undefined ? {} : { message: event.code }) });
     span.end(at);
