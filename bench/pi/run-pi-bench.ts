@@ -74,12 +74,12 @@ function schedulingArgument(): SchedulingMode {
   return resolveSettings({ scheduling: at < 0 ? 'cost' : process.argv[at + 1] }).scheduling;
 }
 
-async function main(): Promise<void> {
-  const scheduling = schedulingArgument();
-  const replyOn = replyOnArgument();
-  const likeBefore = likeBeforeArgument();
-  if (likeBefore && process.argv.includes('--scheduling')) throw new Error('--like-before sets the scheduling (band, as d7f14a5 had it); drop --scheduling');
-  const hook: number[] = [];
+/**
+ * Time the adapter's steps inside the hook: message → entry mapping, the engine's projection,
+ * and the ownership check's share (keeping the sent texts in the hook, finding them in the
+ * provider's body). Patches the prototypes, so every session of this process is timed.
+ */
+function timeAdapterSteps(): { mapping: number[]; engine: number[]; ownership: number[] } {
   const mapping: number[] = [];
   const originalMap = PiEntryMapper.prototype.map;
   PiEntryMapper.prototype.map = function timedMap(this: PiEntryMapper, ...args: Parameters<typeof originalMap>) {
@@ -98,7 +98,6 @@ async function main(): Promise<void> {
       engine.push(performance.now() - started);
     }
   };
-  // The ownership check's share: keeping the sent texts (in the hook) and finding them in the provider's body.
   const ownership: number[] = [];
   for (const method of ['projected', 'checkPayload'] as const) {
     const original = OwnershipMonitor.prototype[method] as (...args: unknown[]) => unknown;
@@ -111,6 +110,16 @@ async function main(): Promise<void> {
       }
     };
   }
+  return { mapping, engine, ownership };
+}
+
+async function main(): Promise<void> {
+  const scheduling = schedulingArgument();
+  const replyOn = replyOnArgument();
+  const likeBefore = likeBeforeArgument();
+  if (likeBefore && process.argv.includes('--scheduling')) throw new Error('--like-before sets the scheduling (band, as d7f14a5 had it); drop --scheduling');
+  const hook: number[] = [];
+  const { mapping, engine, ownership } = timeAdapterSteps();
   const pi = await openScriptedPi({
     script: (request) => (request.index >= REQUESTS - 1 ? { kind: 'text', text: 'done' } : { kind: 'tools', calls: [{ name: 'fetch_blob', arguments: { seed: request.index, size: RESULT_BYTES } }] }),
     fold: benchFoldOptions(likeBefore, { scheduling }),
