@@ -1,6 +1,6 @@
 import type { FoldStore } from '../ports/fold-store.port.ts';
 import { FoldError } from './fold-error.ts';
-import { nextLoopTurn } from './next-loop-turn.ts';
+import { nextLoopTurn, onNextLoopTurn } from './next-loop-turn.ts';
 import { verifiedBlobText } from './verified-reads.ts';
 
 /**
@@ -107,7 +107,7 @@ export class BlobPrewrites {
     if (requestTime === undefined) return;
     const scheduled = this.collection !== undefined;
     this.collection = { store, collect, requestTime };
-    if (!scheduled) void nextLoopTurn().then(() => this.collectWaiting());
+    if (!scheduled) onNextLoopTurn(() => this.collectWaiting());
   }
 
   /** Run the collection `startLater` left waiting, if any. */

@@ -47,6 +47,8 @@ const CHARS_PER_TOKEN_CEILING = 12;
 export class OccupancyEstimator {
   private samples: CalibrationSampleV1[];
   private anchor: { chars: number; tokens: number } | undefined;
+  /** The ratio the samples give, until a new sample arrives: it is asked for several times per request. */
+  private ratio: number | undefined;
 
   constructor(
     private readonly defaultCharsPerToken: number,
@@ -59,10 +61,8 @@ export class OccupancyEstimator {
   }
 
   charsPerToken(): number {
-    const usable = this.samples.filter((sample) => sample.chars >= CALIBRATION_MIN_CHARS && sample.tokens >= CALIBRATION_MIN_TOKENS);
-    if (usable.length === 0) return this.defaultCharsPerToken;
-    const ratio = Math.min(...usable.map((sample) => sample.chars / sample.tokens));
-    return Math.min(CHARS_PER_TOKEN_CEILING, Math.max(CHARS_PER_TOKEN_FLOOR, ratio));
+    this.ratio ??= calibratedRatio(this.samples, this.defaultCharsPerToken);
+    return this.ratio;
   }
 
   /** Estimated prompt tokens of a projection of `chars` chars (plus host overhead when unanchored). */
@@ -82,9 +82,20 @@ export class OccupancyEstimator {
     this.anchor = { chars, tokens: promptTokens };
     this.samples.push({ chars, tokens: promptTokens });
     if (this.samples.length > CALIBRATION_SAMPLES) this.samples = this.samples.slice(-CALIBRATION_SAMPLES);
+    this.ratio = undefined;
   }
 
   calibration(): readonly CalibrationSampleV1[] {
     return this.samples;
   }
+}
+
+/** The lowest chars-per-token ratio of the samples large enough to trust, within the floor and ceiling. */
+function calibratedRatio(samples: readonly CalibrationSampleV1[], defaultCharsPerToken: number): number {
+  let lowest = Number.POSITIVE_INFINITY;
+  for (const sample of samples) {
+    if (sample.chars >= CALIBRATION_MIN_CHARS && sample.tokens >= CALIBRATION_MIN_TOKENS) lowest = Math.min(lowest, sample.chars / sample.tokens);
+  }
+  if (lowest === Number.POSITIVE_INFINITY) return defaultCharsPerToken;
+  return Math.min(CHARS_PER_TOKEN_CEILING, Math.max(CHARS_PER_TOKEN_FLOOR, lowest));
 }

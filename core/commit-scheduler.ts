@@ -54,8 +54,8 @@ export class CommitScheduler {
   }
 
   /** Why the cache is gone before this request, if it is. */
-  coldReason(moment: CacheMoment): ColdReason | undefined {
-    const seconds = this.priceList(moment).cacheLifetimeSeconds;
+  coldReason(moment: CacheMoment, priceList: PriceList = this.priceList(moment)): ColdReason | undefined {
+    const seconds = priceList.cacheLifetimeSeconds;
     return this.clock.coldReason(moment, seconds === undefined ? undefined : seconds * 1000);
   }
 
@@ -63,12 +63,13 @@ export class CommitScheduler {
   schedule(inputs: ScheduleInputs): ScheduledCommit | undefined {
     const { settings, index, memory, estimator } = this.runtime;
     if (settings.scheduling === 'eager') return { reason: 'eager', charsToFree: Number.POSITIVE_INFINITY };
-    const cold = this.coldReason(inputs.moment);
+    // One price list per request: its lookup builds the model's key each time.
     const priceList = this.priceList(inputs.moment);
+    const cold = this.coldReason(inputs.moment, priceList);
     // The band decides from the window's size alone, so a request it rules out (nearly every
     // one) returns before the marks are placed: that walk visits every standing mark, and a
     // pure append must cost what it adds, not the session (bench:engine's append scaling).
-    const bandCharsToFree = settings.scheduling === 'band' && cold === undefined ? this.bandCharsToFree(inputs) : undefined;
+    const bandCharsToFree = settings.scheduling === 'band' && cold === undefined ? this.bandCharsToFree(inputs, priceList) : undefined;
     if (bandCharsToFree !== undefined && bandCharsToFree <= 0) return undefined;
     const floorStart = rawFloorStart(index, floorTokensFor(settings.rawFloorTokens, inputs.budget), estimator.charsPerToken());
     const candidates = marksOutsideFloor(index, memory.marks, floorStart);
@@ -104,9 +105,9 @@ export class CommitScheduler {
    * Chars to free, or 0 when the band asks for nothing (under the trigger, or already under
    * its aim: a commit that could free nothing is not planned, and costs no state write).
    */
-  private bandCharsToFree(inputs: ScheduleInputs): number {
+  private bandCharsToFree(inputs: ScheduleInputs, priceList: PriceList): number {
     const { thresholds } = this.runtime.settings;
-    const trigger = hardCeiling({ budgetTokens: inputs.budget, priceList: this.priceList(inputs.moment), ceilingShare: thresholds.maxTarget });
+    const trigger = hardCeiling({ budgetTokens: inputs.budget, priceList, ceilingShare: thresholds.maxTarget });
     if (inputs.estimate < trigger) return 0;
     return Math.max(0, (inputs.estimate - thresholds.minTarget * inputs.budget) * this.runtime.estimator.charsPerToken());
   }

@@ -2,6 +2,7 @@ import type { PendingMarkV1 } from '../ports/fold-records.ts';
 import type { EngineMemory } from './engine-state.ts';
 import { MAX_PENDING_MARKS } from './engine-state.ts';
 import { foldIdFor } from './fold-ids.ts';
+import { MarkSpans } from './mark-spans.ts';
 import type { FoldLattice, PlacedFold } from './fold-lattice.ts';
 import type { FoldSettings } from './settings.ts';
 import type { TranscriptIndex, Unit } from './transcript-index.ts';
@@ -34,6 +35,8 @@ export class Frontier {
   private chapterResidual = 0;
   private chapterUnits = 0;
   private chapterStart = 0;
+  /** The marks' places on the branch, during a pass. */
+  private markSpans: MarkSpans | undefined;
 
   /** Look again from the unit holding entry `position` (after pins, holds or marks changed). */
   rewindTo(index: TranscriptIndex, position: number): void {
@@ -57,9 +60,11 @@ export class Frontier {
 
   pass(inputs: FrontierInputs): PendingMarkV1[] {
     const cuts: PendingMarkV1[] = [];
+    this.markSpans = new MarkSpans(inputs.index);
     this.toolRung(inputs, cuts);
     this.chapterRung(inputs, cuts);
     this.consolidationRung(inputs, cuts);
+    this.markSpans = undefined;
     return cuts;
   }
 
@@ -108,9 +113,12 @@ export class Frontier {
    */
   private consolidationRung(inputs: FrontierInputs, cuts: PendingMarkV1[]): void {
     const { settings, lattice, memory } = inputs;
-    const roots = inputs.visibleFolds.filter((placed) => lattice.parentOf(placed.record.id) === undefined);
-    if (roots.length < settings.thresholds.consolidateAfter || !this.canCut(inputs, cuts)) return;
+    // The cheap refusals first: this runs every request, and a window with fewer visible
+    // folds than the threshold cannot hold that many roots.
+    if (!this.canCut(inputs, cuts) || inputs.visibleFolds.length < settings.thresholds.consolidateAfter) return;
     if (memory.marks.some((mark) => mark.kind === 'consolidation')) return;
+    const roots = inputs.visibleFolds.filter((placed) => lattice.parentOf(placed.record.id) === undefined);
+    if (roots.length < settings.thresholds.consolidateAfter) return;
     const levels = roots.map((root) => levelOf(lattice, root.record.id));
     for (const level of [...new Set(levels)].sort((a, b) => a - b)) {
       let run: PlacedFold[] = [];
@@ -174,12 +182,7 @@ export class Frontier {
       const holdLast = index.positionOf(hold.lastEntryId);
       if (holdFirst !== undefined && holdLast !== undefined && holdFirst <= last && first <= holdLast) return true;
     }
-    for (const mark of memory.marks) {
-      const markFirst = index.positionOf(mark.firstEntryId);
-      const markLast = index.positionOf(mark.lastEntryId);
-      if (markFirst === undefined || markLast === undefined || markFirst > last || first > markLast) continue;
-      if (mark.kind !== 'tool' || (markFirst === first && markLast === last)) return true;
-    }
+    if ((this.markSpans ?? new MarkSpans(index)).blocks(memory.marks, first, last)) return true;
     return lattice.enclosing(first).some((placed) => placed.record.kind !== 'tool' || (placed.first === first && placed.last === last)) ||
       lattice.enclosing(last).some((placed) => placed.record.kind !== 'tool');
   }

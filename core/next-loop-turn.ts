@@ -8,8 +8,11 @@
  * request leave first; whoever needs the write (a commit, `durable()`) still waits for it.
  */
 export function nextLoopTurn(): Promise<void> {
-  return new Promise((resolve) => {
-    if (typeof setImmediate === 'function') setImmediate(resolve);
-    else setTimeout(resolve, 0);
-  });
+  return new Promise((resolve) => onNextLoopTurn(resolve));
+}
+
+/** Runs `callback` on the event loop's next turn; for a caller on the request path, no promise is made. */
+export function onNextLoopTurn(callback: () => void): void {
+  if (typeof setImmediate === 'function') setImmediate(callback);
+  else setTimeout(callback, 0);
 }

@@ -93,6 +93,7 @@ export class SessionState implements SessionView {
   /** How many times the render's lookups (retired peeks, inserts by anchor) were built: read by tests. */
   lookupBuilds = 0;
   private lookups: RenderLookups | undefined;
+  private budgetMemo: { readonly modelId: string | undefined; readonly provider: string | undefined; readonly contextWindow: number | undefined; readonly budget: number } | undefined;
 
   constructor(readonly ports: FoldRuntimeDependencies, memory: EngineMemory, calibration: readonly CalibrationSampleV1[]) {
     this.memory = memory;
@@ -166,7 +167,14 @@ export class SessionState implements SessionView {
   }
 
   budgetTokens(context: RequestContext = this.lastContext): number {
-    return requestBudget(this.settings, context);
+    // The budget follows from the settings and three fields of the context, which stay the
+    // same request after request: it is worked out again only when one of them changes.
+    const memo = this.budgetMemo;
+    const { model, contextWindow } = context;
+    if (memo !== undefined && memo.modelId === model?.id && memo.provider === model?.provider && memo.contextWindow === contextWindow) return memo.budget;
+    const budget = requestBudget(this.settings, context);
+    this.budgetMemo = { modelId: model?.id, provider: model?.provider, contextWindow, budget };
+    return budget;
   }
 
   knownBudget(): number | undefined {

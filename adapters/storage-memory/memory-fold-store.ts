@@ -1,5 +1,5 @@
 import type { EngineState, FoldRecord } from '../../ports/fold-records.ts';
-import type { FoldStore, StoredBlobInfo } from '../../ports/fold-store.port.ts';
+import type { FoldStore, FoldStoreCapabilities, StoredBlobInfo } from '../../ports/fold-store.port.ts';
 import type { RequestLogRow } from '../../ports/request-log.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import { sha256Hex, stableStringify } from '../../core/hashing.ts';
@@ -25,7 +25,7 @@ export interface MemoryFoldStoreOptions {
 export class MemoryFoldStore implements FoldStore {
   readonly specificationVersion = 'v1' as const;
   readonly name = 'memory';
-  readonly capabilities = { verifiesReads: true, shared: false, retention: true, requestLog: true } as const;
+  readonly capabilities: FoldStoreCapabilities = { verifiesReads: true, shared: false, retention: true, requestLog: true };
   private readonly blobs = new Map<string, Uint8Array>();
   // When each blob was last put; a re-put refreshes it so a running gc keeps the blob.
   private readonly touched = new Map<string, number>();

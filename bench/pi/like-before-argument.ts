@@ -1,7 +1,6 @@
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import type { PiFoldOptions } from '../../adapters/pi/session-registry.ts';
 import type { FoldSettingsInput } from '../../core/settings.ts';
-import type { FoldStore } from '../../ports/fold-store.port.ts';
 
 /**
  * `--like-before`: the work d7f14a5 (main before the ports issue's first commit) did per
@@ -15,17 +14,12 @@ export function likeBeforeArgument(argv: readonly string[] = process.argv): bool
   return argv.includes('--like-before');
 }
 
-/** The memory store as d7f14a5 had it: one that declares no request log, so none is appended to. */
-function memoryStoreWithoutRequestLog(): FoldStore {
-  const store = new MemoryFoldStore();
-  const capabilities = { ...store.capabilities, requestLog: false };
-  return new Proxy(store, {
-    get: (target, property) => {
-      if (property === 'capabilities') return capabilities;
-      const value: unknown = Reflect.get(target, property, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
+/**
+ * The memory store as d7f14a5 had it: one that declares no request log, so none is appended
+ * to. A subclass rather than a proxy: a proxy's traps would add to every call the engine makes.
+ */
+class MemoryStoreWithoutRequestLog extends MemoryFoldStore {
+  override readonly capabilities = { verifiesReads: true, shared: false, retention: true, requestLog: false };
 }
 
 /** The pi-fold options of one benchmark session: the default product, or the work d7f14a5 did. */
@@ -34,7 +28,7 @@ export function benchFoldOptions(likeBefore: boolean, settings: FoldSettingsInpu
   if (!likeBefore) return { ...common, foldStore: new MemoryFoldStore(), settings };
   return {
     ...common,
-    foldStore: memoryStoreWithoutRequestLog(),
+    foldStore: new MemoryStoreWithoutRequestLog(),
     settings: { ...settings, scheduling: 'band', spill: { thresholdBytes: 262_144, keepBytes: 4_096 } },
     openTelemetry: false,
   };

@@ -4,7 +4,7 @@ import type { TranscriptEntry } from '../../ports/transcript-source.port.ts';
 import { FoldError } from '../fold-error.ts';
 import { sha256Hex } from '../hashing.ts';
 import type { TranscriptIndex } from '../transcript-index.ts';
-import { planSpill, SPILL_ID_PREFIX, type SpilledPart, type SpillPlan } from './spill-plan.ts';
+import { maySpill, planSpill, SPILL_ID_PREFIX, type SpilledPart, type SpillPlan } from './spill-plan.ts';
 import type { SpillPolicy } from './spill-policy.ts';
 import { EvidenceWrites } from './evidence-writes.ts';
 
@@ -48,6 +48,7 @@ export class SpillBook {
 
   /** How `entry` is shown, when something in it is spilled. */
   planFor(entry: TranscriptEntry): SpillPlan | undefined {
+    if (!maySpill(entry, this.policy)) return undefined;
     let plan = this.plans.get(entry);
     if (plan === undefined) {
       plan = planSpill(entry, this.policy, this.toolName) ?? null;

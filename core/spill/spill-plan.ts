@@ -38,6 +38,20 @@ export interface SpillPlan {
 }
 
 /**
+ * Whether anything in `entry` is long enough that it could be over the threshold. A char is at
+ * most three UTF-8 bytes, so a text of at most a third of the threshold in chars never is:
+ * `planSpill` returns undefined for every entry this refuses, and most entries are refused
+ * by a length alone (the engine asks for each entry's form several times per request).
+ */
+export function maySpill(entry: TranscriptEntry, policy: SpillPolicy): boolean {
+  const longest = policy.thresholdBytes / 3;
+  if (entry.role === 'toolResult') return entry.text.length > longest;
+  if (entry.role !== 'assistant' || entry.toolCalls === undefined) return false;
+  for (const call of entry.toolCalls) if (call.argumentsJson.length > longest) return true;
+  return false;
+}
+
+/**
  * Decide how an entry enters the window (docs/behaviour.md B6.2). A pure function of the entry and the
  * policy, so the same transcript always gets the same window (docs/behaviour.md I5); the engine decides it
  * once per entry and keeps the session's policy in its state, so the form never changes

@@ -51,6 +51,17 @@ describe('providerInputBudget keyed by model id', () => {
     expect(row.budgetTokens).toBe(100_000 - 10_000);
   });
 
+  it('a window the host reports anew moves the budget at once, for the same model and for none', async () => {
+    const { runtime } = await openRuntime({ settings: { providerInputBudget: undefined } });
+    const session = new SyntheticSession({ seed: 5, resultChars: [3000, 9000] });
+    const budgets: number[] = [];
+    for (const [model, contextWindow] of [[{ id: 'm' }, 200_000], [{ id: 'm' }, 200_000], [{ id: 'm' }, 120_000], [undefined, 120_000], [undefined, 64_000], [{ id: 'm', provider: 'p' }, 64_000]] as const) {
+      session.step();
+      budgets.push((await runtime.project(session.entries, { ...(model === undefined ? {} : { model }), contextWindow })).ledger.budgetTokens);
+    }
+    expect(budgets).toEqual([200_000 - 16_384, 200_000 - 16_384, 120_000 - 12_000, 120_000 - 12_000, 64_000 - 6_400, 64_000 - 6_400]);
+  });
+
   it('a model switch mid-session moves the budget: the next request is served under the new model\'s budget', async () => {
     const { runtime } = await openRuntime({ settings: { providerInputBudget: { large: 80_000, small: 30_000 } } });
     const session = new SyntheticSession({ seed: 9, resultChars: [3000, 9000] });

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { sha256Hex, sha256HexOfLines, stableStringify } from '../../core/hashing.ts';
 import { sourceDigest } from '../../core/commit-planner.ts';
-import { planSpill, spilledResultBytes, spillPeekHeader, spillPeekHeaderBytes } from '../../core/spill/spill-plan.ts';
+import { maySpill, planSpill, spilledResultBytes, spillPeekHeader, spillPeekHeaderBytes } from '../../core/spill/spill-plan.ts';
 import { DEFAULT_SPILL_POLICY } from '../../core/spill/spill-policy.ts';
 import { seededRandom, toolResultEntry } from '../../testing/synthetic-session.ts';
 
@@ -35,6 +35,31 @@ describe("a spilled result's window form is its stableStringify serialisation", 
     expect(planSpill(toolResultEntry('w', 'cw', 'read', wide), DEFAULT_SPILL_POLICY, 'pi_fold_context')?.parts[0]?.pointer.bytes).toBe(Buffer.byteLength(wide));
     const exact = 'a'.repeat(DEFAULT_SPILL_POLICY.thresholdBytes);
     expect(planSpill(toolResultEntry('e', 'ce', 'read', exact), DEFAULT_SPILL_POLICY, 'pi_fold_context')).toBeUndefined();
+  });
+});
+
+describe('maySpill, the length test before a plan', () => {
+  it('refuses only entries planSpill does not spill, around the threshold, for results and arguments', () => {
+    const random = seededRandom(17);
+    const policy = { ...DEFAULT_SPILL_POLICY, thresholdBytes: 3_000, keepBytes: 600 };
+    let refused = 0;
+    let spilled = 0;
+    for (let trial = 0; trial < 300; trial += 1) {
+      const text = randomText(random, Math.floor(random() * 4_000), trial % 2 === 0 ? ALPHABET.slice(0, 4) : ALPHABET);
+      const entry =
+        trial % 3 === 0
+          ? { id: `a${trial}`, role: 'assistant' as const, text: '', bytes: '{}', toolCalls: [{ id: `c${trial}`, name: 'write', argumentsJson: JSON.stringify({ path: 'x', content: text }) }] }
+          : toolResultEntry(`r${trial}`, `c${trial}`, 'read', text);
+      const plan = planSpill(entry, policy, 'pi_fold_context');
+      if (!maySpill(entry, policy)) {
+        refused += 1;
+        expect(plan, `trial ${trial}`).toBeUndefined();
+      }
+      if (plan !== undefined) spilled += 1;
+    }
+    // Both sides of the test are met: some entries are refused by length, some are spilled.
+    expect(refused).toBeGreaterThan(50);
+    expect(spilled).toBeGreaterThan(50);
   });
 });
 
