@@ -15,7 +15,9 @@ export async function persistState(target: PersistTarget): Promise<void> {
 /**
  * Save state during a projection. A refused save must not stop the request (its window is
  * already decided and every fold in it is stored): it is tried again at the next decision.
+ * Resolves to whether the store took it.
  */
-export async function persistOrWarn(target: PersistTarget & Pick<SessionState, 'storeOutage'>, warnings: FoldWarning[]): Promise<void> {
-  await target.storeOutage.attempt(() => persistState(target), warnings, refusedSaveWarning, true);
+export function persistOrWarn(target: PersistTarget & Pick<SessionState, 'storeOutage'>, warnings: FoldWarning[]): Promise<boolean> {
+  // Handed on as it is (no async frame of its own): most requests save, and each frame is a promise more.
+  return target.storeOutage.attempt(() => persistState(target), warnings, refusedSaveWarning, true);
 }
