@@ -20,8 +20,9 @@ export class MarkSpans {
   constructor(private readonly index: Pick<TranscriptIndexView, 'positionOf'>) {}
 
   /**
-   * Whether a mark blocks the span `first`..`last` (docs/behaviour.md B2.1): a mark of any
-   * other kind that overlaps it, or a tool mark on exactly this span.
+   * Whether a mark blocks the span `first`..`last`: a mark of any other kind that overlaps
+   * it, or a tool mark on exactly this span. A tool mark inside a chapter becomes its child
+   * when both land; anything else overlapping would break the forest (docs/behaviour.md I3).
    */
   blocks(marks: readonly PendingMarkV1[], first: number, last: number): boolean {
     this.catchUp(marks);
