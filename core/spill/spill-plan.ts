@@ -38,16 +38,23 @@ export interface SpillPlan {
 }
 
 /**
- * Whether anything in `entry` is long enough that it could be over the threshold. A char is at
- * most three UTF-8 bytes, so a text of at most a third of the threshold in chars never is:
+ * Whether a text of `chars` chars could be over the threshold in UTF-8 bytes. A char is at most
+ * three bytes, so a text of at most a third of the threshold in chars never is, and no byte
+ * count is needed for it.
+ */
+function couldExceed(chars: number, policy: SpillPolicy): boolean {
+  return chars > policy.thresholdBytes / 3;
+}
+
+/**
+ * Whether anything in `entry` is long enough that it could be over the threshold:
  * `planSpill` returns undefined for every entry this refuses, and most entries are refused
  * by a length alone (the engine asks for each entry's form several times per request).
  */
 export function maySpill(entry: TranscriptEntry, policy: SpillPolicy): boolean {
-  const longest = policy.thresholdBytes / 3;
-  if (entry.role === 'toolResult') return entry.text.length > longest;
+  if (entry.role === 'toolResult') return couldExceed(entry.text.length, policy);
   if (entry.role !== 'assistant' || entry.toolCalls === undefined) return false;
-  for (const call of entry.toolCalls) if (call.argumentsJson.length > longest) return true;
+  for (const call of entry.toolCalls) if (couldExceed(call.argumentsJson.length, policy)) return true;
   return false;
 }
 
@@ -64,7 +71,7 @@ export function planSpill(entry: TranscriptEntry, policy: SpillPolicy, toolName:
 }
 
 function planResult(entry: TranscriptEntry, policy: SpillPolicy, toolName: string): SpillPlan | undefined {
-  if (entry.text.length <= policy.thresholdBytes / 3) return undefined;
+  if (!couldExceed(entry.text.length, policy)) return undefined;
   // Measured once: the same length tells whether the text is all ASCII (see spillPart).
   const byteLength = utf8Length(entry.text);
   if (byteLength <= policy.thresholdBytes) return undefined;
@@ -109,7 +116,7 @@ function planArguments(entry: TranscriptEntry, policy: SpillPolicy, toolName: st
   const replaced: SpilledToolCallArguments[] = [];
   const calls: unknown[] = [];
   for (const call of entry.toolCalls!) {
-    const oversized = call.argumentsJson.length > policy.thresholdBytes / 3 && utf8Length(call.argumentsJson) > policy.thresholdBytes;
+    const oversized = couldExceed(call.argumentsJson.length, policy) && utf8Length(call.argumentsJson) > policy.thresholdBytes;
     const spilled = oversized ? spillArguments(call, policy, toolName) : undefined;
     if (spilled !== undefined) {
       parts.push(...spilled.parts);
