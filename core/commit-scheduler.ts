@@ -3,7 +3,8 @@ import { CacheClock, type CacheMoment, type ColdReason } from './cache-clock.ts'
 import { commitPaysOff, hardCeiling, schedulingRates } from './commit-cost.ts';
 import { decideCommit, FENCE_AIM_SHARE, fenceDecision, type CommitDecision, type CommitReason, type ScheduledCommit } from './commit-decision.ts';
 import { cutForFence, planLanding, type FenceTarget } from './commit-landing.ts';
-import { displayedChars, type CommitPlan } from './commit-planner.ts';
+import type { CommitPlan } from './commit-planner.ts';
+import { DisplayedCharsMemo } from './displayed-chars-memo.ts';
 import type { ForcedCommit } from './commit-decision.ts';
 import type { EngineMemoryView, EstimatorView, FoldLatticeView, TranscriptIndexView } from './session-view.ts';
 import type { FoldSettings } from './settings.ts';
@@ -44,8 +45,12 @@ export class CommitScheduler {
   private draining = false;
   /** The reason of the newest automatic commit, for status. */
   lastReason: CommitReason | undefined;
+  /** What the kept prefix and each candidate's span show, kept between commits. */
+  private readonly shown: DisplayedCharsMemo;
 
-  constructor(private readonly runtime: SchedulerSession) {}
+  constructor(private readonly runtime: SchedulerSession) {
+    this.shown = new DisplayedCharsMemo(runtime);
+  }
 
   /** The price list the request's model is billed by. */
   priceList(moment: CacheMoment): PriceList {
@@ -125,8 +130,7 @@ export class CommitScheduler {
     const rates = schedulingRates(priceList, inputs.estimate);
     const keptTokens = this.keptPrefixTokens(candidates, inputs.overheadChars);
     const tokens = (chars: number): number => this.runtime.estimator.tokensForChars(chars);
-    const renderInputs = { index: this.runtime.index, lattice: this.runtime.lattice, toolName: this.runtime.settings.toolName };
-    const lowest = Math.max(0, inputs.estimate - tokens(freeableCharsBound(renderInputs, candidates)));
+    const lowest = Math.max(0, inputs.estimate - tokens(freeableCharsBound((first, last) => this.shown.measure(first, last), candidates)));
     if (!commitPaysOff({ windowTokens: inputs.estimate, afterTokens: lowest, rewriteTokens: Math.max(0, lowest - keptTokens), inflowTokens }, rates)) return undefined;
     const plan = planFor(this.runtime, { charsToFree: Number.POSITIVE_INFINITY, onlyMarkIds: new Set(candidates.map(({ mark }) => mark.id)) });
     const after = Math.max(0, inputs.estimate - tokens(plan.savedChars));
@@ -141,9 +145,8 @@ export class CommitScheduler {
   }
 
   private prefixTokens(position: number, overheadChars: number): number {
-    const { index, lattice, settings, estimator } = this.runtime;
-    const chars = position <= 0 ? 0 : displayedChars({ index, toolName: settings.toolName }, lattice, 0, position - 1);
-    return estimator.tokensForChars(chars + overheadChars);
+    const chars = position <= 0 ? 0 : this.shown.measure(0, position - 1);
+    return this.runtime.estimator.tokensForChars(chars + overheadChars);
   }
 }
 

@@ -9,6 +9,32 @@ export interface PlacedFold {
   readonly last: number;
 }
 
+/** A set of fold ids that tells its lattice when it changes (callers add to and delete from `expanded` directly). */
+class ExpandedSet extends Set<string> {
+  constructor(private readonly changed: () => void) {
+    super();
+  }
+
+  override add(foldId: string): this {
+    if (!this.has(foldId)) {
+      super.add(foldId);
+      this.changed();
+    }
+    return this;
+  }
+
+  override delete(foldId: string): boolean {
+    const deleted = super.delete(foldId);
+    if (deleted) this.changed();
+    return deleted;
+  }
+
+  override clear(): void {
+    if (this.size > 0) this.changed();
+    super.clear();
+  }
+}
+
 /**
  * The fold forest (docs/behaviour.md I3): committed folds nest and never partially overlap. Each fold has at
  * most one parent; a new fold adopts the roots inside its span as children and may never
@@ -17,7 +43,15 @@ export interface PlacedFold {
 export class FoldLattice {
   private readonly records = new Map<string, FoldRecord>();
   private readonly parents = new Map<string, string>();
-  readonly expanded = new Set<string>();
+  /**
+   * Moves on every change to what the branch shows folded (a fold added or placed, one
+   * expanded or collapsed, the forest re-placed), so what is measured from the placement can
+   * be kept until it moves.
+   */
+  revision = 0;
+  readonly expanded: Set<string> = new ExpandedSet(() => {
+    this.revision += 1;
+  });
   private placed = new Map<string, PlacedFold>();
   // Committed folds whose span is not (yet) on the branch: placed once their entries arrive.
   private readonly unplaced = new Set<string>();
@@ -89,6 +123,7 @@ export class FoldLattice {
 
   /** Re-place every fold against the index (after a branch change). Folds whose span is not on this branch are left out. */
   resolve(): void {
+    this.revision += 1;
     this.placed = new Map();
     this.byStart = new Map();
     this.unplaced.clear();
@@ -118,6 +153,7 @@ export class FoldLattice {
       this.mismatched.add(record.id);
       return;
     }
+    this.revision += 1;
     const placed: PlacedFold = { record, first, last };
     this.placed.set(record.id, placed);
     const list = this.byStart.get(first) ?? [];

@@ -1,6 +1,5 @@
 import type { PendingMarkV1 } from '../ports/fold-records.ts';
-import { displayedChars } from './commit-planner.ts';
-import type { FoldLatticeView, TranscriptIndexView } from './session-view.ts';
+import type { TranscriptIndexView } from './session-view.ts';
 
 /**
  * Chars per token the floor is measured with: never fewer than Pi's own estimate (4), so the
@@ -30,18 +29,25 @@ export function floorTokensFor(rawFloorTokens: number, budgetTokens: number): nu
  * to the end are the newest `floorTokens` of transcript, and no automatic commit folds any of
  * them. `index.length` when the floor is off.
  */
-export function rawFloorStart(index: TranscriptIndexView, floorTokens: number, charsPerToken: number): number {
+export function rawFloorStart(index: Pick<TranscriptIndexView, 'length' | 'readCharsBefore'>, floorTokens: number, charsPerToken: number): number {
   if (floorTokens <= 0) return index.length;
   const floorChars = floorTokens * Math.max(FLOOR_MIN_CHARS_PER_TOKEN, charsPerToken);
-  let chars = 0;
-  for (let position = index.length - 1; position >= 0; position -= 1) {
-    // What the model reads of the entry: a spilled result counts its head and tail, not its full
-    // size, and a host's bookkeeping in the bytes (usage, timestamps) counts for nothing, as in Pi's own estimate.
-    const shown = index.windowChars[position]!;
-    chars += Math.min(shown, index.entries[position]!.contentChars ?? shown);
-    if (chars >= floorChars) return position;
+  // What the model reads of an entry: a spilled result counts its head and tail, not its full
+  // size, and a host's bookkeeping in the bytes (usage, timestamps) counts for nothing, as in
+  // Pi's own estimate (TranscriptIndex.readCharsBefore). The chars from a position to the end
+  // only grow as the position moves back, so the newest position holding the floor is found
+  // by halving: the last position p with read(p..end) >= floorChars, or 0 when none has.
+  const before = index.readCharsBefore;
+  const total = before[index.length]!;
+  if (index.length === 0 || total - before[0]! < floorChars) return 0;
+  let holds = 0;
+  let fails = index.length;
+  while (fails - holds > 1) {
+    const middle = (holds + fails) >>> 1;
+    if (total - before[middle]! >= floorChars) holds = middle;
+    else fails = middle;
   }
-  return 0;
+  return holds;
 }
 
 /** A standing mark with its span's positions on the current branch. */
@@ -66,15 +72,16 @@ export function marksOutsideFloor(index: TranscriptIndexView, marks: readonly Pe
 /**
  * An upper bound on the chars landing `marks` frees: everything their spans show now, as if
  * each folded to nothing. Cheap (no fold record is built), so the scheduler can rule a commit
- * out on most requests before planning one.
+ * out on most requests before planning one. `shownChars(first, last)` is what positions
+ * [first, last] show (`displayedChars`, or the scheduler's memo of it).
  */
-export function freeableCharsBound(inputs: { index: TranscriptIndexView; lattice: FoldLatticeView; toolName: string }, marks: readonly PlacedMark[]): number {
+export function freeableCharsBound(shownChars: (first: number, last: number) => number, marks: readonly PlacedMark[]): number {
   const spans = [...marks].sort((a, b) => a.first - b.first);
   let chars = 0;
   let coveredTo = -1;
   for (const { first, last } of spans) {
     const from = Math.max(first, coveredTo + 1);
-    if (from <= last) chars += displayedChars(inputs, inputs.lattice, from, last);
+    if (from <= last) chars += shownChars(from, last);
     coveredTo = Math.max(coveredTo, last);
   }
   return chars;

@@ -14,6 +14,10 @@ export interface TranscriptIndexView {
   readonly shas: readonly string[];
   /** Chars each entry occupies in the window (its spilled form when an oversized part was spilled). */
   readonly windowChars: readonly number[];
+  /** Chars the model reads of the entries before each position (length + 1 sums, the first 0). */
+  readonly readCharsBefore: readonly number[];
+  /** Moves when entries already held are dropped (a rewrite of history). */
+  readonly generation: number;
   readonly units: readonly Readonly<Unit>[];
   /** Unit index of every entry. */
   readonly unitOf: readonly number[];
@@ -26,7 +30,7 @@ export interface TranscriptIndexView {
 }
 
 /** The fold forest, read only: records, where they sit on the branch, and which are expanded. */
-export type FoldLatticeView = Pick<FoldLattice, 'size' | 'record' | 'placement' | 'parentOf' | 'allRecords' | 'enclosing' | 'isHidden' | 'collapsedStartingAt' | 'checkNewSpan' | 'clone' | 'outermostCollapsed' | 'rootRecords'> & {
+export type FoldLatticeView = Pick<FoldLattice, 'size' | 'record' | 'placement' | 'parentOf' | 'allRecords' | 'enclosing' | 'isHidden' | 'collapsedStartingAt' | 'checkNewSpan' | 'clone' | 'outermostCollapsed' | 'rootRecords' | 'revision'> & {
   readonly expanded: ReadonlySet<string>;
 };
 

@@ -50,6 +50,18 @@ export class TranscriptIndex {
   readonly shas: string[] = [];
   /** Chars each entry occupies in the window: its bytes, or its spilled form (docs/behaviour.md B6.2). */
   readonly windowChars: number[] = [];
+  /**
+   * Chars the model reads of the entries before each position (`readCharsBefore[p]` sums
+   * positions [0, p)): an entry's window chars, or fewer when the host says its content is
+   * smaller (bookkeeping in the bytes, such as usage and timestamps, is not read). Kept as a
+   * running sum so the working-set floor is found by a binary search, not a walk per request.
+   */
+  readonly readCharsBefore: number[] = [0];
+  /**
+   * Moves each time entries already held are dropped (a rewrite of history): anything worked
+   * out from positions survives appends, never a truncation.
+   */
+  generation = 0;
   readonly units: Unit[] = [];
   /** Unit index of every entry. */
   readonly unitOf: number[] = [];
@@ -172,6 +184,8 @@ export class TranscriptIndex {
     this.entries.length = rebuildFrom;
     this.shas.length = rebuildFrom;
     this.windowChars.length = rebuildFrom;
+    this.readCharsBefore.length = rebuildFrom + 1;
+    this.generation += 1;
     this.unitOf.length = rebuildFrom;
     this.units.length = firstUnitToDrop;
     this.lastAssistantPosition = -1;
@@ -193,7 +207,9 @@ export class TranscriptIndex {
     }
     this.entries.push(entry);
     this.shas.push(sha);
-    this.windowChars.push(this.measure(entry));
+    const shown = this.measure(entry);
+    this.windowChars.push(shown);
+    this.readCharsBefore.push(this.readCharsBefore[position]! + Math.min(shown, entry.contentChars ?? shown));
     this.positions.set(entry.id, position);
     if (entry.role === 'assistant') this.lastAssistantPosition = position;
     if (entry.role === 'toolResult' && entry.toolCallId !== undefined) this.resultPositions.set(entry.toolCallId, position);
@@ -276,6 +292,7 @@ export function describeEntryProblem(entry: TranscriptEntry): string | undefined
   if (entry.bytes.includes('\n')) return 'bytes must be single-line (canonical JSON never contains a raw newline)';
   if (typeof entry.text !== 'string') return 'text must be a string';
   if (entry.sha256 !== undefined && !SHA256_PATTERN.test(entry.sha256)) return 'sha256 must be 64 lowercase hex chars';
+  if (entry.contentChars !== undefined && !(Number.isInteger(entry.contentChars) && entry.contentChars >= 0)) return `contentChars must be a non-negative integer, got ${String(entry.contentChars)}`;
   if (entry.role === 'toolResult' && (typeof entry.toolCallId !== 'string' || entry.toolCallId.length === 0)) return 'a toolResult entry needs its toolCallId';
   if (entry.toolCalls !== undefined) {
     if (!Array.isArray(entry.toolCalls)) return 'toolCalls must be an array';

@@ -55,7 +55,8 @@ export interface TranscriptEntry {
    * Chars of what the model reads of this message, counted as Pi's own token estimate counts
    * them (text, thinking, tool-call names and arguments, result text; an image as 4,800),
    * without the host's bookkeeping that `bytes` also carries (usage, timestamps, model names).
-   * The raw working-set floor is measured with it (docs/cost-scheduling.md).
+   * The raw working-set floor is measured with it (docs/cost-scheduling.md). A non-negative
+   * integer: any other value is refused as `TRANSCRIPT.INVALID_ENTRY`.
    * @default the length of `bytes`
    */
   readonly contentChars?: number;
