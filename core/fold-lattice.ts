@@ -63,6 +63,12 @@ export class FoldLattice {
   readonly mismatched = new Set<string>();
   // Folds starting at an entry index, outermost (longest span) first.
   private byStart = new Map<number, PlacedFold[]>();
+  /**
+   * The last position any placed fold covers (-1 when none is placed). A position after it is
+   * inside no fold: that is most of what the frontier asks on each request (the units that
+   * just closed), answered without a scan of every placed fold.
+   */
+  private lastCovered = -1;
 
   constructor(private readonly index: TranscriptIndex) {}
 
@@ -126,6 +132,7 @@ export class FoldLattice {
     this.revision += 1;
     this.placed = new Map();
     this.byStart = new Map();
+    this.lastCovered = -1;
     this.unplaced.clear();
     this.mismatched.clear();
     for (const record of this.records.values()) this.place(record);
@@ -156,6 +163,7 @@ export class FoldLattice {
     this.revision += 1;
     const placed: PlacedFold = { record, first, last };
     this.placed.set(record.id, placed);
+    this.lastCovered = Math.max(this.lastCovered, last);
     const list = this.byStart.get(first) ?? [];
     list.push(placed);
     list.sort((a, b) => b.last - a.last);
@@ -191,6 +199,7 @@ export class FoldLattice {
 
   /** Every placed fold that contains entry `position`, outermost first. */
   enclosing(position: number): PlacedFold[] {
+    if (position > this.lastCovered) return [];
     const found: PlacedFold[] = [];
     for (const placed of this.placed.values()) {
       if (placed.first <= position && position <= placed.last) found.push(placed);
@@ -260,6 +269,7 @@ export class FoldLattice {
     for (const id of this.expanded) copy.expanded.add(id);
     copy.placed = new Map(this.placed);
     copy.byStart = new Map([...this.byStart].map(([start, list]) => [start, [...list]]));
+    copy.lastCovered = this.lastCovered;
     return copy;
   }
 }

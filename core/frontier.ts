@@ -35,7 +35,7 @@ export class Frontier {
   private chapterResidual = 0;
   private chapterUnits = 0;
   private chapterStart = 0;
-  /** The marks' places on the branch, during a pass. */
+  /** The marks' places on the branch, kept from pass to pass (see MarkSpans). */
   private markSpans: MarkSpans | undefined;
 
   /** Look again from the unit holding entry `position` (after pins, holds or marks changed). */
@@ -60,11 +60,9 @@ export class Frontier {
 
   pass(inputs: FrontierInputs): PendingMarkV1[] {
     const cuts: PendingMarkV1[] = [];
-    this.markSpans = new MarkSpans(inputs.index);
     this.toolRung(inputs, cuts);
     this.chapterRung(inputs, cuts);
     this.consolidationRung(inputs, cuts);
-    this.markSpans = undefined;
     return cuts;
   }
 
@@ -182,7 +180,8 @@ export class Frontier {
       const holdLast = index.positionOf(hold.lastEntryId);
       if (holdFirst !== undefined && holdLast !== undefined && holdFirst <= last && first <= holdLast) return true;
     }
-    if ((this.markSpans ?? new MarkSpans(index)).blocks(memory.marks, first, last)) return true;
+    if (this.markSpans === undefined || !this.markSpans.reads(index)) this.markSpans = new MarkSpans(index);
+    if (this.markSpans.blocks(memory.marks, first, last)) return true;
     return lattice.enclosing(first).some((placed) => placed.record.kind !== 'tool' || (placed.first === first && placed.last === last)) ||
       lattice.enclosing(last).some((placed) => placed.record.kind !== 'tool');
   }

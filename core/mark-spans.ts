@@ -5,19 +5,28 @@ import type { TranscriptIndexView } from './session-view.ts';
 const OFF_BRANCH = -1;
 
 /**
- * Where the pending marks sit on the branch, for one frontier pass. The pass asks whether a
+ * Where the pending marks sit on the branch, for the frontier's passes. A pass asks whether a
  * span is blocked once per unit and rung; looking every mark up in the index for each
  * question was a walk of map lookups per question (bench:pi keeps a few dozen marks pending).
- * Built once per pass (the index does not change within one), it takes in marks the pass
- * cuts as they are pushed, and reads the list again when it is replaced.
+ * Kept from pass to pass: it takes in marks as they are pushed, reads the list again when it
+ * is replaced, and places every mark again when the branch was rewritten (the index's
+ * generation moved) or, with a mark off the branch, when entries arrived (they may be its).
  */
 export class MarkSpans {
   private marks: readonly PendingMarkV1[] | undefined;
   private firsts: number[] = [];
   private lasts: number[] = [];
   private toolKind: boolean[] = [];
+  private generation = -1;
+  private length = -1;
+  private offBranch = 0;
 
-  constructor(private readonly index: Pick<TranscriptIndexView, 'positionOf'>) {}
+  constructor(private readonly index: Pick<TranscriptIndexView, 'positionOf' | 'generation' | 'length'>) {}
+
+  /** Whether these are the places of marks on `index`. */
+  reads(index: object): boolean {
+    return index === this.index;
+  }
 
   /**
    * Whether a mark blocks the span `first`..`last`: a mark of any other kind that overlaps
@@ -36,17 +45,23 @@ export class MarkSpans {
   }
 
   private catchUp(marks: readonly PendingMarkV1[]): void {
-    if (marks !== this.marks || marks.length < this.firsts.length) {
+    const { generation, length } = this.index;
+    const stale = generation !== this.generation || (this.offBranch > 0 && length !== this.length);
+    if (stale || marks !== this.marks || marks.length < this.firsts.length) {
       this.marks = marks;
       this.firsts = [];
       this.lasts = [];
       this.toolKind = [];
+      this.offBranch = 0;
+      this.generation = generation;
     }
+    this.length = length;
     for (let at = this.firsts.length; at < marks.length; at += 1) {
       const mark = marks[at]!;
       const markFirst = this.index.positionOf(mark.firstEntryId);
       const markLast = this.index.positionOf(mark.lastEntryId);
       const onBranch = markFirst !== undefined && markLast !== undefined;
+      if (!onBranch) this.offBranch += 1;
       this.firsts.push(onBranch ? markFirst : OFF_BRANCH);
       this.lasts.push(onBranch ? markLast : OFF_BRANCH);
       this.toolKind.push(mark.kind === 'tool');

@@ -22,30 +22,43 @@ function blocksByLookup(positionOf: (id: string) => number | undefined, marks: r
 const KINDS = ['tool', 'chapter', 'consolidation'] as const;
 
 describe('MarkSpans, the marks’ places during one frontier pass', () => {
-  it('answers as a lookup of every mark would, as marks are pushed and the list is replaced', () => {
+  it('answers as a lookup of every mark would, as marks are pushed, the list is replaced, entries arrive and history is rewritten', () => {
     const random = seededRandom(23);
     const pick = (below: number): number => Math.floor(random() * below);
     for (let trial = 0; trial < 40; trial += 1) {
-      const length = 20 + pick(40);
-      // Ids beyond the branch stand for marks whose entries left it.
-      const positionOf = (id: string): number | undefined => {
-        const position = Number(id.slice(1));
-        return position < length ? position : undefined;
+      // Ids beyond the branch stand for marks whose entries left it (or have not arrived yet);
+      // a rewrite of history (a new generation) moves every entry to another position.
+      const branch = {
+        length: 20 + pick(40),
+        generation: 0,
+        shift: 0,
+        positionOf: (id: string): number | undefined => {
+          const position = Number(id.slice(1)) + branch.shift;
+          return position >= 0 && position < branch.length ? position : undefined;
+        },
       };
+      const positionOf = branch.positionOf;
+      const length = branch.length;
       const newMark = (): PendingMarkV1 => {
         const first = pick(length + 5);
         const last = first + pick(4);
         return { id: `fold_${trial}_${first}_${last}`, kind: KINDS[pick(3)]!, origin: 'runtime', firstEntryId: `e${first}`, lastEntryId: `e${last}`, cutAtRequest: 1 };
       };
       let marks: PendingMarkV1[] = Array.from({ length: pick(12) }, newMark);
-      const spans = new MarkSpans({ positionOf });
+      const spans = new MarkSpans(branch);
       for (let question = 0; question < 60; question += 1) {
-        const change = pick(6);
+        const change = pick(8);
         if (change === 0) marks.push(newMark());
         if (change === 1) marks = marks.filter(() => random() < 0.7);
         if (change === 2) marks = [...marks, newMark()];
-        const first = pick(length);
-        const last = Math.min(length - 1, first + pick(4));
+        // Entries arrive: a mark that was off the branch may be on it now.
+        if (change === 3) branch.length += 1 + pick(4);
+        if (change === 4) {
+          branch.generation += 1;
+          branch.shift = pick(3) - 1;
+        }
+        const first = pick(branch.length);
+        const last = Math.min(branch.length - 1, first + pick(4));
         expect(spans.blocks(marks, first, last), `trial ${trial}, question ${question}`).toBe(blocksByLookup(positionOf, marks, first, last));
       }
     }
@@ -55,12 +68,12 @@ describe('MarkSpans, the marks’ places during one frontier pass', () => {
     const positionOf = (id: string): number | undefined => (id === 'gone' ? undefined : Number(id.slice(1)));
     const mark = (kind: PendingMarkV1['kind'], first: string, last: string): PendingMarkV1 => ({ id: `fold_${kind}${first}${last}`, kind, origin: 'runtime', firstEntryId: first, lastEntryId: last, cutAtRequest: 1 });
     const tool = [mark('tool', 'e3', 'e5')];
-    expect(new MarkSpans({ positionOf }).blocks(tool, 3, 5)).toBe(true);
-    expect(new MarkSpans({ positionOf }).blocks(tool, 2, 5)).toBe(false);
+    expect(new MarkSpans({ positionOf, length: 100, generation: 0 }).blocks(tool, 3, 5)).toBe(true);
+    expect(new MarkSpans({ positionOf, length: 100, generation: 0 }).blocks(tool, 2, 5)).toBe(false);
     const chapter = [mark('tool', 'e0', 'e1'), mark('chapter', 'e3', 'e5')];
-    expect(new MarkSpans({ positionOf }).blocks(chapter, 5, 8)).toBe(true);
-    expect(new MarkSpans({ positionOf }).blocks(chapter, 6, 8)).toBe(false);
-    expect(new MarkSpans({ positionOf }).blocks([mark('chapter', 'e2', 'gone')], 0, 50)).toBe(false);
+    expect(new MarkSpans({ positionOf, length: 100, generation: 0 }).blocks(chapter, 5, 8)).toBe(true);
+    expect(new MarkSpans({ positionOf, length: 100, generation: 0 }).blocks(chapter, 6, 8)).toBe(false);
+    expect(new MarkSpans({ positionOf, length: 100, generation: 0 }).blocks([mark('chapter', 'e2', 'gone')], 0, 50)).toBe(false);
   });
 });
 

@@ -100,7 +100,7 @@ describe('the lattice revision', () => {
   });
 });
 
-describe("the scheduler's span measures, kept between commits", () => {
+describe("the scheduler's span measures, kept between commits, and the folds around each position", () => {
   it('start over when the branch loses entries, even where no fold moved', () => {
     const index = new TranscriptIndex();
     const lattice = new FoldLattice(index);
@@ -134,6 +134,12 @@ describe("the scheduler's span measures, kept between commits", () => {
         const first = pick(length);
         spans.push([first, Math.min(length - 1, first + pick(30))]);
         spans.push([0, pick(length)]);
+      }
+      // The folds around each position (the frontier asks on every request) as a scan of every placed fold finds them.
+      const placedFolds = [...session.lattice.allRecords()].map((record) => session.lattice.placement(record.id)).filter((placed) => placed !== undefined);
+      for (let position = 0; position < length + 2; position += 1) {
+        const scanned = placedFolds.filter((placed) => placed.first <= position && position <= placed.last).sort((a, b) => a.first - b.first || b.last - a.last);
+        expect(session.lattice.enclosing(position).map((placed) => placed.record.id), `${when}: folds around ${position}`).toEqual(scanned.map((placed) => placed.record.id));
       }
       for (const [first, last] of spans) {
         if (last >= length) continue;
