@@ -134,7 +134,7 @@ export function canonicalBytes(message: AgentMessage): string {
 
 function buildEntry(id: string, message: AgentMessage, bytes: string, sha256: string, isProtected: boolean): TranscriptEntry {
   const role = engineRole(message);
-  const base = { id, role, bytes, sha256, text: readableText(message), contentChars: contentChars(message), ...(isProtected ? { protected: true } : {}) };
+  const base = { id, role, bytes, sha256, text: readableText(message), contentChars: countedOrBytes(contentChars(message), bytes), ...(isProtected ? { protected: true } : {}) };
   if (message.role === 'assistant') {
     const toolCalls: ToolCallReference[] = [];
     for (const block of message.content) {
@@ -150,6 +150,15 @@ function buildEntry(id: string, message: AgentMessage, bytes: string, sha256: st
 function engineRole(message: AgentMessage): EntryRole {
   if (message.role === 'assistant' || message.role === 'toolResult') return message.role;
   return 'user';
+}
+
+/**
+ * The engine refuses an entry whose contentChars is not a non-negative integer. A message of a
+ * shape Pi's types do not foresee (a text block whose text is not a string, from another
+ * extension) counts as its bytes instead: the floor then holds at least as much, never less.
+ */
+function countedOrBytes(counted: number, bytes: string): number {
+  return Number.isSafeInteger(counted) && counted >= 0 ? counted : bytes.length;
 }
 
 /** Image blocks count as this many chars, as in Pi's own estimate (1,200 tokens). */

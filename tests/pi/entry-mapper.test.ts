@@ -27,3 +27,19 @@ describe('PiEntryMapper across requests', () => {
     }
   });
 });
+
+describe("PiEntryMapper's content count", () => {
+  it("counts a message whose text block is not a string as its bytes, so the engine takes it", async () => {
+    const { TranscriptIndex } = await import('../../core/transcript-index.ts');
+    // Another extension's message, of a shape Pi's types do not foresee.
+    const odd = { role: 'custom', customType: 'other-extension', content: [{ type: 'text', text: 42 }], display: true, timestamp: 2 } as unknown as AgentMessage;
+    const branch = [entry('e1', null, user('start', 1)), entry('e2', 'e1', odd)];
+    const mapped = new PiEntryMapper().map(branch.map((item) => (item as { message: AgentMessage }).message), branch);
+    const [plain, counted] = mapped.entries;
+    expect(plain!.contentChars).toBe('start'.length);
+    expect(counted!.contentChars).toBe(counted!.bytes.length);
+    const index = new TranscriptIndex();
+    index.ingest(mapped.entries);
+    expect(index.length).toBe(2);
+  });
+});
