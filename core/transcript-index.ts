@@ -42,6 +42,13 @@ export interface IngestResult {
 const SHA256_PATTERN = /^[0-9a-f]{64}$/;
 
 /**
+ * The most chars an entry may say it shows (more than any string V8 can hold). Bounded so the
+ * running sums of a session stay exact integers: 2^31 per entry over a million entries is
+ * still under 2^53.
+ */
+const MAX_CONTENT_CHARS = 2 ** 31 - 1;
+
+/**
  * The engine's incremental view of the transcript. Each entry is validated, hashed and
  * assigned to a unit exactly once, so a request costs what was appended, not the session.
  */
@@ -292,7 +299,9 @@ export function describeEntryProblem(entry: TranscriptEntry): string | undefined
   if (entry.bytes.includes('\n')) return 'bytes must be single-line (canonical JSON never contains a raw newline)';
   if (typeof entry.text !== 'string') return 'text must be a string';
   if (entry.sha256 !== undefined && !SHA256_PATTERN.test(entry.sha256)) return 'sha256 must be 64 lowercase hex chars';
-  if (entry.contentChars !== undefined && !(Number.isInteger(entry.contentChars) && entry.contentChars >= 0)) return `contentChars must be a non-negative integer, got ${String(entry.contentChars)}`;
+  if (entry.contentChars !== undefined && !(Number.isInteger(entry.contentChars) && entry.contentChars >= 0 && entry.contentChars <= MAX_CONTENT_CHARS)) {
+    return `contentChars must be a non-negative integer of at most ${MAX_CONTENT_CHARS}, got ${String(entry.contentChars)}`;
+  }
   if (entry.role === 'toolResult' && (typeof entry.toolCallId !== 'string' || entry.toolCallId.length === 0)) return 'a toolResult entry needs its toolCallId';
   if (entry.toolCalls !== undefined) {
     if (!Array.isArray(entry.toolCalls)) return 'toolCalls must be an array';

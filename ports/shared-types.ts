@@ -56,7 +56,7 @@ export interface TranscriptEntry {
    * them (text, thinking, tool-call names and arguments, result text; an image as 4,800),
    * without the host's bookkeeping that `bytes` also carries (usage, timestamps, model names).
    * The raw working-set floor is measured with it (docs/cost-scheduling.md). A non-negative
-   * integer: any other value is refused as `TRANSCRIPT.INVALID_ENTRY`.
+   * integer of at most 2^31 − 1: any other value is refused as `TRANSCRIPT.INVALID_ENTRY`.
    * @default the length of `bytes`
    */
   readonly contentChars?: number;

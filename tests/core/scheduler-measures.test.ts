@@ -69,10 +69,10 @@ describe('the working-set floor found by halving', () => {
     expect(floorByWalk(index, 100, 4)).toBe(6);
   });
 
-  it('refuses an entry whose contentChars is not a non-negative integer, and keeps the index as it was', () => {
+  it('refuses an entry whose contentChars is not a non-negative integer under 2^31, and keeps the index as it was', () => {
     const index = new TranscriptIndex();
     index.ingest([userEntry('u0', 'go')]);
-    for (const contentChars of [-1, 2.5, Number.NaN]) {
+    for (const contentChars of [-1, 2.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31, 1e300]) {
       const bad = { ...userEntry('u1', 'next'), contentChars };
       expect(() => index.ingest([userEntry('u0', 'go'), bad])).toThrowError(/contentChars must be a non-negative integer/);
       expect(index.length).toBe(1);
