@@ -46,7 +46,7 @@ const SHA256_PATTERN = /^[0-9a-f]{64}$/;
  * running sums of a session stay exact integers: 2^31 per entry over a million entries is
  * still under 2^53.
  */
-const MAX_CONTENT_CHARS = 2 ** 31 - 1;
+export const MAX_CONTENT_CHARS = 2 ** 31 - 1;
 
 /**
  * The engine's incremental view of the transcript. Each entry is validated, hashed and
