@@ -1,6 +1,7 @@
 import type { TranscriptEntry } from '../ports/transcript-source.port.ts';
 import { FoldError } from './fold-error.ts';
 import { sha256Hex } from './hashing.ts';
+import { validateEntry } from './entry-validation.ts';
 
 /**
  * Units are the smallest closed pieces of a transcript: a user message, an assistant note
@@ -38,15 +39,6 @@ export interface IngestResult {
   /** Index of the first entry that was not known before this read. */
   readonly appendedFrom: number;
 }
-
-const SHA256_PATTERN = /^[0-9a-f]{64}$/;
-
-/**
- * The most chars an entry may say it shows (more than any string V8 can hold). Bounded so the
- * running sums of a session stay exact integers: 2^31 per entry over a million entries is
- * still under 2^53.
- */
-export const MAX_CONTENT_CHARS = 2 ** 31 - 1;
 
 /**
  * The engine's incremental view of the transcript. Each entry is validated, hashed and
@@ -280,34 +272,4 @@ export class TranscriptIndex {
     });
     return index;
   }
-}
-
-function validateEntry(entry: TranscriptEntry, position: number): void {
-  const problem = describeEntryProblem(entry);
-  if (problem !== undefined) {
-    const id = typeof entry?.id === 'string' ? entry.id : undefined;
-    throw new FoldError('TRANSCRIPT.INVALID_ENTRY', `entry at position ${position}${id ? ` ("${id}")` : ''}: ${problem}`, { details: { position, ...(id ? { entryId: id } : {}) } });
-  }
-}
-
-/** Why an entry is not one the engine accepts, or undefined when it is. */
-export function describeEntryProblem(entry: TranscriptEntry): string | undefined {
-  if (typeof entry !== 'object' || entry === null) return 'is not an object';
-  if (typeof entry.id !== 'string' || entry.id.length === 0 || entry.id.length > 256) return 'id must be a non-empty string of at most 256 chars';
-  if (entry.role !== 'user' && entry.role !== 'assistant' && entry.role !== 'toolResult') return `role must be user, assistant or toolResult, got ${String(entry.role)}`;
-  if (typeof entry.bytes !== 'string') return 'bytes must be a string';
-  if (entry.bytes.includes('\n')) return 'bytes must be single-line (canonical JSON never contains a raw newline)';
-  if (typeof entry.text !== 'string') return 'text must be a string';
-  if (entry.sha256 !== undefined && !SHA256_PATTERN.test(entry.sha256)) return 'sha256 must be 64 lowercase hex chars';
-  if (entry.contentChars !== undefined && !(Number.isInteger(entry.contentChars) && entry.contentChars >= 0 && entry.contentChars <= MAX_CONTENT_CHARS)) {
-    return `contentChars must be a non-negative integer of at most ${MAX_CONTENT_CHARS}, got ${String(entry.contentChars)}`;
-  }
-  if (entry.role === 'toolResult' && (typeof entry.toolCallId !== 'string' || entry.toolCallId.length === 0)) return 'a toolResult entry needs its toolCallId';
-  if (entry.toolCalls !== undefined) {
-    if (!Array.isArray(entry.toolCalls)) return 'toolCalls must be an array';
-    for (const call of entry.toolCalls) {
-      if (typeof call?.id !== 'string' || typeof call.name !== 'string' || typeof call.argumentsJson !== 'string') return 'each tool call needs string id, name and argumentsJson';
-    }
-  }
-  return undefined;
 }

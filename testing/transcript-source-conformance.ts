@@ -1,7 +1,7 @@
 import { createCharsCostModel } from '../core/chars-cost-model.ts';
 import { FoldRuntime } from '../core/fold-runtime.ts';
 import { resolveSettings } from '../core/settings.ts';
-import { describeEntryProblem } from '../core/transcript-index.ts';
+import { describeEntryProblem } from '../core/entry-validation.ts';
 import type { FoldStore } from '../ports/fold-store.port.ts';
 import type { BranchRead, KnownBranch, TranscriptEntry, TranscriptSource } from '../ports/transcript-source.port.ts';
 import { check, checkEqual, type ConformanceHarness } from './conformance-support.ts';

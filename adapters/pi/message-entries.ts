@@ -1,7 +1,7 @@
 import type { AgentMessage } from '@mariozechner/pi-agent-core';
 import type { SessionEntry } from '@mariozechner/pi-coding-agent';
 import { sha256Hex, stableStringify } from '../../core/hashing.ts';
-import { MAX_CONTENT_CHARS } from '../../core/transcript-index.ts';
+import { isContentCount } from '../../core/entry-validation.ts';
 import type { EntryRole, ToolCallReference, TranscriptEntry } from '../../ports/transcript-source.port.ts';
 
 /** The transcript of one context event, with the event's own message for every entry id. */
@@ -154,13 +154,12 @@ function engineRole(message: AgentMessage): EntryRole {
 }
 
 /**
- * The engine refuses an entry whose contentChars is not a non-negative integer (of at most
- * MAX_CONTENT_CHARS). A message of a
+ * The engine refuses an entry whose count it cannot take (`isContentCount`). A message of a
  * shape Pi's types do not foresee (a text block whose text is not a string, from another
  * extension) counts as its bytes instead: the floor then holds at least as much, never less.
  */
 function countedOrBytes(counted: number, bytes: string): number {
-  return Number.isInteger(counted) && counted >= 0 && counted <= MAX_CONTENT_CHARS ? counted : bytes.length;
+  return isContentCount(counted) ? counted : bytes.length;
 }
 
 /** Image blocks count as this many chars, as in Pi's own estimate (1,200 tokens). */

@@ -1,0 +1,51 @@
+import type { TranscriptEntry } from '../ports/transcript-source.port.ts';
+import { FoldError } from './fold-error.ts';
+
+const SHA256_PATTERN = /^[0-9a-f]{64}$/;
+
+/**
+ * The most chars an entry may say it shows (more than any string V8 can hold). Bounded so the
+ * running sums of a session stay exact integers: 2^31 per entry over a million entries is
+ * still under 2^53.
+ */
+export const MAX_CONTENT_CHARS = 2 ** 31 - 1;
+
+/** Whether `chars` is a content count the engine takes (TranscriptEntry.contentChars). */
+export function isContentCount(chars: unknown): chars is number {
+  return Number.isInteger(chars) && (chars as number) >= 0 && (chars as number) <= MAX_CONTENT_CHARS;
+}
+
+/**
+ * Refuse an entry the engine cannot take, by name: before anything changes, so a bad entry
+ * leaves the index as it was.
+ * @throws FoldError `TRANSCRIPT.INVALID_ENTRY` naming the entry's position, its id and the problem.
+ */
+export function validateEntry(entry: TranscriptEntry, position: number): void {
+  const problem = describeEntryProblem(entry);
+  if (problem !== undefined) {
+    const id = typeof entry?.id === 'string' ? entry.id : undefined;
+    throw new FoldError('TRANSCRIPT.INVALID_ENTRY', `entry at position ${position}${id ? ` ("${id}")` : ''}: ${problem}`, { details: { position, ...(id ? { entryId: id } : {}) } });
+  }
+}
+
+/** Why an entry is not one the engine accepts, or undefined when it is. */
+export function describeEntryProblem(entry: TranscriptEntry): string | undefined {
+  if (typeof entry !== 'object' || entry === null) return 'is not an object';
+  if (typeof entry.id !== 'string' || entry.id.length === 0 || entry.id.length > 256) return 'id must be a non-empty string of at most 256 chars';
+  if (entry.role !== 'user' && entry.role !== 'assistant' && entry.role !== 'toolResult') return `role must be user, assistant or toolResult, got ${String(entry.role)}`;
+  if (typeof entry.bytes !== 'string') return 'bytes must be a string';
+  if (entry.bytes.includes('\n')) return 'bytes must be single-line (canonical JSON never contains a raw newline)';
+  if (typeof entry.text !== 'string') return 'text must be a string';
+  if (entry.sha256 !== undefined && !SHA256_PATTERN.test(entry.sha256)) return 'sha256 must be 64 lowercase hex chars';
+  if (entry.contentChars !== undefined && !isContentCount(entry.contentChars)) {
+    return `contentChars must be a non-negative integer of at most ${MAX_CONTENT_CHARS}, got ${String(entry.contentChars)}`;
+  }
+  if (entry.role === 'toolResult' && (typeof entry.toolCallId !== 'string' || entry.toolCallId.length === 0)) return 'a toolResult entry needs its toolCallId';
+  if (entry.toolCalls !== undefined) {
+    if (!Array.isArray(entry.toolCalls)) return 'toolCalls must be an array';
+    for (const call of entry.toolCalls) {
+      if (typeof call?.id !== 'string' || typeof call.name !== 'string' || typeof call.argumentsJson !== 'string') return 'each tool call needs string id, name and argumentsJson';
+    }
+  }
+  return undefined;
+}
