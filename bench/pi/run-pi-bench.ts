@@ -2,9 +2,11 @@
  * The Pi adapter's own time per request: the `context` hook (mapping Pi's messages to
  * session entries, the engine's projection, converting back), measured inside a real
  * AgentSession driven offline by a scripted provider. 95 requests, 24 KB tool results,
- * a 170k-token window. Run: `npm run bench:pi` (`-- --like-before`: the work d7f14a5 did, see like-before-argument.ts).
+ * a 170k-token window. Also every other pi-fold hook the request went through (time-hooks.ts):
+ * the sum is what pi-fold holds Pi up per request wherever its work sits, so it compares
+ * builds that do the same work in different hooks. Run: `npm run bench:pi` (`-- --like-before`:
+ * the work d7f14a5 did, see like-before-argument.ts).
  */
-import type { ExtensionAPI } from '@mariozechner/pi-coding-agent';
 import { PiEntryMapper } from '../../adapters/pi/message-entries.ts';
 import { OwnershipMonitor } from '../../adapters/pi/ownership-monitor.ts';
 import { priceRequest } from '../../core/chars-cost-model.ts';
@@ -15,28 +17,11 @@ import { openScriptedPi, settle } from '../../testing/pi/scripted-pi.ts';
 import { benchFoldOptions, likeBeforeArgument } from './like-before-argument.ts';
 import { replyOnArgument } from './reply-on-argument.ts';
 import { latencyLine } from './latency-stats.ts';
+import { emptyHookTimes, otherHooksLine, timeHooks } from './time-hooks.ts';
 
 const REQUESTS = 95;
 const RESULT_BYTES = 24 * 1024;
 const WINDOW = 170_000;
-
-function timeContextHook(samples: number[]): (pi: ExtensionAPI) => ExtensionAPI {
-  return (pi) =>
-    new Proxy(pi, {
-      get(target, property, receiver) {
-        if (property !== 'on') return Reflect.get(target, property, receiver);
-        return (event: string, handler: (...args: unknown[]) => unknown) =>
-          target.on(event as never, (event === 'context'
-            ? async (...args: unknown[]) => {
-                const started = performance.now();
-                const result = await handler(...args);
-                samples.push(performance.now() - started);
-                return result;
-              }
-            : handler) as never);
-      },
-    });
-}
 
 /** The hook benchmark's lines keep their 34-column labels. */
 const summary = (label: string, values: readonly number[]): string => latencyLine(label, values, 34);
@@ -118,13 +103,14 @@ async function main(): Promise<void> {
   const replyOn = replyOnArgument();
   const likeBefore = likeBeforeArgument();
   if (likeBefore && process.argv.includes('--scheduling')) throw new Error('--like-before sets the scheduling (band, as d7f14a5 had it); drop --scheduling');
-  const hook: number[] = [];
+  const hooks = emptyHookTimes();
+  const hook = hooks.context;
   const { mapping, engine, ownership } = timeAdapterSteps();
   const pi = await openScriptedPi({
     script: (request) => (request.index >= REQUESTS - 1 ? { kind: 'text', text: 'done' } : { kind: 'tools', calls: [{ name: 'fetch_blob', arguments: { seed: request.index, size: RESULT_BYTES } }] }),
     fold: benchFoldOptions(likeBefore, { scheduling }),
     contextWindow: WINDOW,
-    wrapExtensionApi: timeContextHook(hook),
+    wrapExtensionApi: timeHooks(hooks),
     replyOn,
   });
   const started = performance.now();
@@ -140,6 +126,8 @@ async function main(): Promise<void> {
   console.log(summary('  of which message→entry mapping', mapping));
   console.log(summary('  of which engine (runtime.project)', engine));
   console.log(summary('  adapter only (hook − engine)', hook.map((ms, index) => ms - (engine[index] ?? 0))));
+  console.log(summary('every pi-fold hook of the request', hooks.everyHook));
+  console.log(`  hooks other than context, whole run: ${otherHooksLine(hooks)}`);
   console.log(summary('ownership check (keep + find texts)', pairSums(ownership)));
   console.log(`peak prompt ${peak} tokens · commits ${commits} · rewrites ${rewrites} · unattributed ${pi.ledger.filter((row) => row.unattributed).length} · whole run ${(wall / 1000).toFixed(1)} s`);
   const input = inputDollars(pi.requests);
