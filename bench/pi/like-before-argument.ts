@@ -8,7 +8,10 @@ import type { FoldSettingsInput } from '../../core/settings.ts';
  * since as a feature of its own is turned off through its option: the cost scheduler (band, the
  * default then), spill at ingestion (a threshold no 24 KB result reaches), OpenTelemetry (not
  * reported) and the request log (a store that does not declare it). What is left is the
- * engine the ports issue rebuilt: ingest, frontier, render, scheduler, state, sink.
+ * engine the ports issue rebuilt: ingest, frontier, render, scheduler, state, sink. d7f14a5
+ * also hashed and stored each result over 16 KB as evidence, in its `tool_result` hook (outside
+ * the engine and the `context` hook); with spill off this session stores none, so its
+ * every-hook line (time-hooks.ts) leaves out work that d7f14a5's includes.
  */
 export function likeBeforeArgument(argv: readonly string[] = process.argv): boolean {
   return argv.includes('--like-before');
