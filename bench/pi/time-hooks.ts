@@ -1,6 +1,6 @@
 import type { ExtensionAPI } from '@mariozechner/pi-coding-agent';
 
-/** What the hook timer collects, one value per request. */
+/** What the hook timer collects: two series with one value per request, and totals over the run. */
 export interface HookTimes {
   /** The `context` hook alone (mapping, the engine's projection, converting back). */
   readonly context: number[];
@@ -29,9 +29,10 @@ export function otherHooksLine(times: HookTimes): string {
 type Handler = (...args: unknown[]) => unknown;
 
 /**
- * Wrap the extension API so that every handler pi-fold registers is timed. Handlers that
- * return at once stay synchronous (Pi uses some return values as they are); an async one is
- * timed until its promise settles, which is when Pi goes on.
+ * Wrap the extension API so that every handler pi-fold registers is timed. A handler that
+ * returns at once is not made async (the wrapper adds no promise, so no loop turn, that the
+ * build itself does not have); an async one is timed until its promise settles, which is when
+ * Pi goes on. A handler that throws is not timed: the run it belongs to has failed anyway.
  */
 export function timeHooks(times: HookTimes): (pi: ExtensionAPI) => ExtensionAPI {
   let sinceContext = 0;
