@@ -1,8 +1,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { GC_HELP, REPAIR_HELP, REPLAY_HELP, VERIFY_HELP, VIEW_HELP, type CommandHelp } from './commands/command-help.ts';
-import { EXIT, type CliCommand, type CommandOutput } from './commands/command-table.ts';
+import {
+  type CommandHelp,
+  GC_HELP,
+  REPAIR_HELP,
+  REPLAY_HELP,
+  VERIFY_HELP,
+  VIEW_HELP,
+} from './commands/command-help.ts';
+import { type CliCommand, type CommandOutput, EXIT } from './commands/command-table.ts';
 
 /** A command of the table: its help, and its code loaded only when it is chosen. */
 interface LazyCommand extends CommandHelp {
@@ -50,7 +57,9 @@ async function loadCommand(command: LazyCommand, output: CommandOutput): Promise
   } catch (error) {
     const missing = missingPackageOf(error);
     if (missing === undefined) throw error;
-    output.error(`pi-fold ${command.name}: the package "${missing}" is not installed; ${command.name} needs ${command.needs.join(' and ')}.\ninstall with: npm install ${command.needs.join(' ')}`);
+    output.error(
+      `pi-fold ${command.name}: the package "${missing}" is not installed; ${command.name} needs ${command.needs.join(' and ')}.\ninstall with: npm install ${command.needs.join(' ')}`,
+    );
     return undefined;
   }
 }
@@ -63,7 +72,9 @@ export function missingPackageOf(error: unknown): string | undefined {
 }
 
 function helpText(): string {
-  const lines = COMMANDS.map((command) => `  ${command.name.padEnd(10)} ${command.summary}\n  ${' '.repeat(10)} ${command.usage}`);
+  const lines = COMMANDS.map(
+    (command) => `  ${command.name.padEnd(10)} ${command.summary}\n  ${' '.repeat(10)} ${command.usage}`,
+  );
   return [
     `pi-fold ${packageVersion()}: lossless context folding for coding agents`,
     '',

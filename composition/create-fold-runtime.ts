@@ -1,18 +1,24 @@
 import 'reflect-metadata';
 import type { DependencyContainer } from 'tsyringe';
+import { sessionTelemetry } from '../adapters/opentelemetry/index.ts';
 import { FoldError } from '../core/fold-error.ts';
 import { FoldRuntime } from '../core/fold-runtime.ts';
-import { resolveSettings, type FoldSettingsInput } from '../core/settings.ts';
+import { type FoldSettingsInput, resolveSettings } from '../core/settings.ts';
 import type { CostModel } from '../ports/cost-model.port.ts';
 import type { EvidenceStore } from '../ports/evidence-store.port.ts';
 import type { ProjectionSink } from '../ports/projection-sink.port.ts';
 import { assertCostModelOption } from './cost-model-check.ts';
-import { assertKnownOptions, assertOnOffOption, assertSessionIdOption, assertStoreLocation, RUNTIME_OPTION_KEYS } from './option-checks.ts';
+import {
+  assertKnownOptions,
+  assertOnOffOption,
+  assertSessionIdOption,
+  assertStoreLocation,
+  RUNTIME_OPTION_KEYS,
+} from './option-checks.ts';
 import { RequestLogSink, requestLogOf } from './request-log-sink.ts';
-import { sessionTelemetry } from '../adapters/opentelemetry/index.ts';
 import { createSessionContainer, resolveSessionPorts } from './session-container.ts';
-import { BACKING_FOLD_STORE } from './tokens.ts';
 import type { StoreSelectionOptions } from './store-selection.ts';
+import { BACKING_FOLD_STORE } from './tokens.ts';
 
 /** Everything a host chooses when it builds a runtime. Only `sessionId` is required. */
 export interface FoldRuntimeOptions extends StoreSelectionOptions {
@@ -55,7 +61,8 @@ export interface ComposedRuntime {
  * library. Pass a store scope's container (`createStoreScope`) to share its stores.
  */
 export async function createFoldRuntime(options: FoldRuntimeOptions): Promise<ComposedRuntime> {
-  if (typeof options !== 'object' || options === null) throw new FoldError('SETTINGS.INVALID', 'createFoldRuntime needs an options object with a sessionId');
+  if (typeof options !== 'object' || options === null)
+    throw new FoldError('SETTINGS.INVALID', 'createFoldRuntime needs an options object with a sessionId');
   assertKnownOptions(options, RUNTIME_OPTION_KEYS, 'createFoldRuntime');
   assertSessionIdOption(options.sessionId, 'createFoldRuntime');
   assertStoreLocation(options, 'createFoldRuntime');
@@ -77,7 +84,11 @@ export async function createFoldRuntime(options: FoldRuntimeOptions): Promise<Co
     const loggingStore = requestLogOf(session.resolve(BACKING_FOLD_STORE));
     requestLog = loggingStore === undefined ? undefined : new RequestLogSink(loggingStore, options.sessionId, observed);
     const projectionSink = requestLog ?? observed;
-    runtime = await FoldRuntime.open({ ...ports, foldStore, ...(projectionSink === undefined ? {} : { projectionSink }) });
+    runtime = await FoldRuntime.open({
+      ...ports,
+      foldStore,
+      ...(projectionSink === undefined ? {} : { projectionSink }),
+    });
   } catch (error) {
     // What the session built is closed again; what the host passed in stays open.
     await session.dispose();

@@ -31,18 +31,26 @@ export function assertKnownOptions(options: object, known: readonly string[], wh
   for (const key of Object.keys(options)) {
     if (known.includes(key)) continue;
     const nearest = nearestName(key, known);
-    throw new FoldError('SETTINGS.UNKNOWN_OPTION', `${who}: ${key} is not an option${nearest === undefined ? '' : ` (did you mean ${nearest}?)`}; known: ${known.join(', ')}`, {
-      details: { option: key, ...(nearest === undefined ? {} : { suggestion: nearest }) },
-    });
+    throw new FoldError(
+      'SETTINGS.UNKNOWN_OPTION',
+      `${who}: ${key} is not an option${nearest === undefined ? '' : ` (did you mean ${nearest}?)`}; known: ${known.join(', ')}`,
+      {
+        details: { option: key, ...(nearest === undefined ? {} : { suggestion: nearest }) },
+      },
+    );
   }
 }
 
 /** A session id is how a later process finds this conversation's folds again, so it cannot be made up silently. */
 export function assertSessionIdOption(value: unknown, who: string): asserts value is string {
   if (value === undefined) {
-    throw new FoldError('SETTINGS.INVALID', `${who}: sessionId is required: it names this conversation in the store, so a later call or process given the same id resumes its folds (use a stable id, such as your chat or thread id)`, {
-      details: { option: 'sessionId' },
-    });
+    throw new FoldError(
+      'SETTINGS.INVALID',
+      `${who}: sessionId is required: it names this conversation in the store, so a later call or process given the same id resumes its folds (use a stable id, such as your chat or thread id)`,
+      {
+        details: { option: 'sessionId' },
+      },
+    );
   }
   assertSafeId(value, 'session id', who);
 }
@@ -55,39 +63,71 @@ export function assertSessionIdOption(value: unknown, who: string): asserts valu
 export function assertStoreLocation(options: StoreSelectionOptions, who: string): void {
   const kind = typeof options.store === 'string' ? options.store : options.store === undefined ? 'fs' : 'instance';
   if (options.storeRoot !== undefined && kind !== 'fs' && kind !== 'sqlite') {
-    throw invalidLocation(`${who}: storeRoot is only used by the 'fs' and 'sqlite' stores, but store is ${kind === 'instance' ? 'a store instance' : `'${kind}'`}; drop storeRoot or choose store: 'fs'`, 'storeRoot');
+    throw invalidLocation(
+      `${who}: storeRoot is only used by the 'fs' and 'sqlite' stores, but store is ${kind === 'instance' ? 'a store instance' : `'${kind}'`}; drop storeRoot or choose store: 'fs'`,
+      'storeRoot',
+    );
   }
   if (options.sqlitePath !== undefined && kind !== 'sqlite') {
-    throw invalidLocation(`${who}: sqlitePath is only used by store: 'sqlite', but store is ${kind === 'instance' ? 'a store instance' : `'${kind}'`}`, 'sqlitePath');
+    throw invalidLocation(
+      `${who}: sqlitePath is only used by store: 'sqlite', but store is ${kind === 'instance' ? 'a store instance' : `'${kind}'`}`,
+      'sqlitePath',
+    );
   }
   if (options.storeRoot !== undefined) {
-    if (typeof options.storeRoot !== 'string' || options.storeRoot.length === 0) throw invalidLocation(`${who}: storeRoot must be a directory path, got ${describeValue(options.storeRoot)}`, 'storeRoot');
+    if (typeof options.storeRoot !== 'string' || options.storeRoot.length === 0)
+      throw invalidLocation(
+        `${who}: storeRoot must be a directory path, got ${describeValue(options.storeRoot)}`,
+        'storeRoot',
+      );
     const found = kindOfPath(options.storeRoot);
-    if (found.kind === 'file') throw invalidLocation(`${who}: storeRoot ${options.storeRoot} is not a directory (it is a file); give a directory for the store`, 'storeRoot');
-    if (found.kind === 'unusable') throw invalidLocation(`${who}: storeRoot ${options.storeRoot} cannot be used as a directory (${found.code}${found.code === 'ENOTDIR' ? ': a part of the path is a file' : ''})`, 'storeRoot');
+    if (found.kind === 'file')
+      throw invalidLocation(
+        `${who}: storeRoot ${options.storeRoot} is not a directory (it is a file); give a directory for the store`,
+        'storeRoot',
+      );
+    if (found.kind === 'unusable')
+      throw invalidLocation(
+        `${who}: storeRoot ${options.storeRoot} cannot be used as a directory (${found.code}${found.code === 'ENOTDIR' ? ': a part of the path is a file' : ''})`,
+        'storeRoot',
+      );
   }
   if (options.sqlitePath !== undefined) {
-    if (typeof options.sqlitePath !== 'string' || options.sqlitePath.length === 0) throw invalidLocation(`${who}: sqlitePath must be a database file path, got ${describeValue(options.sqlitePath)}`, 'sqlitePath');
-    if (kindOfPath(options.sqlitePath).kind === 'directory') throw invalidLocation(`${who}: sqlitePath ${options.sqlitePath} is a directory; give the path of a database file (it is created if absent)`, 'sqlitePath');
+    if (typeof options.sqlitePath !== 'string' || options.sqlitePath.length === 0)
+      throw invalidLocation(
+        `${who}: sqlitePath must be a database file path, got ${describeValue(options.sqlitePath)}`,
+        'sqlitePath',
+      );
+    if (kindOfPath(options.sqlitePath).kind === 'directory')
+      throw invalidLocation(
+        `${who}: sqlitePath ${options.sqlitePath} is a directory; give the path of a database file (it is created if absent)`,
+        'sqlitePath',
+      );
   }
 }
 
 /** An on/off option is absent, true or false: anything else (a string "false", a 0) is refused by name, not read as on. */
 export function assertOnOffOption(value: unknown, option: string, who: string): void {
   if (value !== undefined && typeof value !== 'boolean') {
-    throw new FoldError('SETTINGS.INVALID', `${who}: ${option} must be true or false, got ${describeValue(value)}`, { details: { option } });
+    throw new FoldError('SETTINGS.INVALID', `${who}: ${option} must be true or false, got ${describeValue(value)}`, {
+      details: { option },
+    });
   }
 }
 
 /** A value as an error message should show it: a string quoted, so "60000" is not mistaken for 60000. */
 export function describeValue(value: unknown): string {
-  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  if (typeof value === 'string')
+    return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
   if (value === null || value === undefined) return String(value);
   if (typeof value === 'object') return Array.isArray(value) ? 'an array' : 'an object';
   return `${typeof value} ${String(value)}`;
 }
 
-function kindOfPath(path: string): { readonly kind: 'absent' | 'directory' | 'file' | 'unusable'; readonly code?: string } {
+function kindOfPath(path: string): {
+  readonly kind: 'absent' | 'directory' | 'file' | 'unusable';
+  readonly code?: string;
+} {
   try {
     return { kind: statSync(path).isDirectory() ? 'directory' : 'file' };
   } catch (error) {

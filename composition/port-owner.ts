@@ -19,7 +19,11 @@ export class PortOwner {
 
   /** Take `resource` into this container's care and hand it back. */
   adopt<T extends Closable>(resource: T): T {
-    if (this.closed) throw new FoldError('INVARIANT.BROKEN', 'a disposed session container was asked to build a store; open a new runtime instead');
+    if (this.closed)
+      throw new FoldError(
+        'INVARIANT.BROKEN',
+        'a disposed session container was asked to build a store; open a new runtime instead',
+      );
     this.owned.push(resource);
     return resource;
   }

@@ -1,7 +1,14 @@
 import type { FoldStore } from '../ports/fold-store.port.ts';
-import type { FoldWarning } from '../ports/shared-types.ts';
-import type { ActionTelemetry, CommitTelemetry, LedgerRow, Projection, ProjectionSink, UsageTelemetry } from '../ports/projection-sink.port.ts';
+import type {
+  ActionTelemetry,
+  CommitTelemetry,
+  LedgerRow,
+  Projection,
+  ProjectionSink,
+  UsageTelemetry,
+} from '../ports/projection-sink.port.ts';
 import type { RequestLogRow } from '../ports/request-log.ts';
+import type { FoldWarning } from '../ports/shared-types.ts';
 
 /** Rows buffered before one append: a crash costs at most this many of the newest rows. */
 const ROWS_PER_APPEND = 16;
@@ -105,6 +112,12 @@ function requestRow(row: LedgerRow): RequestLogRow {
 }
 
 /** The store's request log, when it keeps one. */
-export function requestLogOf(store: FoldStore): (FoldStore & Required<Pick<FoldStore, 'appendRequestLog' | 'readRequestLog'>>) | undefined {
-  return store.capabilities?.requestLog === true && store.appendRequestLog !== undefined && store.readRequestLog !== undefined ? (store as FoldStore & Required<Pick<FoldStore, 'appendRequestLog' | 'readRequestLog'>>) : undefined;
+export function requestLogOf(
+  store: FoldStore,
+): (FoldStore & Required<Pick<FoldStore, 'appendRequestLog' | 'readRequestLog'>>) | undefined {
+  return store.capabilities?.requestLog === true &&
+    store.appendRequestLog !== undefined &&
+    store.readRequestLog !== undefined
+    ? (store as FoldStore & Required<Pick<FoldStore, 'appendRequestLog' | 'readRequestLog'>>)
+    : undefined;
 }

@@ -1,4 +1,4 @@
-import { container as rootContainer, instanceCachingFactory, type DependencyContainer } from 'tsyringe';
+import { type DependencyContainer, instanceCachingFactory, container as rootContainer } from 'tsyringe';
 import { createCharsCostModel } from '../core/chars-cost-model.ts';
 import type { FoldRuntimeDependencies } from '../core/fold-runtime.ts';
 import type { FoldSettings } from '../core/settings.ts';
@@ -7,8 +7,16 @@ import type { EvidenceStore } from '../ports/evidence-store.port.ts';
 import type { FoldStore } from '../ports/fold-store.port.ts';
 import type { ProjectionSink } from '../ports/projection-sink.port.ts';
 import { portOwnerOf, registerStoreFactories, storeFactoryOf } from './store-factories.ts';
-import { selectedStoreKind, withStoreCaps, type StoreSelectionOptions } from './store-selection.ts';
-import { BACKING_FOLD_STORE, COST_MODEL, EVIDENCE_STORE, FOLD_SETTINGS, FOLD_STORE, PROJECTION_SINK, SESSION_ID } from './tokens.ts';
+import { type StoreSelectionOptions, selectedStoreKind, withStoreCaps } from './store-selection.ts';
+import {
+  BACKING_FOLD_STORE,
+  COST_MODEL,
+  EVIDENCE_STORE,
+  FOLD_SETTINGS,
+  FOLD_STORE,
+  PROJECTION_SINK,
+  SESSION_ID,
+} from './tokens.ts';
 
 /** What one session's container is built from. */
 export interface SessionPorts extends StoreSelectionOptions {
@@ -30,7 +38,11 @@ export interface SessionPorts extends StoreSelectionOptions {
  * Nothing is built yet; resolving the ports builds them, and disposing the container closes
  * what it built.
  */
-export async function createSessionContainer(ports: SessionPorts, settings: FoldSettings, observeStore?: (store: FoldStore) => FoldStore): Promise<DependencyContainer> {
+export async function createSessionContainer(
+  ports: SessionPorts,
+  settings: FoldSettings,
+  observeStore?: (store: FoldStore) => FoldStore,
+): Promise<DependencyContainer> {
   const parent = ports.container ?? rootContainer;
   const kind = selectedStoreKind(ports);
   const session = parent.createChildContainer();
@@ -41,8 +53,10 @@ export async function createSessionContainer(ports: SessionPorts, settings: Fold
   // An absent `store` means "the parent's, if it has one": that is how a store scope's sessions share a store.
   const inheritsFoldStore = ports.store === undefined && parent.isRegistered(BACKING_FOLD_STORE, true);
   // Evidence follows a store named in this call; otherwise the parent's, otherwise the default beside the fold store.
-  const inheritsEvidence = ports.evidenceStore === undefined && typeof ports.store !== 'string' && parent.isRegistered(EVIDENCE_STORE, true);
-  if (kind === 'instance') session.register(BACKING_FOLD_STORE, { useValue: ports.store as Exclude<typeof ports.store, string | undefined> });
+  const inheritsEvidence =
+    ports.evidenceStore === undefined && typeof ports.store !== 'string' && parent.isRegistered(EVIDENCE_STORE, true);
+  if (kind === 'instance')
+    session.register(BACKING_FOLD_STORE, { useValue: ports.store as Exclude<typeof ports.store, string | undefined> });
   if (ports.evidenceStore !== undefined) session.register(EVIDENCE_STORE, { useValue: ports.evidenceStore });
   const buildsFoldStore = kind !== 'instance' && !inheritsFoldStore;
   const buildsEvidence = ports.evidenceStore === undefined && !inheritsEvidence;
@@ -59,7 +73,8 @@ export async function createSessionContainer(ports: SessionPorts, settings: Fold
   });
 
   if (ports.costModel !== undefined) session.register(COST_MODEL, { useValue: ports.costModel });
-  else if (!parent.isRegistered(COST_MODEL, true)) session.register(COST_MODEL, { useFactory: instanceCachingFactory(() => createCharsCostModel()) });
+  else if (!parent.isRegistered(COST_MODEL, true))
+    session.register(COST_MODEL, { useFactory: instanceCachingFactory(() => createCharsCostModel()) });
   if (ports.projectionSink !== undefined) session.register(PROJECTION_SINK, { useValue: ports.projectionSink });
   return session;
 }

@@ -1,4 +1,4 @@
-import { instanceCachingFactory, Lifecycle, type DependencyContainer } from 'tsyringe';
+import { type DependencyContainer, instanceCachingFactory, Lifecycle } from 'tsyringe';
 import { FsEvidenceStore } from '../adapters/storage-fs/fs-evidence-store.ts';
 import { FsFoldStore } from '../adapters/storage-fs/fs-fold-store.ts';
 import { MemoryEvidenceStore } from '../adapters/storage-memory/memory-evidence-store.ts';
@@ -6,7 +6,7 @@ import { MemoryFoldStore } from '../adapters/storage-memory/memory-fold-store.ts
 import type { EvidenceStore } from '../ports/evidence-store.port.ts';
 import type { FoldStore } from '../ports/fold-store.port.ts';
 import { PortOwner } from './port-owner.ts';
-import { sqlitePathOf, storeRootOf, type StoreKind, type StoreSelectionOptions } from './store-selection.ts';
+import { type StoreKind, type StoreSelectionOptions, sqlitePathOf, storeRootOf } from './store-selection.ts';
 import { BACKING_FOLD_STORE, EVIDENCE_STORE, PORT_OWNER } from './tokens.ts';
 
 /** How one kind of built-in store is made: its fold store, and the evidence store that lives beside it. */
@@ -15,7 +15,8 @@ export interface StoreFactory {
   readonly evidenceStore: (selection: StoreSelectionOptions) => EvidenceStore;
 }
 
-const capOf = (selection: StoreSelectionOptions) => (selection.evidenceCapBytes === undefined ? {} : { capBytes: selection.evidenceCapBytes });
+const capOf = (selection: StoreSelectionOptions) =>
+  selection.evidenceCapBytes === undefined ? {} : { capBytes: selection.evidenceCapBytes };
 
 const fsFactory: StoreFactory = {
   foldStore: (selection) => new FsFoldStore({ root: storeRootOf(selection) }),
@@ -33,7 +34,8 @@ async function sqliteFactory(): Promise<StoreFactory> {
   const sqlite = await import('../adapters/storage-sqlite/create-sqlite-store.ts');
   return {
     foldStore: (selection) => sqlite.createSqliteFoldStore({ path: sqlitePathOf(selection) }),
-    evidenceStore: (selection) => sqlite.createSqliteEvidenceStore({ path: sqlitePathOf(selection), ...capOf(selection) }),
+    evidenceStore: (selection) =>
+      sqlite.createSqliteEvidenceStore({ path: sqlitePathOf(selection), ...capOf(selection) }),
   };
 }
 
@@ -45,7 +47,8 @@ export async function storeFactoryOf(kind: StoreKind): Promise<StoreFactory> {
 
 /** The container's own `PortOwner`, constructed by tsyringe so the container's dispose closes it. */
 export function portOwnerOf(container: DependencyContainer): PortOwner {
-  if (!container.isRegistered(PORT_OWNER)) container.register(PORT_OWNER, { useClass: PortOwner }, { lifecycle: Lifecycle.ContainerScoped });
+  if (!container.isRegistered(PORT_OWNER))
+    container.register(PORT_OWNER, { useClass: PortOwner }, { lifecycle: Lifecycle.ContainerScoped });
   return container.resolve(PORT_OWNER);
 }
 
@@ -54,10 +57,21 @@ export function portOwnerOf(container: DependencyContainer): PortOwner {
  * `container` (closed with it). `which` names the ports to register, so a host-supplied port is
  * left alone.
  */
-export function registerStoreFactories(container: DependencyContainer, factory: StoreFactory, selection: StoreSelectionOptions, which: { readonly foldStore: boolean; readonly evidenceStore: boolean }): void {
+export function registerStoreFactories(
+  container: DependencyContainer,
+  factory: StoreFactory,
+  selection: StoreSelectionOptions,
+  which: { readonly foldStore: boolean; readonly evidenceStore: boolean },
+): void {
   const owner = portOwnerOf(container);
   // The owner is captured here, not taken from the resolving container: a store scope's store
   // is resolved through its sessions' child containers, yet belongs to the scope.
-  if (which.foldStore) container.register(BACKING_FOLD_STORE, { useFactory: instanceCachingFactory(() => owner.adopt(factory.foldStore(selection))) });
-  if (which.evidenceStore) container.register(EVIDENCE_STORE, { useFactory: instanceCachingFactory(() => owner.adopt(factory.evidenceStore(selection))) });
+  if (which.foldStore)
+    container.register(BACKING_FOLD_STORE, {
+      useFactory: instanceCachingFactory(() => owner.adopt(factory.foldStore(selection))),
+    });
+  if (which.evidenceStore)
+    container.register(EVIDENCE_STORE, {
+      useFactory: instanceCachingFactory(() => owner.adopt(factory.evidenceStore(selection))),
+    });
 }

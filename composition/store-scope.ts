@@ -1,11 +1,12 @@
-import { container as rootContainer, type DependencyContainer } from 'tsyringe';
+import { type DependencyContainer, container as rootContainer } from 'tsyringe';
 import { FoldError } from '../core/fold-error.ts';
 import { assertStoreLocation } from './option-checks.ts';
 import { registerStoreFactories, storeFactoryOf } from './store-factories.ts';
-import { selectedStoreKind, type StoreKind, type StoreSelectionOptions } from './store-selection.ts';
+import { type StoreKind, type StoreSelectionOptions, selectedStoreKind } from './store-selection.ts';
 
 /** A built-in store chosen once and shared by every session opened in it. */
-export interface StoreScopeOptions extends Pick<StoreSelectionOptions, 'storeRoot' | 'sqlitePath' | 'evidenceCapBytes'> {
+export interface StoreScopeOptions
+  extends Pick<StoreSelectionOptions, 'storeRoot' | 'sqlitePath' | 'evidenceCapBytes'> {
   readonly store: StoreKind;
 }
 
@@ -22,10 +23,21 @@ export interface StoreScope {
  * defaults `createFoldRuntime` uses (the one place that decides them), on first use, and belong
  * to the scope rather than to any session, so closing a session leaves them open for the next.
  */
-export async function createStoreScope(options: StoreScopeOptions, parent: DependencyContainer = rootContainer): Promise<StoreScope> {
-  if (typeof options !== 'object' || options === null) throw new FoldError('SETTINGS.INVALID', "createStoreScope needs options naming a store ('fs', 'sqlite' or 'memory')");
+export async function createStoreScope(
+  options: StoreScopeOptions,
+  parent: DependencyContainer = rootContainer,
+): Promise<StoreScope> {
+  if (typeof options !== 'object' || options === null)
+    throw new FoldError(
+      'SETTINGS.INVALID',
+      "createStoreScope needs options naming a store ('fs', 'sqlite' or 'memory')",
+    );
   const kind = selectedStoreKind(options);
-  if (kind === 'instance') throw new FoldError('SETTINGS.INVALID', 'createStoreScope builds a built-in store; pass a store instance to createFoldRuntime directly');
+  if (kind === 'instance')
+    throw new FoldError(
+      'SETTINGS.INVALID',
+      'createStoreScope builds a built-in store; pass a store instance to createFoldRuntime directly',
+    );
   assertStoreLocation(options, 'createStoreScope');
   const scope = parent.createChildContainer();
   registerStoreFactories(scope, await storeFactoryOf(kind), options, { foldStore: true, evidenceStore: true });

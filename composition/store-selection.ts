@@ -56,7 +56,10 @@ export function selectedStoreKind(options: StoreSelectionOptions): StoreKind | '
   const store = options.store ?? 'fs';
   if (store === 'fs' || store === 'sqlite' || store === 'memory') return store;
   if (typeof store === 'object' && store !== null && store.specificationVersion === 'v1') return 'instance';
-  throw new FoldError('SETTINGS.INVALID', `store must be 'fs', 'sqlite', 'memory' or a FoldStore (specificationVersion 'v1'), got ${typeof store === 'string' ? JSON.stringify(store) : typeof store}`);
+  throw new FoldError(
+    'SETTINGS.INVALID',
+    `store must be 'fs', 'sqlite', 'memory' or a FoldStore (specificationVersion 'v1'), got ${typeof store === 'string' ? JSON.stringify(store) : typeof store}`,
+  );
 }
 
 /** Directory of the `'fs'` store (and of the default SQLite file). */
@@ -78,7 +81,9 @@ export function sqlitePathOf(options: StoreSelectionOptions): string {
  */
 export function withStoreCaps(store: FoldStore, sessionId: string, options: StoreSelectionOptions): FoldStore {
   const asked = options.sessionCapBytes !== undefined || options.storeCapBytes !== undefined;
-  const off = options.sessionCapBytes === Number.POSITIVE_INFINITY && (options.storeCapBytes ?? Number.POSITIVE_INFINITY) === Number.POSITIVE_INFINITY;
+  const off =
+    options.sessionCapBytes === Number.POSITIVE_INFINITY &&
+    (options.storeCapBytes ?? Number.POSITIVE_INFINITY) === Number.POSITIVE_INFINITY;
   if (off || (!asked && store.capabilities?.retention !== true)) return store;
   return new QuotaFoldStore(store, sessionId, {
     ...(options.sessionCapBytes === undefined ? {} : { sessionCapBytes: options.sessionCapBytes }),

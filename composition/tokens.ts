@@ -1,9 +1,9 @@
 import type { InjectionToken } from 'tsyringe';
+import type { FoldSettings } from '../core/settings.ts';
 import type { CostModel } from '../ports/cost-model.port.ts';
 import type { EvidenceStore } from '../ports/evidence-store.port.ts';
 import type { FoldStore } from '../ports/fold-store.port.ts';
 import type { ProjectionSink } from '../ports/projection-sink.port.ts';
-import type { FoldSettings } from '../core/settings.ts';
 import type { PortOwner } from './port-owner.ts';
 
 /** Injection tokens: symbols, so two copies of the package never collide on a string. */

@@ -33,7 +33,11 @@ export interface BlobToStore {
 export async function storeBlobVerified(store: FoldStore, blob: BlobToStore): Promise<void> {
   const stored = await store.putBlob(blob.bytes);
   if (stored !== blob.sha256) {
-    throw new FoldError('STORE.WRITE_FAILED', `${store.name} store filed entry ${blob.entryId} under ${stored}, expected ${blob.sha256}`, { details: { entryId: blob.entryId, sha256: blob.sha256 } });
+    throw new FoldError(
+      'STORE.WRITE_FAILED',
+      `${store.name} store filed entry ${blob.entryId} under ${stored}, expected ${blob.sha256}`,
+      { details: { entryId: blob.entryId, sha256: blob.sha256 } },
+    );
   }
   await verifiedBlobText(store, blob.sha256);
 }
@@ -71,7 +75,9 @@ export class BlobPrewrites {
   /** Marks whose blobs were handed over already (a mark that changes is a new object). */
   private readonly seenMarks = new WeakSet<object>();
   /** The newest collection asked for by `startLater`, until its turn comes (or a commit needs it). */
-  private collection: { readonly store: FoldStore; readonly collect: () => Iterable<BlobToStore>; readonly requestTime: number } | undefined;
+  private collection:
+    | { readonly store: FoldStore; readonly collect: () => Iterable<BlobToStore>; readonly requestTime: number }
+    | undefined;
 
   /** The marks of `marks` not seen by an earlier call; each is seen from now on. */
   *marksNotSeen<T extends object>(marks: readonly T[]): Iterable<T> {

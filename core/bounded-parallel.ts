@@ -7,7 +7,11 @@
  * record per fold): run one after another, each pays a full round trip to the store (a
  * threadpool hop on the filesystem, a network hop on a server), most of it waiting.
  */
-export async function forEachBounded<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+export async function forEachBounded<T>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
   let next = 0;
   let failed = false;
   let failure: unknown;

@@ -23,7 +23,10 @@ export function toolBrief(call: TranscriptEntry, results: readonly TranscriptEnt
   for (const result of results) {
     const label = results.length > 1 ? `result ${result.toolName ?? ''} ` : 'result ';
     const short = oneLine(leading(result.text, RESULT_HEAD_CHARS + RESULT_TAIL_CHARS + 21));
-    if (short.length <= RESULT_HEAD_CHARS + RESULT_TAIL_CHARS + 20 && result.text.length <= 4 * (RESULT_HEAD_CHARS + RESULT_TAIL_CHARS + 20)) {
+    if (
+      short.length <= RESULT_HEAD_CHARS + RESULT_TAIL_CHARS + 20 &&
+      result.text.length <= 4 * (RESULT_HEAD_CHARS + RESULT_TAIL_CHARS + 20)
+    ) {
       lines.push(`${label}(${result.text.length} chars): ${oneLine(result.text)}`);
     } else {
       lines.push(`${label}(${result.text.length} chars) starts: ${short.slice(0, RESULT_HEAD_CHARS)}`);
@@ -48,12 +51,21 @@ export function chapterBrief(entries: readonly TranscriptEntry[]): string {
     }
   }
   const head: string[] = [];
-  if (opening !== undefined) head.push(`${opening.role === 'user' ? 'user' : 'opens'}: ${clip(oneLine(leading(opening.text, OPENING_CHARS)), OPENING_CHARS)}`);
+  if (opening !== undefined)
+    head.push(
+      `${opening.role === 'user' ? 'user' : 'opens'}: ${clip(oneLine(leading(opening.text, OPENING_CHARS)), OPENING_CHARS)}`,
+    );
   if (toolCounts.size > 0) {
-    const counts = [...toolCounts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, count]) => `${name}×${count}`);
+    const counts = [...toolCounts]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([name, count]) => `${name}×${count}`);
     head.push(`tools: ${counts.join(', ')}`);
   }
-  return fitList(head, notes.map((note) => `note: ${note}`), NOTE_CHARS);
+  return fitList(
+    head,
+    notes.map((note) => `note: ${note}`),
+    NOTE_CHARS,
+  );
 }
 
 /** A consolidation indexes its children, each with a fair share of the cap. */
@@ -91,12 +103,16 @@ function abbreviateArguments(argumentsJson: string): string {
   } catch {
     return clip(oneLine(argumentsJson), ARGUMENTS_CHARS);
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return clip(oneLine(argumentsJson), ARGUMENTS_CHARS);
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    return clip(oneLine(argumentsJson), ARGUMENTS_CHARS);
   const pairs = Object.keys(parsed)
     .sort()
     .map((key) => {
       const value = (parsed as Record<string, unknown>)[key];
-      const shown = typeof value === 'string' ? JSON.stringify(clip(oneLine(value), ARGUMENT_VALUE_CHARS)) : clip(JSON.stringify(value) ?? 'null', ARGUMENT_VALUE_CHARS);
+      const shown =
+        typeof value === 'string'
+          ? JSON.stringify(clip(oneLine(value), ARGUMENT_VALUE_CHARS))
+          : clip(JSON.stringify(value) ?? 'null', ARGUMENT_VALUE_CHARS);
       return `${key}=${shown}`;
     });
   return clip(pairs.join(', '), ARGUMENTS_CHARS);

@@ -33,7 +33,8 @@ export class CacheClock {
 
   /** A request went out at this moment. */
   requestSent(moment: CacheMoment): void {
-    if (moment.requestTime !== undefined) this.lastTouch = Math.max(this.lastTouch ?? moment.requestTime, moment.requestTime);
+    if (moment.requestTime !== undefined)
+      this.lastTouch = Math.max(this.lastTouch ?? moment.requestTime, moment.requestTime);
     const model = modelKey(moment.model);
     if (model !== undefined) this.lastModel = model;
   }

@@ -32,12 +32,21 @@ export function createCharsCostModel(options: { charsPerToken?: number; priceLis
     priceList,
     estimateTokens: (text) => Math.ceil(text.length / charsPerToken),
     price: (usage) => priceRequest(priceList, usage),
-    priceListFor: (model) => (byModel && model?.id !== undefined ? listForModel(model.provider === undefined ? model.id : `${model.provider}/${model.id}`) : undefined),
+    priceListFor: (model) =>
+      byModel && model?.id !== undefined
+        ? listForModel(model.provider === undefined ? model.id : `${model.provider}/${model.id}`)
+        : undefined,
   };
 }
 
 /** Dollars for one request: the whole request at the long-context rates when its prompt is over the boundary. */
 export function priceRequest(priceList: PriceList, usage: RequestUsage): number {
   const rates = ratesFor(priceList, usage.input + usage.cacheRead + usage.cacheWrite);
-  return (usage.input * rates.input + usage.cacheRead * rates.cacheRead + usage.cacheWrite * rates.cacheWrite + usage.output * rates.output) / 1_000_000;
+  return (
+    (usage.input * rates.input +
+      usage.cacheRead * rates.cacheRead +
+      usage.cacheWrite * rates.cacheWrite +
+      usage.output * rates.output) /
+    1_000_000
+  );
 }

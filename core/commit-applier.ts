@@ -1,8 +1,8 @@
 import type { FoldRecord } from '../ports/fold-records.ts';
+import { type BlobToStore, storeBlobVerified } from './blob-prewrites.ts';
+import { forEachBounded } from './bounded-parallel.ts';
 import type { CommitPlan } from './commit-planner.ts';
 import type { SessionState } from './session-state.ts';
-import { forEachBounded } from './bounded-parallel.ts';
-import { storeBlobVerified, type BlobToStore } from './blob-prewrites.ts';
 
 /**
  * Store calls of one commit under way at once. The blobs of a commit are independent, so they
@@ -12,7 +12,10 @@ import { storeBlobVerified, type BlobToStore } from './blob-prewrites.ts';
 const COMMIT_WRITES_IN_FLIGHT = 8;
 
 /** What landing writes: the store, then the forest and the decisions. */
-export type LandingTarget = Pick<SessionState, 'sessionId' | 'foldStore' | 'index' | 'lattice' | 'memory' | 'spills' | 'prewrites' | 'lastContext'>;
+export type LandingTarget = Pick<
+  SessionState,
+  'sessionId' | 'foldStore' | 'index' | 'lattice' | 'memory' | 'spills' | 'prewrites' | 'lastContext'
+>;
 
 /**
  * Land a planned commit: write every source byte and record first, read the new blobs back
@@ -87,7 +90,12 @@ function pendingMarkBlobs(session: LandingTarget): Iterable<BlobToStore> {
 }
 
 /** The blob of each entry from `first` to `last`, once per SHA-256. */
-function addSpanBlobs(session: Pick<LandingTarget, 'index'>, first: number, last: number, blobs: Map<string, BlobToStore>): void {
+function addSpanBlobs(
+  session: Pick<LandingTarget, 'index'>,
+  first: number,
+  last: number,
+  blobs: Map<string, BlobToStore>,
+): void {
   const { index } = session;
   for (let position = first; position <= last; position += 1) {
     const sha256 = index.shas[position]!;
@@ -103,7 +111,8 @@ function spilledArtifacts(session: LandingTarget, plan: CommitPlan): Set<string>
   for (const fold of plan.folds) {
     if (fold.collapseOnly) continue;
     for (let position = fold.first; position <= fold.last; position += 1) {
-      for (const part of session.spills.planFor(session.index.entries[position]!)?.parts ?? []) artifacts.add(part.pointer.sha256);
+      for (const part of session.spills.planFor(session.index.entries[position]!)?.parts ?? [])
+        artifacts.add(part.pointer.sha256);
     }
   }
   return artifacts;

@@ -56,7 +56,13 @@ export function commitPaysOff(prospect: CommitProspect, rates: SchedulingRates):
  * inflow left out: the rewrite's premium spread over the cycle plus the mean cache-read rent.
  * The scheduler does not call it; it states what `economicExcess` minimizes, for tests and docs.
  */
-export function dollarsPerRequest(afterTokens: number, rewriteTokens: number, inflowTokens: number, cycle: number, rates: SchedulingRates): number {
+export function dollarsPerRequest(
+  afterTokens: number,
+  rewriteTokens: number,
+  inflowTokens: number,
+  cycle: number,
+  rates: SchedulingRates,
+): number {
   const premium = (rewriteTokens * (rates.fresh - rates.cacheRead)) / cycle;
   const rent = rates.cacheRead * (afterTokens + (inflowTokens * (cycle - 1)) / 2);
   return (premium + rent) / 1_000_000;

@@ -11,7 +11,16 @@ export interface ForcedCommit {
 }
 
 /** Why a commit fires (docs/behaviour.md B3.2, B3.3, B3.6, I6), for status, receipts and tests. */
-export type CommitReason = 'forced' | 'cost' | 'ceiling' | 'band' | 'cold-idle' | 'cold-model-switch' | 'immediate-drain' | 'eager' | 'fence';
+export type CommitReason =
+  | 'forced'
+  | 'cost'
+  | 'ceiling'
+  | 'band'
+  | 'cold-idle'
+  | 'cold-model-switch'
+  | 'immediate-drain'
+  | 'eager'
+  | 'fence';
 
 /** A decision to commit: how much to free, from which marks, and whether the fence must cut first. */
 export interface CommitDecision {
@@ -53,7 +62,12 @@ export function decideCommit(inputs: CommitDecisionInputs): CommitDecision | und
   const { forced, scheduled, estimate, budget } = inputs;
   const overBudget = estimate > budget;
   if (forced !== undefined) {
-    return { reason: 'forced', charsToFree: Number.POSITIVE_INFINITY, overBudget, ...(forced.markIds === undefined ? {} : { onlyMarkIds: forced.markIds }) };
+    return {
+      reason: 'forced',
+      charsToFree: Number.POSITIVE_INFINITY,
+      overBudget,
+      ...(forced.markIds === undefined ? {} : { onlyMarkIds: forced.markIds }),
+    };
   }
   if (scheduled !== undefined) return { ...scheduled, overBudget };
   if (!overBudget) return undefined;
@@ -62,5 +76,9 @@ export function decideCommit(inputs: CommitDecisionInputs): CommitDecision | und
 
 /** The commit of docs/behaviour.md I6: stalest first over every mark, floor or not, until the request fits with room. */
 export function fenceDecision(estimate: number, budget: number, charsPerToken: number): CommitDecision {
-  return { reason: 'fence', charsToFree: Math.max(0, estimate - FENCE_AIM_SHARE * budget) * charsPerToken, overBudget: true };
+  return {
+    reason: 'fence',
+    charsToFree: Math.max(0, estimate - FENCE_AIM_SHARE * budget) * charsPerToken,
+    overBudget: true,
+  };
 }

@@ -1,5 +1,5 @@
+import { type CommitPlan, type PlanInputs, planCommit } from './commit-planner.ts';
 import type { EngineMemory } from './engine-state.ts';
-import { planCommit, type CommitPlan, type PlanInputs } from './commit-planner.ts';
 import type { Frontier, FrontierInputs } from './frontier.ts';
 import type { TranscriptIndex } from './transcript-index.ts';
 
@@ -7,7 +7,12 @@ import type { TranscriptIndex } from './transcript-index.ts';
 export type LandingPlanInputs = Pick<PlanInputs, 'index' | 'lattice' | 'memory' | 'toolName'>;
 
 /** Plan landing standing marks (all, or only `onlyMarkIds`) until `charsToFree`; nothing is applied. */
-export function planLanding(inputs: LandingPlanInputs, charsToFree: number, onlyMarkIds?: ReadonlySet<string>, maxFolds?: number): CommitPlan {
+export function planLanding(
+  inputs: LandingPlanInputs,
+  charsToFree: number,
+  onlyMarkIds?: ReadonlySet<string>,
+  maxFolds?: number,
+): CommitPlan {
   return planCommit({
     index: inputs.index,
     lattice: inputs.lattice,

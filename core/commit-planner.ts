@@ -1,12 +1,11 @@
 import type { FoldPart, FoldRecord, PendingMarkV1 } from '../ports/fold-records.ts';
 import type { TranscriptEntry } from '../ports/transcript-source.port.ts';
 import { chapterBrief, consolidationBrief, toolBrief } from './briefs.ts';
-import type { EngineMemoryView, FoldLatticeView, TranscriptIndexView } from './session-view.ts';
 import type { FoldLattice, PlacedFold } from './fold-lattice.ts';
-import { sha256HexOfLines } from './hashing.ts';
-import { placeholderText, siblingStubText } from './window-text.ts';
-import { stableStringify } from './hashing.ts';
+import { sha256HexOfLines, stableStringify } from './hashing.ts';
 import { memoCollapsedChars, memoRecord, planMemoCounters } from './plan-memo.ts';
+import type { EngineMemoryView, FoldLatticeView, TranscriptIndexView } from './session-view.ts';
+import { placeholderText, siblingStubText } from './window-text.ts';
 
 /** One mark turned into the fold record it will become. */
 export interface PlannedFold {
@@ -58,7 +57,10 @@ export function planCommit(inputs: PlanInputs): CommitPlan {
   const candidates = memory.marks
     .filter((mark) => inputs.onlyMarkIds === undefined || inputs.onlyMarkIds.has(mark.id))
     .map((mark) => ({ mark, first: index.positionOf(mark.firstEntryId), last: index.positionOf(mark.lastEntryId) }))
-    .filter((candidate): candidate is { mark: PendingMarkV1; first: number; last: number } => candidate.first !== undefined && candidate.last !== undefined)
+    .filter(
+      (candidate): candidate is { mark: PendingMarkV1; first: number; last: number } =>
+        candidate.first !== undefined && candidate.last !== undefined,
+    )
     // Ending earliest first puts a child before the parent that contains it; among equal
     // ends the later start (the inner span) goes first.
     .sort((a, b) => a.last - b.last || b.first - a.first || (a.mark.id < b.mark.id ? -1 : 1));
@@ -101,10 +103,18 @@ export function planCommit(inputs: PlanInputs): CommitPlan {
   return { folds, dropped, savedChars: saved };
 }
 
-function planCollapse(inputs: PlanInputs, virtual: FoldLattice, mark: PendingMarkV1, record: FoldRecord, first: number, last: number): PlannedFold | { reason: string } {
+function planCollapse(
+  inputs: PlanInputs,
+  virtual: FoldLattice,
+  mark: PendingMarkV1,
+  record: FoldRecord,
+  first: number,
+  last: number,
+): PlannedFold | { reason: string } {
   if (!virtual.expanded.has(record.id)) return { reason: `fold ${record.id} is already collapsed` };
   for (let position = first; position <= last; position += 1) {
-    if (inputs.memory.pins.has(inputs.index.entries[position]!.id)) return { reason: `entry ${inputs.index.entries[position]!.id} inside it is pinned` };
+    if (inputs.memory.pins.has(inputs.index.entries[position]!.id))
+      return { reason: `entry ${inputs.index.entries[position]!.id} inside it is pinned` };
   }
   const before = displayedChars(inputs, virtual, first, last);
   virtual.expanded.delete(record.id);
@@ -112,14 +122,27 @@ function planCollapse(inputs: PlanInputs, virtual: FoldLattice, mark: PendingMar
   return { mark, record, first, last, savedChars: before - after, collapseOnly: true };
 }
 
-function spanProblem(inputs: PlanInputs, virtual: FoldLattice, mark: PendingMarkV1, first: number, last: number): { reason: string; permanent: boolean } | undefined {
+function spanProblem(
+  inputs: PlanInputs,
+  virtual: FoldLattice,
+  mark: PendingMarkV1,
+  first: number,
+  last: number,
+): { reason: string; permanent: boolean } | undefined {
   const lastUnit = inputs.index.unitOf[last];
-  if (last >= first && lastUnit !== undefined && !inputs.index.isClosed(lastUnit)) return { reason: 'its last unit is still open', permanent: false };
+  if (last >= first && lastUnit !== undefined && !inputs.index.isClosed(lastUnit))
+    return { reason: 'its last unit is still open', permanent: false };
   const reason = permanentSpanProblem(inputs, virtual, mark, first, last);
   return reason === undefined ? undefined : { reason, permanent: true };
 }
 
-function permanentSpanProblem(inputs: PlanInputs, virtual: FoldLattice, mark: PendingMarkV1, first: number, last: number): string | undefined {
+function permanentSpanProblem(
+  inputs: PlanInputs,
+  virtual: FoldLattice,
+  mark: PendingMarkV1,
+  first: number,
+  last: number,
+): string | undefined {
   const { index, memory } = inputs;
   if (last < first) return 'its span is reversed on this branch';
   const lastUnit = index.unitOf[last]!;
@@ -133,18 +156,29 @@ function permanentSpanProblem(inputs: PlanInputs, virtual: FoldLattice, mark: Pe
   }
   if (mark.kind === 'tool') {
     const unit = index.units[lastUnit]!;
-    if (unit.kind !== 'tool-batch' || unit.first + 1 !== first) return 'a tool fold must cover exactly the results of one tool batch';
+    if (unit.kind !== 'tool-batch' || unit.first + 1 !== first)
+      return 'a tool fold must cover exactly the results of one tool batch';
   }
   if (mark.kind === 'consolidation') {
     const check = virtual.checkNewSpan(first, last);
-    if (check.ok && (check.children.length < 2 || check.children.some((child) => virtual.expanded.has(child.record.id)))) {
+    if (
+      check.ok &&
+      (check.children.length < 2 || check.children.some((child) => virtual.expanded.has(child.record.id)))
+    ) {
       return 'a consolidation needs two or more collapsed folds';
     }
   }
   return undefined;
 }
 
-function buildRecord(inputs: PlanInputs, virtual: FoldLattice, mark: PendingMarkV1, first: number, last: number, children: readonly PlacedFold[]): FoldRecord {
+function buildRecord(
+  inputs: PlanInputs,
+  _virtual: FoldLattice,
+  mark: PendingMarkV1,
+  first: number,
+  last: number,
+  children: readonly PlacedFold[],
+): FoldRecord {
   const { index } = inputs;
   const entries = index.entries.slice(first, last + 1);
   const call = mark.kind === 'tool' ? index.entries[first - 1]! : undefined;
@@ -152,10 +186,19 @@ function buildRecord(inputs: PlanInputs, virtual: FoldLattice, mark: PendingMark
   const madeOf = call === undefined ? entries : [call, ...entries];
   // Children by record object: a child whose brief changed is a new record under the same id.
   const childRecords = children.map((child) => child.record);
-  return memoRecord(mark, madeOf, childRecords, inputs.epoch, () => newRecord(inputs, mark, entries, call, first, children));
+  return memoRecord(mark, madeOf, childRecords, inputs.epoch, () =>
+    newRecord(inputs, mark, entries, call, first, children),
+  );
 }
 
-function newRecord(inputs: PlanInputs, mark: PendingMarkV1, entries: readonly TranscriptEntry[], call: TranscriptEntry | undefined, first: number, children: readonly PlacedFold[]): FoldRecord {
+function newRecord(
+  inputs: PlanInputs,
+  mark: PendingMarkV1,
+  entries: readonly TranscriptEntry[],
+  call: TranscriptEntry | undefined,
+  first: number,
+  children: readonly PlacedFold[],
+): FoldRecord {
   const { index } = inputs;
   const parts: FoldPart[] = [];
   let childPosition = 0;
@@ -168,7 +211,12 @@ function newRecord(inputs: PlanInputs, mark: PendingMarkV1, entries: readonly Tr
       childPosition += 1;
       continue;
     }
-    parts.push({ kind: 'entry', entryId: index.entries[position]!.id, sha256: index.shas[position]!, chars: index.entries[position]!.bytes.length });
+    parts.push({
+      kind: 'entry',
+      entryId: index.entries[position]!.id,
+      sha256: index.shas[position]!,
+      chars: index.entries[position]!.bytes.length,
+    });
   }
   let sourceChars = 0;
   for (const entry of entries) sourceChars += entry.bytes.length;
@@ -182,7 +230,9 @@ function newRecord(inputs: PlanInputs, mark: PendingMarkV1, entries: readonly Tr
       ? toolBrief(call!, entries)
       : mark.kind === 'chapter'
         ? chapterBrief(entries)
-        : consolidationBrief(children.map((child) => ({ id: child.record.id, kind: child.record.kind, brief: child.record.brief })));
+        : consolidationBrief(
+            children.map((child) => ({ id: child.record.id, kind: child.record.kind, brief: child.record.brief })),
+          );
   return {
     schemaVersion: 1,
     id: mark.id,
@@ -203,7 +253,9 @@ function newRecord(inputs: PlanInputs, mark: PendingMarkV1, entries: readonly Tr
     entryCount: entries.length,
     brief: mark.brief ?? deterministic,
     provenance: mark.brief === undefined ? 'deterministic' : 'supplied',
-    ...(mark.kind === 'tool' ? { toolCalls: entries.map((entry) => ({ toolCallId: entry.toolCallId ?? '', toolName: entry.toolName ?? '' })) } : {}),
+    ...(mark.kind === 'tool'
+      ? { toolCalls: entries.map((entry) => ({ toolCallId: entry.toolCallId ?? '', toolName: entry.toolName ?? '' })) }
+      : {}),
     epoch: inputs.epoch,
   };
 }
@@ -216,7 +268,12 @@ export function sourceDigest(entries: readonly TranscriptEntry[]): { sha256: str
 }
 
 /** Chars the span shows right now under `lattice` (folds inside it collapsed as they stand). */
-export function displayedChars(inputs: { index: TranscriptIndexView; toolName: string }, lattice: Pick<FoldLatticeView, 'collapsedStartingAt'>, first: number, last: number): number {
+export function displayedChars(
+  inputs: { index: TranscriptIndexView; toolName: string },
+  lattice: Pick<FoldLatticeView, 'collapsedStartingAt'>,
+  first: number,
+  last: number,
+): number {
   let chars = 0;
   for (let position = first; position <= last; position += 1) {
     const folded = lattice.collapsedStartingAt(position);
@@ -231,22 +288,47 @@ export function displayedChars(inputs: { index: TranscriptIndexView; toolName: s
 }
 
 /** Chars a fold shows when collapsed: one placeholder, or one stub per folded result. */
-export function collapsedChars(index: TranscriptIndexView, record: FoldRecord, first: number, last: number, toolName: string): number {
+export function collapsedChars(
+  index: TranscriptIndexView,
+  record: FoldRecord,
+  first: number,
+  last: number,
+  toolName: string,
+): number {
   return memoCollapsedChars(record, toolName, () => measureCollapsed(index, record, first, last, toolName));
 }
 
 /** Any digest measures the same: the placeholder shows 12 of its hex chars, which JSON never escapes. */
 const DIGEST_STAND_IN = '0'.repeat(64);
 
-function measureCollapsed(index: TranscriptIndexView, record: FoldRecord, first: number, last: number, toolName: string): number {
+function measureCollapsed(
+  index: TranscriptIndexView,
+  record: FoldRecord,
+  first: number,
+  last: number,
+  toolName: string,
+): number {
   // The stand-in keeps the size from reading (and so hashing) a planned record's digest.
-  const text = placeholderText({ foldId: record.id, kind: record.kind, brief: record.brief, sourceChars: record.sourceChars, entryCount: record.entryCount, sourceSha256: DIGEST_STAND_IN, toolName });
+  const text = placeholderText({
+    foldId: record.id,
+    kind: record.kind,
+    brief: record.brief,
+    sourceChars: record.sourceChars,
+    entryCount: record.entryCount,
+    sourceSha256: DIGEST_STAND_IN,
+    toolName,
+  });
   if (record.kind !== 'tool') return stableStringify({ role: 'user', text }).length;
   let chars = 0;
   for (let position = first; position <= last; position += 1) {
     const entry = index.entries[position]!;
     const stubText = position === first ? text : siblingStubText(record.id);
-    chars += stableStringify({ role: 'toolResult', text: stubText, toolCallId: entry.toolCallId ?? '', toolName: entry.toolName ?? '' }).length;
+    chars += stableStringify({
+      role: 'toolResult',
+      text: stubText,
+      toolCallId: entry.toolCallId ?? '',
+      toolName: entry.toolName ?? '',
+    }).length;
   }
   return chars;
 }

@@ -1,15 +1,22 @@
 import type { CostModel, PriceList } from '../ports/cost-model.port.ts';
 import { CacheClock, type CacheMoment, type ColdReason } from './cache-clock.ts';
 import { commitPaysOff, hardCeiling, schedulingRates } from './commit-cost.ts';
-import { decideCommit, FENCE_AIM_SHARE, fenceDecision, type CommitDecision, type CommitReason, type ScheduledCommit } from './commit-decision.ts';
-import { cutForFence, planLanding, type FenceTarget } from './commit-landing.ts';
+import type { ForcedCommit } from './commit-decision.ts';
+import {
+  type CommitDecision,
+  type CommitReason,
+  decideCommit,
+  FENCE_AIM_SHARE,
+  fenceDecision,
+  type ScheduledCommit,
+} from './commit-decision.ts';
+import { cutForFence, type FenceTarget, planLanding } from './commit-landing.ts';
 import type { CommitPlan } from './commit-planner.ts';
 import { DisplayedCharsMemo } from './displayed-chars-memo.ts';
-import type { ForcedCommit } from './commit-decision.ts';
+import { InflowTracker } from './inflow-tracker.ts';
+import { floorTokensFor, freeableCharsBound, marksOutsideFloor, type PlacedMark, rawFloorStart } from './raw-floor.ts';
 import type { EngineMemoryView, EstimatorView, FoldLatticeView, TranscriptIndexView } from './session-view.ts';
 import type { FoldSettings } from './settings.ts';
-import { InflowTracker } from './inflow-tracker.ts';
-import { floorTokensFor, freeableCharsBound, marksOutsideFloor, rawFloorStart, type PlacedMark } from './raw-floor.ts';
 
 /** What the scheduler reads of a session: the policy, the cost model, the branch and its marks. */
 export interface SchedulerSession {
@@ -22,7 +29,8 @@ export interface SchedulerSession {
 }
 
 /** What planning a request's commit reads and writes: the scheduler's view, the fence's marks, a forced commit. */
-export type RequestCommitTarget = SchedulerSession & FenceTarget & { readonly forcedCommit: ForcedCommit | undefined; readonly scheduler: CommitScheduler };
+export type RequestCommitTarget = SchedulerSession &
+  FenceTarget & { readonly forcedCommit: ForcedCommit | undefined; readonly scheduler: CommitScheduler };
 
 /** What one request asks the scheduler. */
 export interface ScheduleInputs {
@@ -74,21 +82,33 @@ export class CommitScheduler {
     // The band decides from the window's size alone, so a request it rules out (nearly every
     // one) returns before the marks are placed: that walk visits every standing mark, and a
     // pure append must cost what it adds, not the session (bench:engine's append scaling).
-    const bandCharsToFree = settings.scheduling === 'band' && cold === undefined ? this.bandCharsToFree(inputs, priceList) : undefined;
+    const bandCharsToFree =
+      settings.scheduling === 'band' && cold === undefined ? this.bandCharsToFree(inputs, priceList) : undefined;
     if (bandCharsToFree !== undefined && bandCharsToFree <= 0) return undefined;
-    const floorStart = rawFloorStart(index, floorTokensFor(settings.rawFloorTokens, inputs.budget), estimator.charsPerToken());
+    const floorStart = rawFloorStart(
+      index,
+      floorTokensFor(settings.rawFloorTokens, inputs.budget),
+      estimator.charsPerToken(),
+    );
     const candidates = marksOutsideFloor(index, memory.marks, floorStart);
     if (candidates.length === 0) {
       this.draining = false;
       return undefined;
     }
     const onlyMarkIds = new Set(candidates.map(({ mark }) => mark.id));
-    if (cold !== undefined) return { reason: cold === 'idle' ? 'cold-idle' : 'cold-model-switch', charsToFree: Number.POSITIVE_INFINITY, onlyMarkIds };
+    if (cold !== undefined)
+      return {
+        reason: cold === 'idle' ? 'cold-idle' : 'cold-model-switch',
+        charsToFree: Number.POSITIVE_INFINITY,
+        onlyMarkIds,
+      };
     if (bandCharsToFree !== undefined) return { reason: 'band', charsToFree: bandCharsToFree, onlyMarkIds };
     const reason = this.costReason(inputs, priceList, candidates);
     if (settings.scheduling === 'immediate') {
       if (reason !== undefined) this.draining = true;
-      return this.draining ? { reason: 'immediate-drain', charsToFree: Number.POSITIVE_INFINITY, onlyMarkIds, maxFolds: 1 } : undefined;
+      return this.draining
+        ? { reason: 'immediate-drain', charsToFree: Number.POSITIVE_INFINITY, onlyMarkIds, maxFolds: 1 }
+        : undefined;
     }
     return reason === undefined ? undefined : { reason, charsToFree: Number.POSITIVE_INFINITY, onlyMarkIds };
   }
@@ -114,7 +134,10 @@ export class CommitScheduler {
     const { thresholds } = this.runtime.settings;
     const trigger = hardCeiling({ budgetTokens: inputs.budget, priceList, ceilingShare: thresholds.maxTarget });
     if (inputs.estimate < trigger) return 0;
-    return Math.max(0, (inputs.estimate - thresholds.minTarget * inputs.budget) * this.runtime.estimator.charsPerToken());
+    return Math.max(
+      0,
+      (inputs.estimate - thresholds.minTarget * inputs.budget) * this.runtime.estimator.charsPerToken(),
+    );
   }
 
   /**
@@ -122,21 +145,48 @@ export class CommitScheduler {
    * over what a full commit would leave reaches the economic excess (`commit-cost.ts`). The
    * cheap bound rules most requests out before any fold record is built.
    */
-  private costReason(inputs: ScheduleInputs, priceList: PriceList, candidates: readonly PlacedMark[]): CommitReason | undefined {
+  private costReason(
+    inputs: ScheduleInputs,
+    priceList: PriceList,
+    candidates: readonly PlacedMark[],
+  ): CommitReason | undefined {
     const { thresholds } = this.runtime.settings;
-    if (inputs.estimate >= hardCeiling({ budgetTokens: inputs.budget, priceList, ceilingShare: thresholds.maxTarget })) return 'ceiling';
+    if (inputs.estimate >= hardCeiling({ budgetTokens: inputs.budget, priceList, ceilingShare: thresholds.maxTarget }))
+      return 'ceiling';
     const inflowTokens = this.inflow.perRequest();
     if (inflowTokens === undefined) return undefined;
     const rates = schedulingRates(priceList, inputs.estimate);
     const keptTokens = this.keptPrefixTokens(candidates, inputs.overheadChars);
     const tokens = (chars: number): number => this.runtime.estimator.tokensForChars(chars);
-    const lowest = Math.max(0, inputs.estimate - tokens(freeableCharsBound((first, last) => this.shown.measure(first, last), candidates)));
-    if (!commitPaysOff({ windowTokens: inputs.estimate, afterTokens: lowest, rewriteTokens: Math.max(0, lowest - keptTokens), inflowTokens }, rates)) return undefined;
-    const plan = planFor(this.runtime, { charsToFree: Number.POSITIVE_INFINITY, onlyMarkIds: new Set(candidates.map(({ mark }) => mark.id)) });
+    const lowest = Math.max(
+      0,
+      inputs.estimate - tokens(freeableCharsBound((first, last) => this.shown.measure(first, last), candidates)),
+    );
+    if (
+      !commitPaysOff(
+        {
+          windowTokens: inputs.estimate,
+          afterTokens: lowest,
+          rewriteTokens: Math.max(0, lowest - keptTokens),
+          inflowTokens,
+        },
+        rates,
+      )
+    )
+      return undefined;
+    const plan = planFor(this.runtime, {
+      charsToFree: Number.POSITIVE_INFINITY,
+      onlyMarkIds: new Set(candidates.map(({ mark }) => mark.id)),
+    });
     const after = Math.max(0, inputs.estimate - tokens(plan.savedChars));
     const earliest = Math.min(...plan.folds.map((fold) => fold.first));
     const kept = plan.folds.length === 0 ? keptTokens : this.prefixTokens(earliest, inputs.overheadChars);
-    return commitPaysOff({ windowTokens: inputs.estimate, afterTokens: after, rewriteTokens: Math.max(0, after - kept), inflowTokens }, rates) ? 'cost' : undefined;
+    return commitPaysOff(
+      { windowTokens: inputs.estimate, afterTokens: after, rewriteTokens: Math.max(0, after - kept), inflowTokens },
+      rates,
+    )
+      ? 'cost'
+      : undefined;
   }
 
   /** Tokens before the earliest candidate's span: the prefix a commit keeps byte for byte. */
@@ -167,14 +217,28 @@ export function planRequestCommit(runtime: RequestCommitTarget, inputs: Schedule
   runtime.scheduler.landed(decision, plan);
   // The receipt and notice a commit appends must fit too: the policy's commit suffices only with the fence's room left.
   const after = inputs.estimate - runtime.estimator.tokensForChars(plan.savedChars);
-  if (!decision.overBudget || decision.reason === 'fence' || forced !== undefined || after <= FENCE_AIM_SHARE * inputs.budget) return plan;
+  if (
+    !decision.overBudget ||
+    decision.reason === 'fence' ||
+    forced !== undefined ||
+    after <= FENCE_AIM_SHARE * inputs.budget
+  )
+    return plan;
   const fence = fenceDecision(inputs.estimate, inputs.budget, charsPerToken);
   const fencePlan = planFor(runtime, fence);
   runtime.scheduler.landed(fence, fencePlan);
   return fencePlan;
 }
 
-function planFor(runtime: SchedulerSession, decision: Pick<CommitDecision, 'charsToFree' | 'onlyMarkIds' | 'maxFolds'>): CommitPlan {
-  const inputs = { index: runtime.index, lattice: runtime.lattice, memory: runtime.memory, toolName: runtime.settings.toolName };
+function planFor(
+  runtime: SchedulerSession,
+  decision: Pick<CommitDecision, 'charsToFree' | 'onlyMarkIds' | 'maxFolds'>,
+): CommitPlan {
+  const inputs = {
+    index: runtime.index,
+    lattice: runtime.lattice,
+    memory: runtime.memory,
+    toolName: runtime.settings.toolName,
+  };
   return planLanding(inputs, decision.charsToFree, decision.onlyMarkIds, decision.maxFolds);
 }

@@ -20,7 +20,10 @@ export class CommitTelemetryLog {
   private readonly recentEvents: CommitTelemetry[] = [];
   /** The landed commit whose usage has not arrived yet, by request number. */
   private awaitingUsage: CommitTelemetry | undefined;
-  constructor(private readonly sessionId: string, private readonly outlet: TelemetryOutlet) {}
+  constructor(
+    private readonly sessionId: string,
+    private readonly outlet: TelemetryOutlet,
+  ) {}
 
   /** Host listeners (or the sink) that threw: shown in status, never thrown. */
   get listenerFailures(): number {
@@ -37,11 +40,18 @@ export class CommitTelemetryLog {
   }
 
   /** A commit landed in the projection of `row`; `previous` is the window it rewrote. */
-  landed(input: { row: LedgerRow; epoch: number; previous: WindowView | undefined; measuredTokensBefore: number | undefined; tokensForChars: (chars: number) => number }): void {
+  landed(input: {
+    row: LedgerRow;
+    epoch: number;
+    previous: WindowView | undefined;
+    measuredTokensBefore: number | undefined;
+    tokensForChars: (chars: number) => number;
+  }): void {
     const { row, previous } = input;
     let rewrittenChars = 0;
     if (previous !== undefined) {
-      for (let position = row.divergenceIndex; position < previous.length; position += 1) rewrittenChars += previous.log.messages[position]!.bytes.length;
+      for (let position = row.divergenceIndex; position < previous.length; position += 1)
+        rewrittenChars += previous.log.messages[position]!.bytes.length;
     }
     const event: CommitTelemetry = {
       schemaVersion: 1,

@@ -19,9 +19,14 @@ export interface ConversationMismatch {
 }
 
 /** Compare the branch just ingested with the stored state; `undefined` when it is the same conversation. */
-export function checkRestoredConversation(index: TranscriptIndex, lattice: FoldLattice, anchor: TranscriptAnchorV1 | undefined): ConversationMismatch | undefined {
+export function checkRestoredConversation(
+  index: TranscriptIndex,
+  lattice: FoldLattice,
+  anchor: TranscriptAnchorV1 | undefined,
+): ConversationMismatch | undefined {
   const first = index.entries[0];
-  const firstEntryDiffers = anchor !== undefined && first !== undefined && (first.id !== anchor.entryId || index.shas[0] !== anchor.sha256);
+  const firstEntryDiffers =
+    anchor !== undefined && first !== undefined && (first.id !== anchor.entryId || index.shas[0] !== anchor.sha256);
   const mismatchedFoldIds = [...lattice.mismatched].sort();
   if (!firstEntryDiffers && mismatchedFoldIds.length === 0) return undefined;
   return { firstEntryDiffers, mismatchedFoldIds };
@@ -29,10 +34,23 @@ export function checkRestoredConversation(index: TranscriptIndex, lattice: FoldL
 
 /** The coded warning a host shows once (Pi: a notice; AI SDK: `onWarning`). */
 export function conversationMismatchWarning(sessionId: string, mismatch: ConversationMismatch): FoldWarning {
-  const what = mismatch.firstEntryDiffers ? 'its first message differs from the stored conversation' : `${mismatch.mismatchedFoldIds.length} stored fold(s) cover entries whose bytes differ`;
-  const folds = mismatch.mismatchedFoldIds.length === 0 ? '' : ` Folds not shown: ${mismatch.mismatchedFoldIds.slice(0, 5).join(', ')}${mismatch.mismatchedFoldIds.length > 5 ? ', …' : ''}.`;
+  const what = mismatch.firstEntryDiffers
+    ? 'its first message differs from the stored conversation'
+    : `${mismatch.mismatchedFoldIds.length} stored fold(s) cover entries whose bytes differ`;
+  const folds =
+    mismatch.mismatchedFoldIds.length === 0
+      ? ''
+      : ` Folds not shown: ${mismatch.mismatchedFoldIds.slice(0, 5).join(', ')}${mismatch.mismatchedFoldIds.length > 5 ? ', …' : ''}.`;
   const message = `pi-fold [TRANSCRIPT.SESSION_MISMATCH]: the conversation handed over under session ${sessionId} is not the one stored (${what}): another conversation may reuse this session id. It is treated as a rewritten transcript; stored folds are kept unchanged and only shown over the exact bytes they were made from.${folds}`;
-  return { code: 'TRANSCRIPT.SESSION_MISMATCH', message, details: { sessionId, firstEntryDiffers: mismatch.firstEntryDiffers, mismatchedFolds: mismatch.mismatchedFoldIds.length } };
+  return {
+    code: 'TRANSCRIPT.SESSION_MISMATCH',
+    message,
+    details: {
+      sessionId,
+      firstEntryDiffers: mismatch.firstEntryDiffers,
+      mismatchedFolds: mismatch.mismatchedFoldIds.length,
+    },
+  };
 }
 
 /** Remember the branch's first entry; true when that changed what the state holds. */

@@ -21,14 +21,25 @@ export class DisplayedCharsMemo {
   private indexGeneration = -1;
   private toolName: string | undefined;
 
-  constructor(private readonly session: { readonly index: TranscriptIndexView; readonly lattice: FoldLatticeView; readonly settings: { readonly toolName: string } }) {}
+  constructor(
+    private readonly session: {
+      readonly index: TranscriptIndexView;
+      readonly lattice: FoldLatticeView;
+      readonly settings: { readonly toolName: string };
+    },
+  ) {}
 
   /** Chars positions [first, last] show in the window now (0 for an empty span). */
   measure(first: number, last: number): number {
     const { index, lattice, settings } = this.session;
     if (last < first) return 0;
     if (last >= POSITION_LIMIT) return displayedChars({ index, toolName: settings.toolName }, lattice, first, last);
-    if (lattice.revision !== this.latticeRevision || index.generation !== this.indexGeneration || settings.toolName !== this.toolName || this.chars.size >= MAX_SPANS) {
+    if (
+      lattice.revision !== this.latticeRevision ||
+      index.generation !== this.indexGeneration ||
+      settings.toolName !== this.toolName ||
+      this.chars.size >= MAX_SPANS
+    ) {
       this.chars.clear();
       this.latticeRevision = lattice.revision;
       this.indexGeneration = index.generation;

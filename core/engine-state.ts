@@ -93,32 +93,57 @@ export class EngineMemory {
  */
 export function migrateEngineState(raw: unknown, sessionId: string): EngineState {
   if (typeof raw !== 'object' || raw === null) {
-    throw new FoldError('STATE.CORRUPT', `engine state of session ${sessionId} is not an object`, { details: { sessionId } });
+    throw new FoldError('STATE.CORRUPT', `engine state of session ${sessionId} is not an object`, {
+      details: { sessionId },
+    });
   }
   const record = raw as Partial<EngineState> & { schemaVersion?: unknown };
   if (record.schemaVersion !== ENGINE_STATE_SCHEMA_VERSION) {
-    throw new FoldError('STORE.SCHEMA_VERSION', `engine state of session ${sessionId} has schema version ${String(record.schemaVersion)}; this runtime reads version ${ENGINE_STATE_SCHEMA_VERSION}`, {
-      details: { sessionId, schemaVersion: String(record.schemaVersion) },
-    });
+    throw new FoldError(
+      'STORE.SCHEMA_VERSION',
+      `engine state of session ${sessionId} has schema version ${String(record.schemaVersion)}; this runtime reads version ${ENGINE_STATE_SCHEMA_VERSION}`,
+      {
+        details: { sessionId, schemaVersion: String(record.schemaVersion) },
+      },
+    );
   }
   const arrays = ['foldIds', 'expanded', 'marks', 'pins', 'holds', 'inserts', 'ephemeralPeeks', 'calibration'] as const;
   for (const key of arrays) {
     if (!Array.isArray(record[key])) {
-      throw new FoldError('STATE.CORRUPT', `engine state of session ${sessionId}: ${key} must be an array`, { details: { sessionId, field: key } });
+      throw new FoldError('STATE.CORRUPT', `engine state of session ${sessionId}: ${key} must be an array`, {
+        details: { sessionId, field: key },
+      });
     }
   }
-  if (typeof record.counters !== 'object' || record.counters === null || typeof record.revision !== 'number' || typeof record.epoch !== 'number') {
-    throw new FoldError('STATE.CORRUPT', `engine state of session ${sessionId}: counters, revision and epoch are required`, { details: { sessionId } });
+  if (
+    typeof record.counters !== 'object' ||
+    record.counters === null ||
+    typeof record.revision !== 'number' ||
+    typeof record.epoch !== 'number'
+  ) {
+    throw new FoldError(
+      'STATE.CORRUPT',
+      `engine state of session ${sessionId}: counters, revision and epoch are required`,
+      { details: { sessionId } },
+    );
   }
   if (record.spill !== undefined) {
     try {
       resolveSpillPolicy(record.spill);
     } catch (error) {
-      throw new FoldError('STATE.CORRUPT', `engine state of session ${sessionId}: its spill policy is not valid (${error instanceof Error ? error.message : String(error)})`, { details: { sessionId, field: 'spill' } });
+      throw new FoldError(
+        'STATE.CORRUPT',
+        `engine state of session ${sessionId}: its spill policy is not valid (${error instanceof Error ? error.message : String(error)})`,
+        { details: { sessionId, field: 'spill' } },
+      );
     }
   }
   if (record.sessionId !== sessionId) {
-    throw new FoldError('STATE.CORRUPT', `engine state belongs to session ${String(record.sessionId)}, not ${sessionId}`, { details: { sessionId } });
+    throw new FoldError(
+      'STATE.CORRUPT',
+      `engine state belongs to session ${String(record.sessionId)}, not ${sessionId}`,
+      { details: { sessionId } },
+    );
   }
   return record as EngineState;
 }

@@ -24,15 +24,21 @@ export function validateEntry(entry: TranscriptEntry, position: number): void {
   const problem = describeEntryProblem(entry);
   if (problem !== undefined) {
     const id = typeof entry?.id === 'string' ? entry.id : undefined;
-    throw new FoldError('TRANSCRIPT.INVALID_ENTRY', `entry at position ${position}${id ? ` ("${id}")` : ''}: ${problem}`, { details: { position, ...(id ? { entryId: id } : {}) } });
+    throw new FoldError(
+      'TRANSCRIPT.INVALID_ENTRY',
+      `entry at position ${position}${id ? ` ("${id}")` : ''}: ${problem}`,
+      { details: { position, ...(id ? { entryId: id } : {}) } },
+    );
   }
 }
 
 /** Why an entry is not one the engine accepts, or undefined when it is. */
 export function describeEntryProblem(entry: TranscriptEntry): string | undefined {
   if (typeof entry !== 'object' || entry === null) return 'is not an object';
-  if (typeof entry.id !== 'string' || entry.id.length === 0 || entry.id.length > 256) return 'id must be a non-empty string of at most 256 chars';
-  if (entry.role !== 'user' && entry.role !== 'assistant' && entry.role !== 'toolResult') return `role must be user, assistant or toolResult, got ${String(entry.role)}`;
+  if (typeof entry.id !== 'string' || entry.id.length === 0 || entry.id.length > 256)
+    return 'id must be a non-empty string of at most 256 chars';
+  if (entry.role !== 'user' && entry.role !== 'assistant' && entry.role !== 'toolResult')
+    return `role must be user, assistant or toolResult, got ${String(entry.role)}`;
   if (typeof entry.bytes !== 'string') return 'bytes must be a string';
   if (entry.bytes.includes('\n')) return 'bytes must be single-line (canonical JSON never contains a raw newline)';
   if (typeof entry.text !== 'string') return 'text must be a string';
@@ -40,11 +46,13 @@ export function describeEntryProblem(entry: TranscriptEntry): string | undefined
   if (entry.contentChars !== undefined && !isContentCount(entry.contentChars)) {
     return `contentChars must be a non-negative integer of at most ${MAX_CONTENT_CHARS}, got ${String(entry.contentChars)}`;
   }
-  if (entry.role === 'toolResult' && (typeof entry.toolCallId !== 'string' || entry.toolCallId.length === 0)) return 'a toolResult entry needs its toolCallId';
+  if (entry.role === 'toolResult' && (typeof entry.toolCallId !== 'string' || entry.toolCallId.length === 0))
+    return 'a toolResult entry needs its toolCallId';
   if (entry.toolCalls !== undefined) {
     if (!Array.isArray(entry.toolCalls)) return 'toolCalls must be an array';
     for (const call of entry.toolCalls) {
-      if (typeof call?.id !== 'string' || typeof call.name !== 'string' || typeof call.argumentsJson !== 'string') return 'each tool call needs string id, name and argumentsJson';
+      if (typeof call?.id !== 'string' || typeof call.name !== 'string' || typeof call.argumentsJson !== 'string')
+        return 'each tool call needs string id, name and argumentsJson';
     }
   }
   return undefined;

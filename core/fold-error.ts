@@ -54,7 +54,7 @@ export class FoldError extends Error {
   readonly details: Readonly<Record<string, unknown>>;
   // A symbol marker rather than `instanceof`, because two copies of the package
   // (a host's and an extension's) must still recognise each other's errors.
-  private readonly [MARKER] = true;
+  protected readonly [MARKER] = true;
 
   constructor(code: FoldErrorCode, message: string, options: FoldErrorOptions = {}) {
     super(`${code}: ${message}`, options.cause === undefined ? undefined : { cause: options.cause });

@@ -216,7 +216,10 @@ export class FoldLattice {
    * Explain why a new fold over [first, last] would break the forest, or return the direct
    * children it would adopt.
    */
-  checkNewSpan(first: number, last: number): { ok: true; children: PlacedFold[] } | { ok: false; reason: string; foldId: string } {
+  checkNewSpan(
+    first: number,
+    last: number,
+  ): { ok: true; children: PlacedFold[] } | { ok: false; reason: string; foldId: string } {
     const children: PlacedFold[] = [];
     for (const placed of this.placed.values()) {
       if (placed.last < first || placed.first > last) continue;
@@ -227,11 +230,14 @@ export class FoldLattice {
         const around = placed.first <= first && last <= placed.last;
         return {
           ok: false,
-          reason: around ? `the span lies inside fold ${placed.record.id}` : `the span partially overlaps fold ${placed.record.id}`,
+          reason: around
+            ? `the span lies inside fold ${placed.record.id}`
+            : `the span partially overlaps fold ${placed.record.id}`,
           foldId: placed.record.id,
         };
       }
-      if (!this.parents.has(placed.record.id) || !this.isInside(this.parents.get(placed.record.id)!, first, last)) children.push(placed);
+      if (!this.parents.has(placed.record.id) || !this.isInside(this.parents.get(placed.record.id)!, first, last))
+        children.push(placed);
     }
     return { ok: true, children: children.sort((a, b) => a.first - b.first) };
   }
@@ -250,7 +256,9 @@ export class FoldLattice {
   /** Add a committed fold; its child folds get it as parent and lose their expanded flag. */
   add(record: FoldRecord): void {
     if (this.records.has(record.id)) {
-      throw new FoldError('INVARIANT.BROKEN', `fold ${record.id} is already committed`, { details: { foldId: record.id } });
+      throw new FoldError('INVARIANT.BROKEN', `fold ${record.id} is already committed`, {
+        details: { foldId: record.id },
+      });
     }
     this.records.set(record.id, record);
     for (const part of record.parts) {

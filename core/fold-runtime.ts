@@ -4,20 +4,20 @@ import type { FoldStore } from '../ports/fold-store.port.ts';
 import type { ProjectionResult, RequestContext, TranscriptEntry } from '../ports/shared-types.ts';
 import type { BranchRead, TranscriptSource } from '../ports/transcript-source.port.ts';
 import { ACTION_NAMES } from './actions/action-arguments.ts';
-import { executeAction } from './actions/execute-action.ts';
 import type { ActionAnswer, ActionCaller } from './actions/action-context.ts';
+import { executeAction } from './actions/execute-action.ts';
 import type { ForcedCommitCause } from './commit-decision.ts';
 import { EngineMemory, migrateEngineState } from './engine-state.ts';
 import { FoldError } from './fold-error.ts';
 import { wholeBranch } from './ingest-step.ts';
 import { projectRequest } from './project-request.ts';
+import { type ProjectionObserver, subscribeObserver } from './projection-observers.ts';
 import { persistState } from './session-persistence.ts';
-import { SessionState, type FoldRuntimeDependencies } from './session-state.ts';
+import { type FoldRuntimeDependencies, SessionState } from './session-state.ts';
 import type { SessionView } from './session-view.ts';
-import { subscribeObserver, type ProjectionObserver } from './projection-observers.ts';
 
-export type { FoldRuntimeDependencies } from './session-state.ts';
 export type { ProjectionResult, RequestContext } from '../ports/shared-types.ts';
+export type { FoldRuntimeDependencies } from './session-state.ts';
 
 /**
  * One session's fold engine, as a host meets it. Hosts call `project` before every model
@@ -40,7 +40,11 @@ export class FoldRuntime {
     for (const foldId of state.foldIds) {
       const record = await foldStore.getFold(sessionId, foldId);
       if (record === undefined) {
-        throw new FoldError('STATE.CORRUPT', `session ${sessionId} lists fold ${foldId} but the ${foldStore.name} store has no record of it`, { details: { sessionId, foldId } });
+        throw new FoldError(
+          'STATE.CORRUPT',
+          `session ${sessionId} lists fold ${foldId} but the ${foldStore.name} store has no record of it`,
+          { details: { sessionId, foldId } },
+        );
       }
       records.push(record);
     }
@@ -60,7 +64,10 @@ export class FoldRuntime {
    * @throws FoldError `BUDGET.EXCEEDED` when no lossless fold can bring the request under the budget (docs/behaviour.md I6);
    *   `TRANSCRIPT.WRONG_SESSION` for a source of another session; `TRANSCRIPT.STALE_READ` for an append that does not continue the branch.
    */
-  async project(branch: TranscriptSource | readonly TranscriptEntry[], context: RequestContext = {}): Promise<ProjectionResult> {
+  async project(
+    branch: TranscriptSource | readonly TranscriptEntry[],
+    context: RequestContext = {},
+  ): Promise<ProjectionResult> {
     this.assertOpen();
     return projectRequest(this.session, this.readBranch(branch), context);
   }
@@ -69,9 +76,13 @@ export class FoldRuntime {
     if (Array.isArray(branch)) return wholeBranch(branch);
     const source = branch as TranscriptSource;
     if (source.sessionId !== this.session.sessionId) {
-      throw new FoldError('TRANSCRIPT.WRONG_SESSION', `the transcript source belongs to session ${JSON.stringify(String(source.sessionId).slice(0, 80))}, not ${this.session.sessionId}`, {
-        details: { sessionId: this.session.sessionId, sourceSessionId: String(source.sessionId).slice(0, 80) },
-      });
+      throw new FoldError(
+        'TRANSCRIPT.WRONG_SESSION',
+        `the transcript source belongs to session ${JSON.stringify(String(source.sessionId).slice(0, 80))}, not ${this.session.sessionId}`,
+        {
+          details: { sessionId: this.session.sessionId, sourceSessionId: String(source.sessionId).slice(0, 80) },
+        },
+      );
     }
     const index = this.session.index;
     return source.read({ lastEntryId: index.entries[index.length - 1]?.id, length: index.length });
@@ -84,11 +95,21 @@ export class FoldRuntime {
     const named = (request as { action?: unknown } | null)?.action;
     const action = (ACTION_NAMES as readonly unknown[]).includes(named) ? (named as string) : 'invalid';
     try {
-      const { answer, answerBytes } = await executeAction(this.session, () => persistState(this.session), request, caller);
+      const { answer, answerBytes } = await executeAction(
+        this.session,
+        () => persistState(this.session),
+        request,
+        caller,
+      );
       this.session.outbound.action({ action, outcome: 'answered', answerBytes });
       return answer;
     } catch (error) {
-      this.session.outbound.action({ action, outcome: 'refused', ...(FoldError.isInstance(error) ? { code: error.code } : {}), answerBytes: 0 });
+      this.session.outbound.action({
+        action,
+        outcome: 'refused',
+        ...(FoldError.isInstance(error) ? { code: error.code } : {}),
+        answerBytes: 0,
+      });
       throw error;
     }
   }
@@ -124,7 +145,11 @@ export class FoldRuntime {
    */
   requestCommit(cause: ForcedCommitCause, markIds?: readonly string[]): void {
     if (cause !== 'user-fold' && cause !== 'overflow-recovery') {
-      throw new FoldError('ACTION.INVALID_ARGUMENT', `requestCommit: cause must be user-fold or overflow-recovery, got ${JSON.stringify(String(cause)).slice(0, 60)}`, { details: { cause: String(cause).slice(0, 60) } });
+      throw new FoldError(
+        'ACTION.INVALID_ARGUMENT',
+        `requestCommit: cause must be user-fold or overflow-recovery, got ${JSON.stringify(String(cause)).slice(0, 60)}`,
+        { details: { cause: String(cause).slice(0, 60) } },
+      );
     }
     this.session.forcedCommit = markIds === undefined ? { cause } : { markIds: new Set(markIds), cause };
   }
@@ -151,7 +176,10 @@ export class FoldRuntime {
   }
 
   private assertOpen(): void {
-    if (this.disposed) throw new FoldError('INVARIANT.BROKEN', `the runtime of session ${this.session.sessionId} was disposed`, { details: { sessionId: this.session.sessionId } });
+    if (this.disposed)
+      throw new FoldError('INVARIANT.BROKEN', `the runtime of session ${this.session.sessionId} was disposed`, {
+        details: { sessionId: this.session.sessionId },
+      });
   }
 }
 
@@ -166,6 +194,9 @@ async function loadStateOrExplain(foldStore: FoldStore, sessionId: string): Prom
   } catch (error) {
     if (!FoldError.isInstance(error) || !DAMAGED_STATE_CODES.has(error.code)) throw error;
     const hint = `run \`npx pi-fold repair <store> --session ${sessionId}\` to rebuild it from the fold records and blobs the store can verify (every verified fold is kept)`;
-    throw new FoldError(error.code, `${error.message}; ${hint}`, { cause: error, details: { ...error.details, sessionId, repair: 'pi-fold repair' } });
+    throw new FoldError(error.code, `${error.message}; ${hint}`, {
+      cause: error,
+      details: { ...error.details, sessionId, repair: 'pi-fold repair' },
+    });
   }
 }

@@ -2,8 +2,8 @@ import type { PendingMarkV1 } from '../ports/fold-records.ts';
 import type { EngineMemory } from './engine-state.ts';
 import { MAX_PENDING_MARKS } from './engine-state.ts';
 import { foldIdFor } from './fold-ids.ts';
-import { MarkSpans } from './mark-spans.ts';
 import type { FoldLattice, PlacedFold } from './fold-lattice.ts';
+import { MarkSpans } from './mark-spans.ts';
 import type { FoldSettings } from './settings.ts';
 import type { TranscriptIndex, Unit } from './transcript-index.ts';
 
@@ -135,13 +135,26 @@ export class Frontier {
     }
   }
 
-  private cut(inputs: FrontierInputs, cuts: PendingMarkV1[], kind: PendingMarkV1['kind'], first: number, last: number): void {
+  private cut(
+    inputs: FrontierInputs,
+    cuts: PendingMarkV1[],
+    kind: PendingMarkV1['kind'],
+    first: number,
+    last: number,
+  ): void {
     const { index, memory, lattice } = inputs;
     const firstEntryId = index.entries[first]!.id;
     const lastEntryId = index.entries[last]!.id;
     const id = foldIdFor(kind, firstEntryId, lastEntryId);
     if (memory.markById(id) !== undefined || lattice.record(id) !== undefined) return;
-    const mark: PendingMarkV1 = { id, kind, origin: 'runtime', firstEntryId, lastEntryId, cutAtRequest: inputs.request };
+    const mark: PendingMarkV1 = {
+      id,
+      kind,
+      origin: 'runtime',
+      firstEntryId,
+      lastEntryId,
+      cutAtRequest: inputs.request,
+    };
     memory.marks.push(mark);
     cuts.push(mark);
   }
@@ -155,11 +168,19 @@ export class Frontier {
     const runLast = index.units[this.chapterStart + this.chapterUnits - 1]!.last;
     const previousPosition = runFirst - 1;
     const neighbour = memory.marks.find(
-      (mark) => mark.kind === 'chapter' && mark.origin === 'runtime' && mark.brief === undefined && index.positionOf(mark.lastEntryId) === previousPosition,
+      (mark) =>
+        mark.kind === 'chapter' &&
+        mark.origin === 'runtime' &&
+        mark.brief === undefined &&
+        index.positionOf(mark.lastEntryId) === previousPosition,
     );
     if (neighbour === undefined) return;
     const lastEntryId = index.entries[runLast]!.id;
-    const merged: PendingMarkV1 = { ...neighbour, id: foldIdFor('chapter', neighbour.firstEntryId, lastEntryId), lastEntryId };
+    const merged: PendingMarkV1 = {
+      ...neighbour,
+      id: foldIdFor('chapter', neighbour.firstEntryId, lastEntryId),
+      lastEntryId,
+    };
     memory.marks = memory.marks.map((mark) => (mark === neighbour ? merged : mark));
   }
 
@@ -182,8 +203,12 @@ export class Frontier {
     }
     if (this.markSpans === undefined || !this.markSpans.reads(index)) this.markSpans = new MarkSpans(index);
     if (this.markSpans.blocks(memory.marks, first, last)) return true;
-    return lattice.enclosing(first).some((placed) => placed.record.kind !== 'tool' || (placed.first === first && placed.last === last)) ||
-      lattice.enclosing(last).some((placed) => placed.record.kind !== 'tool');
+    return (
+      lattice
+        .enclosing(first)
+        .some((placed) => placed.record.kind !== 'tool' || (placed.first === first && placed.last === last)) ||
+      lattice.enclosing(last).some((placed) => placed.record.kind !== 'tool')
+    );
   }
 
   private holdsExpandedFold(inputs: FrontierInputs, unit: Unit): boolean {

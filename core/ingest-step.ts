@@ -16,7 +16,10 @@ export function wholeBranch(entries: readonly TranscriptEntry[]): BranchRead {
  * rewrite. Returns where the new entries start.
  */
 export function ingestBranch(target: IngestTarget, read: BranchRead): number {
-  const ingest = read.kind === 'appended' ? target.index.ingestAppended(read.afterEntryId, read.entries) : target.index.ingest(read.entries);
+  const ingest =
+    read.kind === 'appended'
+      ? target.index.ingestAppended(read.afterEntryId, read.entries)
+      : target.index.ingest(read.entries);
   if (ingest.divergedAt !== undefined) {
     target.lattice.resolve();
     target.frontier.reset();

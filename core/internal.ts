@@ -3,8 +3,9 @@
  * viewer, migration scripts). Not part of the public API: names and signatures here may change
  * in any release. What a host builds on is in `pi-fold` (docs/install.md, "Entry points").
  */
-export { sha256Hex, stableStringify, utf8Length } from './hashing.ts';
-export { foldIdFor, FOLD_ID_PATTERN } from './fold-ids.ts';
-export { sourceDigest } from './commit-planner.ts';
-export { servingBudget, outputReservation } from './budget.ts';
+
+export { outputReservation, servingBudget } from './budget.ts';
 export { priceRequest } from './chars-cost-model.ts';
+export { sourceDigest } from './commit-planner.ts';
+export { FOLD_ID_PATTERN, foldIdFor } from './fold-ids.ts';
+export { sha256Hex, stableStringify, utf8Length } from './hashing.ts';

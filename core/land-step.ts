@@ -6,7 +6,8 @@ import type { SessionState } from './session-state.ts';
 import { skippedCommitWarning } from './store-outage.ts';
 
 /** What landing a request's commit writes beyond the store and the forest. */
-export type LandTarget = LandingTarget & Pick<SessionState, 'storeOutage' | 'pendingCauses' | 'forcedCommit' | 'frontier'>;
+export type LandTarget = LandingTarget &
+  Pick<SessionState, 'storeOutage' | 'pendingCauses' | 'forcedCommit' | 'frontier'>;
 
 /**
  * Apply a planned commit. A store that refuses a write skips the commit with one warning:
@@ -15,7 +16,12 @@ export type LandTarget = LandingTarget & Pick<SessionState, 'storeOutage' | 'pen
 export async function landCommit(target: LandTarget, plan: CommitPlan, warnings: FoldWarning[]): Promise<number> {
   let landed = 0;
   if (plan.folds.length > 0) {
-    const applied = await target.storeOutage.attempt(() => applyCommitPlan(target, plan), warnings, skippedCommitWarning, false);
+    const applied = await target.storeOutage.attempt(
+      () => applyCommitPlan(target, plan),
+      warnings,
+      skippedCommitWarning,
+      false,
+    );
     if (applied) {
       landed = plan.folds.length;
       target.pendingCauses.add(target.forcedCommit?.cause ?? 'commit');

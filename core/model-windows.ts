@@ -1,5 +1,5 @@
 import type { PriceList } from '../ports/cost-model.port.ts';
-import { MODEL_WINDOWS, PRICE_LISTS, type ModelWindow } from './price-lists.ts';
+import { MODEL_WINDOWS, type ModelWindow, PRICE_LISTS } from './price-lists.ts';
 
 /** The window a runtime budgets against for a model, its hard prompt limit and its price list. */
 export interface ModelLimits {
@@ -31,7 +31,13 @@ export function modelLimits(modelId: string): ModelLimits | undefined {
     if (best === undefined || entry.idPrefix.length > best.idPrefix.length) best = entry;
   }
   if (best === undefined || PRICE_LISTS[best.priceList] === undefined) return undefined;
-  return { modelId, matched: best.idPrefix, capTokens: best.maxPromptTokens, budgetTokens: best.maxPromptTokens - replyReserve(best.maxPromptTokens), priceList: best.priceList };
+  return {
+    modelId,
+    matched: best.idPrefix,
+    capTokens: best.maxPromptTokens,
+    budgetTokens: best.maxPromptTokens - replyReserve(best.maxPromptTokens),
+    priceList: best.priceList,
+  };
 }
 
 /**

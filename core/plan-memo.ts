@@ -48,9 +48,21 @@ const recordByMark = new WeakMap<PendingMarkV1, RecordMemo>();
  * immutable, so the same objects give the same digest and brief. Handing back the same
  * record object also keeps its collapsed size memoized.
  */
-export function memoRecord(mark: PendingMarkV1, entries: readonly TranscriptEntry[], children: readonly FoldRecord[], epoch: number, build: () => FoldRecord): FoldRecord {
+export function memoRecord(
+  mark: PendingMarkV1,
+  entries: readonly TranscriptEntry[],
+  children: readonly FoldRecord[],
+  epoch: number,
+  build: () => FoldRecord,
+): FoldRecord {
   const known = recordByMark.get(mark);
-  if (known !== undefined && known.epoch === epoch && sameItems(known.children, children) && sameItems(known.entries, entries)) return known.record;
+  if (
+    known !== undefined &&
+    known.epoch === epoch &&
+    sameItems(known.children, children) &&
+    sameItems(known.entries, entries)
+  )
+    return known.record;
   planMemoCounters.recordsBuilt += 1;
   const record = build();
   recordByMark.set(mark, { entries, children, epoch, record });

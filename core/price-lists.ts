@@ -8,7 +8,12 @@ import type { PriceList, PriceRates } from '../ports/cost-model.port.ts';
  * input it writes to its prompt cache: Anthropic charges a premium (1.25× input, 5-minute
  * cache); OpenAI and Gemini (implicit caching) charge plain input, so there it equals `input`.
  */
-const rates = (input: number, cacheRead: number, cacheWrite: number, output: number): PriceRates => ({ input, cacheRead, cacheWrite, output });
+const rates = (input: number, cacheRead: number, cacheWrite: number, output: number): PriceRates => ({
+  input,
+  cacheRead,
+  cacheWrite,
+  output,
+});
 
 /**
  * Cache lifetimes, in seconds without a hit. Anthropic's default entry lives 5 minutes,
@@ -32,7 +37,12 @@ export const PRICE_LISTS: Readonly<Record<string, PriceList>> = {
   'claude-opus-4-5': { name: 'claude-opus-4-5', base: rates(5, 0.5, 6.25, 25), ...ANTHROPIC_CACHE },
   'claude-opus-4': { name: 'claude-opus-4', base: rates(15, 1.5, 18.75, 75), ...ANTHROPIC_CACHE },
   // Sonnet 4/4.5 bill a whole request above 200k prompt tokens (1M-context beta) at the long-context rates.
-  'claude-sonnet-4-5': { name: 'claude-sonnet-4-5', base: rates(3, 0.3, 3.75, 15), longContext: { aboveTokens: 200_000, rates: rates(6, 0.6, 7.5, 22.5) }, ...ANTHROPIC_CACHE },
+  'claude-sonnet-4-5': {
+    name: 'claude-sonnet-4-5',
+    base: rates(3, 0.3, 3.75, 15),
+    longContext: { aboveTokens: 200_000, rates: rates(6, 0.6, 7.5, 22.5) },
+    ...ANTHROPIC_CACHE,
+  },
   'claude-sonnet-3-7': { name: 'claude-sonnet-3-7', base: rates(3, 0.3, 3.75, 15), ...ANTHROPIC_CACHE },
   'claude-haiku-4-5': { name: 'claude-haiku-4-5', base: rates(1, 0.1, 1.25, 5), ...ANTHROPIC_CACHE },
   'claude-haiku-3-5': { name: 'claude-haiku-3-5', base: rates(0.8, 0.08, 1, 4), ...ANTHROPIC_CACHE },
@@ -43,19 +53,29 @@ export const PRICE_LISTS: Readonly<Record<string, PriceList>> = {
   'gpt-4.1': { name: 'gpt-4.1', base: rates(2, 0.5, 2, 8), ...OPENAI_CACHE },
   'gpt-4.1-mini': { name: 'gpt-4.1-mini', base: rates(0.4, 0.1, 0.4, 1.6), ...OPENAI_CACHE },
   'gpt-4o': { name: 'gpt-4o', base: rates(2.5, 1.25, 2.5, 10), ...OPENAI_CACHE },
-  'o3': { name: 'o3', base: rates(2, 0.5, 2, 8), ...OPENAI_CACHE },
+  o3: { name: 'o3', base: rates(2, 0.5, 2, 8), ...OPENAI_CACHE },
   'o4-mini': { name: 'o4-mini', base: rates(1.1, 0.275, 1.1, 4.4), ...OPENAI_CACHE },
   // Gemini: prompts over 200k tokens bill the whole request at the higher tier.
-  'gemini-2.5-pro': { name: 'gemini-2.5-pro', base: rates(1.25, 0.125, 1.25, 10), longContext: { aboveTokens: 200_000, rates: rates(2.5, 0.25, 2.5, 15) } },
+  'gemini-2.5-pro': {
+    name: 'gemini-2.5-pro',
+    base: rates(1.25, 0.125, 1.25, 10),
+    longContext: { aboveTokens: 200_000, rates: rates(2.5, 0.25, 2.5, 15) },
+  },
   'gemini-2.5-flash': { name: 'gemini-2.5-flash', base: rates(0.3, 0.03, 0.3, 2.5) },
-  'gemini-3-pro': { name: 'gemini-3-pro', base: rates(2, 0.2, 2, 12), longContext: { aboveTokens: 200_000, rates: rates(4, 0.4, 4, 18) } },
+  'gemini-3-pro': {
+    name: 'gemini-3-pro',
+    base: rates(2, 0.2, 2, 12),
+    longContext: { aboveTokens: 200_000, rates: rates(4, 0.4, 4, 18) },
+  },
 };
 
 export const DEFAULT_PRICE_LIST = PRICE_LISTS['gpt-5.6-ledger']!;
 
 /** The rates in force for a prompt of `promptTokens`: the long-context tier above its line, else the base. */
 export function ratesFor(priceList: PriceList, promptTokens: number): PriceRates {
-  return priceList.longContext !== undefined && promptTokens > priceList.longContext.aboveTokens ? priceList.longContext.rates : priceList.base;
+  return priceList.longContext !== undefined && promptTokens > priceList.longContext.aboveTokens
+    ? priceList.longContext.rates
+    : priceList.base;
 }
 
 /** What a model family really had: its prompt limit and its price list. */

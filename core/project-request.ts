@@ -1,12 +1,16 @@
 import type { FoldWarning, LedgerRow, ProjectionResult, RequestContext } from '../ports/shared-types.ts';
 import type { BranchRead } from '../ports/transcript-source.port.ts';
 import { budgetExceeded } from './budget.ts';
-import { checkRestoredConversation, conversationMismatchWarning, updateTranscriptAnchor } from './conversation-check.ts';
+import { prewritePendingMarks } from './commit-applier.ts';
 import type { CommitPlan } from './commit-planner.ts';
+import { planRequestCommit } from './commit-scheduler.ts';
+import {
+  checkRestoredConversation,
+  conversationMismatchWarning,
+  updateTranscriptAnchor,
+} from './conversation-check.ts';
 import { decideOnArrival, ingestBranch } from './ingest-step.ts';
 import { landCommit } from './land-step.ts';
-import { prewritePendingMarks } from './commit-applier.ts';
-import { planRequestCommit } from './commit-scheduler.ts';
 import { ledgerRow } from './projection-ledger.ts';
 import { candidateDraft, finalDraft } from './render-step.ts';
 import { persistOrWarn } from './session-persistence.ts';
@@ -37,27 +41,41 @@ interface PreparedWindow {
  * candidate, decide and land a commit, add receipts and notices, then hand the window out.
  * @throws FoldError `BUDGET.EXCEEDED` when no lossless fold can bring the request under the budget (docs/behaviour.md I6).
  */
-export async function projectRequest(session: SessionState, read: BranchRead, context: RequestContext): Promise<ProjectionResult> {
+export async function projectRequest(
+  session: SessionState,
+  read: BranchRead,
+  context: RequestContext,
+): Promise<ProjectionResult> {
   const prepared = await prepareWindow(session, read, context);
   const estimatedTokens = session.estimateTokens(prepared.draft.chars);
   if (estimatedTokens > prepared.budget) {
     if (prepared.dirty) await persistOrWarn(session, prepared.warnings);
     const { plan, foldsLanded } = prepared;
-    const refusedStore = plan !== undefined && plan.folds.length > 0 && foldsLanded === 0 ? session.foldStore.name : undefined;
+    const refusedStore =
+      plan !== undefined && plan.folds.length > 0 && foldsLanded === 0 ? session.foldStore.name : undefined;
     for (const warning of prepared.warnings) session.outbound.warning(warning);
     throw budgetExceeded({ estimatedTokens, budgetTokens: prepared.budget, request: prepared.request, refusedStore });
   }
   return handOut(session, prepared, estimatedTokens);
 }
 
-async function prepareWindow(session: SessionState, read: BranchRead, context: RequestContext): Promise<PreparedWindow> {
+async function prepareWindow(
+  session: SessionState,
+  read: BranchRead,
+  context: RequestContext,
+): Promise<PreparedWindow> {
   // The budget is checked first: a request that cannot be budgeted changes nothing.
   const budget = session.budgetTokens(context);
   const appendedFrom = ingestBranch(session, read);
   const warnings: FoldWarning[] = [];
   // Spill at ingestion: the window form is already decided; this starts writing the exact artifacts.
   const spill = session.spills.ingest(session.index, appendedFrom, session.evidenceStore, session.sessionId);
-  if (spill.warning !== undefined) warnings.push({ code: 'STORE.SPILL_REFUSED', message: spill.warning, details: { store: session.evidenceStore?.name ?? null } });
+  if (spill.warning !== undefined)
+    warnings.push({
+      code: 'STORE.SPILL_REFUSED',
+      message: spill.warning,
+      details: { store: session.evidenceStore?.name ?? null },
+    });
   session.lastContext = context;
   session.lastBudget = budget;
   const replacesStoredWindow = checkReopenedConversation(session, warnings);
@@ -68,7 +86,12 @@ async function prepareWindow(session: SessionState, read: BranchRead, context: R
   dirty = decideOnArrival(session) || dirty;
   const candidate = candidateDraft(session, appendedFrom);
   const estimate = session.estimateTokens(candidate.draft.chars);
-  const plan = planRequestCommit(session, { estimate, budget, moment: context, overheadChars: context.overheadChars ?? 0 });
+  const plan = planRequestCommit(session, {
+    estimate,
+    budget,
+    moment: context,
+    overheadChars: context.overheadChars ?? 0,
+  });
   const foldsLanded = plan === undefined ? 0 : await landCommit(session, plan, warnings);
   // The marks still pending will commit later: their blobs are written now, off the request path.
   prewritePendingMarks(session);
@@ -92,7 +115,11 @@ function checkReopenedConversation(session: SessionState, warnings: FoldWarning[
 }
 
 /** Freeze the window, write its ledger row and telemetry, save what changed, and give it to the sink. */
-async function handOut(session: SessionState, prepared: PreparedWindow, estimatedTokens: number): Promise<ProjectionResult> {
+async function handOut(
+  session: SessionState,
+  prepared: PreparedWindow,
+  estimatedTokens: number,
+): Promise<ProjectionResult> {
   const { request, budget, draft, foldsLanded, warnings } = prepared;
   const { row, rewrite } = ledgerRow({
     request,
@@ -110,7 +137,13 @@ async function handOut(session: SessionState, prepared: PreparedWindow, estimate
   recordLedger(session, projection.ledger, rewrite);
   session.scheduler.requestSent(session.lastContext, prepared.estimate, estimatedTokens);
   if (foldsLanded > 0) {
-    session.telemetry.landed({ row: projection.ledger, epoch: session.memory.epoch, previous: session.frozenView, measuredTokensBefore: session.providerUsage.lastPromptTokens, tokensForChars: (chars) => session.estimator.tokensForChars(chars) });
+    session.telemetry.landed({
+      row: projection.ledger,
+      epoch: session.memory.epoch,
+      previous: session.frozenView,
+      measuredTokensBefore: session.providerUsage.lastPromptTokens,
+      tokensForChars: (chars) => session.estimator.tokensForChars(chars),
+    });
   }
   session.frozenView = view;
   session.pendingCauses.clear();

@@ -36,10 +36,14 @@ export function ledgerRow(input: {
   const divergence =
     draft.extendsFrozen !== undefined
       ? draft.extendsFrozen
-      : divergenceIndex(previous === undefined ? [] : previous.log.messages.slice(0, previous.length), draft.log.messages);
+      : divergenceIndex(
+          previous === undefined ? [] : previous.log.messages.slice(0, previous.length),
+          draft.log.messages,
+        );
   const rewrite = divergence < previousLength || input.replacesStoredWindow === true;
   let appendedChars = 0;
-  for (let position = divergence; position < draft.length; position += 1) appendedChars += draft.log.messages[position]!.bytes.length;
+  for (let position = divergence; position < draft.length; position += 1)
+    appendedChars += draft.log.messages[position]!.bytes.length;
   const row = {
     request: input.request,
     causes: rewrite ? [...input.causes] : [],

@@ -1,5 +1,11 @@
 import type { ProjectionObserver, ProjectionSink } from '../ports/projection-sink.port.ts';
-import type { ActionTelemetry, CommitTelemetry, FoldWarning, Projection, UsageTelemetry } from '../ports/shared-types.ts';
+import type {
+  ActionTelemetry,
+  CommitTelemetry,
+  FoldWarning,
+  Projection,
+  UsageTelemetry,
+} from '../ports/shared-types.ts';
 
 export type { ProjectionObserver } from '../ports/projection-sink.port.ts';
 
@@ -32,7 +38,8 @@ export class OutboundChannel {
 
   projection(projection: Projection): void {
     this.sink?.accept(projection);
-    for (const { observer } of this.observers) if (observer.accept !== undefined) this.isolated(() => observer.accept!(projection));
+    for (const { observer } of this.observers)
+      if (observer.accept !== undefined) this.isolated(() => observer.accept!(projection));
   }
 
   commitTelemetry(event: CommitTelemetry): void {
@@ -74,6 +81,9 @@ export class OutboundChannel {
 }
 
 /** Subscribe through a session's channel (the facade's `subscribe`). */
-export function subscribeObserver(session: { readonly outbound: OutboundChannel }, observer: ProjectionObserver): () => void {
+export function subscribeObserver(
+  session: { readonly outbound: OutboundChannel },
+  observer: ProjectionObserver,
+): () => void {
   return session.outbound.subscribe(observer);
 }

@@ -51,7 +51,15 @@ export class ProjectionRenderer {
   }
 
   /** Render entries [from, to] in order into `out`; `starts`, when given, records where each entry's messages begin. */
-  renderRange(inputs: RenderInputs, from: number, to: number, out: ProjectedMessage[], visibleFolds: PlacedFold[] | undefined, withInserts: boolean, starts?: Int32Array): void {
+  renderRange(
+    inputs: RenderInputs,
+    from: number,
+    to: number,
+    out: ProjectedMessage[],
+    visibleFolds: PlacedFold[] | undefined,
+    withInserts: boolean,
+    starts?: Int32Array,
+  ): void {
     const { index, lattice } = inputs;
     for (let position = from; position <= to; position += 1) {
       if (starts !== undefined) starts[position] = out.length;
@@ -73,8 +81,13 @@ export class ProjectionRenderer {
         continue;
       }
       const entry = index.entries[position]!;
-      const retiredFold = entry.role === 'toolResult' && entry.toolCallId !== undefined ? inputs.retiredPeeks.get(entry.toolCallId) : undefined;
-      out.push(retiredFold === undefined ? entryMessage(inputs, position) : this.peekStub(inputs, position, retiredFold));
+      const retiredFold =
+        entry.role === 'toolResult' && entry.toolCallId !== undefined
+          ? inputs.retiredPeeks.get(entry.toolCallId)
+          : undefined;
+      out.push(
+        retiredFold === undefined ? entryMessage(inputs, position) : this.peekStub(inputs, position, retiredFold),
+      );
       if (withInserts) this.pushInserts(inputs, position, out);
     }
   }
@@ -97,18 +110,29 @@ export class ProjectionRenderer {
   placeholder(inputs: RenderInputs, record: FoldRecord): ProjectedMessage {
     let message = this.placeholders.get(record.id);
     if (message === undefined) {
-      message = syntheticMessage('placeholder', placeholderText({ ...facts(record), toolName: inputs.toolName }), record.id);
+      message = syntheticMessage(
+        'placeholder',
+        placeholderText({ ...facts(record), toolName: inputs.toolName }),
+        record.id,
+      );
       this.placeholders.set(record.id, message);
     }
     return message;
   }
 
-  private foldStub(inputs: RenderInputs, record: FoldRecord, position: number, carriesPlaceholder: boolean): ProjectedMessage {
+  private foldStub(
+    inputs: RenderInputs,
+    record: FoldRecord,
+    position: number,
+    carriesPlaceholder: boolean,
+  ): ProjectedMessage {
     const entry = inputs.index.entries[position]!;
     const key = `${record.id}\u0000${entry.id}`;
     let message = this.stubs.get(key);
     if (message === undefined) {
-      const text = carriesPlaceholder ? placeholderText({ ...facts(record), toolName: inputs.toolName }) : siblingStubText(record.id);
+      const text = carriesPlaceholder
+        ? placeholderText({ ...facts(record), toolName: inputs.toolName })
+        : siblingStubText(record.id);
       message = stubMessage('fold-stub', entry.id, entry.toolCallId ?? '', entry.toolName ?? '', record.id, text);
       this.stubs.set(key, message);
     }
@@ -120,7 +144,14 @@ export class ProjectionRenderer {
     const key = `peek\u0000${entry.id}`;
     let message = this.stubs.get(key);
     if (message === undefined) {
-      message = stubMessage('peek-stub', entry.id, entry.toolCallId ?? '', entry.toolName ?? '', foldId, peekStubText(foldId, inputs.toolName));
+      message = stubMessage(
+        'peek-stub',
+        entry.id,
+        entry.toolCallId ?? '',
+        entry.toolName ?? '',
+        foldId,
+        peekStubText(foldId, inputs.toolName),
+      );
       this.stubs.set(key, message);
     }
     return message;
@@ -160,7 +191,17 @@ export function entryMessage(inputs: Pick<RenderInputs, 'index' | 'spills'>, pos
   if (plan !== undefined) return spilledMessage(plan);
   let message = entryMessages.get(entry);
   if (message === undefined) {
-    message = uniformMessage('entry', undefined, entry.id, undefined, undefined, undefined, undefined, entry.bytes, index.shas[position]!);
+    message = uniformMessage(
+      'entry',
+      undefined,
+      entry.id,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      entry.bytes,
+      index.shas[position]!,
+    );
     entryMessages.set(entry, message);
   }
   return message;
@@ -185,12 +226,23 @@ function spilledMessage(plan: SpillPlan): ProjectedMessage {
   return message;
 }
 
-export function syntheticMessage(origin: 'placeholder' | 'notice' | 'receipt', text: string, foldId?: string): ProjectedMessage {
+export function syntheticMessage(
+  origin: 'placeholder' | 'notice' | 'receipt',
+  text: string,
+  foldId?: string,
+): ProjectedMessage {
   const bytes = stableStringify({ role: 'user', text });
   return uniformMessage('synthetic', origin, undefined, undefined, undefined, foldId, text, bytes, sha256Hex(bytes));
 }
 
-function stubMessage(origin: 'fold-stub' | 'peek-stub', entryId: string, toolCallId: string, toolName: string, foldId: string, text: string): ProjectedMessage {
+function stubMessage(
+  origin: 'fold-stub' | 'peek-stub',
+  entryId: string,
+  toolCallId: string,
+  toolName: string,
+  foldId: string,
+  text: string,
+): ProjectedMessage {
   const bytes = stableStringify({ role: 'toolResult', text, toolCallId, toolName });
   return uniformMessage('stub', origin, entryId, toolCallId, toolName, foldId, text, bytes, sha256Hex(bytes));
 }

@@ -33,12 +33,21 @@ export class ProviderUsage {
     const promptTokens = usage.input + usage.cacheRead + usage.cacheWrite;
     row.providerCacheRead = usage.cacheRead;
     const pureAppend = row.causes.length === 0;
-    if (pureAppend && this.lastPromptTokens !== undefined && usage.cacheRead < CACHE_MISS_SHARE * this.lastPromptTokens - CACHE_MISS_SLACK_TOKENS) {
+    if (
+      pureAppend &&
+      this.lastPromptTokens !== undefined &&
+      usage.cacheRead < CACHE_MISS_SHARE * this.lastPromptTokens - CACHE_MISS_SLACK_TOKENS
+    ) {
       session.memory.counters.providerCacheMisses += 1;
     }
     this.lastPromptTokens = promptTokens;
     session.estimator.recordProviderCount(row.totalChars, promptTokens);
     session.telemetry.measured(row.request, promptTokens, usage.cacheRead);
-    session.outbound.usage({ request: row.request, ...usage, estimatedTokens: row.estimatedTokens, budgetTokens: row.budgetTokens });
+    session.outbound.usage({
+      request: row.request,
+      ...usage,
+      estimatedTokens: row.estimatedTokens,
+      budgetTokens: row.budgetTokens,
+    });
   }
 }

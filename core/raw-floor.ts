@@ -29,7 +29,11 @@ export function floorTokensFor(rawFloorTokens: number, budgetTokens: number): nu
  * to the end are the newest `floorTokens` of transcript, and no automatic commit folds any of
  * them. `index.length` when the floor is off.
  */
-export function rawFloorStart(index: Pick<TranscriptIndexView, 'length' | 'readCharsBefore'>, floorTokens: number, charsPerToken: number): number {
+export function rawFloorStart(
+  index: Pick<TranscriptIndexView, 'length' | 'readCharsBefore'>,
+  floorTokens: number,
+  charsPerToken: number,
+): number {
   if (floorTokens <= 0) return index.length;
   const floorChars = floorTokens * Math.max(FLOOR_MIN_CHARS_PER_TOKEN, charsPerToken);
   // What the model reads of an entry: a spilled result counts its head and tail, not its full
@@ -58,7 +62,11 @@ export interface PlacedMark {
 }
 
 /** Marks an automatic commit may land: on this branch and ending before the floor. */
-export function marksOutsideFloor(index: TranscriptIndexView, marks: readonly PendingMarkV1[], floorStart: number): PlacedMark[] {
+export function marksOutsideFloor(
+  index: TranscriptIndexView,
+  marks: readonly PendingMarkV1[],
+  floorStart: number,
+): PlacedMark[] {
   const placed: PlacedMark[] = [];
   for (const mark of marks) {
     const first = index.positionOf(mark.firstEntryId);
@@ -75,7 +83,10 @@ export function marksOutsideFloor(index: TranscriptIndexView, marks: readonly Pe
  * out on most requests before planning one. `shownChars(first, last)` is what positions
  * [first, last] show (`displayedChars`, or the scheduler's memo of it).
  */
-export function freeableCharsBound(shownChars: (first: number, last: number) => number, marks: readonly PlacedMark[]): number {
+export function freeableCharsBound(
+  shownChars: (first: number, last: number) => number,
+  marks: readonly PlacedMark[],
+): number {
   const spans = [...marks].sort((a, b) => a.first - b.first);
   let chars = 0;
   let coveredTo = -1;

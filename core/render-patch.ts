@@ -1,7 +1,7 @@
 import type { ProjectedMessage } from '../ports/shared-types.ts';
 import type { CommitPlan } from './commit-planner.ts';
 import type { PlacedFold } from './fold-lattice.ts';
-import { HIDDEN_ENTRY, type FullRender } from './projection-renderer.ts';
+import { type FullRender, HIDDEN_ENTRY } from './projection-renderer.ts';
 import type { SessionState } from './session-state.ts';
 
 /** What patching reads: the forest as it stands after the commit, and the renderer. */
@@ -21,7 +21,11 @@ interface LandedSpan {
  * (it sat behind a fold that stays collapsed, or cut one): the caller then renders in full.
  * Call after `pruneHiddenInserts`, as a full render would.
  */
-export function patchLandedSpans(target: PatchTarget, before: FullRender, plan: CommitPlan): Omit<FullRender, 'starts'> | undefined {
+export function patchLandedSpans(
+  target: PatchTarget,
+  before: FullRender,
+  plan: CommitPlan,
+): Omit<FullRender, 'starts'> | undefined {
   const spans = outermostSpans(plan);
   if (!spans.every((span) => linesUp(target, before, span))) return undefined;
   const inputs = target.renderInputs();
@@ -33,9 +37,11 @@ export function patchLandedSpans(target: PatchTarget, before: FullRender, plan: 
     const start = before.starts[span.first]!;
     const end = span.last + 1 < before.starts.length ? before.starts[span.last + 1]! : before.messages.length;
     for (let at = copiedUpTo; at < start; at += 1) messages.push(before.messages[at]!);
-    while (foldCursor < before.visibleFolds.length && before.visibleFolds[foldCursor]!.first < span.first) visibleFolds.push(before.visibleFolds[foldCursor++]!);
+    while (foldCursor < before.visibleFolds.length && before.visibleFolds[foldCursor]!.first < span.first)
+      visibleFolds.push(before.visibleFolds[foldCursor++]!);
     // Folds that were visible inside the span are behind the new one now.
-    while (foldCursor < before.visibleFolds.length && before.visibleFolds[foldCursor]!.last <= span.last) foldCursor += 1;
+    while (foldCursor < before.visibleFolds.length && before.visibleFolds[foldCursor]!.last <= span.last)
+      foldCursor += 1;
     target.renderer.renderRange(inputs, span.first, span.last, messages, visibleFolds, true);
     copiedUpTo = end;
   }

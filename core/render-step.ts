@@ -4,10 +4,13 @@ import type { FullRender } from './projection-renderer.ts';
 import { patchLandedSpans } from './render-patch.ts';
 import type { SessionState } from './session-state.ts';
 import { pruneHiddenInserts } from './window-inserts.ts';
-import { appendDraft, pushMessage, rewriteDraft as draftFromMessages, type WindowDraft } from './window-log.ts';
+import { appendDraft, rewriteDraft as draftFromMessages, pushMessage, type WindowDraft } from './window-log.ts';
 
 /** What rendering reads, and what a full render writes (the visible folds, pruned inserts). */
-export type RenderTarget = Pick<SessionState, 'frozenView' | 'pendingCauses' | 'renderer' | 'renderInputs' | 'index' | 'lattice' | 'memory' | 'visibleFolds'>;
+export type RenderTarget = Pick<
+  SessionState,
+  'frozenView' | 'pendingCauses' | 'renderer' | 'renderInputs' | 'index' | 'lattice' | 'memory' | 'visibleFolds'
+>;
 
 /** The window before any commit, and the full render it came from when it is one. */
 export interface CandidateWindow {
@@ -46,7 +49,11 @@ function renderWhole(target: RenderTarget): FullRender {
  * candidate is patched where the commit folded rather than rendered again, so a request
  * renders the whole window at most once.
  */
-export function finalDraft(target: RenderTarget, candidate: CandidateWindow, landed: CommitPlan | undefined): WindowDraft {
+export function finalDraft(
+  target: RenderTarget,
+  candidate: CandidateWindow,
+  landed: CommitPlan | undefined,
+): WindowDraft {
   if (target.pendingCauses.size === 0) return candidate.draft;
   if (candidate.full === undefined) return draftFromMessages(renderWhole(target).messages);
   if (landed === undefined) return candidate.draft;

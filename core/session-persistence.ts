@@ -17,7 +17,10 @@ export async function persistState(target: PersistTarget): Promise<void> {
  * already decided and every fold in it is stored): it is tried again at the next decision.
  * Resolves to whether the store took it.
  */
-export function persistOrWarn(target: PersistTarget & Pick<SessionState, 'storeOutage'>, warnings: FoldWarning[]): Promise<boolean> {
+export function persistOrWarn(
+  target: PersistTarget & Pick<SessionState, 'storeOutage'>,
+  warnings: FoldWarning[],
+): Promise<boolean> {
   // Handed on as it is (no async frame of its own): most requests save, and each frame is a promise more.
   return target.storeOutage.attempt(() => persistState(target), warnings, refusedSaveWarning, true);
 }

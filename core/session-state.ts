@@ -4,6 +4,7 @@ import type { CalibrationSampleV1, EngineState, WindowInsertV1 } from '../ports/
 import type { FoldStore } from '../ports/fold-store.port.ts';
 import type { ProjectionSink } from '../ports/projection-sink.port.ts';
 import type { LedgerRow, ProjectedMessage, RequestContext, RewriteCause } from '../ports/shared-types.ts';
+import { BlobPrewrites } from './blob-prewrites.ts';
 import { OccupancyEstimator } from './budget.ts';
 import type { ForcedCommit } from './commit-decision.ts';
 import { CommitScheduler } from './commit-scheduler.ts';
@@ -16,9 +17,8 @@ import { OutboundChannel } from './projection-observers.ts';
 import { ProjectionRenderer, type RenderInputs } from './projection-renderer.ts';
 import { ProviderUsage } from './provider-usage.ts';
 import type { SessionView } from './session-view.ts';
-import { requestBudget, type FoldSettings } from './settings.ts';
+import { type FoldSettings, requestBudget } from './settings.ts';
 import { SpillBook } from './spill/spill-book.ts';
-import { BlobPrewrites } from './blob-prewrites.ts';
 import { StoreOutage } from './store-outage.ts';
 import { TranscriptIndex } from './transcript-index.ts';
 import { viewMessages, type WindowView } from './window-log.ts';
@@ -93,9 +93,20 @@ export class SessionState implements SessionView {
   /** How many times the render's lookups (retired peeks, inserts by anchor) were built: read by tests. */
   lookupBuilds = 0;
   private lookups: RenderLookups | undefined;
-  private budgetMemo: { readonly modelId: string | undefined; readonly provider: string | undefined; readonly contextWindow: number | undefined; readonly budget: number } | undefined;
+  private budgetMemo:
+    | {
+        readonly modelId: string | undefined;
+        readonly provider: string | undefined;
+        readonly contextWindow: number | undefined;
+        readonly budget: number;
+      }
+    | undefined;
 
-  constructor(readonly ports: FoldRuntimeDependencies, memory: EngineMemory, calibration: readonly CalibrationSampleV1[]) {
+  constructor(
+    readonly ports: FoldRuntimeDependencies,
+    memory: EngineMemory,
+    calibration: readonly CalibrationSampleV1[],
+  ) {
     this.memory = memory;
     // The first request fixes the session's spill policy; a restored session keeps its own (docs/behaviour.md I1).
     memory.spillPolicy ??= ports.settings.spill;
@@ -134,7 +145,14 @@ export class SessionState implements SessionView {
   /** What a render reads (over `lattice`, the session's own by default). */
   renderInputs(lattice: FoldLattice = this.lattice): RenderInputs {
     const { retiredPeeks, insertsByAnchor } = this.renderLookups();
-    return { index: this.index, lattice, retiredPeeks, insertsByAnchor, toolName: this.settings.toolName, spills: this.spills };
+    return {
+      index: this.index,
+      lattice,
+      retiredPeeks,
+      insertsByAnchor,
+      toolName: this.settings.toolName,
+      spills: this.spills,
+    };
   }
 
   /**
@@ -147,7 +165,14 @@ export class SessionState implements SessionView {
   private renderLookups(): RenderLookups {
     const { ephemeralPeeks, inserts } = this.memory;
     const known = this.lookups;
-    if (known !== undefined && known.peeks === ephemeralPeeks && known.peekCount === ephemeralPeeks.length && known.inserts === inserts && known.insertCount === inserts.length) return known;
+    if (
+      known !== undefined &&
+      known.peeks === ephemeralPeeks &&
+      known.peekCount === ephemeralPeeks.length &&
+      known.inserts === inserts &&
+      known.insertCount === inserts.length
+    )
+      return known;
     this.lookupBuilds += 1;
     const retiredPeeks = new Map<string, string>();
     for (const peek of ephemeralPeeks) if (peek.retired) retiredPeeks.set(peek.toolCallId, peek.foldId);
@@ -157,13 +182,27 @@ export class SessionState implements SessionView {
       list.push(insert);
       insertsByAnchor.set(insert.afterEntryId, list);
     }
-    this.lookups = { peeks: ephemeralPeeks, peekCount: ephemeralPeeks.length, inserts, insertCount: inserts.length, retiredPeeks, insertsByAnchor };
+    this.lookups = {
+      peeks: ephemeralPeeks,
+      peekCount: ephemeralPeeks.length,
+      inserts,
+      insertCount: inserts.length,
+      retiredPeeks,
+      insertsByAnchor,
+    };
     return this.lookups;
   }
 
   /** What the frontier reads for one pass. */
   frontierInputs(): FrontierInputs {
-    return { index: this.index, lattice: this.lattice, memory: this.memory, settings: this.settings, visibleFolds: this.visibleFolds, request: this.memory.counters.requests + 1 };
+    return {
+      index: this.index,
+      lattice: this.lattice,
+      memory: this.memory,
+      settings: this.settings,
+      visibleFolds: this.visibleFolds,
+      request: this.memory.counters.requests + 1,
+    };
   }
 
   budgetTokens(context: RequestContext = this.lastContext): number {
@@ -171,7 +210,13 @@ export class SessionState implements SessionView {
     // same request after request: it is worked out again only when one of them changes.
     const memo = this.budgetMemo;
     const { model, contextWindow } = context;
-    if (memo !== undefined && memo.modelId === model?.id && memo.provider === model?.provider && memo.contextWindow === contextWindow) return memo.budget;
+    if (
+      memo !== undefined &&
+      memo.modelId === model?.id &&
+      memo.provider === model?.provider &&
+      memo.contextWindow === contextWindow
+    )
+      return memo.budget;
     const budget = requestBudget(this.settings, context);
     this.budgetMemo = { modelId: model?.id, provider: model?.provider, contextWindow, budget };
     return budget;

@@ -1,11 +1,24 @@
-import type { EngineCountersV1, EngineState, EphemeralPeekV1, HeldSpanV1, PendingMarkV1, WindowInsertV1 } from '../ports/fold-records.ts';
+import type {
+  EngineCountersV1,
+  EngineState,
+  EphemeralPeekV1,
+  HeldSpanV1,
+  PendingMarkV1,
+  WindowInsertV1,
+} from '../ports/fold-records.ts';
 import type { FoldStore } from '../ports/fold-store.port.ts';
-import type { CommitTelemetry, LedgerRow, ProjectedMessage, RequestContext, RewriteCause, TranscriptEntry } from '../ports/shared-types.ts';
-import type { ForcedCommit } from './commit-decision.ts';
+import type {
+  CommitTelemetry,
+  LedgerRow,
+  ProjectedMessage,
+  RequestContext,
+  RewriteCause,
+  TranscriptEntry,
+} from '../ports/shared-types.ts';
+import type { CommitReason, ForcedCommit } from './commit-decision.ts';
 import type { FoldLattice, PlacedFold } from './fold-lattice.ts';
 import type { FoldSettings } from './settings.ts';
 import type { SpillBook } from './spill/spill-book.ts';
-import type { CommitReason } from './commit-decision.ts';
 import type { Unit } from './transcript-index.ts';
 
 /** The transcript as the engine indexed it (entries, their hashes and units), read only. */
@@ -30,7 +43,22 @@ export interface TranscriptIndexView {
 }
 
 /** The fold forest, read only: records, where they sit on the branch, and which are expanded. */
-export type FoldLatticeView = Pick<FoldLattice, 'size' | 'record' | 'placement' | 'parentOf' | 'allRecords' | 'enclosing' | 'isHidden' | 'collapsedStartingAt' | 'checkNewSpan' | 'clone' | 'outermostCollapsed' | 'rootRecords' | 'revision'> & {
+export type FoldLatticeView = Pick<
+  FoldLattice,
+  | 'size'
+  | 'record'
+  | 'placement'
+  | 'parentOf'
+  | 'allRecords'
+  | 'enclosing'
+  | 'isHidden'
+  | 'collapsedStartingAt'
+  | 'checkNewSpan'
+  | 'clone'
+  | 'outermostCollapsed'
+  | 'rootRecords'
+  | 'revision'
+> & {
   readonly expanded: ReadonlySet<string>;
 };
 

@@ -90,21 +90,33 @@ export const DEFAULT_THRESHOLDS: Thresholds = Object.freeze({
 
 /** Option names that once existed, refused with why they are gone. */
 const DELETED_OPTIONS: Readonly<Record<string, string>> = {
-  summarizer: 'model-written summaries were removed: briefs are deterministic or supplied by the agent, so nothing is lost to a summary',
+  summarizer:
+    'model-written summaries were removed: briefs are deterministic or supplied by the agent, so nothing is lost to a summary',
   summarizeContextSpan: 'model-written summaries were removed: briefs are deterministic or supplied by the agent',
-  guidance: 'the runtime now cuts every closed unit itself and always tells the agent with one notice; there is nothing to switch',
-  freshTail: 'fresh-tail protection was removed: open units never fold and commits stop at minTarget, which protects the fresh end structurally',
+  guidance:
+    'the runtime now cuts every closed unit itself and always tells the agent with one notice; there is nothing to switch',
+  freshTail:
+    'fresh-tail protection was removed: open units never fold and commits stop at minTarget, which protects the fresh end structurally',
 };
 
 const THRESHOLD_KEYS = ['maxTarget', 'minTarget', 'consolidateAfter', 'minFoldChars'] as const;
 // A record over FoldSettingsInput's keys, so a setting added to the type and not here (or the
 // reverse) fails to compile; the run-time check and the type cannot drift apart.
-const OPTION_NAMES: Readonly<Record<keyof FoldSettingsInput, true>> = { thresholds: true, providerInputBudget: true, blacklistAutoFoldTools: true, scheduling: true, rawFloorTokens: true, toolName: true, spill: true };
+const OPTION_NAMES: Readonly<Record<keyof FoldSettingsInput, true>> = {
+  thresholds: true,
+  providerInputBudget: true,
+  blacklistAutoFoldTools: true,
+  scheduling: true,
+  rawFloorTokens: true,
+  toolName: true,
+  spill: true,
+};
 const OPTION_KEYS = Object.keys(OPTION_NAMES) as readonly (keyof FoldSettingsInput)[];
 
 /** Scheduling names that once meant something else, refused with what to write now. */
 const RENAMED_SCHEDULING: Readonly<Record<string, string>> = {
-  epoch: 'scheduling "epoch" was split in two: write "cost" (the default: commits timed and sized by expected dollars) or "band" (the fixed maxTarget/minTarget band epoch used to run)',
+  epoch:
+    'scheduling "epoch" was split in two: write "cost" (the default: commits timed and sized by expected dollars) or "band" (the fixed maxTarget/minTarget band epoch used to run)',
 };
 
 /** Smallest minFoldChars accepted: below it a placeholder costs about what it saves. */
@@ -139,15 +151,29 @@ export function resolveThresholds(input: unknown): Thresholds {
     throw invalid(`minTarget must be a number in [0, 1), got ${describe(minTarget)}`, 'minTarget');
   }
   if (minTarget >= maxTarget) {
-    throw invalid(`minTarget (${minTarget}) must be below maxTarget (${maxTarget}): a commit could never reach its aim`, 'minTarget');
+    throw invalid(
+      `minTarget (${minTarget}) must be below maxTarget (${maxTarget}): a commit could never reach its aim`,
+      'minTarget',
+    );
   }
   if (!Number.isInteger(consolidateAfter) || (consolidateAfter as number) < 2) {
-    throw invalid(`consolidateAfter must be an integer of at least 2, got ${describe(consolidateAfter)}`, 'consolidateAfter');
+    throw invalid(
+      `consolidateAfter must be an integer of at least 2, got ${describe(consolidateAfter)}`,
+      'consolidateAfter',
+    );
   }
   if (!Number.isInteger(minFoldChars) || (minFoldChars as number) < MIN_FOLD_CHARS_FLOOR) {
-    throw invalid(`minFoldChars must be an integer of at least ${MIN_FOLD_CHARS_FLOOR}, got ${describe(minFoldChars)}`, 'minFoldChars');
+    throw invalid(
+      `minFoldChars must be an integer of at least ${MIN_FOLD_CHARS_FLOOR}, got ${describe(minFoldChars)}`,
+      'minFoldChars',
+    );
   }
-  return Object.freeze({ maxTarget, minTarget, consolidateAfter: consolidateAfter as number, minFoldChars: minFoldChars as number });
+  return Object.freeze({
+    maxTarget,
+    minTarget,
+    consolidateAfter: consolidateAfter as number,
+    minFoldChars: minFoldChars as number,
+  });
 }
 
 /**
@@ -171,7 +197,10 @@ export function resolveSettings(input: unknown = {}): FoldSettings {
   const scheduling = resolveScheduling(record.scheduling);
   const rawFloorTokens = record.rawFloorTokens ?? DEFAULT_RAW_FLOOR_TOKENS;
   if (typeof rawFloorTokens !== 'number' || !Number.isInteger(rawFloorTokens) || rawFloorTokens < 0) {
-    throw invalid(`rawFloorTokens must be a whole number of tokens (0 turns the floor off), got ${describe(rawFloorTokens)}`, 'rawFloorTokens');
+    throw invalid(
+      `rawFloorTokens must be a whole number of tokens (0 turns the floor off), got ${describe(rawFloorTokens)}`,
+      'rawFloorTokens',
+    );
   }
   const toolName = record.toolName ?? 'fold_context';
   if (typeof toolName !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(toolName)) {
@@ -195,7 +224,10 @@ function resolveScheduling(input: unknown): SchedulingMode {
     throw new FoldError('SETTINGS.DELETED_OPTION', RENAMED_SCHEDULING[input]!, { details: { option: 'scheduling' } });
   }
   if (!(SCHEDULING_MODES as readonly unknown[]).includes(input)) {
-    throw invalid(`scheduling must be one of ${SCHEDULING_MODES.map((mode) => `"${mode}"`).join(', ')}, got ${describe(input)} (the old "immediate", every closed unit folded at once, is now "eager")`, 'scheduling');
+    throw invalid(
+      `scheduling must be one of ${SCHEDULING_MODES.map((mode) => `"${mode}"`).join(', ')}, got ${describe(input)} (the old "immediate", every closed unit folded at once, is now "eager")`,
+      'scheduling',
+    );
   }
   return input as SchedulingMode;
 }
@@ -209,14 +241,27 @@ export const ANY_MODEL = '*';
  */
 function resolveBudgets(input: unknown): { budget: number | undefined; byModel: ReadonlyMap<string, number> } {
   if (input === undefined) return { budget: undefined, byModel: new Map() };
-  if (typeof input !== 'object' || input === null || input instanceof Map) return { budget: requireBudget(input, 'providerInputBudget'), byModel: new Map() };
-  if (Array.isArray(input)) throw invalid('providerInputBudget must be a number of tokens or an object of budgets by model id', 'providerInputBudget');
+  if (typeof input !== 'object' || input === null || input instanceof Map)
+    return { budget: requireBudget(input, 'providerInputBudget'), byModel: new Map() };
+  if (Array.isArray(input))
+    throw invalid(
+      'providerInputBudget must be a number of tokens or an object of budgets by model id',
+      'providerInputBudget',
+    );
   const entries = Object.entries(input as Record<string, unknown>);
-  if (entries.length === 0) throw invalid('providerInputBudget names no model; give a number, or at least one model id (or "*")', 'providerInputBudget');
+  if (entries.length === 0)
+    throw invalid(
+      'providerInputBudget names no model; give a number, or at least one model id (or "*")',
+      'providerInputBudget',
+    );
   const byModel = new Map<string, number>();
   let budget: number | undefined;
   for (const [modelId, value] of entries) {
-    if (modelId.length === 0 || modelId.length > 200) throw invalid(`providerInputBudget keys must be model ids of 1-200 chars, got ${describe(modelId)}`, 'providerInputBudget');
+    if (modelId.length === 0 || modelId.length > 200)
+      throw invalid(
+        `providerInputBudget keys must be model ids of 1-200 chars, got ${describe(modelId)}`,
+        'providerInputBudget',
+      );
     const tokens = requireBudget(value, `providerInputBudget[${JSON.stringify(modelId)}]`);
     if (modelId === ANY_MODEL) budget = tokens;
     else byModel.set(modelId, tokens);
@@ -232,10 +277,15 @@ function requireBudget(value: unknown, field: string): number {
 }
 
 /** The budget set for `modelId` (exact id, then `provider/id`), else the one for every model. */
-export function budgetForModel(settings: FoldSettings, model: { readonly id?: string; readonly provider?: string } | undefined): number | undefined {
+export function budgetForModel(
+  settings: FoldSettings,
+  model: { readonly id?: string; readonly provider?: string } | undefined,
+): number | undefined {
   if (model?.id !== undefined && settings.modelInputBudgets.size > 0) {
     // The more specific key wins: `provider/id` names one deployment, a bare id any provider's.
-    const exact = (model.provider === undefined ? undefined : settings.modelInputBudgets.get(`${model.provider}/${model.id}`)) ?? settings.modelInputBudgets.get(model.id);
+    const exact =
+      (model.provider === undefined ? undefined : settings.modelInputBudgets.get(`${model.provider}/${model.id}`)) ??
+      settings.modelInputBudgets.get(model.id);
     if (exact !== undefined) return exact;
   }
   return settings.providerInputBudget;
@@ -246,12 +296,21 @@ export function budgetForModel(settings: FoldSettings, model: { readonly id?: st
  * host reports. A table that does not name the model (and has no "*") with no window to
  * fall back on is refused by name rather than guessed.
  */
-export function requestBudget(settings: FoldSettings, context: { readonly model?: { readonly id?: string; readonly provider?: string }; readonly contextWindow?: number }): number {
+export function requestBudget(
+  settings: FoldSettings,
+  context: { readonly model?: { readonly id?: string; readonly provider?: string }; readonly contextWindow?: number },
+): number {
   const budget = budgetForModel(settings, context.model);
   if (budget === undefined && settings.modelInputBudgets.size > 0 && context.contextWindow === undefined) {
-    const model = context.model?.id === undefined ? 'a request that names no model' : `model ${JSON.stringify(context.model.provider === undefined ? context.model.id : `${context.model.provider}/${context.model.id}`)}`;
+    const model =
+      context.model?.id === undefined
+        ? 'a request that names no model'
+        : `model ${JSON.stringify(context.model.provider === undefined ? context.model.id : `${context.model.provider}/${context.model.id}`)}`;
     const named = [...settings.modelInputBudgets.keys()].map((key) => JSON.stringify(key)).join(', ');
-    throw invalid(`no serving budget for ${model}: providerInputBudget names only ${named}; add it (by id or provider/id) or a "*" entry`, 'providerInputBudget');
+    throw invalid(
+      `no serving budget for ${model}: providerInputBudget names only ${named}; add it (by id or provider/id) or a "*" entry`,
+      'providerInputBudget',
+    );
   }
   return servingBudget(budget, context.contextWindow);
 }

@@ -22,7 +22,12 @@ export class StoreOutage {
    * (pushed only at the start of an outage). A successful write ends the outage when
    * `endsOutage` is set: a state save proves the store accepts writes again.
    */
-  async attempt(write: () => Promise<void>, warnings: FoldWarning[], explain: (storeName: string, failure: FoldError) => FoldWarning, endsOutage: boolean): Promise<boolean> {
+  async attempt(
+    write: () => Promise<void>,
+    warnings: FoldWarning[],
+    explain: (storeName: string, failure: FoldError) => FoldWarning,
+    endsOutage: boolean,
+  ): Promise<boolean> {
     try {
       await write();
     } catch (error) {

@@ -20,5 +20,9 @@ export function foldToolNeeded(standingFolds: number, window: readonly Projected
 }
 
 function readsThroughTool(message: ProjectedMessage): boolean {
-  return message.kind === 'stub' || message.kind === 'spilled' || (message.kind === 'synthetic' && message.origin === 'placeholder');
+  return (
+    message.kind === 'stub' ||
+    message.kind === 'spilled' ||
+    (message.kind === 'synthetic' && message.origin === 'placeholder')
+  );
 }

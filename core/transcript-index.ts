@@ -1,7 +1,7 @@
 import type { TranscriptEntry } from '../ports/transcript-source.port.ts';
+import { validateEntry } from './entry-validation.ts';
 import { FoldError } from './fold-error.ts';
 import { sha256Hex } from './hashing.ts';
-import { validateEntry } from './entry-validation.ts';
 
 /**
  * Units are the smallest closed pieces of a transcript: a user message, an assistant note
@@ -105,7 +105,7 @@ export class TranscriptIndex {
   /** Whether unit `index` is closed: complete and not the newest unit. */
   isClosed(unitIndex: number): boolean {
     const unit = this.units[unitIndex];
-    return unit !== undefined && unit.complete && unitIndex < this.units.length - 1;
+    return unit?.complete === true && unitIndex < this.units.length - 1;
   }
 
   /**
@@ -138,7 +138,11 @@ export class TranscriptIndex {
       validateEntry(entry, position);
       const earlier = this.positions.get(entry.id);
       if ((earlier !== undefined && earlier < keep) || incomingIds.has(entry.id)) {
-        throw new FoldError('TRANSCRIPT.INVALID_ENTRY', `entry id "${entry.id}" at position ${position} appears twice in the transcript`, { details: { entryId: entry.id, position } });
+        throw new FoldError(
+          'TRANSCRIPT.INVALID_ENTRY',
+          `entry id "${entry.id}" at position ${position} appears twice in the transcript`,
+          { details: { entryId: entry.id, position } },
+        );
       }
       incomingIds.add(entry.id);
     }
@@ -156,16 +160,27 @@ export class TranscriptIndex {
     const known = this.entries.length;
     const newest = this.entries[known - 1]?.id;
     if (afterEntryId !== newest) {
-      throw new FoldError('TRANSCRIPT.STALE_READ', `the transcript source appended after ${JSON.stringify(String(afterEntryId).slice(0, 80))}, but the newest entry the engine holds is ${JSON.stringify(String(newest).slice(0, 80))}; hand the whole branch instead`, {
-        details: { afterEntryId: afterEntryId === undefined ? null : String(afterEntryId).slice(0, 80), newestEntryId: newest ?? null },
-      });
+      throw new FoldError(
+        'TRANSCRIPT.STALE_READ',
+        `the transcript source appended after ${JSON.stringify(String(afterEntryId).slice(0, 80))}, but the newest entry the engine holds is ${JSON.stringify(String(newest).slice(0, 80))}; hand the whole branch instead`,
+        {
+          details: {
+            afterEntryId: afterEntryId === undefined ? null : String(afterEntryId).slice(0, 80),
+            newestEntryId: newest ?? null,
+          },
+        },
+      );
     }
     const incomingIds = new Set<string>();
     added.forEach((entry, offset) => {
       const position = known + offset;
       validateEntry(entry, position);
       if (this.positions.has(entry.id) || incomingIds.has(entry.id)) {
-        throw new FoldError('TRANSCRIPT.INVALID_ENTRY', `entry id "${entry.id}" at position ${position} appears twice in the transcript`, { details: { entryId: entry.id, position } });
+        throw new FoldError(
+          'TRANSCRIPT.INVALID_ENTRY',
+          `entry id "${entry.id}" at position ${position} appears twice in the transcript`,
+          { details: { entryId: entry.id, position } },
+        );
       }
       incomingIds.add(entry.id);
     });
@@ -211,7 +226,8 @@ export class TranscriptIndex {
     this.readCharsBefore.push(this.readCharsBefore[position]! + Math.min(shown, entry.contentChars ?? shown));
     this.positions.set(entry.id, position);
     if (entry.role === 'assistant') this.lastAssistantPosition = position;
-    if (entry.role === 'toolResult' && entry.toolCallId !== undefined) this.resultPositions.set(entry.toolCallId, position);
+    if (entry.role === 'toolResult' && entry.toolCallId !== undefined)
+      this.resultPositions.set(entry.toolCallId, position);
     this.unitOf.push(this.assignUnit(entry, position));
   }
 
@@ -242,7 +258,14 @@ export class TranscriptIndex {
     const calls = entry.role === 'assistant' ? (entry.toolCalls ?? []) : [];
     if (calls.length > 0) {
       const names = calls.map((call) => call.name);
-      return this.pushUnit('tool-batch', position, chars, entry.protected === true, names, calls.map((call) => call.id));
+      return this.pushUnit(
+        'tool-batch',
+        position,
+        chars,
+        entry.protected === true,
+        names,
+        calls.map((call) => call.id),
+      );
     }
     return this.pushUnit(entry.role === 'user' ? 'user' : 'note', position, chars, entry.protected === true, [], []);
   }
@@ -256,7 +279,14 @@ export class TranscriptIndex {
     }
   }
 
-  private pushUnit(kind: UnitKind, position: number, chars: number, isProtected: boolean, toolNames: string[], callIds: string[]): number {
+  private pushUnit(
+    kind: UnitKind,
+    position: number,
+    chars: number,
+    isProtected: boolean,
+    toolNames: string[],
+    callIds: string[],
+  ): number {
     const index = this.units.length;
     this.units.push({
       index,

@@ -14,12 +14,19 @@ export async function verifiedBlob(store: FoldStore, sha256: string): Promise<Ui
     bytes = await store.getBlob(sha256);
   } catch (error) {
     if (FoldError.isInstance(error)) throw error;
-    throw new FoldError('STORE.READ_FAILED', `${store.name} store failed to read blob ${sha256}`, { cause: error, details: { sha256 } });
+    throw new FoldError('STORE.READ_FAILED', `${store.name} store failed to read blob ${sha256}`, {
+      cause: error,
+      details: { sha256 },
+    });
   }
   if (store.capabilities?.verifiesReads !== true) {
     const actual = sha256Hex(bytes);
     if (actual !== sha256) {
-      throw new FoldError('STORE.HASH_MISMATCH', `${store.name} store returned bytes for ${sha256} that hash to ${actual}`, { details: { sha256, actual } });
+      throw new FoldError(
+        'STORE.HASH_MISMATCH',
+        `${store.name} store returned bytes for ${sha256} that hash to ${actual}`,
+        { details: { sha256, actual } },
+      );
     }
   }
   return bytes;
@@ -30,6 +37,9 @@ export async function verifiedBlobText(store: FoldStore, sha256: string): Promis
   try {
     return decoder.decode(bytes);
   } catch (error) {
-    throw new FoldError('STORE.HASH_MISMATCH', `${store.name} store blob ${sha256} is not valid UTF-8 text`, { cause: error, details: { sha256 } });
+    throw new FoldError('STORE.HASH_MISMATCH', `${store.name} store blob ${sha256} is not valid UTF-8 text`, {
+      cause: error,
+      details: { sha256 },
+    });
   }
 }

@@ -5,7 +5,10 @@ import { pushMessage, type WindowDraft } from './window-log.ts';
 import { commitReceiptText, unbriefedNoticeText } from './window-text.ts';
 
 /** What notices and receipts read and write: the anchors, the decisions, the renderer's cached messages. */
-export type InsertTarget = Pick<SessionState, 'index' | 'lattice' | 'memory' | 'renderer' | 'settings' | 'estimateTokens'>;
+export type InsertTarget = Pick<
+  SessionState,
+  'index' | 'lattice' | 'memory' | 'renderer' | 'settings' | 'estimateTokens'
+>;
 
 /** Unbriefed cut folds that earn one notice (docs/behaviour.md B5.3). */
 const NOTICE_AFTER_UNBRIEFED = 3;
@@ -21,12 +24,20 @@ export function pruneHiddenInserts(session: Pick<SessionState, 'index' | 'lattic
   session.memory.inserts = session.memory.inserts.filter((insert) => {
     const position = index.positionOf(insert.afterEntryId);
     if (position === undefined) return true;
-    return !lattice.enclosing(position).some((placed) => placed.record.kind !== 'tool' && !lattice.expanded.has(placed.record.id));
+    return !lattice
+      .enclosing(position)
+      .some((placed) => placed.record.kind !== 'tool' && !lattice.expanded.has(placed.record.id));
   });
 }
 
 /** docs/behaviour.md B3.5: one bounded receipt after a commit. */
-export function appendReceipt(session: InsertTarget, draft: WindowDraft, plan: CommitPlan, estimateBefore: number, budget: number): boolean {
+export function appendReceipt(
+  session: InsertTarget,
+  draft: WindowDraft,
+  plan: CommitPlan,
+  estimateBefore: number,
+  budget: number,
+): boolean {
   const after = session.estimateTokens(draft.chars);
   const text = commitReceiptText({
     epoch: session.memory.epoch,

@@ -1,4 +1,4 @@
-import type { LedgerRow, Projection, ProjectedMessage } from '../ports/projection-sink.port.ts';
+import type { LedgerRow, ProjectedMessage, Projection } from '../ports/projection-sink.port.ts';
 
 /**
  * The window as an append-only log. A pure append pushes onto the same arrays the last
@@ -64,7 +64,10 @@ export function viewMessages(view: WindowView): ProjectedMessage[] {
  * A projection whose message array (and the ledger's digests) are copied out of the log
  * only when a host reads them, once.
  */
-export function lazyProjection(view: WindowView, row: Omit<LedgerRow, 'digests'>): Projection & { readonly view: WindowView } {
+export function lazyProjection(
+  view: WindowView,
+  row: Omit<LedgerRow, 'digests'>,
+): Projection & { readonly view: WindowView } {
   let messages: ProjectedMessage[] | undefined;
   let digests: string[] | undefined;
   const ledger = row as LedgerRow;

@@ -37,7 +37,10 @@ export function peekStubText(foldId: string, toolName: string): string {
 export const NOTICE_MAX_BYTES = 1200;
 
 /** docs/behaviour.md B5.3: once per frozen projection, name the cut folds still waiting for the agent's words. */
-export function unbriefedNoticeText(pending: readonly { id: string; kind: FoldKind; chars: number }[], toolName: string): string {
+export function unbriefedNoticeText(
+  pending: readonly { id: string; kind: FoldKind; chars: number }[],
+  toolName: string,
+): string {
   const head = `[pi-fold] ${pending.length} spans are cut and will fold at the next commit with runtime-written briefs. Your own words help you find them later:`;
   const example = (id: string) => `${toolName} {"action":"brief","id":"${id}","text":"…"}`;
   const lines = [head];

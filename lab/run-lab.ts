@@ -12,7 +12,7 @@
 import { parseArgs } from 'node:util';
 import { parseArmName } from './arms/arm-profile.ts';
 import { parseThresholdsOption } from './arms/threshold-option.ts';
-import { createProgressBar, formatArmTable, writeLabReports, type ProgressBar } from './report/index.ts';
+import { createProgressBar, formatArmTable, type ProgressBar, writeLabReports } from './report/index.ts';
 import type { ArmName } from './report/lab-records.ts';
 import { stagedPreset } from './workload/presets.ts';
 import { runStagedWorkload } from './workload/run-staged-workload.ts';
@@ -21,9 +21,9 @@ const DEFAULT_ARMS = 'unmanaged,native,fold,fold-band,fold-immediate,fold-eager,
 
 /** Notes printed into every report: the stated assumptions behind the figures. */
 export const LAB_NOTES: readonly string[] = [
-  'Workload: one user message; the agent calls repo_stage once per stage inside one agentic turn, reads the named files of zod/src with Pi\'s read tool, notes one line per file, answers probes with submit_answers.',
+  "Workload: one user message; the agent calls repo_stage once per stage inside one agentic turn, reads the named files of zod/src with Pi's read tool, notes one line per file, answers probes with submit_answers.",
   'Hidden mass: one seeded marker per stage, planted only in the stage payload; probes ask about earlier stages; a withheld block follows the last stage. The answer key never enters the window.',
-  'Working set: from stage 2 on, each stage\'s work needs lines from the head of files read in the stages just before it (full: 2 lines from the last 3 stages; smoke: 1 from the last 2), seeded; the agent quotes them only from a file its window shows (raw, or in a peeked fold).',
+  "Working set: from stage 2 on, each stage's work needs lines from the head of files read in the stages just before it (full: 2 lines from the last 3 stages; smoke: 1 from the last 2), seeded; the agent quotes them only from a file its window shows (raw, or in a peeked fold).",
   'Recovery: for a marker, fold arms peek the fold whose brief names repo_stage(stage=N), others re-deliver the stage; for a file line, fold arms peek the fold that names the read (found by its brief, else by search), any arm else reads the file again. The request carrying recovered text is a recovery request, billed. Answers are scored correct (from the window), recovered (after a recovery read) or lost.',
   'Native summary calls are answered by a deterministic summarizer (first line of each message, every agent note, 8,000 chars at most); they are billed rows with purpose "summary".',
   'Provider: o200k_base tokens of the wire prompt (system, tools, messages); positional prefix cache (1,024-token minimum, 128-token steps, 300 s TTL at 15 simulated s per request, 16 entries); refusal above the cap is an overflow Pi recognises.',
@@ -65,9 +65,15 @@ async function main(): Promise<void> {
     },
   });
   const wall = `${((performance.now() - started) / 1000).toFixed(1)} s`;
-  console.log(`pi-fold lab · preset ${preset.name} · seed ${seed} · ${preset.stages} stages · descriptor ${preset.descriptorTokens} · cap ${preset.providerCapTokens} · wall ${wall}`);
+  console.log(
+    `pi-fold lab · preset ${preset.name} · seed ${seed} · ${preset.stages} stages · descriptor ${preset.descriptorTokens} · cap ${preset.providerCapTokens} · wall ${wall}`,
+  );
   console.log(formatArmTable(run));
-  const paths = await writeLabReports(run, out, { title: `pi-fold lab · ${preset.name} preset`, notes: LAB_NOTES, measurements: { wall, node: process.version, ...wallByArm } });
+  const paths = await writeLabReports(run, out, {
+    title: `pi-fold lab · ${preset.name} preset`,
+    notes: LAB_NOTES,
+    measurements: { wall, node: process.version, ...wallByArm },
+  });
   console.log(`reports: ${paths.html} · ${paths.summary} · ${paths.csv}`);
 }
 

@@ -5,7 +5,21 @@
  * `FoldRuntime.subscribe` adds observers of the same shape on top of the configured sink.
  */
 
-export type { RewriteCause, ProjectedMessage, SpillPointer, SpilledToolCallArguments, LedgerRow, Projection, CommitTelemetryV1, CommitTelemetry, FoldWarning, FoldWarningCode, UsageTelemetry, ActionTelemetry } from './shared-types.ts';
+export type {
+  ActionTelemetry,
+  CommitTelemetry,
+  CommitTelemetryV1,
+  FoldWarning,
+  FoldWarningCode,
+  LedgerRow,
+  ProjectedMessage,
+  Projection,
+  RewriteCause,
+  SpilledToolCallArguments,
+  SpillPointer,
+  UsageTelemetry,
+} from './shared-types.ts';
+
 import type { ActionTelemetry, CommitTelemetry, FoldWarning, Projection, UsageTelemetry } from './shared-types.ts';
 
 export interface ProjectionSinkV1 {

@@ -6,6 +6,7 @@
  */
 
 export type { EntryRole, ToolCallReference, TranscriptEntry } from './shared-types.ts';
+
 import type { TranscriptEntry } from './shared-types.ts';
 
 /** What the engine already holds of the branch, handed to the source at each read. */
@@ -29,7 +30,11 @@ export type BranchRead =
    * `afterEntryId` must be the `lastEntryId` the engine handed in; otherwise the read is
    * refused (`TRANSCRIPT.STALE_READ`) and the host hands the whole branch instead.
    */
-  | { readonly kind: 'appended'; readonly afterEntryId: string | undefined; readonly entries: readonly TranscriptEntry[] };
+  | {
+      readonly kind: 'appended';
+      readonly afterEntryId: string | undefined;
+      readonly entries: readonly TranscriptEntry[];
+    };
 
 /**
  * How a host hands the engine its active branch, once per request (`FoldRuntime.project`

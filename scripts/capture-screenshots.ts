@@ -13,10 +13,14 @@ if (viewer === undefined || report === undefined) {
   process.exit(2);
 }
 const executablePath = chromiumPath();
-if (executablePath === undefined) throw new Error('no Chromium found (apt-get install chromium, or set PI_FOLD_CHROMIUM)');
+if (executablePath === undefined)
+  throw new Error('no Chromium found (apt-get install chromium, or set PI_FOLD_CHROMIUM)');
 const browser = await puppeteer.launch({ executablePath, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
 try {
-  for (const [file, name, open] of [[viewer, 'viewer.png', true], [report, 'lab-report.png', false]] as const) {
+  for (const [file, name, open] of [
+    [viewer, 'viewer.png', true],
+    [report, 'lab-report.png', false],
+  ] as const) {
     const page = await browser.newPage();
     await page.setViewport({ width: 1280, height: 1400, deviceScaleFactor: 1 });
     await page.goto(`file://${resolve(file)}`, { waitUntil: 'load' });

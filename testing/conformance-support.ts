@@ -20,7 +20,8 @@ export function check(condition: unknown, message: string): asserts condition {
 }
 
 export function checkEqual<T>(actual: T, expected: T, what: string): void {
-  if (!Object.is(actual, expected)) throw new ConformanceFailure(`${what}: expected ${show(expected)}, got ${show(actual)}`);
+  if (!Object.is(actual, expected))
+    throw new ConformanceFailure(`${what}: expected ${show(expected)}, got ${show(actual)}`);
 }
 
 export function checkSameBytes(actual: Uint8Array, expected: Uint8Array, what: string): void {
@@ -31,13 +32,20 @@ export function checkSameBytes(actual: Uint8Array, expected: Uint8Array, what: s
 }
 
 /** Await `action` and require it to fail with a FoldError carrying `code`; returns the error. */
-export async function checkRejects(action: () => Promise<unknown>, code: string, what: string): Promise<Error & { code: string; details?: Record<string, unknown> }> {
+export async function checkRejects(
+  action: () => Promise<unknown>,
+  code: string,
+  what: string,
+): Promise<Error & { code: string; details?: Record<string, unknown> }> {
   let outcome: unknown;
   try {
     outcome = await action();
   } catch (error) {
     const actual = (error as { code?: unknown })?.code;
-    if (actual !== code) throw new ConformanceFailure(`${what}: expected a FoldError ${code}, got ${actual === undefined ? show(error) : String(actual)}: ${(error as Error)?.message}`);
+    if (actual !== code)
+      throw new ConformanceFailure(
+        `${what}: expected a FoldError ${code}, got ${actual === undefined ? show(error) : String(actual)}: ${(error as Error)?.message}`,
+      );
     return error as Error & { code: string };
   }
   throw new ConformanceFailure(`${what}: expected a FoldError ${code}, but it succeeded with ${show(outcome)}`);
@@ -68,7 +76,16 @@ export const HOSTILE_IDS: readonly unknown[] = [
   undefined,
 ];
 
-export const HOSTILE_SHAS: readonly unknown[] = ['', 'ABCDEF'.repeat(10) + 'abcd', '0'.repeat(63), '0'.repeat(65), `../${'0'.repeat(61)}`, `${'0'.repeat(62)}/x`, 7, null];
+export const HOSTILE_SHAS: readonly unknown[] = [
+  '',
+  `${'ABCDEF'.repeat(10)}abcd`,
+  '0'.repeat(63),
+  '0'.repeat(65),
+  `../${'0'.repeat(61)}`,
+  `${'0'.repeat(62)}/x`,
+  7,
+  null,
+];
 
 function show(value: unknown): string {
   if (value instanceof Uint8Array) return `Uint8Array(${value.length})`;

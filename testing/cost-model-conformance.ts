@@ -1,5 +1,5 @@
 import type { CostModel, PriceRates, RequestUsage } from '../ports/cost-model.port.ts';
-import { check, checkEqual, type ConformanceHarness } from './conformance-support.ts';
+import { type ConformanceHarness, check, checkEqual } from './conformance-support.ts';
 
 export interface CostModelConformanceOptions {
   /** Prefix of every test name. @default 'CostModel conformance' */
@@ -10,7 +10,10 @@ const NO_USAGE: RequestUsage = { input: 0, cacheRead: 0, cacheWrite: 0, output: 
 
 function checkRates(rates: PriceRates, what: string): void {
   for (const key of ['input', 'cacheRead', 'cacheWrite', 'output'] as const) {
-    check(Number.isFinite(rates[key]) && rates[key] >= 0, `${what}.${key} must be a finite, non-negative rate, got ${String(rates[key])}`);
+    check(
+      Number.isFinite(rates[key]) && rates[key] >= 0,
+      `${what}.${key} must be a finite, non-negative rate, got ${String(rates[key])}`,
+    );
   }
 }
 
@@ -20,13 +23,23 @@ function checkRates(rates: PriceRates, what: string): void {
  * zero for nothing, never negative, grow with every kind of token, and switch to the
  * long-context rates for the whole request above the boundary.
  */
-export function costModelConformance(harness: ConformanceHarness, createModel: () => CostModel | Promise<CostModel>, options: CostModelConformanceOptions = {}): void {
+export function costModelConformance(
+  harness: ConformanceHarness,
+  createModel: () => CostModel | Promise<CostModel>,
+  options: CostModelConformanceOptions = {},
+): void {
   const label = options.label ?? 'CostModel conformance';
-  const define = (name: string, body: (model: CostModel) => Promise<void> | void) => harness.test(`${label}: ${name}`, async () => body(await createModel()));
+  const define = (name: string, body: (model: CostModel) => Promise<void> | void) =>
+    harness.test(`${label}: ${name}`, async () => body(await createModel()));
 
   define('declares v1 and a default chars-per-token ratio between 1 and 16', (model) => {
     checkEqual(model.specificationVersion, 'v1', 'specificationVersion');
-    check(Number.isFinite(model.defaultCharsPerToken) && model.defaultCharsPerToken >= 1 && model.defaultCharsPerToken <= 16, `defaultCharsPerToken must be in [1, 16], got ${model.defaultCharsPerToken}`);
+    check(
+      Number.isFinite(model.defaultCharsPerToken) &&
+        model.defaultCharsPerToken >= 1 &&
+        model.defaultCharsPerToken <= 16,
+      `defaultCharsPerToken must be in [1, 16], got ${model.defaultCharsPerToken}`,
+    );
   });
 
   define('estimates are whole, non-negative, deterministic, and grow with the text', (model) => {
@@ -34,7 +47,10 @@ export function costModelConformance(harness: ConformanceHarness, createModel: (
     const texts = ['a', 'hello world', '{"role":"user","content":"ünïcødé ✓"}', 'x'.repeat(10_000)];
     for (const text of texts) {
       const tokens = model.estimateTokens(text);
-      check(Number.isInteger(tokens) && tokens >= 0, `estimateTokens(${text.length} chars) must be a whole number ≥ 0, got ${tokens}`);
+      check(
+        Number.isInteger(tokens) && tokens >= 0,
+        `estimateTokens(${text.length} chars) must be a whole number ≥ 0, got ${tokens}`,
+      );
       checkEqual(model.estimateTokens(text), tokens, `a second estimate of ${text.length} chars`);
     }
     let previous = 0;
@@ -47,10 +63,16 @@ export function costModelConformance(harness: ConformanceHarness, createModel: (
   });
 
   define('the price list names itself and holds finite, non-negative rates', (model) => {
-    check(typeof model.priceList.name === 'string' && model.priceList.name.length > 0, 'priceList.name must be a non-empty string');
+    check(
+      typeof model.priceList.name === 'string' && model.priceList.name.length > 0,
+      'priceList.name must be a non-empty string',
+    );
     checkRates(model.priceList.base, 'priceList.base');
     if (model.priceList.longContext !== undefined) {
-      check(Number.isInteger(model.priceList.longContext.aboveTokens) && model.priceList.longContext.aboveTokens > 0, 'longContext.aboveTokens must be a positive whole number');
+      check(
+        Number.isInteger(model.priceList.longContext.aboveTokens) && model.priceList.longContext.aboveTokens > 0,
+        'longContext.aboveTokens must be a positive whole number',
+      );
       checkRates(model.priceList.longContext.rates, 'priceList.longContext.rates');
     }
   });
@@ -71,9 +93,16 @@ export function costModelConformance(harness: ConformanceHarness, createModel: (
     if (longContext === undefined) return;
     const usage: RequestUsage = { input: longContext.aboveTokens + 1, cacheRead: 0, cacheWrite: 0, output: 1_000 };
     const expected = (usage.input * longContext.rates.input + usage.output * longContext.rates.output) / 1_000_000;
-    check(Math.abs(model.price(usage) - expected) <= 1e-9 * Math.max(1, expected), `price above the boundary: expected ${expected}, got ${model.price(usage)}`);
+    check(
+      Math.abs(model.price(usage) - expected) <= 1e-9 * Math.max(1, expected),
+      `price above the boundary: expected ${expected}, got ${model.price(usage)}`,
+    );
     const below: RequestUsage = { ...usage, input: longContext.aboveTokens };
-    const expectedBelow = (below.input * model.priceList.base.input + below.output * model.priceList.base.output) / 1_000_000;
-    check(Math.abs(model.price(below) - expectedBelow) <= 1e-9 * Math.max(1, expectedBelow), `price at the boundary: expected ${expectedBelow}, got ${model.price(below)}`);
+    const expectedBelow =
+      (below.input * model.priceList.base.input + below.output * model.priceList.base.output) / 1_000_000;
+    check(
+      Math.abs(model.price(below) - expectedBelow) <= 1e-9 * Math.max(1, expectedBelow),
+      `price at the boundary: expected ${expectedBelow}, got ${model.price(below)}`,
+    );
   });
 }

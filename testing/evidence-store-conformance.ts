@@ -1,6 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { EvidenceStore } from '../ports/evidence-store.port.ts';
-import { check, checkEqual, checkRejects, checkSameBytes, HOSTILE_IDS, HOSTILE_SHAS, randomId, type ConformanceHarness } from './conformance-support.ts';
+import {
+  type ConformanceHarness,
+  check,
+  checkEqual,
+  checkRejects,
+  checkSameBytes,
+  HOSTILE_IDS,
+  HOSTILE_SHAS,
+  randomId,
+} from './conformance-support.ts';
 
 /** Backend hooks and toggles for the EvidenceStore conformance suite. */
 export interface EvidenceStoreConformanceOptions {
@@ -20,7 +29,11 @@ const sha256Of = (bytes: Uint8Array | string) => createHash('sha256').update(byt
  * The behaviour every EvidenceStore must have, runner-agnostic. The factory receives the
  * cap the test needs, so the cap itself is under test.
  */
-export function evidenceStoreConformance(harness: ConformanceHarness, createStore: EvidenceStoreFactory, options: EvidenceStoreConformanceOptions = {}): void {
+export function evidenceStoreConformance(
+  harness: ConformanceHarness,
+  createStore: EvidenceStoreFactory,
+  options: EvidenceStoreConformanceOptions = {},
+): void {
   const label = options.label ?? 'EvidenceStore conformance';
   const define = (name: string, capBytes: number, body: (store: EvidenceStore) => Promise<void>) =>
     harness.test(`${label}: ${name}`, async () => {
@@ -47,11 +60,18 @@ function roundTripCases(define: DefineCase): void {
     const reference = await store.put(sessionId, bytes, 'application/octet-stream');
     checkEqual(reference.sha256, sha256Of(bytes), 'sha256');
     checkEqual(reference.bytes, bytes.length, 'bytes');
-    check(typeof reference.uri === 'string' && reference.uri.includes(reference.sha256), `uri must name the sha: ${reference.uri}`);
+    check(
+      typeof reference.uri === 'string' && reference.uri.includes(reference.sha256),
+      `uri must name the sha: ${reference.uri}`,
+    );
     checkSameBytes(await store.get(sessionId, reference.sha256), bytes, 'artifact');
     const text = `stdout ✓ ${randomId('t')}`;
     const textReference = await store.put(sessionId, text, 'text/plain');
-    checkSameBytes(await store.get(sessionId, textReference.sha256), Buffer.from(text, 'utf8'), 'text artifact as UTF-8');
+    checkSameBytes(
+      await store.get(sessionId, textReference.sha256),
+      Buffer.from(text, 'utf8'),
+      'text artifact as UTF-8',
+    );
   });
 
   define('usage counts each distinct artifact once, per session', 1 << 20, async (store) => {
@@ -85,7 +105,11 @@ function limitCases(define: DefineCase, options: EvidenceStoreConformanceOptions
   define('artifacts are private to their session; absent ones are STORE.NOT_FOUND', 1 << 20, async (store) => {
     const [owner, stranger] = [randomId('session'), randomId('session')];
     const reference = await store.put(owner, randomBytes(100));
-    await checkRejects(() => store.get(stranger, reference.sha256), 'STORE.NOT_FOUND', 'reading another session’s artifact');
+    await checkRejects(
+      () => store.get(stranger, reference.sha256),
+      'STORE.NOT_FOUND',
+      'reading another session’s artifact',
+    );
     await checkRejects(() => store.get(owner, sha256Of(randomBytes(8))), 'STORE.NOT_FOUND', 'an absent artifact');
   });
 
@@ -97,7 +121,12 @@ function limitCases(define: DefineCase, options: EvidenceStoreConformanceOptions
       await checkRejects(() => store.usage(id as string), 'STORE.INVALID_KEY', `usage ${name}`);
     }
     const sessionId = randomId('session');
-    for (const sha of HOSTILE_SHAS) await checkRejects(() => store.get(sessionId, sha as string), 'STORE.INVALID_KEY', `get sha ${JSON.stringify(sha)}`);
+    for (const sha of HOSTILE_SHAS)
+      await checkRejects(
+        () => store.get(sessionId, sha as string),
+        'STORE.INVALID_KEY',
+        `get sha ${JSON.stringify(sha)}`,
+      );
   });
 
   if (options.corruptArtifact !== undefined) {
@@ -106,7 +135,11 @@ function limitCases(define: DefineCase, options: EvidenceStoreConformanceOptions
       const sessionId = randomId('session');
       const reference = await store.put(sessionId, randomBytes(256));
       await corruptArtifact(store, sessionId, reference.sha256);
-      const error = await checkRejects(() => store.get(sessionId, reference.sha256), 'STORE.HASH_MISMATCH', 'a corrupted artifact');
+      const error = await checkRejects(
+        () => store.get(sessionId, reference.sha256),
+        'STORE.HASH_MISMATCH',
+        'a corrupted artifact',
+      );
       check(error.message.includes(reference.sha256), `the message must name ${reference.sha256}: ${error.message}`);
     });
   }

@@ -42,8 +42,14 @@ export class FaultSwitch {
   check(kind: WriteKind, storeName: string): void {
     if (!this.refused.has(kind)) return;
     this.refusals[kind] += 1;
-    const cause = Object.assign(new Error(`ENOSPC: no space left on device, write (${kind})`), { code: 'ENOSPC', errno: -28 });
-    throw new FoldError('STORE.WRITE_FAILED', `${storeName} store could not write a ${kind}: ${cause.message}`, { cause, details: { kind, code: 'ENOSPC' } });
+    const cause = Object.assign(new Error(`ENOSPC: no space left on device, write (${kind})`), {
+      code: 'ENOSPC',
+      errno: -28,
+    });
+    throw new FoldError('STORE.WRITE_FAILED', `${storeName} store could not write a ${kind}: ${cause.message}`, {
+      cause,
+      details: { kind, code: 'ENOSPC' },
+    });
   }
 }
 
@@ -68,7 +74,10 @@ export class FaultyFoldStore implements FoldStore {
   readonly listSessions?: () => Promise<readonly string[]>;
   readonly listBlobs?: () => AsyncIterable<StoredBlobInfo>;
   readonly blobInfo?: (sha256: string) => Promise<StoredBlobInfo | undefined>;
-  readonly deleteBlob?: (sha256: string, options: { readonly touchedBefore: number }) => Promise<'deleted' | 'kept' | 'absent'>;
+  readonly deleteBlob?: (
+    sha256: string,
+    options: { readonly touchedBefore: number },
+  ) => Promise<'deleted' | 'kept' | 'absent'>;
 
   constructor(
     readonly inner: FoldStore,
@@ -82,7 +91,8 @@ export class FaultyFoldStore implements FoldStore {
     if (inner.listBlobs !== undefined) this.listBlobs = () => inner.listBlobs!();
     if (inner.blobInfo !== undefined) this.blobInfo = (sha256) => inner.blobInfo!(sha256);
     // Deleting is a write: a refusing store refuses it too.
-    if (inner.deleteBlob !== undefined) this.deleteBlob = (sha256, deleteOptions) => this.write('blob', () => inner.deleteBlob!(sha256, deleteOptions));
+    if (inner.deleteBlob !== undefined)
+      this.deleteBlob = (sha256, deleteOptions) => this.write('blob', () => inner.deleteBlob!(sha256, deleteOptions));
   }
 
   putBlob(content: string | Uint8Array): Promise<string> {

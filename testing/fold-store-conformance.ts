@@ -1,8 +1,17 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { stableStringify } from '../core/hashing.ts';
 import type { FoldStore } from '../ports/fold-store.port.ts';
 import type { RequestLogRow } from '../ports/request-log.ts';
-import { stableStringify } from '../core/hashing.ts';
-import { check, checkEqual, checkRejects, checkSameBytes, HOSTILE_IDS, HOSTILE_SHAS, randomId, type ConformanceHarness } from './conformance-support.ts';
+import {
+  type ConformanceHarness,
+  check,
+  checkEqual,
+  checkRejects,
+  checkSameBytes,
+  HOSTILE_IDS,
+  HOSTILE_SHAS,
+  randomId,
+} from './conformance-support.ts';
 import { sampleEngineState, sampleFoldRecord } from './store-fixtures.ts';
 
 /** Backend hooks and toggles for the FoldStore conformance suite. */
@@ -31,7 +40,11 @@ const sha256Of = (bytes: Uint8Array | string) => createHash('sha256').update(byt
  *
  * @example foldStoreConformance({ test }, () => new MyStore(), { reopen: async () => new MyStore() })
  */
-export function foldStoreConformance(harness: ConformanceHarness, createStore: StoreFactory, options: FoldStoreConformanceOptions = {}): void {
+export function foldStoreConformance(
+  harness: ConformanceHarness,
+  createStore: StoreFactory,
+  options: FoldStoreConformanceOptions = {},
+): void {
   const label = options.label ?? 'FoldStore conformance';
   const define = (name: string, body: (store: FoldStore) => Promise<void>) =>
     harness.test(`${label}: ${name}`, async () => {
@@ -66,7 +79,12 @@ function blobCases(define: DefineCase, options: FoldStoreConformanceOptions): vo
   });
 
   define('getBlob returns exactly the stored bytes (binary, empty, unicode, large)', async (store) => {
-    const samples = [Uint8Array.from({ length: 256 }, (_, index) => index), new Uint8Array(0), Buffer.from(`{"text":"ünïcödé \\n ✓ ${randomId('u')}"}`, 'utf8'), randomBytes(options.largeBlobBytes ?? 1_048_576)];
+    const samples = [
+      Uint8Array.from({ length: 256 }, (_, index) => index),
+      new Uint8Array(0),
+      Buffer.from(`{"text":"ünïcödé \\n ✓ ${randomId('u')}"}`, 'utf8'),
+      randomBytes(options.largeBlobBytes ?? 1_048_576),
+    ];
     for (const [index, sample] of samples.entries()) {
       const sha = await store.putBlob(sample);
       checkSameBytes(await store.getBlob(sha), sample, `blob sample ${index}`);
@@ -110,7 +128,8 @@ function blobCases(define: DefineCase, options: FoldStoreConformanceOptions): vo
   define('parallel puts of new and duplicate blobs all land', async (store) => {
     const contents = Array.from({ length: 24 }, () => randomBytes(1 + Math.floor(Math.random() * 4_096)));
     const shas = await Promise.all([...contents, ...contents].map((content) => store.putBlob(content)));
-    for (const [index, content] of contents.entries()) checkSameBytes(await store.getBlob(shas[index] ?? ''), content, `parallel blob ${index}`);
+    for (const [index, content] of contents.entries())
+      checkSameBytes(await store.getBlob(shas[index] ?? ''), content, `parallel blob ${index}`);
   });
 }
 
@@ -118,15 +137,32 @@ function blobCases(define: DefineCase, options: FoldStoreConformanceOptions): vo
 function recordAndStateCases(define: DefineCase): void {
   define('fold records round-trip, list per session, and stay in their session', async (store) => {
     const [sessionA, sessionB] = [randomId('session-a'), randomId('session:b')];
-    const records = [sampleFoldRecord(), sampleFoldRecord({ kind: 'chapter', origin: 'agent', provenance: 'supplied', brief: 'the agent’s own words' }), sampleFoldRecord({ parts: [], entryCount: 0 })];
+    const records = [
+      sampleFoldRecord(),
+      sampleFoldRecord({ kind: 'chapter', origin: 'agent', provenance: 'supplied', brief: 'the agent’s own words' }),
+      sampleFoldRecord({ parts: [], entryCount: 0 }),
+    ];
     for (const record of records) await store.putFold(sessionA, record);
     const other = sampleFoldRecord();
     await store.putFold(sessionB, other);
-    for (const record of records) checkEqual(stableStringify(await store.getFold(sessionA, record.id)), stableStringify(record), `getFold ${record.id}`);
+    for (const record of records)
+      checkEqual(
+        stableStringify(await store.getFold(sessionA, record.id)),
+        stableStringify(record),
+        `getFold ${record.id}`,
+      );
     checkEqual(await store.getFold(sessionA, other.id), undefined, 'a fold of another session');
-    checkEqual(await store.getFold(randomId('nobody'), records[0]?.id ?? ''), undefined, 'a fold of an unknown session');
+    checkEqual(
+      await store.getFold(randomId('nobody'), records[0]?.id ?? ''),
+      undefined,
+      'a fold of an unknown session',
+    );
     const listed = (await store.listFolds(sessionA)).map((record) => stableStringify(record)).sort();
-    checkEqual(JSON.stringify(listed), JSON.stringify(records.map((record) => stableStringify(record)).sort()), 'listFolds of session A');
+    checkEqual(
+      JSON.stringify(listed),
+      JSON.stringify(records.map((record) => stableStringify(record)).sort()),
+      'listFolds of session A',
+    );
     checkEqual((await store.listFolds(randomId('empty'))).length, 0, 'listFolds of an unknown session');
   });
 
@@ -135,8 +171,16 @@ function recordAndStateCases(define: DefineCase): void {
     const record = sampleFoldRecord();
     await store.putFold(sessionId, record);
     await store.putFold(sessionId, JSON.parse(JSON.stringify(record)));
-    await checkRejects(() => store.putFold(sessionId, { ...record, brief: 'rewritten' }), 'STORE.WRITE_FAILED', 'rewriting a fold record');
-    checkEqual(stableStringify(await store.getFold(sessionId, record.id)), stableStringify(record), 'record after the refused rewrite');
+    await checkRejects(
+      () => store.putFold(sessionId, { ...record, brief: 'rewritten' }),
+      'STORE.WRITE_FAILED',
+      'rewriting a fold record',
+    );
+    checkEqual(
+      stableStringify(await store.getFold(sessionId, record.id)),
+      stableStringify(record),
+      'record after the refused rewrite',
+    );
   });
 
   define('engine state: absent for a new session, replaced whole, kept per session', async (store) => {
@@ -158,9 +202,17 @@ function recordAndStateCases(define: DefineCase): void {
       await checkRejects(() => store.putFold(id as string, record), 'STORE.INVALID_KEY', `putFold session ${name}`);
       await checkRejects(() => store.getFold(id as string, record.id), 'STORE.INVALID_KEY', `getFold session ${name}`);
       await checkRejects(() => store.listFolds(id as string), 'STORE.INVALID_KEY', `listFolds ${name}`);
-      await checkRejects(() => store.saveState(id as string, sampleEngineState(String(id))), 'STORE.INVALID_KEY', `saveState ${name}`);
+      await checkRejects(
+        () => store.saveState(id as string, sampleEngineState(String(id))),
+        'STORE.INVALID_KEY',
+        `saveState ${name}`,
+      );
       await checkRejects(() => store.loadState(id as string), 'STORE.INVALID_KEY', `loadState ${name}`);
-      await checkRejects(() => store.putFold(good, { ...record, id: id as string }), 'STORE.INVALID_KEY', `putFold fold id ${name}`);
+      await checkRejects(
+        () => store.putFold(good, { ...record, id: id as string }),
+        'STORE.INVALID_KEY',
+        `putFold fold id ${name}`,
+      );
       await checkRejects(() => store.getFold(good, id as string), 'STORE.INVALID_KEY', `getFold fold id ${name}`);
     }
     checkEqual((await store.listFolds(good)).length, 0, 'nothing stored by refused calls');
@@ -176,7 +228,10 @@ function damageAndReopenCases(define: DefineCase, options: FoldStoreConformanceO
       await corruptBlob(store, sha);
       const error = await checkRejects(() => store.getBlob(sha), 'STORE.HASH_MISMATCH', 'reading a corrupted blob');
       check(error.message.includes(sha), `the HASH_MISMATCH message must name ${sha}: ${error.message}`);
-      check(store.capabilities?.verifiesReads === true, 'a store that refuses corrupted reads should declare capabilities.verifiesReads');
+      check(
+        store.capabilities?.verifiesReads === true,
+        'a store that refuses corrupted reads should declare capabilities.verifiesReads',
+      );
     });
   }
 
@@ -204,7 +259,11 @@ function damageAndReopenCases(define: DefineCase, options: FoldStoreConformanceO
       const second = await reopen(store);
       try {
         checkSameBytes(await second.getBlob(sha), bytes, 'blob after reopen');
-        checkEqual(stableStringify(await second.getFold(sessionId, record.id)), stableStringify(record), 'fold after reopen');
+        checkEqual(
+          stableStringify(await second.getFold(sessionId, record.id)),
+          stableStringify(record),
+          'fold after reopen',
+        );
         checkEqual(stableStringify(await second.loadState(sessionId)), stableStringify(state), 'state after reopen');
       } finally {
         await second.dispose?.();
@@ -215,29 +274,48 @@ function damageAndReopenCases(define: DefineCase, options: FoldStoreConformanceO
 
 /** The request log (when declared) and dispose. */
 function lifecycleCases(define: DefineCase, options: FoldStoreConformanceOptions): void {
-  define('a declared request log keeps appended rows in order, per session, and refuses hostile session ids', async (store) => {
-    if (store.capabilities?.requestLog !== true) return;
-    check(store.appendRequestLog !== undefined && store.readRequestLog !== undefined, 'capabilities.requestLog needs appendRequestLog and readRequestLog');
-    const sessionId = randomId('session');
-    const other = randomId('session');
-    checkEqual((await store.readRequestLog!(sessionId)).length, 0, 'rows of a session with none');
-    const first = [sampleRequestRow(1), sampleRequestRow(2)];
-    const second = [sampleRequestRow(3), sampleCommitRow(3)];
-    await store.appendRequestLog!(sessionId, first);
-    await store.appendRequestLog!(other, [sampleRequestRow(1)]);
-    await store.appendRequestLog!(sessionId, second);
-    checkEqual(stableStringify(await store.readRequestLog!(sessionId)), stableStringify([...first, ...second]), 'rows read back in append order');
-    checkEqual((await store.readRequestLog!(other)).length, 1, 'rows of another session');
-    for (const hostile of HOSTILE_IDS) await checkRejects(() => store.appendRequestLog!(hostile as string, first), 'STORE.INVALID_KEY', `append for session ${JSON.stringify(hostile)}`);
-    if (options.reopen !== undefined) {
-      const reopened = await options.reopen(store);
-      try {
-        checkEqual(stableStringify(await reopened.readRequestLog!(sessionId)), stableStringify([...first, ...second]), 'rows after reopen');
-      } finally {
-        await reopened.dispose?.();
+  define(
+    'a declared request log keeps appended rows in order, per session, and refuses hostile session ids',
+    async (store) => {
+      if (store.capabilities?.requestLog !== true) return;
+      check(
+        store.appendRequestLog !== undefined && store.readRequestLog !== undefined,
+        'capabilities.requestLog needs appendRequestLog and readRequestLog',
+      );
+      const sessionId = randomId('session');
+      const other = randomId('session');
+      checkEqual((await store.readRequestLog!(sessionId)).length, 0, 'rows of a session with none');
+      const first = [sampleRequestRow(1), sampleRequestRow(2)];
+      const second = [sampleRequestRow(3), sampleCommitRow(3)];
+      await store.appendRequestLog!(sessionId, first);
+      await store.appendRequestLog!(other, [sampleRequestRow(1)]);
+      await store.appendRequestLog!(sessionId, second);
+      checkEqual(
+        stableStringify(await store.readRequestLog!(sessionId)),
+        stableStringify([...first, ...second]),
+        'rows read back in append order',
+      );
+      checkEqual((await store.readRequestLog!(other)).length, 1, 'rows of another session');
+      for (const hostile of HOSTILE_IDS)
+        await checkRejects(
+          () => store.appendRequestLog!(hostile as string, first),
+          'STORE.INVALID_KEY',
+          `append for session ${JSON.stringify(hostile)}`,
+        );
+      if (options.reopen !== undefined) {
+        const reopened = await options.reopen(store);
+        try {
+          checkEqual(
+            stableStringify(await reopened.readRequestLog!(sessionId)),
+            stableStringify([...first, ...second]),
+            'rows after reopen',
+          );
+        } finally {
+          await reopened.dispose?.();
+        }
       }
-    }
-  });
+    },
+  );
 
   define('dispose can be called twice', async (store) => {
     await store.dispose?.();
@@ -246,9 +324,31 @@ function lifecycleCases(define: DefineCase, options: FoldStoreConformanceOptions
 }
 
 function sampleRequestRow(request: number): RequestLogRow {
-  return { schemaVersion: 1, kind: 'request', request, estimatedTokens: 1_000 * request, budgetTokens: 60_000, causes: request === 3 ? ['commit'] : [], foldsLanded: request === 3 ? 2 : 0, totalChars: 4_000 * request, divergenceIndex: request, providerCacheRead: 900 };
+  return {
+    schemaVersion: 1,
+    kind: 'request',
+    request,
+    estimatedTokens: 1_000 * request,
+    budgetTokens: 60_000,
+    causes: request === 3 ? ['commit'] : [],
+    foldsLanded: request === 3 ? 2 : 0,
+    totalChars: 4_000 * request,
+    divergenceIndex: request,
+    providerCacheRead: 900,
+  };
 }
 
 function sampleCommitRow(request: number): RequestLogRow {
-  return { schemaVersion: 1, kind: 'commit', request, epoch: 1, causes: ['commit'], foldsLanded: 2, estimatedTokensBefore: 3_000, estimatedTokensAfter: 1_200, prefixTokensRewritten: 2_000, measuredTokensAfter: 1_250 };
+  return {
+    schemaVersion: 1,
+    kind: 'commit',
+    request,
+    epoch: 1,
+    causes: ['commit'],
+    foldsLanded: 2,
+    estimatedTokensBefore: 3_000,
+    estimatedTokensAfter: 1_200,
+    prefixTokensRewritten: 2_000,
+    measuredTokensAfter: 1_250,
+  };
 }

@@ -12,7 +12,10 @@ export class MemoryTranscriptSource implements TranscriptSource {
   /** How many entries of `branch` the engine was handed, unchanged since; undefined after a replace. */
   private handed: number | undefined = 0;
 
-  constructor(readonly sessionId: string, entries: readonly TranscriptEntry[] = []) {
+  constructor(
+    readonly sessionId: string,
+    entries: readonly TranscriptEntry[] = [],
+  ) {
     this.branch = [...entries];
   }
 

@@ -5,7 +5,7 @@ import { resolveSettings } from '../core/settings.ts';
 import type { FoldStore } from '../ports/fold-store.port.ts';
 import type { ProjectionSink } from '../ports/projection-sink.port.ts';
 import type { FoldWarningCode } from '../ports/shared-types.ts';
-import { check, checkEqual, randomId, type ConformanceHarness } from './conformance-support.ts';
+import { type ConformanceHarness, check, checkEqual, randomId } from './conformance-support.ts';
 import { FaultSwitch, FaultyFoldStore } from './faulty-stores.ts';
 import { SyntheticSession } from './synthetic-session.ts';
 
@@ -36,7 +36,11 @@ const providerTokens = (chars: number) => Math.ceil(chars / 3.5);
  * projection once in request order, each commit's telemetry (landed, then measured), and
  * warnings as coded records.
  */
-export function projectionSinkConformance(harness: ConformanceHarness, createSink: () => ProjectionSink | Promise<ProjectionSink>, options: ProjectionSinkConformanceOptions): void {
+export function projectionSinkConformance(
+  harness: ConformanceHarness,
+  createSink: () => ProjectionSink | Promise<ProjectionSink>,
+  options: ProjectionSinkConformanceOptions,
+): void {
   const label = options.label ?? 'ProjectionSink conformance';
 
   harness.test(`${label}: declares v1; its calls are functions`, async () => {
@@ -44,28 +48,49 @@ export function projectionSinkConformance(harness: ConformanceHarness, createSin
     checkEqual(sink.specificationVersion, 'v1', 'specificationVersion');
     checkEqual(typeof sink.accept, 'function', 'typeof accept');
     for (const optional of ['acceptCommitTelemetry', 'acceptWarning'] as const) {
-      check(sink[optional] === undefined || typeof sink[optional] === 'function', `${optional} must be a function when present`);
+      check(
+        sink[optional] === undefined || typeof sink[optional] === 'function',
+        `${optional} must be a function when present`,
+      );
     }
   });
 
   harness.test(`${label}: takes every projection of a folding session once, in order, and changes none`, async () => {
     const sink = await createSink();
-    const runtime = await FoldRuntime.open({ sessionId: randomId('sink'), settings: resolveSettings({ providerInputBudget: 60_000 }), foldStore: await options.createFoldStore(), costModel: createCharsCostModel(), projectionSink: sink });
+    const runtime = await FoldRuntime.open({
+      sessionId: randomId('sink'),
+      settings: resolveSettings({ providerInputBudget: 60_000 }),
+      foldStore: await options.createFoldStore(),
+      costModel: createCharsCostModel(),
+      projectionSink: sink,
+    });
     const session = new SyntheticSession({ seed: 17, resultChars: [3_000, 12_000] });
     for (let step = 0; step < 60; step += 1) {
       session.step();
       const result = await runtime.project(session.entries);
       const digests = result.messages.map((message) => message.digest);
-      checkEqual(digests.join(','), result.ledger.digests.join(','), `request ${result.ledger.request}: messages still match their ledger row`);
+      checkEqual(
+        digests.join(','),
+        result.ledger.digests.join(','),
+        `request ${result.ledger.request}: messages still match their ledger row`,
+      );
       const last = result.messages[result.messages.length - 1]!;
-      checkEqual(sha256Hex(last.bytes), last.digest, `request ${result.ledger.request}: the newest message's bytes still match its digest`);
+      checkEqual(
+        sha256Hex(last.bytes),
+        last.digest,
+        `request ${result.ledger.request}: the newest message's bytes still match its digest`,
+      );
       runtime.recordUsage({ input: providerTokens(result.ledger.totalChars), cacheRead: 0, cacheWrite: 0, output: 50 });
     }
     const commits = runtime.view.ledger.filter((row) => row.foldsLanded > 0).map((row) => row.request);
     check(commits.length > 0, 'the session committed (the suite needs commits to check telemetry)');
     const received = options.received?.(sink);
     if (received === undefined) return;
-    checkEqual(received.requests.join(','), Array.from({ length: 60 }, (_, index) => index + 1).join(','), 'requests received');
+    checkEqual(
+      received.requests.join(','),
+      Array.from({ length: 60 }, (_, index) => index + 1).join(','),
+      'requests received',
+    );
     if (received.commitTelemetry !== undefined) {
       const expected = commits.flatMap((request) => [`landed@${request}`, `measured@${request}`]);
       checkEqual(received.commitTelemetry.join(','), expected.join(','), 'commit telemetry received');
@@ -77,7 +102,13 @@ export function projectionSinkConformance(harness: ConformanceHarness, createSin
     const faults = new FaultSwitch();
     const foldStore = new FaultyFoldStore(await options.createFoldStore(), { faults });
     // A budget no commit is needed under: the outage is heard through the state saves it refuses.
-    const runtime = await FoldRuntime.open({ sessionId: randomId('sink-outage'), settings: resolveSettings({ providerInputBudget: 50_000_000 }), foldStore, costModel: createCharsCostModel(), projectionSink: sink });
+    const runtime = await FoldRuntime.open({
+      sessionId: randomId('sink-outage'),
+      settings: resolveSettings({ providerInputBudget: 50_000_000 }),
+      foldStore,
+      costModel: createCharsCostModel(),
+      projectionSink: sink,
+    });
     const session = new SyntheticSession({ seed: 23, resultChars: [9_000, 12_000] });
     faults.refuse();
     const codes: FoldWarningCode[] = [];

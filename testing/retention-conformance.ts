@@ -1,6 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FoldStore } from '../ports/fold-store.port.ts';
-import { check, checkEqual, checkRejects, HOSTILE_SHAS, randomId, type ConformanceHarness } from './conformance-support.ts';
+import {
+  type ConformanceHarness,
+  check,
+  checkEqual,
+  checkRejects,
+  HOSTILE_SHAS,
+  randomId,
+} from './conformance-support.ts';
 import { sampleEngineState, sampleFoldRecord } from './store-fixtures.ts';
 
 /** Backend hooks for the retention conformance suite. */
@@ -21,14 +28,19 @@ const sha256Of = (bytes: string) => createHash('sha256').update(bytes).digest('h
  *
  * @example retentionConformance({ test }, () => new MyStore(), { ageBlob: backdate })
  */
-export function retentionConformance(harness: ConformanceHarness, createStore: () => FoldStore | Promise<FoldStore>, options: RetentionConformanceOptions = {}): void {
+export function retentionConformance(
+  harness: ConformanceHarness,
+  createStore: () => FoldStore | Promise<FoldStore>,
+  options: RetentionConformanceOptions = {},
+): void {
   const label = options.label ?? 'Retention conformance';
   const define = (name: string, body: (store: FoldStore) => Promise<void>) =>
     harness.test(`${label}: ${name}`, async () => {
       const store = await createStore();
       try {
         check(store.capabilities?.retention === true, `${store.name} store must declare capabilities.retention`);
-        for (const member of ['listSessions', 'listBlobs', 'blobInfo', 'deleteBlob'] as const) check(typeof store[member] === 'function', `${store.name} store declares retention but has no ${member}()`);
+        for (const member of ['listSessions', 'listBlobs', 'blobInfo', 'deleteBlob'] as const)
+          check(typeof store[member] === 'function', `${store.name} store declares retention but has no ${member}()`);
         await body(store);
       } finally {
         await store.dispose?.();
@@ -63,12 +75,20 @@ function listingCases(define: DefineCase): void {
     check(info !== undefined, 'blobInfo returned undefined for a stored blob');
     checkEqual(info.bytes, Buffer.byteLength(text, 'utf8'), 'blobInfo bytes');
     // File systems round timestamps; a second either side is still "now".
-    check(info.touchedAt >= before - 1000 && info.touchedAt <= after + 1000, `touchedAt ${info.touchedAt} is not between ${before} and ${after}`);
+    check(
+      info.touchedAt >= before - 1000 && info.touchedAt <= after + 1000,
+      `touchedAt ${info.touchedAt} is not between ${before} and ${after}`,
+    );
     let listed = false;
     for await (const blob of store.listBlobs!()) if (blob.sha256 === sha256) listed = blob.bytes === info.bytes;
     check(listed, 'listBlobs does not list the blob with its size');
-    checkEqual(await store.blobInfo!(sha256Of(`absent ${randomBytes(8).toString('hex')}`)), undefined, 'blobInfo of an absent blob');
-    for (const hostile of HOSTILE_SHAS) await checkRejects(() => store.blobInfo!(hostile as string), 'STORE.INVALID_KEY', `blobInfo(${String(hostile)})`);
+    checkEqual(
+      await store.blobInfo!(sha256Of(`absent ${randomBytes(8).toString('hex')}`)),
+      undefined,
+      'blobInfo of an absent blob',
+    );
+    for (const hostile of HOSTILE_SHAS)
+      await checkRejects(() => store.blobInfo!(hostile as string), 'STORE.INVALID_KEY', `blobInfo(${String(hostile)})`);
   });
 }
 
@@ -77,12 +97,24 @@ function deletionCases(define: DefineCase, options: RetentionConformanceOptions)
   define('deleteBlob keeps a blob written at or after the cut-off and deletes an older one', async (store) => {
     const sha256 = await store.putBlob(`deletable ${randomBytes(8).toString('hex')}`);
     const info = (await store.blobInfo!(sha256))!;
-    checkEqual(await store.deleteBlob!(sha256, { touchedBefore: info.touchedAt }), 'kept', 'deleteBlob with the cut-off at its write time');
+    checkEqual(
+      await store.deleteBlob!(sha256, { touchedBefore: info.touchedAt }),
+      'kept',
+      'deleteBlob with the cut-off at its write time',
+    );
     check(await store.hasBlob(sha256), 'a kept blob must still be there');
-    checkEqual(await store.deleteBlob!(sha256, { touchedBefore: info.touchedAt + 1 }), 'deleted', 'deleteBlob with the cut-off after its write time');
+    checkEqual(
+      await store.deleteBlob!(sha256, { touchedBefore: info.touchedAt + 1 }),
+      'deleted',
+      'deleteBlob with the cut-off after its write time',
+    );
     check(!(await store.hasBlob(sha256)), 'a deleted blob must be gone');
     await checkRejects(() => store.getBlob(sha256), 'STORE.NOT_FOUND', 'getBlob of a deleted blob');
-    checkEqual(await store.deleteBlob!(sha256, { touchedBefore: Date.now() }), 'absent', 'deleteBlob of a deleted blob');
+    checkEqual(
+      await store.deleteBlob!(sha256, { touchedBefore: Date.now() }),
+      'absent',
+      'deleteBlob of a deleted blob',
+    );
   });
 
   if (options.ageBlob !== undefined) {
@@ -96,8 +128,15 @@ function deletionCases(define: DefineCase, options: RetentionConformanceOptions)
       const before = Date.now();
       await store.putBlob(text);
       const refreshed = (await store.blobInfo!(sha256))!;
-      check(refreshed.touchedAt >= before - 1000, `a re-put left touchedAt at ${refreshed.touchedAt}, before the put at ${before}`);
-      checkEqual(await store.deleteBlob!(sha256, { touchedBefore: before - 1000 }), 'kept', 'deleteBlob of a blob just re-put');
+      check(
+        refreshed.touchedAt >= before - 1000,
+        `a re-put left touchedAt at ${refreshed.touchedAt}, before the put at ${before}`,
+      );
+      checkEqual(
+        await store.deleteBlob!(sha256, { touchedBefore: before - 1000 }),
+        'kept',
+        'deleteBlob of a blob just re-put',
+      );
     });
   }
 
@@ -107,7 +146,8 @@ function deletionCases(define: DefineCase, options: RetentionConformanceOptions)
     const record = sampleFoldRecord();
     await store.putFold(sessionId, record);
     let found = false;
-    for await (const item of store.listAllFolds()) if (item.sessionId === sessionId && item.record.id === record.id) found = true;
+    for await (const item of store.listAllFolds())
+      if (item.sessionId === sessionId && item.record.id === record.id) found = true;
     check(found, 'listAllFolds does not yield a record just put');
   });
 }

@@ -39,7 +39,15 @@ export function sampleEngineState(sessionId: string, revision = 1): EngineState 
     inserts: [{ kind: 'notice', afterEntryId: 'entry-2', sequence: 0, text: 'folded 1 span' }],
     ephemeralPeeks: [],
     calibration: [{ chars: 4_000, tokens: 1_000 }],
-    counters: { requests: revision, pureAppends: revision, rewrites: 0, unattributedRewrites: 0, providerCacheMisses: 0, commits: 0, foldsLanded: 0 },
+    counters: {
+      requests: revision,
+      pureAppends: revision,
+      rewrites: 0,
+      unattributedRewrites: 0,
+      providerCacheMisses: 0,
+      commits: 0,
+      foldsLanded: 0,
+    },
     epoch: revision,
   };
 }

@@ -13,7 +13,24 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-const WORDS = ['const', 'return', 'buffer', 'parse', 'header', 'socket', 'retry', 'handle', 'stream', 'config', 'token', 'cache', 'length', 'offset', 'error', 'status'];
+const WORDS = [
+  'const',
+  'return',
+  'buffer',
+  'parse',
+  'header',
+  'socket',
+  'retry',
+  'handle',
+  'stream',
+  'config',
+  'token',
+  'cache',
+  'length',
+  'offset',
+  'error',
+  'status',
+];
 
 /** Source-code-like text of about `chars` chars. */
 export function sourceLikeText(random: () => number, chars: number, label: string): string {
@@ -36,7 +53,11 @@ export function userEntry(id: string, text: string): TranscriptEntry {
   return { id, role: 'user', text, bytes: stableStringify({ role: 'user', content: [{ type: 'text', text }] }) };
 }
 
-export function assistantEntry(id: string, text: string, calls: readonly { id: string; name: string; arguments: Record<string, unknown> }[] = []): TranscriptEntry {
+export function assistantEntry(
+  id: string,
+  text: string,
+  calls: readonly { id: string; name: string; arguments: Record<string, unknown> }[] = [],
+): TranscriptEntry {
   const content: unknown[] = [];
   if (text.length > 0) content.push({ type: 'text', text });
   for (const call of calls) content.push({ type: 'toolCall', id: call.id, name: call.name, arguments: call.arguments });
@@ -45,12 +66,33 @@ export function assistantEntry(id: string, text: string, calls: readonly { id: s
     role: 'assistant',
     text,
     bytes: stableStringify({ role: 'assistant', content }),
-    ...(calls.length > 0 ? { toolCalls: calls.map((call) => ({ id: call.id, name: call.name, argumentsJson: stableStringify(call.arguments) })) } : {}),
+    ...(calls.length > 0
+      ? {
+          toolCalls: calls.map((call) => ({
+            id: call.id,
+            name: call.name,
+            argumentsJson: stableStringify(call.arguments),
+          })),
+        }
+      : {}),
   };
 }
 
 export function toolResultEntry(id: string, toolCallId: string, toolName: string, text: string): TranscriptEntry {
-  return { id, role: 'toolResult', text, toolCallId, toolName, bytes: stableStringify({ role: 'toolResult', toolCallId, toolName, content: [{ type: 'text', text }], isError: false }) };
+  return {
+    id,
+    role: 'toolResult',
+    text,
+    toolCallId,
+    toolName,
+    bytes: stableStringify({
+      role: 'toolResult',
+      toolCallId,
+      toolName,
+      content: [{ type: 'text', text }],
+      isError: false,
+    }),
+  };
 }
 
 export interface SyntheticSessionOptions {
@@ -74,7 +116,12 @@ export class SyntheticSession {
 
   constructor(private readonly options: SyntheticSessionOptions) {
     this.random = seededRandom(options.seed);
-    this.entries.push(userEntry(this.nextId('u'), 'Audit the repository stage by stage: read every file each stage names and note what matters.'));
+    this.entries.push(
+      userEntry(
+        this.nextId('u'),
+        'Audit the repository stage by stage: read every file each stage names and note what matters.',
+      ),
+    );
   }
 
   private nextId(prefix: string): string {
@@ -87,7 +134,12 @@ export class SyntheticSession {
     const [low, high] = this.options.resultChars ?? [5000, 40_000];
     const roll = this.random();
     if (roll < (this.options.noteShare ?? 0.1)) {
-      this.entries.push(assistantEntry(this.nextId('a'), `Progress note ${this.sequence}: the parser keeps a ${Math.floor(this.random() * 900 + 100)}-byte lookahead.`));
+      this.entries.push(
+        assistantEntry(
+          this.nextId('a'),
+          `Progress note ${this.sequence}: the parser keeps a ${Math.floor(this.random() * 900 + 100)}-byte lookahead.`,
+        ),
+      );
       return;
     }
     const callCount = roll > 1 - (this.options.parallelShare ?? 0.15) ? 2 : 1;
@@ -96,10 +148,23 @@ export class SyntheticSession {
       name: position === 0 ? 'read' : 'grep',
       arguments: { path: `src/module_${Math.floor(this.random() * 400)}.c` },
     }));
-    this.entries.push(assistantEntry(this.nextId('a'), `Reading ${calls.map((call) => call.arguments.path).join(' and ')} next.`, calls));
+    this.entries.push(
+      assistantEntry(
+        this.nextId('a'),
+        `Reading ${calls.map((call) => call.arguments.path).join(' and ')} next.`,
+        calls,
+      ),
+    );
     for (const call of calls) {
       const size = Math.floor(low + this.random() * (high - low));
-      this.entries.push(toolResultEntry(this.nextId('r'), call.id, call.name, sourceLikeText(this.random, size, `${call.arguments.path}`)));
+      this.entries.push(
+        toolResultEntry(
+          this.nextId('r'),
+          call.id,
+          call.name,
+          sourceLikeText(this.random, size, `${call.arguments.path}`),
+        ),
+      );
     }
   }
 }

@@ -1,10 +1,10 @@
 import { createCharsCostModel } from '../core/chars-cost-model.ts';
+import { describeEntryProblem } from '../core/entry-validation.ts';
 import { FoldRuntime } from '../core/fold-runtime.ts';
 import { resolveSettings } from '../core/settings.ts';
-import { describeEntryProblem } from '../core/entry-validation.ts';
 import type { FoldStore } from '../ports/fold-store.port.ts';
 import type { BranchRead, KnownBranch, TranscriptEntry, TranscriptSource } from '../ports/transcript-source.port.ts';
-import { check, checkEqual, type ConformanceHarness } from './conformance-support.ts';
+import { type ConformanceHarness, check, checkEqual } from './conformance-support.ts';
 
 /** A source under test, and the host moves the suite asks for. */
 export interface TranscriptSourceSubject {
@@ -36,9 +36,13 @@ function knownOf(branch: readonly TranscriptEntry[]): KnownBranch {
 
 /** The read's own promise: an `appended` read names exactly the entry the engine holds last. */
 function checkRead(read: BranchRead, known: KnownBranch, what: string): void {
-  check(read.kind === 'branch' || read.kind === 'appended', `${what}: kind must be branch or appended, got ${String((read as { kind?: unknown }).kind)}`);
+  check(
+    read.kind === 'branch' || read.kind === 'appended',
+    `${what}: kind must be branch or appended, got ${String((read as { kind?: unknown }).kind)}`,
+  );
   check(Array.isArray(read.entries), `${what}: entries must be an array`);
-  if (read.kind === 'appended') checkEqual(read.afterEntryId, known.lastEntryId, `${what}: an appended read's afterEntryId`);
+  if (read.kind === 'appended')
+    checkEqual(read.afterEntryId, known.lastEntryId, `${what}: an appended read's afterEntryId`);
 }
 
 function checkEntries(branch: readonly TranscriptEntry[], what: string): void {
@@ -56,7 +60,11 @@ function checkEntries(branch: readonly TranscriptEntry[], what: string): void {
  * ids, appends that keep the branch before them, `appended` reads only against the branch
  * the engine holds, and an engine fed by it that sees appends as appends and changes as changes.
  */
-export function transcriptSourceConformance(harness: ConformanceHarness, createSubject: () => TranscriptSourceSubject | Promise<TranscriptSourceSubject>, options: TranscriptSourceConformanceOptions): void {
+export function transcriptSourceConformance(
+  harness: ConformanceHarness,
+  createSubject: () => TranscriptSourceSubject | Promise<TranscriptSourceSubject>,
+  options: TranscriptSourceConformanceOptions,
+): void {
   const label = options.label ?? 'TranscriptSource conformance';
   const define = (name: string, body: (subject: TranscriptSourceSubject) => Promise<void>) =>
     harness.test(`${label}: ${name}`, async () => {
@@ -116,11 +124,14 @@ function readCases(define: DefineCase): void {
     });
   });
 
-  define('an engine that holds something else is handed a branch it can check, never a blind append', async ({ source, advance }) => {
-    await advance();
-    const stranger: KnownBranch = { lastEntryId: 'conformance-entry-the-host-never-made', length: 1 };
-    checkRead(source.read(stranger), stranger, 'read against a branch the host never handed');
-  });
+  define(
+    'an engine that holds something else is handed a branch it can check, never a blind append',
+    async ({ source, advance }) => {
+      await advance();
+      const stranger: KnownBranch = { lastEntryId: 'conformance-entry-the-host-never-made', length: 1 };
+      checkRead(source.read(stranger), stranger, 'read against a branch the host never handed');
+    },
+  );
 }
 
 /** An engine fed by the source: appends are pure appends, a rewrite of history is a recorded change. */
@@ -136,17 +147,23 @@ function engineCases(define: DefineCase, options: TranscriptSourceConformanceOpt
     checkEqual(runtime.view.memory.counters.rewrites, 0, 'rewrites after appends only');
   });
 
-  define('a rewrite of history reaches the engine as a recorded change (when the host can rewrite)', async (subject) => {
-    if (subject.rewrite === undefined) return;
-    const runtime = await openEngine(subject.source, options);
-    await subject.advance();
-    await subject.advance();
-    await runtime.project(subject.source);
-    await subject.rewrite();
-    const row = (await runtime.project(subject.source)).ledger;
-    check(row.causes.includes('transcript-changed'), `a rewrite is recorded as transcript-changed, got [${row.causes.join(', ')}]`);
-    checkEqual(row.unattributed, false, 'unattributed');
-  });
+  define(
+    'a rewrite of history reaches the engine as a recorded change (when the host can rewrite)',
+    async (subject) => {
+      if (subject.rewrite === undefined) return;
+      const runtime = await openEngine(subject.source, options);
+      await subject.advance();
+      await subject.advance();
+      await runtime.project(subject.source);
+      await subject.rewrite();
+      const row = (await runtime.project(subject.source)).ledger;
+      check(
+        row.causes.includes('transcript-changed'),
+        `a rewrite is recorded as transcript-changed, got [${row.causes.join(', ')}]`,
+      );
+      checkEqual(row.unattributed, false, 'unattributed');
+    },
+  );
 }
 
 async function openEngine(source: TranscriptSource, options: TranscriptSourceConformanceOptions): Promise<FoldRuntime> {

@@ -1,5 +1,5 @@
+export { instrumentFoldStore } from './instrument-fold-store.ts';
 export { loadOpenTelemetryApi, type OpenTelemetryApi } from './load-opentelemetry.ts';
 export { OpenTelemetrySink } from './opentelemetry-sink.ts';
-export { instrumentFoldStore } from './instrument-fold-store.ts';
-export { ATTRIBUTES, METRICS, METER_NAME } from './telemetry-names.ts';
-export { sessionTelemetry, type SessionTelemetry } from './session-telemetry.ts';
+export { type SessionTelemetry, sessionTelemetry } from './session-telemetry.ts';
+export { ATTRIBUTES, METER_NAME, METRICS } from './telemetry-names.ts';

@@ -4,14 +4,30 @@ import type { OpenTelemetryApi } from './load-opentelemetry.ts';
 import { ATTRIBUTES, METER_NAME, METRICS } from './telemetry-names.ts';
 
 /** FoldStore operations that return a promise: each is timed. */
-const TIMED = new Set(['putBlob', 'getBlob', 'hasBlob', 'putFold', 'getFold', 'listFolds', 'saveState', 'loadState', 'listSessions', 'blobInfo', 'deleteBlob', 'appendRequestLog', 'readRequestLog']);
+const TIMED = new Set([
+  'putBlob',
+  'getBlob',
+  'hasBlob',
+  'putFold',
+  'getFold',
+  'listFolds',
+  'saveState',
+  'loadState',
+  'listSessions',
+  'blobInfo',
+  'deleteBlob',
+  'appendRequestLog',
+  'readRequestLog',
+]);
 
 /** Takes one store operation's time (seconds) with its attributes. */
 export type StoreDurationRecorder = (seconds: number, attributes: Attributes) => void;
 
 /** `pi_fold.store.duration` on the API's global meter provider. */
 export function storeDurationHistogram(api: OpenTelemetryApi): StoreDurationRecorder {
-  const duration = api.metrics.getMeter(METER_NAME).createHistogram(METRICS.storeDuration, { unit: 's', description: 'Time of each fold store operation' });
+  const duration = api.metrics
+    .getMeter(METER_NAME)
+    .createHistogram(METRICS.storeDuration, { unit: 's', description: 'Time of each fold store operation' });
   return (seconds, attributes) => duration.record(seconds, attributes);
 }
 
@@ -38,7 +54,10 @@ export function timedFoldStore(store: FoldStore, record: StoreDurationRecorder):
           record((performance.now() - started) / 1000, attributes);
           return result;
         } catch (error) {
-          record((performance.now() - started) / 1000, { ...attributes, [ATTRIBUTES.errorType]: (error as { code?: string })?.code ?? 'Error' });
+          record((performance.now() - started) / 1000, {
+            ...attributes,
+            [ATTRIBUTES.errorType]: (error as { code?: string })?.code ?? 'Error',
+          });
           throw error;
         }
       };

@@ -1,8 +1,14 @@
 import type { Attributes } from '@opentelemetry/api';
+import type {
+  ActionTelemetry,
+  CommitTelemetry,
+  Projection,
+  ProjectionSink,
+  UsageTelemetry,
+} from '../../ports/projection-sink.port.ts';
 import type { FoldWarning } from '../../ports/shared-types.ts';
-import type { ActionTelemetry, CommitTelemetry, Projection, ProjectionSink, UsageTelemetry } from '../../ports/projection-sink.port.ts';
+import { type StoreDurationRecorder, storeDurationHistogram } from './instrument-fold-store.ts';
 import type { OpenTelemetryApi } from './load-opentelemetry.ts';
-import { storeDurationHistogram, type StoreDurationRecorder } from './instrument-fold-store.ts';
 import { OpenTelemetrySink } from './opentelemetry-sink.ts';
 
 /**

@@ -1,6 +1,12 @@
 import type { Attributes, Span } from '@opentelemetry/api';
+import type {
+  ActionTelemetry,
+  CommitTelemetry,
+  Projection,
+  ProjectionSink,
+  UsageTelemetry,
+} from '../../ports/projection-sink.port.ts';
 import type { FoldWarning } from '../../ports/shared-types.ts';
-import type { ActionTelemetry, CommitTelemetry, Projection, ProjectionSink, UsageTelemetry } from '../../ports/projection-sink.port.ts';
 import type { OpenTelemetryApi } from './load-opentelemetry.ts';
 import { ATTRIBUTES, METER_NAME, METRICS } from './telemetry-names.ts';
 
@@ -35,17 +41,43 @@ export class OpenTelemetrySink implements ProjectionSink {
     this.tracer = api.trace.getTracer(METER_NAME);
     this.noTracing = new api.ProxyTracerProvider().getDelegate();
     this.instruments = {
-      tokenUsage: meter.createHistogram(METRICS.tokenUsage, { unit: '{token}', description: 'Tokens per request as the provider counted them, by gen_ai.token.type' }),
-      promptTokens: meter.createHistogram(METRICS.promptTokens, { unit: '{token}', description: "Prompt tokens of each request pi-fold sent (the runtime's estimate)" }),
-      cacheRead: meter.createHistogram(METRICS.cacheRead, { unit: '{token}', description: 'Cache read the provider reported for each request' }),
-      occupancy: meter.createHistogram(METRICS.occupancy, { unit: '1', description: 'Prompt tokens sent over the serving budget' }),
-      requests: meter.createCounter(METRICS.requests, { description: 'Projections handed to the host, by whether they rewrote the window' }),
+      tokenUsage: meter.createHistogram(METRICS.tokenUsage, {
+        unit: '{token}',
+        description: 'Tokens per request as the provider counted them, by gen_ai.token.type',
+      }),
+      promptTokens: meter.createHistogram(METRICS.promptTokens, {
+        unit: '{token}',
+        description: "Prompt tokens of each request pi-fold sent (the runtime's estimate)",
+      }),
+      cacheRead: meter.createHistogram(METRICS.cacheRead, {
+        unit: '{token}',
+        description: 'Cache read the provider reported for each request',
+      }),
+      occupancy: meter.createHistogram(METRICS.occupancy, {
+        unit: '1',
+        description: 'Prompt tokens sent over the serving budget',
+      }),
+      requests: meter.createCounter(METRICS.requests, {
+        description: 'Projections handed to the host, by whether they rewrote the window',
+      }),
       commits: meter.createCounter(METRICS.commits, { description: 'Commits landed, by cause' }),
-      foldsLanded: meter.createHistogram(METRICS.foldsLanded, { unit: '{fold}', description: 'Folds landed per commit' }),
-      tokensFreed: meter.createHistogram(METRICS.tokensFreed, { unit: '{token}', description: 'Estimated tokens a commit took out of the window' }),
-      prefixRewritten: meter.createHistogram(METRICS.prefixRewritten, { unit: '{token}', description: 'Cached prefix a commit gave up (estimated tokens)' }),
+      foldsLanded: meter.createHistogram(METRICS.foldsLanded, {
+        unit: '{fold}',
+        description: 'Folds landed per commit',
+      }),
+      tokensFreed: meter.createHistogram(METRICS.tokensFreed, {
+        unit: '{token}',
+        description: 'Estimated tokens a commit took out of the window',
+      }),
+      prefixRewritten: meter.createHistogram(METRICS.prefixRewritten, {
+        unit: '{token}',
+        description: 'Cached prefix a commit gave up (estimated tokens)',
+      }),
       actions: meter.createCounter(METRICS.actions, { description: 'Agent actions, by action and outcome' }),
-      actionBytes: meter.createHistogram(METRICS.actionBytes, { unit: 'By', description: 'Bytes of each action answer handed to the agent' }),
+      actionBytes: meter.createHistogram(METRICS.actionBytes, {
+        unit: 'By',
+        description: 'Bytes of each action answer handed to the agent',
+      }),
     };
   }
 
@@ -73,7 +105,15 @@ export class OpenTelemetrySink implements ProjectionSink {
     if (!this.tracing()) return;
     const span = this.tracer.startSpan('pi_fold.request', {
       ...startedAt(at),
-      attributes: { [ATTRIBUTES.conversationId]: this.sessionId, [ATTRIBUTES.operationName]: 'chat', [ATTRIBUTES.request]: row.request, [ATTRIBUTES.causes]: row.causes.join(','), 'pi_fold.request.estimated_tokens': row.estimatedTokens, 'pi_fold.request.budget_tokens': row.budgetTokens, 'pi_fold.request.folds_landed': row.foldsLanded },
+      attributes: {
+        [ATTRIBUTES.conversationId]: this.sessionId,
+        [ATTRIBUTES.operationName]: 'chat',
+        [ATTRIBUTES.request]: row.request,
+        [ATTRIBUTES.causes]: row.causes.join(','),
+        'pi_fold.request.estimated_tokens': row.estimatedTokens,
+        'pi_fold.request.budget_tokens': row.budgetTokens,
+        'pi_fold.request.folds_landed': row.foldsLanded,
+      },
     });
     this.openRequest = { request: row.request, span };
   }
@@ -82,12 +122,23 @@ export class OpenTelemetrySink implements ProjectionSink {
     this.inner?.acceptUsage?.(event);
     const prompt = event.input + event.cacheRead + event.cacheWrite;
     if (this.metering) {
-      this.instruments.tokenUsage.record(prompt, { [ATTRIBUTES.tokenType]: 'input', [ATTRIBUTES.operationName]: 'chat' });
-      this.instruments.tokenUsage.record(event.output, { [ATTRIBUTES.tokenType]: 'output', [ATTRIBUTES.operationName]: 'chat' });
+      this.instruments.tokenUsage.record(prompt, {
+        [ATTRIBUTES.tokenType]: 'input',
+        [ATTRIBUTES.operationName]: 'chat',
+      });
+      this.instruments.tokenUsage.record(event.output, {
+        [ATTRIBUTES.tokenType]: 'output',
+        [ATTRIBUTES.operationName]: 'chat',
+      });
       this.instruments.cacheRead.record(event.cacheRead);
     }
     if (this.openRequest?.request === event.request) {
-      this.openRequest.span.setAttributes({ [ATTRIBUTES.inputTokens]: prompt, [ATTRIBUTES.outputTokens]: event.output, [ATTRIBUTES.cacheReadTokens]: event.cacheRead, [ATTRIBUTES.cacheWriteTokens]: event.cacheWrite });
+      this.openRequest.span.setAttributes({
+        [ATTRIBUTES.inputTokens]: prompt,
+        [ATTRIBUTES.outputTokens]: event.output,
+        [ATTRIBUTES.cacheReadTokens]: event.cacheRead,
+        [ATTRIBUTES.cacheWriteTokens]: event.cacheWrite,
+      });
       this.endOpenRequest(at);
     }
   }
@@ -98,7 +149,10 @@ export class OpenTelemetrySink implements ProjectionSink {
     if (event.phase === 'landed' && this.metering) {
       this.instruments.commits.add(1, attributes);
       this.instruments.foldsLanded.record(event.foldsLanded, attributes);
-      this.instruments.tokensFreed.record(Math.max(0, event.estimatedTokensBefore - event.estimatedTokensAfter), attributes);
+      this.instruments.tokensFreed.record(
+        Math.max(0, event.estimatedTokensBefore - event.estimatedTokensAfter),
+        attributes,
+      );
       this.instruments.prefixRewritten.record(event.prefixTokensRewritten, attributes);
     }
     if (!this.tracing()) return;
@@ -125,14 +179,29 @@ export class OpenTelemetrySink implements ProjectionSink {
 
   acceptAction(event: ActionTelemetry, at?: number): void {
     this.inner?.acceptAction?.(event);
-    const attributes: Attributes = { [ATTRIBUTES.action]: event.action, [ATTRIBUTES.outcome]: event.outcome, ...(event.code === undefined ? {} : { [ATTRIBUTES.errorType]: event.code }) };
+    const attributes: Attributes = {
+      [ATTRIBUTES.action]: event.action,
+      [ATTRIBUTES.outcome]: event.outcome,
+      ...(event.code === undefined ? {} : { [ATTRIBUTES.errorType]: event.code }),
+    };
     if (this.metering) {
       this.instruments.actions.add(1, attributes);
       this.instruments.actionBytes.record(event.answerBytes, { [ATTRIBUTES.action]: event.action });
     }
     if (!this.tracing()) return;
-    const span = this.tracer.startSpan(`pi_fold.action ${event.action}`, { ...startedAt(at), attributes: { ...attributes, [ATTRIBUTES.conversationId]: this.sessionId, 'pi_fold.action.answer_bytes': event.answerBytes } });
-    if (event.outcome === 'refused') span.setStatus({ code: this.api.SpanStatusCode.ERROR, ...(event.code === undefined ? {} : { message: event.code }) });
+    const span = this.tracer.startSpan(`pi_fold.action ${event.action}`, {
+      ...startedAt(at),
+      attributes: {
+        ...attributes,
+        [ATTRIBUTES.conversationId]: this.sessionId,
+        'pi_fold.action.answer_bytes': event.answerBytes,
+      },
+    });
+    if (event.outcome === 'refused')
+      span.setStatus({
+        code: this.api.SpanStatusCode.ERROR,
+        ...(event.code === undefined ? {} : { message: event.code }),
+      });
     span.end(at);
   }
 

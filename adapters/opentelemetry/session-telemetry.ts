@@ -19,10 +19,16 @@ export interface SessionTelemetry {
 export async function sessionTelemetry(sessionId: string): Promise<SessionTelemetry | undefined> {
   const pending = loadOpenTelemetryApi();
   if (loadedOpenTelemetryApi() === undefined) {
-    return { observeStore: (store) => timedFoldStore(store, lateStoreDurations(pending)), observeSink: (inner) => new LateOpenTelemetrySink(pending, sessionId, inner) };
+    return {
+      observeStore: (store) => timedFoldStore(store, lateStoreDurations(pending)),
+      observeSink: (inner) => new LateOpenTelemetrySink(pending, sessionId, inner),
+    };
   }
   // Settled: this resolves at once, or throws why the load failed.
   const api = await pending;
   if (api === undefined) return undefined;
-  return { observeStore: (store) => instrumentFoldStore(store, api), observeSink: (inner) => new OpenTelemetrySink(api, sessionId, inner) };
+  return {
+    observeStore: (store) => instrumentFoldStore(store, api),
+    observeSink: (inner) => new OpenTelemetrySink(api, sessionId, inner),
+  };
 }

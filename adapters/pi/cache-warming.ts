@@ -13,8 +13,14 @@ export interface WarmingDecision {
 }
 
 /** Subscribe to the event where the host has it; Pi 0.x's types (and bus) do not know its name. */
-export function onCacheWarming(pi: ExtensionAPI, handler: (event: WarmingDecision, ctx: ExtensionContext) => Promise<void>): void {
-  const on = pi.on as unknown as (event: string, listener: (event: WarmingDecision, ctx: ExtensionContext) => Promise<undefined>) => void;
+export function onCacheWarming(
+  pi: ExtensionAPI,
+  handler: (event: WarmingDecision, ctx: ExtensionContext) => Promise<void>,
+): void {
+  const on = pi.on as unknown as (
+    event: string,
+    listener: (event: WarmingDecision, ctx: ExtensionContext) => Promise<undefined>,
+  ) => void;
   on.call(pi, 'cache_warming_decision', async (event, ctx) => {
     await handler(event, ctx);
     // No opinion: Pi's own policy (or another extension's) decides whether to warm.
@@ -31,6 +37,7 @@ export function onCacheWarming(pi: ExtensionAPI, handler: (event: WarmingDecisio
 export function noteWarmingDecision(runtime: FoldRuntime, event: WarmingDecision, now: number): void {
   const action = event.action ?? event.defaultAction;
   if (action !== 'warm') return;
-  const ttl = typeof event.ttlMs === 'number' && Number.isFinite(event.ttlMs) && event.ttlMs > 0 ? event.ttlMs : undefined;
+  const ttl =
+    typeof event.ttlMs === 'number' && Number.isFinite(event.ttlMs) && event.ttlMs > 0 ? event.ttlMs : undefined;
   runtime.noteCacheWarmed(now, ttl);
 }

@@ -1,10 +1,10 @@
 import type { ExtensionAPI, ExtensionCommandContext } from '@mariozechner/pi-coding-agent';
 import { formatStatus, statusReport } from '../../core/actions/status-action.ts';
-import { formatOwnershipWarnings } from './ownership-monitor.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import { requestModel } from './context-hook.ts';
 import { openFoldEditor } from './fold-editor.ts';
 import { foldViewCommand } from './fold-view-command.ts';
+import { formatOwnershipWarnings } from './ownership-monitor.ts';
 import type { PiSessionRegistry } from './session-registry.ts';
 import { parseSettingsArguments, updateSettingsFile } from './settings-file.ts';
 
@@ -14,11 +14,17 @@ export function registerFoldCommands(pi: ExtensionAPI, registry: PiSessionRegist
     description: 'Commit every pending fold at the next request (or only the given mark ids)',
     handler: async (args, ctx) => {
       const folding = await registry.forSession(ctx.sessionManager);
-      const ids = args.trim().split(/\s+/).filter((id) => id.length > 0);
+      const ids = args
+        .trim()
+        .split(/\s+/)
+        .filter((id) => id.length > 0);
       const marks = folding.runtime.view.memory.marks;
       const unknown = ids.filter((id) => !marks.some((mark) => mark.id === id));
       if (unknown.length > 0) {
-        ctx.ui.notify(`/fold: ${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not pending marks (see /fold-status); nothing was requested`, 'error');
+        ctx.ui.notify(
+          `/fold: ${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not pending marks (see /fold-status); nothing was requested`,
+          'error',
+        );
         return;
       }
       if (marks.length === 0) {
@@ -27,7 +33,10 @@ export function registerFoldCommands(pi: ExtensionAPI, registry: PiSessionRegist
       }
       folding.runtime.requestCommit('user-fold', ids.length > 0 ? ids : undefined);
       const count = ids.length > 0 ? ids.length : marks.length;
-      ctx.ui.notify(`/fold: ${count} pending mark${count === 1 ? '' : 's'} will land in one rewrite at the next request`, 'info');
+      ctx.ui.notify(
+        `/fold: ${count} pending mark${count === 1 ? '' : 's'} will land in one rewrite at the next request`,
+        'info',
+      );
     },
   });
 
@@ -38,12 +47,16 @@ export function registerFoldCommands(pi: ExtensionAPI, registry: PiSessionRegist
       const detail = args.trim() === 'tree' ? 'tree' : 'summary';
       // Asked before this process's first request: the budget comes from the model in use.
       folding.runtime.expectRequests(requestModel(ctx));
-      ctx.ui.notify(formatStatus(statusReport(folding.runtime.view, detail)) + formatOwnershipWarnings(folding.ownership.warnings), 'info');
+      ctx.ui.notify(
+        formatStatus(statusReport(folding.runtime.view, detail)) + formatOwnershipWarnings(folding.ownership.warnings),
+        'info',
+      );
     },
   });
 
   pi.registerCommand('fold-view', {
-    description: 'Write an HTML page of this session (prompt sizes, commits, folds, exact sources, search) and print its path',
+    description:
+      'Write an HTML page of this session (prompt sizes, commits, folds, exact sources, search) and print its path',
     handler: async (_args, ctx) => {
       await foldViewCommand(ctx, registry);
     },
@@ -69,12 +82,22 @@ export function registerFoldCommands(pi: ExtensionAPI, registry: PiSessionRegist
   });
 }
 
-async function foldSettingsCommand(args: string, ctx: ExtensionCommandContext, registry: PiSessionRegistry): Promise<void> {
+async function foldSettingsCommand(
+  args: string,
+  ctx: ExtensionCommandContext,
+  registry: PiSessionRegistry,
+): Promise<void> {
   const inCode = registry.codeThresholds;
   if (inCode !== undefined) {
     // Code wins over the file; writing the file would change nothing, so nothing is written.
-    const refusal = args.trim().length === 0 ? '' : '\n/fold-settings refused, nothing written: thresholds set in code win over the file, so a change there would not apply';
-    ctx.ui.notify(`pi-fold settings: thresholds set in code by registerPiFold (the settings file ${registry.settingsPath} is not used for them)\nthresholds ${JSON.stringify(inCode)}${refusal}`, args.trim().length === 0 ? 'info' : 'error');
+    const refusal =
+      args.trim().length === 0
+        ? ''
+        : '\n/fold-settings refused, nothing written: thresholds set in code win over the file, so a change there would not apply';
+    ctx.ui.notify(
+      `pi-fold settings: thresholds set in code by registerPiFold (the settings file ${registry.settingsPath} is not used for them)\nthresholds ${JSON.stringify(inCode)}${refusal}`,
+      args.trim().length === 0 ? 'info' : 'error',
+    );
     return;
   }
   const file = await registry.reloadSettings();
@@ -88,11 +111,17 @@ async function foldSettingsCommand(args: string, ctx: ExtensionCommandContext, r
           : file.status === 'migrated'
             ? `migrated from an older release (${file.reason})`
             : 'loaded';
-    ctx.ui.notify(`pi-fold settings (${file.path}): ${state}\nthresholds ${JSON.stringify(current)}\nchange with /fold-settings maxTarget=0.75 minTarget=0.35 consolidateAfter=10 minFoldChars=8000`, file.status === 'invalid' ? 'warning' : 'info');
+    ctx.ui.notify(
+      `pi-fold settings (${file.path}): ${state}\nthresholds ${JSON.stringify(current)}\nchange with /fold-settings maxTarget=0.75 minTarget=0.35 consolidateAfter=10 minFoldChars=8000`,
+      file.status === 'invalid' ? 'warning' : 'info',
+    );
     return;
   }
   if (file.status === 'invalid') {
-    ctx.ui.notify(`/fold-settings refused, nothing written: ${file.path} is invalid (${file.reason}); fix or delete it first so no value of yours is lost`, 'error');
+    ctx.ui.notify(
+      `/fold-settings refused, nothing written: ${file.path} is invalid (${file.reason}); fix or delete it first so no value of yours is lost`,
+      'error',
+    );
     return;
   }
   try {

@@ -1,12 +1,13 @@
 import type { AssistantMessage } from '@mariozechner/pi-ai';
 import type { ExtensionContext, SessionBeforeCompactEvent, SessionEntry } from '@mariozechner/pi-coding-agent';
-import { hostScopeOf, loadContextOverflowCheck, statedCompactionReason, type CompactionReason } from './host-api.ts';
+import { type CompactionReason, hostScopeOf, loadContextOverflowCheck, statedCompactionReason } from './host-api.ts';
 
 /** What a `session_before_compact` handler may return (not exported by Pi's index). */
 export interface SessionBeforeCompactResult {
   readonly cancel?: boolean;
   readonly compaction?: { summary: string; firstKeptEntryId: string; tokensBefore: number; details?: unknown };
 }
+
 import type { PiSessionFolding } from './session-registry.ts';
 
 /** How the summary of our overflow-recovery compaction starts; the context hook drops it from the window. */
@@ -50,7 +51,11 @@ export class CompactionClassifier {
     return undefined;
   }
 
-  async classify(event: SessionBeforeCompactEvent, ctx: ExtensionContext, stack: string | undefined): Promise<CompactionKind> {
+  async classify(
+    event: SessionBeforeCompactEvent,
+    ctx: ExtensionContext,
+    stack: string | undefined,
+  ): Promise<CompactionKind> {
     const caller = CompactionClassifier.callerOf(stack) ?? (this.automaticWindow ? 'automatic' : 'manual');
     this.automaticWindow = false;
     const stated = statedCompactionReason(event);
@@ -79,7 +84,12 @@ export function currentStack(): string | undefined {
  * written, so the recovery writes one that keeps every entry (nothing is summarised away);
  * its summary is the one notice, and the context hook keeps it out of the model's window.
  */
-export function answerCompaction(kind: CompactionKind, event: SessionBeforeCompactEvent, folding: PiSessionFolding | undefined, ctx: ExtensionContext): SessionBeforeCompactResult | undefined {
+export function answerCompaction(
+  kind: CompactionKind,
+  event: SessionBeforeCompactEvent,
+  folding: PiSessionFolding | undefined,
+  ctx: ExtensionContext,
+): SessionBeforeCompactResult | undefined {
   if (kind === 'manual' || folding === undefined) return undefined;
   if (kind === 'threshold') return { cancel: true };
   const first = event.branchEntries[0];
@@ -87,8 +97,18 @@ export function answerCompaction(kind: CompactionKind, event: SessionBeforeCompa
   folding.runtime.requestCommit('overflow-recovery');
   const marks = folding.runtime.view.memory.marks.length;
   const summary = `${RECOVERY_SUMMARY_MARK} The provider refused the prompt as too long. pi-fold committed ${marks} pending fold${marks === 1 ? '' : 's'} and retried; nothing was summarised and every entry is kept (folded material stays exact in the fold store).`;
-  ctx.ui.notify('pi-fold: the provider refused the prompt as too long; pending folds were committed and the request is retried.', 'warning');
-  return { compaction: { summary, firstKeptEntryId: first.id, tokensBefore: event.preparation.tokensBefore, details: { piFold: 'overflow-recovery', marksCommitted: marks } } };
+  ctx.ui.notify(
+    'pi-fold: the provider refused the prompt as too long; pending folds were committed and the request is retried.',
+    'warning',
+  );
+  return {
+    compaction: {
+      summary,
+      firstKeptEntryId: first.id,
+      tokensBefore: event.preparation.tokensBefore,
+      details: { piFold: 'overflow-recovery', marksCommitted: marks },
+    },
+  };
 }
 
 function lastAssistant(entries: readonly SessionEntry[]): AssistantMessage | undefined {

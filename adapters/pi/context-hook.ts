@@ -2,17 +2,20 @@ import type { AgentMessage } from '@mariozechner/pi-agent-core';
 import type { ExtensionContext } from '@mariozechner/pi-coding-agent';
 import { FoldError } from '../../core/fold-error.ts';
 import type { RequestContext } from '../../core/fold-runtime.ts';
-import type { PiSessionFolding } from './session-registry.ts';
+import { isRecoverySummary } from './compaction-guard.ts';
 import { announceOwnership } from './ownership-monitor.ts';
 import { toPiMessages } from './projected-messages.ts';
-import { isRecoverySummary } from './compaction-guard.ts';
+import type { PiSessionFolding } from './session-registry.ts';
 
 /** Measures what Pi sends around the messages (system prompt, tool schemas), cached per tool set. */
 export class OverheadMeter {
   private toolKey = '';
   private toolChars = 0;
 
-  constructor(private readonly toolSchemas: () => readonly { name: string; description?: string; parameters?: unknown }[], private readonly activeTools: () => readonly string[]) {}
+  constructor(
+    private readonly toolSchemas: () => readonly { name: string; description?: string; parameters?: unknown }[],
+    private readonly activeTools: () => readonly string[],
+  ) {}
 
   measure(ctx: ExtensionContext): number {
     const active = this.activeTools();
@@ -21,7 +24,11 @@ export class OverheadMeter {
       const names = new Set(active);
       this.toolChars = this.toolSchemas()
         .filter((tool) => names.has(tool.name))
-        .reduce((sum, tool) => sum + tool.name.length + (tool.description?.length ?? 0) + JSON.stringify(tool.parameters ?? {}).length, 0);
+        .reduce(
+          (sum, tool) =>
+            sum + tool.name.length + (tool.description?.length ?? 0) + JSON.stringify(tool.parameters ?? {}).length,
+          0,
+        );
       this.toolKey = key;
     }
     return ctx.getSystemPrompt().length + this.toolChars;
@@ -35,10 +42,17 @@ export class OverheadMeter {
  * When no lossless fold can bring the request under the budget (docs/behaviour.md I6), the request is
  * aborted before it is sent and the person is told out of band; the window is not touched.
  */
-export async function projectContext(folding: PiSessionFolding, messages: readonly AgentMessage[], ctx: ExtensionContext, overheadChars: number): Promise<AgentMessage[] | undefined> {
+export async function projectContext(
+  folding: PiSessionFolding,
+  messages: readonly AgentMessage[],
+  ctx: ExtensionContext,
+  overheadChars: number,
+): Promise<AgentMessage[] | undefined> {
   // Our own overflow-recovery compaction keeps every entry; its summary is a note for the
   // person and the session file, not something the model needs at the top of its window.
-  const visible = messages.filter((message) => !(message.role === 'compactionSummary' && isRecoverySummary(message.summary)));
+  const visible = messages.filter(
+    (message) => !(message.role === 'compactionSummary' && isRecoverySummary(message.summary)),
+  );
   let mapped = folding.mapper.map(visible, ctx.sessionManager.getBranch());
   if (mapped.unmatched > 0) {
     // Pi writes agent events to the session through a queue its loop does not await, so the
@@ -47,11 +61,18 @@ export async function projectContext(folding: PiSessionFolding, messages: readon
     await new Promise((resolve) => setImmediate(resolve));
     mapped = folding.mapper.map(visible, ctx.sessionManager.getBranch());
   }
-  const rewrittenBefore = folding.ownership.rewrittenBefore(mapped.rewritten, folding.runtime.view.memory.counters.requests + 1);
+  const rewrittenBefore = folding.ownership.rewrittenBefore(
+    mapped.rewritten,
+    folding.runtime.view.memory.counters.requests + 1,
+  );
   announceOwnership(ctx, rewrittenBefore);
   try {
     folding.branch.update(mapped.entries);
-    const result = await folding.runtime.project(folding.branch, { ...requestModel(ctx), overheadChars, requestTime: Date.now() });
+    const result = await folding.runtime.project(folding.branch, {
+      ...requestModel(ctx),
+      overheadChars,
+      requestTime: Date.now(),
+    });
     folding.lastProjection = result;
     for (const warning of result.warnings) ctx.ui.notify(warning, 'warning');
     const projected = toPiMessages(result.messages, mapped.messages);
@@ -59,12 +80,18 @@ export async function projectContext(folding: PiSessionFolding, messages: readon
     return projected;
   } catch (error) {
     if (FoldError.isInstance(error) && error.code === 'BUDGET.EXCEEDED') {
-      ctx.ui.notify(`pi-fold refused to send the request: ${error.message}. Unpin entries or start a new session.`, 'error');
+      ctx.ui.notify(
+        `pi-fold refused to send the request: ${error.message}. Unpin entries or start a new session.`,
+        'error',
+      );
       // Aborting here cancels the request before the provider sees it.
       ctx.abort();
       return undefined;
     }
-    ctx.ui.notify(`pi-fold could not project the window: ${error instanceof Error ? error.message : String(error)}`, 'error');
+    ctx.ui.notify(
+      `pi-fold could not project the window: ${error instanceof Error ? error.message : String(error)}`,
+      'error',
+    );
     throw error;
   }
 }
@@ -73,5 +100,8 @@ export async function projectContext(folding: PiSessionFolding, messages: readon
 export function requestModel(ctx: Pick<ExtensionContext, 'model'>): RequestContext {
   const model = ctx.model;
   if (model === undefined) return {};
-  return { ...(model.contextWindow === undefined ? {} : { contextWindow: model.contextWindow }), model: { id: model.id, provider: model.provider } };
+  return {
+    ...(model.contextWindow === undefined ? {} : { contextWindow: model.contextWindow }),
+    model: { id: model.id, provider: model.provider },
+  };
 }

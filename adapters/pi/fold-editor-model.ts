@@ -1,4 +1,4 @@
-import { statusReport, type StatusReport } from '../../core/actions/status-action.ts';
+import { type StatusReport, statusReport } from '../../core/actions/status-action.ts';
 import type { SessionView } from '../../core/session-view.ts';
 
 /** One selectable line of the editor. */
@@ -30,7 +30,8 @@ export function occupancyBar(occupancy: number, maxTarget: number, width: number
 function editorPolicy(report: StatusReport): string {
   const { maxTarget, minTarget } = report.thresholds;
   const fence = Math.round(maxTarget * 100);
-  if (report.scheduling === 'cost') return `cost-scheduled${report.floorTokens === null ? '' : ` · ≥${report.floorTokens} raw kept`} · fence ${fence}%`;
+  if (report.scheduling === 'cost')
+    return `cost-scheduled${report.floorTokens === null ? '' : ` · ≥${report.floorTokens} raw kept`} · fence ${fence}%`;
   if (report.scheduling === 'eager') return `eager · fence ${fence}%`;
   return `commit at ${fence}% → ${Math.round(minTarget * 100)}%`;
 }
@@ -44,11 +45,22 @@ export function buildEditorView(runtime: SessionView): EditorView {
     `folds ${report.visibleFolds.length} · pending marks ${report.marks.length} · pins ${report.pins.length} · rewrites ${report.counters.rewrites ?? 0} (unattributed ${report.counters.unattributedRewrites ?? 0})`,
   ];
   const rows: EditorRow[] = [];
-  for (const fold of report.visibleFolds) rows.push({ kind: 'fold', id: fold.id, label: `▸ ${fold.id} ${fold.kind} · ${fold.entries} entries · ${fold.brief}` });
-  for (const mark of report.marks) rows.push({ kind: 'mark', id: mark.id, label: `… ${mark.id} ${mark.kind} by ${mark.origin}${mark.briefed ? ' (briefed)' : ''} · frees ≈${mark.freesTokens} tokens` });
+  for (const fold of report.visibleFolds)
+    rows.push({
+      kind: 'fold',
+      id: fold.id,
+      label: `▸ ${fold.id} ${fold.kind} · ${fold.entries} entries · ${fold.brief}`,
+    });
+  for (const mark of report.marks)
+    rows.push({
+      kind: 'mark',
+      id: mark.id,
+      label: `… ${mark.id} ${mark.kind} by ${mark.origin}${mark.briefed ? ' (briefed)' : ''} · frees ≈${mark.freesTokens} tokens`,
+    });
   const pins = new Set(report.pins);
   const hidden = new Set<number>();
-  for (const placed of runtime.visibleFolds) for (let position = placed.first; position <= placed.last; position += 1) hidden.add(position);
+  for (const placed of runtime.visibleFolds)
+    for (let position = placed.first; position <= placed.last; position += 1) hidden.add(position);
   const entries = runtime.index.entries;
   const start = Math.max(0, entries.length - ENTRY_ROWS);
   for (let position = start; position < entries.length; position += 1) {
@@ -56,13 +68,21 @@ export function buildEditorView(runtime: SessionView): EditorView {
     const entry = entries[position]!;
     const pinned = pins.has(entry.id);
     const preview = entry.text.replace(/\s+/g, ' ').slice(0, 80);
-    rows.push({ kind: 'entry', id: entry.id, pinned, label: `${pinned ? '📌' : '·'} ${entry.id} ${entry.role}${entry.toolName === undefined ? '' : ` ${entry.toolName}`} · ${preview}` });
+    rows.push({
+      kind: 'entry',
+      id: entry.id,
+      pinned,
+      label: `${pinned ? '📌' : '·'} ${entry.id} ${entry.role}${entry.toolName === undefined ? '' : ` ${entry.toolName}`} · ${preview}`,
+    });
   }
   return { header, rows };
 }
 
 /** What a key does to the selected row, as the tool action the agent would call. */
-export function actionForKey(key: 'enter' | 'expand' | 'refold' | 'pin' | 'unmark', row: EditorRow): Record<string, unknown> | undefined {
+export function actionForKey(
+  key: 'enter' | 'expand' | 'refold' | 'pin' | 'unmark',
+  row: EditorRow,
+): Record<string, unknown> | undefined {
   switch (key) {
     case 'enter':
       return row.kind === 'fold' ? { action: 'peek', id: row.id, ephemeral: false } : undefined;

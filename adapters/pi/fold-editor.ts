@@ -16,7 +16,9 @@ const VISIBLE_ROWS = 18;
 export async function openFoldEditor(ctx: ExtensionCommandContext, runtime: FoldRuntime): Promise<void> {
   // The host's own pi-tui: key decoding depends on the terminal protocol state it holds.
   const terminal = await loadTerminalText(hostScopeOf(ctx));
-  await ctx.ui.custom<void>((tui, theme, _keybindings, done) => new FoldEditorComponent(tui, theme, runtime, done, terminal));
+  await ctx.ui.custom<void>(
+    (tui, theme, _keybindings, done) => new FoldEditorComponent(tui, theme, runtime, done, terminal),
+  );
 }
 
 export class FoldEditorComponent implements Component {
@@ -105,7 +107,10 @@ export class FoldEditorComponent implements Component {
 
   render(width: number): string[] {
     const lines = [this.theme.bold(' pi-fold editor'), ...this.view.header.map((line) => ` ${line}`), ''];
-    const first = Math.max(0, Math.min(this.selected - Math.floor(VISIBLE_ROWS / 2), this.view.rows.length - VISIBLE_ROWS));
+    const first = Math.max(
+      0,
+      Math.min(this.selected - Math.floor(VISIBLE_ROWS / 2), this.view.rows.length - VISIBLE_ROWS),
+    );
     const rows = this.view.rows.slice(first, first + VISIBLE_ROWS);
     if (rows.length === 0) lines.push(' (nothing yet: the window has no folds, marks or entries)');
     rows.forEach((row, offset) => {

@@ -10,17 +10,32 @@ import { PI_TOOL_NAME, type PiSessionRegistry } from './session-registry.ts';
  * call gets one message that names the problem and changes nothing.
  */
 export const foldToolParameters = Type.Object({
-  action: StringEnum(ACTION_NAMES, { description: 'status, peek, search, brief, expand, refold, pin, unpin, reboundary or unmark' }),
+  action: StringEnum(ACTION_NAMES, {
+    description: 'status, peek, search, brief, expand, refold, pin, unpin, reboundary or unmark',
+  }),
   id: Type.Optional(Type.String({ description: 'a fold or mark id (peek, brief, expand, refold, unmark)' })),
   ids: Type.Optional(Type.Array(Type.String(), { description: 'entry, mark or fold ids (pin, unpin, reboundary)' })),
-  text: Type.Optional(Type.String({ description: `brief: your own words for a pending fold, at most ${BRIEF_MAX_CHARS} chars` })),
+  text: Type.Optional(
+    Type.String({ description: `brief: your own words for a pending fold, at most ${BRIEF_MAX_CHARS} chars` }),
+  ),
   brief: Type.Optional(Type.String({ description: 'reboundary: optional brief for the new span' })),
-  detail: Type.Optional(StringEnum(['summary', 'tree'] as const, { description: 'status: "tree" lists every fold with depth and parent' })),
-  offset: Type.Optional(Type.Integer({ description: 'peek: UTF-8 byte offset into the peek text, headers included (as the continue-with line of a peek or the peekOffset of a search hit gives it)' })),
+  detail: Type.Optional(
+    StringEnum(['summary', 'tree'] as const, { description: 'status: "tree" lists every fold with depth and parent' }),
+  ),
+  offset: Type.Optional(
+    Type.Integer({
+      description:
+        'peek: UTF-8 byte offset into the peek text, headers included (as the continue-with line of a peek or the peekOffset of a search hit gives it)',
+    }),
+  ),
   bytes: Type.Optional(Type.Integer({ description: 'peek: how many bytes to read' })),
-  ephemeral: Type.Optional(Type.Boolean({ description: 'peek: true (default) shrinks the result to a one-line stub after your next reply' })),
+  ephemeral: Type.Optional(
+    Type.Boolean({ description: 'peek: true (default) shrinks the result to a one-line stub after your next reply' }),
+  ),
   pattern: Type.Optional(Type.String({ description: 'search: text to find in the exact source of every fold' })),
-  regex: Type.Optional(Type.Boolean({ description: 'search: treat pattern as a regular expression (linear-time subset)' })),
+  regex: Type.Optional(
+    Type.Boolean({ description: 'search: treat pattern as a regular expression (linear-time subset)' }),
+  ),
   ignoreCase: Type.Optional(Type.Boolean({ description: 'search: match regardless of case' })),
   within: Type.Optional(Type.String({ description: 'search: only this fold and the folds inside it' })),
   page: Type.Optional(Type.Integer({ description: 'search: page of results, from 1' })),
@@ -29,8 +44,8 @@ export const foldToolParameters = Type.Object({
 
 const DESCRIPTION = [
   'Manage your context window. Older spans of this session are folded into short briefs; their exact text stays stored and can be read back byte for byte.',
-  'status: budget, occupancy, pending marks, folds, pins. peek {id}: read one level of a fold\'s exact source (bounded; offset/bytes for slices).',
-  'search {pattern}: find exact text (or a regex with regex:true) in every fold\'s stored source; answers fold ids, offsets and excerpts, paged.',
+  "status: budget, occupancy, pending marks, folds, pins. peek {id}: read one level of a fold's exact source (bounded; offset/bytes for slices).",
+  "search {pattern}: find exact text (or a regex with regex:true) in every fold's stored source; answers fold ids, offsets and excerpts, paged.",
   'brief {id, text}: your own words for a pending fold before it commits. expand {id}: restore a fold in place; refold {id}: collapse it again.',
   'pin/unpin {ids}: keep entries raw through every fold. reboundary {ids}: re-cut a span into one pending fold. unmark {id}: withdraw a pending mark.',
 ].join('\n');
@@ -44,7 +59,9 @@ const GUIDELINES = [
 ];
 
 /** The fold tool (B4's nine actions and search: ten in all) as a Pi tool. A refusal is thrown, so Pi reports it as an error result. */
-export function createFoldTool(registry: PiSessionRegistry): ToolDefinition<typeof foldToolParameters, Record<string, unknown>> {
+export function createFoldTool(
+  registry: PiSessionRegistry,
+): ToolDefinition<typeof foldToolParameters, Record<string, unknown>> {
   return {
     name: PI_TOOL_NAME,
     label: 'Fold context',

@@ -6,7 +6,7 @@ import { renderViewerPage } from '../../application/viewer/render-viewer-page.ts
 import { readSessionView } from '../../application/viewer/session-view.ts';
 import { BACKING_FOLD_STORE } from '../../composition/tokens.ts';
 import { DEFAULT_PRICE_LIST } from '../../core/price-lists.ts';
-import { STORE_FOLDER, type PiSessionRegistry } from './session-registry.ts';
+import { type PiSessionRegistry, STORE_FOLDER } from './session-registry.ts';
 
 /**
  * `/fold-view`: write the session viewer's page for the current session (what `pi-fold view`
@@ -20,13 +20,21 @@ export async function foldViewCommand(ctx: ExtensionCommandContext, registry: Pi
     await folding.composed.flushRequestLog();
     const store = folding.composed.container.resolve(BACKING_FOLD_STORE);
     const view = await readSessionView(store, folding.sessionId);
-    const page = renderViewerPage(view, { priceLineTokens: DEFAULT_PRICE_LIST.longContext?.aboveTokens, writtenAt: new Date().toISOString() });
+    const page = renderViewerPage(view, {
+      priceLineTokens: DEFAULT_PRICE_LIST.longContext?.aboveTokens,
+      writtenAt: new Date().toISOString(),
+    });
     const persisted = ctx.sessionManager.getSessionFile() !== undefined;
-    const directory = persisted ? join(ctx.sessionManager.getSessionDir(), STORE_FOLDER, 'views') : join(tmpdir(), 'pi-fold-views');
+    const directory = persisted
+      ? join(ctx.sessionManager.getSessionDir(), STORE_FOLDER, 'views')
+      : join(tmpdir(), 'pi-fold-views');
     await mkdir(directory, { recursive: true });
     const path = join(directory, `${folding.sessionId}.html`);
     await writeFile(path, page, 'utf8');
-    ctx.ui.notify(`/fold-view: ${view.requests.length} requests, ${view.commits.length} commits, ${view.folds.length} folds → ${path}`, 'info');
+    ctx.ui.notify(
+      `/fold-view: ${view.requests.length} requests, ${view.commits.length} commits, ${view.folds.length} folds → ${path}`,
+      'info',
+    );
   } catch (error) {
     ctx.ui.notify(`/fold-view: could not write the page: ${(error as Error).message}`, 'error');
   }

@@ -1,7 +1,7 @@
 import type { AssistantMessage } from '@mariozechner/pi-ai';
 import type { SessionBeforeCompactEvent } from '@mariozechner/pi-coding-agent';
 import type { matchesKey, truncateToWidth } from '@mariozechner/pi-tui';
-import { Type, type TUnsafe } from 'typebox';
+import { type TUnsafe, Type } from 'typebox';
 import { FoldError } from '../../core/fold-error.ts';
 import type { SystemMessageReplay } from './system-messages.ts';
 
@@ -32,8 +32,15 @@ export function hostScopeOf(ctx: object): PiHostScope {
  * Pi 1.x's pi-ai returns its own schema type instead, so pi-fold builds it with typebox,
  * which both generations take for tool parameters.
  */
-export function StringEnum<T extends readonly string[]>(values: T, options: { description?: string } = {}): TUnsafe<T[number]> {
-  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...(options.description === undefined ? {} : { description: options.description }) });
+export function StringEnum<T extends readonly string[]>(
+  values: T,
+  options: { description?: string } = {},
+): TUnsafe<T[number]> {
+  return Type.Unsafe<T[number]>({
+    type: 'string',
+    enum: [...values],
+    ...(options.description === undefined ? {} : { description: options.description }),
+  });
 }
 
 export { Type };
@@ -62,7 +69,8 @@ export type ContextOverflowCheck = (message: AssistantMessage, contextWindow?: n
 /** The fold editor's terminal helpers from the host's pi-tui. @throws FoldError `HOST.PACKAGE_MISSING` */
 export async function loadTerminalText(scope: PiHostScope): Promise<TerminalText> {
   const module = (await importHostPackage('pi-tui', scope)) as Partial<TerminalText>;
-  if (typeof module.matchesKey !== 'function' || typeof module.truncateToWidth !== 'function') throw missingExport('pi-tui', scope, 'matchesKey/truncateToWidth');
+  if (typeof module.matchesKey !== 'function' || typeof module.truncateToWidth !== 'function')
+    throw missingExport('pi-tui', scope, 'matchesKey/truncateToWidth');
   return { matchesKey: module.matchesKey, truncateToWidth: module.truncateToWidth };
 }
 
@@ -87,8 +95,14 @@ type HostPackage = 'pi-ai' | 'pi-tui';
 // One importer per scope and package. Pi's loader (jiti) and vitest resolve a dynamic import
 // at run time through their aliases, so the host's copy is found under either name.
 const IMPORTERS: Record<PiHostScope, Record<HostPackage, () => Promise<unknown>>> = {
-  '@earendil-works': { 'pi-ai': () => import(specifier('@earendil-works/pi-ai')), 'pi-tui': () => import(specifier('@earendil-works/pi-tui')) },
-  '@mariozechner': { 'pi-ai': () => import(specifier('@mariozechner/pi-ai')), 'pi-tui': () => import(specifier('@mariozechner/pi-tui')) },
+  '@earendil-works': {
+    'pi-ai': () => import(specifier('@earendil-works/pi-ai')),
+    'pi-tui': () => import(specifier('@earendil-works/pi-tui')),
+  },
+  '@mariozechner': {
+    'pi-ai': () => import(specifier('@mariozechner/pi-ai')),
+    'pi-tui': () => import(specifier('@mariozechner/pi-tui')),
+  },
 };
 
 // Typed as a plain string so the compiler does not demand that both scopes be installed.
@@ -103,7 +117,10 @@ function importHostPackage(name: HostPackage, scope: PiHostScope): Promise<unkno
   const key = `${scope}/${name}`;
   let pending = loaded.get(key);
   if (pending === undefined) {
-    pending = importFirst(name, scope === '@earendil-works' ? ['@earendil-works', '@mariozechner'] : ['@mariozechner', '@earendil-works']);
+    pending = importFirst(
+      name,
+      scope === '@earendil-works' ? ['@earendil-works', '@mariozechner'] : ['@mariozechner', '@earendil-works'],
+    );
     // A failed lookup is not cached: a later call (after an install) may succeed.
     pending.catch(() => loaded.delete(key));
     loaded.set(key, pending);
@@ -120,11 +137,19 @@ async function importFirst(name: HostPackage, scopes: readonly PiHostScope[]): P
       failures.push(`${scope}/${name}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
     }
   }
-  throw new FoldError('HOST.PACKAGE_MISSING', `pi: neither Pi scope's ${name} could be loaded (${failures.join('; ')}); install pi-fold next to @earendil-works/pi-coding-agent or @mariozechner/pi-coding-agent`, {
-    details: { package: name, tried: scopes.map((scope) => `${scope}/${name}`) },
-  });
+  throw new FoldError(
+    'HOST.PACKAGE_MISSING',
+    `pi: neither Pi scope's ${name} could be loaded (${failures.join('; ')}); install pi-fold next to @earendil-works/pi-coding-agent or @mariozechner/pi-coding-agent`,
+    {
+      details: { package: name, tried: scopes.map((scope) => `${scope}/${name}`) },
+    },
+  );
 }
 
 function missingExport(name: HostPackage, scope: PiHostScope, exportName: string): FoldError {
-  return new FoldError('HOST.PACKAGE_MISSING', `pi: ${name} loaded for a ${scope} host has no ${exportName}; this Pi version is not supported (see docs/compatibility.md)`, { details: { package: name, export: exportName } });
+  return new FoldError(
+    'HOST.PACKAGE_MISSING',
+    `pi: ${name} loaded for a ${scope} host has no ${exportName}; this Pi version is not supported (see docs/compatibility.md)`,
+    { details: { package: name, export: exportName } },
+  );
 }

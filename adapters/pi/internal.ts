@@ -3,7 +3,14 @@
  * the way pi-fold does (the lab, replays). Not part of the public API: they may change in any
  * release. A Pi host uses `pi-fold/pi` (`registerPiFold`).
  */
-export { PiEntryMapper, canonicalBytes, readableText, UNMATCHED_ID_PREFIX, type MappedTranscript } from './message-entries.ts';
-export { toPiMessages } from './projected-messages.ts';
-export { foldToolParameters } from './fold-tool.ts';
+
 export { RECOVERY_SUMMARY_MARK } from './compaction-guard.ts';
+export { foldToolParameters } from './fold-tool.ts';
+export {
+  canonicalBytes,
+  type MappedTranscript,
+  PiEntryMapper,
+  readableText,
+  UNMATCHED_ID_PREFIX,
+} from './message-entries.ts';
+export { toPiMessages } from './projected-messages.ts';

@@ -1,7 +1,7 @@
 import type { AgentMessage } from '@mariozechner/pi-agent-core';
 import type { SessionEntry } from '@mariozechner/pi-coding-agent';
-import { sha256Hex, stableStringify } from '../../core/hashing.ts';
 import { isContentCount } from '../../core/entry-validation.ts';
+import { sha256Hex, stableStringify } from '../../core/hashing.ts';
 import type { EntryRole, ToolCallReference, TranscriptEntry } from '../../ports/transcript-source.port.ts';
 
 /** The transcript of one context event, with the event's own message for every entry id. */
@@ -133,13 +133,28 @@ export function canonicalBytes(message: AgentMessage): string {
   return stableStringify(message);
 }
 
-function buildEntry(id: string, message: AgentMessage, bytes: string, sha256: string, isProtected: boolean): TranscriptEntry {
+function buildEntry(
+  id: string,
+  message: AgentMessage,
+  bytes: string,
+  sha256: string,
+  isProtected: boolean,
+): TranscriptEntry {
   const role = engineRole(message);
-  const base = { id, role, bytes, sha256, text: readableText(message), contentChars: countedOrBytes(contentChars(message), bytes), ...(isProtected ? { protected: true } : {}) };
+  const base = {
+    id,
+    role,
+    bytes,
+    sha256,
+    text: readableText(message),
+    contentChars: countedOrBytes(contentChars(message), bytes),
+    ...(isProtected ? { protected: true } : {}),
+  };
   if (message.role === 'assistant') {
     const toolCalls: ToolCallReference[] = [];
     for (const block of message.content) {
-      if (block.type === 'toolCall') toolCalls.push({ id: block.id, name: block.name, argumentsJson: stableStringify(block.arguments ?? {}) });
+      if (block.type === 'toolCall')
+        toolCalls.push({ id: block.id, name: block.name, argumentsJson: stableStringify(block.arguments ?? {}) });
     }
     return toolCalls.length > 0 ? { ...base, toolCalls } : base;
   }
@@ -197,7 +212,8 @@ export function contentChars(message: AgentMessage): number {
 
 function blocksChars(blocks: readonly { type: string; text?: string }[], imageChars: number): number {
   let chars = 0;
-  for (const block of blocks) chars += block.type === 'text' ? (block.text ?? '').length : block.type === 'image' ? imageChars : 0;
+  for (const block of blocks)
+    chars += block.type === 'text' ? (block.text ?? '').length : block.type === 'image' ? imageChars : 0;
   return chars;
 }
 
@@ -208,7 +224,10 @@ export function readableText(message: AgentMessage): string {
     case 'custom':
       return typeof message.content === 'string' ? message.content : blocksText(message.content);
     case 'assistant':
-      return message.content.map((block) => (block.type === 'text' ? block.text : block.type === 'toolCall' ? `[call ${block.name}]` : '')).filter((text) => text.length > 0).join('\n');
+      return message.content
+        .map((block) => (block.type === 'text' ? block.text : block.type === 'toolCall' ? `[call ${block.name}]` : ''))
+        .filter((text) => text.length > 0)
+        .join('\n');
     case 'toolResult':
       return blocksText(message.content);
     case 'bashExecution':

@@ -93,7 +93,10 @@ export class OwnershipMonitor {
    * Pi wrote a compaction entry. pi-fold's own overflow recovery and an allowed manual
    * compaction are expected; anything else means Pi summarised the window without asking.
    */
-  compacted(entry: { readonly details?: unknown; readonly tokensBefore: number }, lastRequest: number | undefined): OwnershipWarning | undefined {
+  compacted(
+    entry: { readonly details?: unknown; readonly tokensBefore: number },
+    lastRequest: number | undefined,
+  ): OwnershipWarning | undefined {
     if (isOwnRecovery(entry.details)) return undefined;
     if (this.manualCompactionAllowed) {
       this.manualCompactionAllowed = false;
@@ -103,11 +106,15 @@ export class OwnershipMonitor {
       'compacted-by-pi',
       lastRequest,
       `Pi compacted the session (about ${entry.tokensBefore} tokens summarised) without going through pi-fold's compaction guard. ` +
-        'Summarised turns are no longer in the window as sent; folded material stays exact in the store. Check that Pi emits session_before_compact to extensions, or turn Pi\'s compaction off.',
+        "Summarised turns are no longer in the window as sent; folded material stays exact in the store. Check that Pi emits session_before_compact to extensions, or turn Pi's compaction off.",
     );
   }
 
-  private record(problem: OwnershipProblem, request: number | undefined, message: string): OwnershipWarning | undefined {
+  private record(
+    problem: OwnershipProblem,
+    request: number | undefined,
+    message: string,
+  ): OwnershipWarning | undefined {
     const known = this.found.get(problem);
     if (known !== undefined) {
       this.found.set(problem, { ...known, occurrences: known.occurrences + 1 });
@@ -120,7 +127,9 @@ export class OwnershipMonitor {
 }
 
 function isOwnRecovery(details: unknown): boolean {
-  return typeof details === 'object' && details !== null && (details as { piFold?: unknown }).piFold === 'overflow-recovery';
+  return (
+    typeof details === 'object' && details !== null && (details as { piFold?: unknown }).piFold === 'overflow-recovery'
+  );
 }
 
 /**
@@ -132,7 +141,8 @@ function messageTexts(message: AgentMessage): string[] {
   if (message.role !== 'user' && message.role !== 'assistant' && message.role !== 'toolResult') return [];
   if (message.role === 'assistant' && (message.stopReason === 'error' || message.stopReason === 'aborted')) return [];
   const content = message.content;
-  const texts = typeof content === 'string' ? [content] : content.flatMap((block) => (block.type === 'text' ? [block.text] : []));
+  const texts =
+    typeof content === 'string' ? [content] : content.flatMap((block) => (block.type === 'text' ? [block.text] : []));
   return texts.filter((text) => text.length >= MIN_TEXT_CHARS && text.trim().length >= MIN_TEXT_CHARS);
 }
 
@@ -152,7 +162,9 @@ function continuesThread(payload: unknown): boolean {
  * the server holds comes before), and always the newest, which no held prefix can contain.
  */
 function textsSinceHeldPrefix(texts: readonly string[], strings: readonly string[]): readonly string[] {
-  const first = texts.findIndex((text) => strings.some((candidate) => candidate.length >= text.length && candidate.includes(text)));
+  const first = texts.findIndex((text) =>
+    strings.some((candidate) => candidate.length >= text.length && candidate.includes(text)),
+  );
   return first < 0 ? texts.slice(-1) : texts.slice(first);
 }
 
@@ -217,9 +229,17 @@ function foundAnywhere(text: string, strings: readonly string[]): boolean {
   const variants = [text];
   const trimmed = text.trim();
   if (trimmed !== text) variants.push(trimmed);
-  if (LONE_SURROGATES.test(text)) variants.push(...[text, trimmed].flatMap((base) => [base.replace(LONE_SURROGATES, ''), base.replace(LONE_SURROGATES, '\uFFFD')]));
+  if (LONE_SURROGATES.test(text))
+    variants.push(
+      ...[text, trimmed].flatMap((base) => [
+        base.replace(LONE_SURROGATES, ''),
+        base.replace(LONE_SURROGATES, '\uFFFD'),
+      ]),
+    );
   LONE_SURROGATES.lastIndex = 0;
-  return variants.some((variant) => strings.some((candidate) => candidate.length >= variant.length && candidate.includes(variant)));
+  return variants.some((variant) =>
+    strings.some((candidate) => candidate.length >= variant.length && candidate.includes(variant)),
+  );
 }
 
 /** Tell the person about a new warning (the monitor returns each kind only once). */

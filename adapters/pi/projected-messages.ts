@@ -12,7 +12,10 @@ import type { ProjectedMessage } from '../../ports/projection-sink.port.ts';
  * Written messages take the timestamp of the message before them, so the same projection
  * always serialises to the same bytes (docs/behaviour.md I5), also after a restart.
  */
-export function toPiMessages(projected: readonly ProjectedMessage[], originals: ReadonlyMap<string, AgentMessage>): AgentMessage[] {
+export function toPiMessages(
+  projected: readonly ProjectedMessage[],
+  originals: ReadonlyMap<string, AgentMessage>,
+): AgentMessage[] {
   const out: AgentMessage[] = [];
   let timestamp = 0;
   for (const message of projected) {
@@ -22,7 +25,11 @@ export function toPiMessages(projected: readonly ProjectedMessage[], originals: 
     }
     const original = originals.get(message.entryId);
     if (original === undefined) {
-      throw new FoldError('INVARIANT.BROKEN', `pi: the projection names entry ${message.entryId}, which is not among this request's messages`, { details: { entryId: message.entryId } });
+      throw new FoldError(
+        'INVARIANT.BROKEN',
+        `pi: the projection names entry ${message.entryId}, which is not among this request's messages`,
+        { details: { entryId: message.entryId } },
+      );
     }
     timestamp = original.timestamp;
     if (message.kind === 'entry') {
@@ -33,7 +40,14 @@ export function toPiMessages(projected: readonly ProjectedMessage[], originals: 
       out.push(spilledPiMessage(original, message));
       continue;
     }
-    out.push({ role: 'toolResult', toolCallId: message.toolCallId, toolName: message.toolName, content: [{ type: 'text', text: message.text }], isError: false, timestamp });
+    out.push({
+      role: 'toolResult',
+      toolCallId: message.toolCallId,
+      toolName: message.toolName,
+      content: [{ type: 'text', text: message.text }],
+      isError: false,
+      timestamp,
+    });
   }
   return out;
 }
@@ -43,7 +57,10 @@ export function toPiMessages(projected: readonly ProjectedMessage[], originals: 
  * blocks become the one window text (images and other blocks stay, in order after it); a
  * call's spilled arguments are replaced. Everything else is the message as Pi has it.
  */
-function spilledPiMessage(original: AgentMessage, message: Extract<ProjectedMessage, { kind: 'spilled' }>): AgentMessage {
+function spilledPiMessage(
+  original: AgentMessage,
+  message: Extract<ProjectedMessage, { kind: 'spilled' }>,
+): AgentMessage {
   if (original.role === 'toolResult' && message.resultText !== undefined) {
     const others = original.content.filter((block) => block.type !== 'text');
     return { ...original, content: [{ type: 'text', text: message.resultText }, ...others] };
@@ -52,9 +69,15 @@ function spilledPiMessage(original: AgentMessage, message: Extract<ProjectedMess
     const replaced = new Map(message.toolCallArguments.map((call) => [call.toolCallId, call.argumentsJson]));
     const content = original.content.map((block) => {
       const argumentsJson = block.type === 'toolCall' ? replaced.get(block.id) : undefined;
-      return argumentsJson === undefined ? block : { ...block, arguments: JSON.parse(argumentsJson) as Record<string, unknown> };
+      return argumentsJson === undefined
+        ? block
+        : { ...block, arguments: JSON.parse(argumentsJson) as Record<string, unknown> };
     });
     return { ...original, content };
   }
-  throw new FoldError('INVARIANT.BROKEN', `pi: the projection spills entry ${message.entryId}, a ${original.role} message that has no such part`, { details: { entryId: message.entryId } });
+  throw new FoldError(
+    'INVARIANT.BROKEN',
+    `pi: the projection spills entry ${message.entryId}, a ${original.role} message that has no such part`,
+    { details: { entryId: message.entryId } },
+  );
 }

@@ -10,7 +10,10 @@ export interface ProjectionCandidate {
   readonly horizon: 'working';
   readonly source_id: string;
   readonly source_version: string;
-  readonly route: { readonly tool: typeof PI_TOOL_NAME; readonly arguments: { readonly action: 'expand'; readonly id: string } };
+  readonly route: {
+    readonly tool: typeof PI_TOOL_NAME;
+    readonly arguments: { readonly action: 'expand'; readonly id: string };
+  };
   readonly token_cost: number;
   readonly expansion_cost: number;
   readonly rank: number;

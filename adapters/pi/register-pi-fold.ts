@@ -1,17 +1,17 @@
 import type { ExtensionAPI, ExtensionContext } from '@mariozechner/pi-coding-agent';
+import { assertOnOffOption } from '../../composition/option-checks.ts';
+import { preloadOptionalPeers } from '../../composition/preload-optional-peers.ts';
+import { noteWarmingDecision, onCacheWarming } from './cache-warming.ts';
 import { registerFoldCommands } from './commands.ts';
 import { answerCompaction, CompactionClassifier, currentStack } from './compaction-guard.ts';
 import { OverheadMeter, projectContext } from './context-hook.ts';
 import { createFoldTool } from './fold-tool.ts';
-import { projectionCandidates, type ProjectionCandidate } from './projection-candidates.ts';
-import { announceOwnership } from './ownership-monitor.ts';
-import { noteWarmingDecision, onCacheWarming } from './cache-warming.ts';
-import { PiSessionRegistry, type PiFoldOptions } from './session-registry.ts';
 import { hostScopeOf, loadSystemMessageReplay } from './host-api.ts';
+import { announceOwnership } from './ownership-monitor.ts';
+import { type ProjectionCandidate, projectionCandidates } from './projection-candidates.ts';
+import { type PiFoldOptions, PiSessionRegistry } from './session-registry.ts';
 import { onContextWithSystem, PiSystemMessages } from './system-messages.ts';
 import { checkedToolOffer, PiToolOffer } from './tool-offer.ts';
-import { assertOnOffOption } from '../../composition/option-checks.ts';
-import { preloadOptionalPeers } from '../../composition/preload-optional-peers.ts';
 
 /** The Pi event-bus channel that carries every commit's telemetry (`pi.events.on(COMMIT_TELEMETRY_CHANNEL, …)`). */
 export const COMMIT_TELEMETRY_CHANNEL = 'pi-fold:commit';
@@ -36,7 +36,9 @@ export function registerPiFold(pi: ExtensionAPI, options: PiFoldOptions = {}): P
   // Pi loads extensions at start-up, long before the first request: load the optional peers now.
   if (options.openTelemetry !== false) preloadOptionalPeers();
   // Hosts log commits from Pi's event bus without importing pi-fold (older Pi has no bus).
-  const sessions = new PiSessionRegistry(options, (folding) => folding.runtime.subscribe({ acceptCommitTelemetry: (event) => pi.events?.emit(COMMIT_TELEMETRY_CHANNEL, event) }));
+  const sessions = new PiSessionRegistry(options, (folding) =>
+    folding.runtime.subscribe({ acceptCommitTelemetry: (event) => pi.events?.emit(COMMIT_TELEMETRY_CHANNEL, event) }),
+  );
   // Checked before any handler is registered: a wrong option leaves Pi without a half-installed pi-fold.
   const toolOffer = new PiToolOffer(pi, checkedToolOffer(options.toolOffer));
   const classifier = new CompactionClassifier();
@@ -47,25 +49,32 @@ export function registerPiFold(pi: ExtensionAPI, options: PiFoldOptions = {}): P
   pi.registerTool(createFoldTool(sessions));
   registerFoldCommands(pi, sessions);
   return {
-    projectionCandidates: async (ctx) => projectionCandidates((await sessions.forSession(ctx.sessionManager)).runtime.view),
+    projectionCandidates: async (ctx) =>
+      projectionCandidates((await sessions.forSession(ctx.sessionManager)).runtime.view),
     sessions,
   };
 }
 
 /** The request path: the context hook that drives the engine, Pi's system messages put back, and the provider's usage recorded. */
 function onEachRequest(pi: ExtensionAPI, sessions: PiSessionRegistry): void {
-  const overhead = new OverheadMeter(() => pi.getAllTools(), () => pi.getActiveTools());
+  const overhead = new OverheadMeter(
+    () => pi.getAllTools(),
+    () => pi.getActiveTools(),
+  );
   const systemMessages = new PiSystemMessages();
   pi.on('context', async (event, ctx) => {
     const folding = await sessions.forSession(ctx.sessionManager);
     const messages = await projectContext(folding, event.messages, ctx, overhead.measure(ctx));
-    if (messages !== undefined && folding.lastProjection !== undefined) systemMessages.remember(messages, folding.lastProjection.messages);
+    if (messages !== undefined && folding.lastProjection !== undefined)
+      systemMessages.remember(messages, folding.lastProjection.messages);
     return messages === undefined ? undefined : { messages };
   });
   // Pi >= 0.8x: put Pi's own system messages back where its rebuilt head replaced them.
   onContextWithSystem(pi, async (event, ctx) => {
     const replay = await loadSystemMessageReplay(hostScopeOf(ctx));
-    return replay === undefined ? undefined : systemMessages.restore(event.messages, ctx.sessionManager.getBranch(), replay);
+    return replay === undefined
+      ? undefined
+      : systemMessages.restore(event.messages, ctx.sessionManager.getBranch(), replay);
   });
   pi.on('message_end', async (event, ctx) => {
     const message = event.message;
@@ -77,7 +86,12 @@ function onEachRequest(pi: ExtensionAPI, sessions: PiSessionRegistry): void {
 }
 
 /** Turn boundaries: what tells a manual /compact from Pi's own, and when the fold tool is offered. */
-function onTurns(pi: ExtensionAPI, sessions: PiSessionRegistry, classifier: CompactionClassifier, toolOffer: PiToolOffer): void {
+function onTurns(
+  pi: ExtensionAPI,
+  sessions: PiSessionRegistry,
+  classifier: CompactionClassifier,
+  toolOffer: PiToolOffer,
+): void {
   pi.on('input', (event) => {
     classifier.onAutomaticCheckPossible(event.text);
     return undefined;

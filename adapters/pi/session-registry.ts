@@ -1,22 +1,23 @@
-import { PiBranchSource } from './pi-branch-source.ts';
 import type { ExtensionContext } from '@mariozechner/pi-coding-agent';
+import { PiBranchSource } from './pi-branch-source.ts';
 
 /** The session manager Pi hands an extension (`ctx.sessionManager`), which the registry only reads. */
 export type ReadonlySessionManager = ExtensionContext['sessionManager'];
-import { createFoldRuntime, type ComposedRuntime } from '../../composition/create-fold-runtime.ts';
-import type { FoldRuntime, ProjectionResult } from '../../core/fold-runtime.ts';
+
+import { join } from 'node:path';
+import { assertCostModelOption } from '../../composition/cost-model-check.ts';
+import { type ComposedRuntime, createFoldRuntime } from '../../composition/create-fold-runtime.ts';
 import { createStoreScope, type StoreScope } from '../../composition/store-scope.ts';
 import { EVIDENCE_STORE } from '../../composition/tokens.ts';
-import { join } from 'node:path';
+import type { FoldRuntime, ProjectionResult } from '../../core/fold-runtime.ts';
+import { type FoldSettingsInput, resolveThresholds, type Thresholds } from '../../core/settings.ts';
 import type { CostModel } from '../../ports/cost-model.port.ts';
 import type { EvidenceStore } from '../../ports/evidence-store.port.ts';
-import { assertCostModelOption } from '../../composition/cost-model-check.ts';
 import type { FoldStore } from '../../ports/fold-store.port.ts';
 import type { ProjectionSink } from '../../ports/projection-sink.port.ts';
 import { PiEntryMapper } from './message-entries.ts';
 import { OwnershipMonitor } from './ownership-monitor.ts';
-import { loadSettingsFile, settingsFilePath, type LoadedSettingsFile } from './settings-file.ts';
-import { resolveThresholds, type FoldSettingsInput, type Thresholds } from '../../core/settings.ts';
+import { type LoadedSettingsFile, loadSettingsFile, settingsFilePath } from './settings-file.ts';
 
 /** Where a session lives, for stores that keep their data beside the session file. */
 export interface PiSessionLocation {
@@ -111,9 +112,13 @@ export class PiSessionRegistry {
   readonly codeThresholds: Thresholds | undefined;
 
   /** `opened` runs once for each session runtime opened (the host event wiring). */
-  constructor(readonly options: PiFoldOptions, private readonly opened: (folding: PiSessionFolding) => void = () => undefined) {
+  constructor(
+    readonly options: PiFoldOptions,
+    private readonly opened: (folding: PiSessionFolding) => void = () => undefined,
+  ) {
     // Refused by name here, at registration, rather than on the first request of every session.
-    this.codeThresholds = options.settings?.thresholds === undefined ? undefined : resolveThresholds(options.settings.thresholds);
+    this.codeThresholds =
+      options.settings?.thresholds === undefined ? undefined : resolveThresholds(options.settings.thresholds);
     assertCostModelOption(options.costModel, 'registerPiFold');
   }
 
@@ -126,7 +131,11 @@ export class PiSessionRegistry {
     const sessionId = sessionManager.getSessionId();
     let opening = this.sessions.get(sessionId);
     if (opening === undefined) {
-      opening = this.open({ sessionId, sessionDirectory: sessionManager.getSessionDir(), persisted: sessionManager.getSessionFile() !== undefined });
+      opening = this.open({
+        sessionId,
+        sessionDirectory: sessionManager.getSessionDir(),
+        persisted: sessionManager.getSessionFile() !== undefined,
+      });
       this.sessions.set(sessionId, opening);
       // A failed open must not be cached: the next request tries again and reports again.
       opening.catch(() => this.sessions.delete(sessionId));
@@ -163,10 +172,15 @@ export class PiSessionRegistry {
     const foldStore = this.resolve(this.options.foldStore, location);
     const evidenceStore = this.resolve(this.options.evidenceStore, location);
     // Whatever the host did not pass comes from the default stores, built by the composition root.
-    const scope = foldStore === undefined || evidenceStore === undefined ? await this.storeScopeFor(location) : undefined;
+    const scope =
+      foldStore === undefined || evidenceStore === undefined ? await this.storeScopeFor(location) : undefined;
     const composed = await createFoldRuntime({
       sessionId: location.sessionId,
-      settings: { ...this.options.settings, thresholds: this.codeThresholds ?? file.thresholds, toolName: PI_TOOL_NAME },
+      settings: {
+        ...this.options.settings,
+        thresholds: this.codeThresholds ?? file.thresholds,
+        toolName: PI_TOOL_NAME,
+      },
       ...(scope === undefined ? {} : { container: scope.container }),
       ...(foldStore === undefined ? {} : { store: foldStore }),
       ...(evidenceStore === undefined ? {} : { evidenceStore }),
@@ -174,7 +188,16 @@ export class PiSessionRegistry {
       ...(this.options.costModel === undefined ? {} : { costModel: this.options.costModel }),
       ...(this.options.openTelemetry === undefined ? {} : { openTelemetry: this.options.openTelemetry }),
     });
-    const folding: PiSessionFolding = { sessionId: location.sessionId, runtime: composed.runtime, mapper: new PiEntryMapper(), branch: new PiBranchSource(location.sessionId), evidenceStore: composed.container.resolve(EVIDENCE_STORE), lastProjection: undefined, ownership: new OwnershipMonitor(), composed };
+    const folding: PiSessionFolding = {
+      sessionId: location.sessionId,
+      runtime: composed.runtime,
+      mapper: new PiEntryMapper(),
+      branch: new PiBranchSource(location.sessionId),
+      evidenceStore: composed.container.resolve(EVIDENCE_STORE),
+      lastProjection: undefined,
+      ownership: new OwnershipMonitor(),
+      composed,
+    };
     this.opened(folding);
     return folding;
   }
@@ -192,7 +215,10 @@ export class PiSessionRegistry {
     return scope;
   }
 
-  private resolve<T extends object>(option: T | ((location: PiSessionLocation) => T) | undefined, location: PiSessionLocation): T | undefined {
+  private resolve<T extends object>(
+    option: T | ((location: PiSessionLocation) => T) | undefined,
+    location: PiSessionLocation,
+  ): T | undefined {
     if (option === undefined) return undefined;
     return typeof option === 'function' ? (option as (location: PiSessionLocation) => T)(location) : option;
   }

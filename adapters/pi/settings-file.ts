@@ -37,35 +37,63 @@ export async function loadSettingsFile(path: string = settingsFilePath()): Promi
   try {
     raw = await readFile(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { path, thresholds: DEFAULT_THRESHOLDS, status: 'missing' };
-    return { path, thresholds: DEFAULT_THRESHOLDS, status: 'invalid', reason: `cannot read it: ${(error as Error).message}` };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+      return { path, thresholds: DEFAULT_THRESHOLDS, status: 'missing' };
+    return {
+      path,
+      thresholds: DEFAULT_THRESHOLDS,
+      status: 'invalid',
+      reason: `cannot read it: ${(error as Error).message}`,
+    };
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw);
   } catch (error) {
-    return { path, thresholds: DEFAULT_THRESHOLDS, status: 'invalid', reason: `it is not JSON: ${(error as Error).message}` };
+    return {
+      path,
+      thresholds: DEFAULT_THRESHOLDS,
+      status: 'invalid',
+      reason: `it is not JSON: ${(error as Error).message}`,
+    };
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    return { path, thresholds: DEFAULT_THRESHOLDS, status: 'invalid', reason: 'it must hold an object like {"thresholds": {...}}' };
+    return {
+      path,
+      thresholds: DEFAULT_THRESHOLDS,
+      status: 'invalid',
+      reason: 'it must hold an object like {"thresholds": {...}}',
+    };
   }
   // JSON.parse keeps "__proto__" as an own key; copying it onto an object would swap that
   // object's prototype, so such a file is refused whole (and never migrated or rewritten).
   const unsafe = unsafeKeyPath(parsed);
   if (unsafe !== undefined) {
-    return { path, thresholds: DEFAULT_THRESHOLDS, status: 'invalid', reason: `it holds the key ${unsafe}, which is refused (prototype pollution); remove it` };
+    return {
+      path,
+      thresholds: DEFAULT_THRESHOLDS,
+      status: 'invalid',
+      reason: `it holds the key ${unsafe}, which is refused (prototype pollution); remove it`,
+    };
   }
   const record = parsed as Record<string, unknown>;
   const extra = Object.keys(record).filter((key) => key !== 'thresholds');
   if (extra.length > 0) {
-    return { path, thresholds: DEFAULT_THRESHOLDS, status: 'invalid', reason: `its only key is "thresholds"; it also has ${extra.map((key) => JSON.stringify(key)).join(', ')}` };
+    return {
+      path,
+      thresholds: DEFAULT_THRESHOLDS,
+      status: 'invalid',
+      reason: `its only key is "thresholds"; it also has ${extra.map((key) => JSON.stringify(key)).join(', ')}`,
+    };
   }
   const stored = record.thresholds ?? {};
   if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) {
     return { path, thresholds: DEFAULT_THRESHOLDS, status: 'invalid', reason: '"thresholds" must be an object' };
   }
   const storedRecord = stored as Record<string, unknown>;
-  const retired = Object.keys(storedRecord).filter((key) => (RETIRED_THRESHOLD_KEYS as readonly string[]).includes(key));
+  const retired = Object.keys(storedRecord).filter((key) =>
+    (RETIRED_THRESHOLD_KEYS as readonly string[]).includes(key),
+  );
   const missing = CURRENT_KEYS.filter((key) => storedRecord[key] === undefined);
   const candidate: Record<string, unknown> = { ...DEFAULT_THRESHOLDS };
   for (const [key, value] of Object.entries(storedRecord)) if (!retired.includes(key)) candidate[key] = value;
@@ -73,11 +101,19 @@ export async function loadSettingsFile(path: string = settingsFilePath()): Promi
   try {
     thresholds = resolveThresholds(candidate);
   } catch (error) {
-    return { path, thresholds: DEFAULT_THRESHOLDS, status: 'invalid', reason: FoldError.isInstance(error) ? error.message : String(error) };
+    return {
+      path,
+      thresholds: DEFAULT_THRESHOLDS,
+      status: 'invalid',
+      reason: FoldError.isInstance(error) ? error.message : String(error),
+    };
   }
   if (retired.length === 0 && missing.length === 0) return { path, thresholds, status: 'ok' };
   await writeSettingsFile(path, thresholds);
-  const changes = [...(missing.length > 0 ? [`added ${missing.join(', ')} at defaults`] : []), ...(retired.length > 0 ? [`dropped retired ${retired.join(', ')}`] : [])];
+  const changes = [
+    ...(missing.length > 0 ? [`added ${missing.join(', ')} at defaults`] : []),
+    ...(retired.length > 0 ? [`dropped retired ${retired.join(', ')}`] : []),
+  ];
   return { path, thresholds, status: 'migrated', reason: changes.join('; ') };
 }
 
@@ -100,7 +136,11 @@ function unsafeKeyPath(value: unknown, prefix = ''): string | undefined {
  * result validates, so only a policy that would register is ever stored.
  * @throws FoldError `SETTINGS.*` naming the refused value; nothing is written then.
  */
-export async function updateSettingsFile(path: string, current: Thresholds, changes: Readonly<Record<string, unknown>>): Promise<Thresholds> {
+export async function updateSettingsFile(
+  path: string,
+  current: Thresholds,
+  changes: Readonly<Record<string, unknown>>,
+): Promise<Thresholds> {
   const thresholds = resolveThresholds({ ...current, ...changes });
   await writeSettingsFile(path, thresholds);
   return thresholds;
@@ -113,16 +153,24 @@ async function writeSettingsFile(path: string, thresholds: Thresholds): Promise<
     await writeFile(temporary, `${JSON.stringify({ thresholds }, null, 2)}\n`, 'utf8');
     await rename(temporary, path);
   } catch (error) {
-    throw new FoldError('STORE.WRITE_FAILED', `pi: could not write the settings file ${path}: ${(error as Error).message}`, { cause: error, details: { path } });
+    throw new FoldError(
+      'STORE.WRITE_FAILED',
+      `pi: could not write the settings file ${path}: ${(error as Error).message}`,
+      { cause: error, details: { path } },
+    );
   }
 }
 
 /** Parse `/fold-settings maxTarget=0.7 minTarget=0.3` arguments into numbers. */
 export function parseSettingsArguments(text: string): Record<string, unknown> {
   const changes: Record<string, unknown> = {};
-  for (const token of text.trim().split(/\s+/).filter((part) => part.length > 0)) {
+  for (const token of text
+    .trim()
+    .split(/\s+/)
+    .filter((part) => part.length > 0)) {
     const match = /^([A-Za-z]+)=(.+)$/.exec(token);
-    if (match === null) throw new FoldError('SETTINGS.INVALID', `"${token.slice(0, 40)}" is not name=value (e.g. maxTarget=0.75)`);
+    if (match === null)
+      throw new FoldError('SETTINGS.INVALID', `"${token.slice(0, 40)}" is not name=value (e.g. maxTarget=0.75)`);
     const value = Number(match[2]);
     changes[match[1]!] = Number.isFinite(value) ? value : match[2];
   }

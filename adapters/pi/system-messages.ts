@@ -65,20 +65,35 @@ export class PiSystemMessages {
    * undefined to send them as they are: Pi's own system messages are already there, or the
    * session's cannot be shown to replay to the head Pi built.
    */
-  restore(messages: readonly AgentMessage[], branch: readonly SessionEntry[], replay: SystemMessageReplay): AgentMessage[] | undefined {
+  restore(
+    messages: readonly AgentMessage[],
+    branch: readonly SessionEntry[],
+    replay: SystemMessageReplay,
+  ): AgentMessage[] | undefined {
     const head = messages[0] as unknown as SystemMessage | undefined;
     if (head?.role !== 'system' || messages.slice(1).some((message) => isSystem(message))) return undefined;
     const session = this.branchSystemMessages(branch);
     if (session.placed.length === 0) return undefined;
     const headJson = JSON.stringify(head);
     if (session.placed.length === 1 && JSON.stringify(session.placed[0]!.message) === headJson) return undefined;
-    if (this.replayed(session.placed.map(({ message }) => message), replay) !== headJson) return undefined;
+    if (
+      this.replayed(
+        session.placed.map(({ message }) => message),
+        replay,
+      ) !== headJson
+    )
+      return undefined;
     return this.interleave(messages.slice(1), session);
   }
 
   private replayed(messages: readonly SystemMessage[], replay: SystemMessageReplay): string {
     const cached = this.replayCache;
-    if (cached !== undefined && cached.messages.length === messages.length && cached.messages.every((message, index) => message === messages[index])) return cached.json;
+    if (
+      cached !== undefined &&
+      cached.messages.length === messages.length &&
+      cached.messages.every((message, index) => message === messages[index])
+    )
+      return cached.json;
     const json = JSON.stringify(replay(messages));
     this.replayCache = { messages, json };
     return json;
@@ -105,7 +120,8 @@ export class PiSystemMessages {
     let next = 0;
     const placeThrough = (index: number) => {
       // Pi's messages are handed over as copies, as Pi hands its own to every handler.
-      for (; next < placed.length && after[next] === index; next += 1) out.push(structuredClone(placed[next]!.message) as unknown as AgentMessage);
+      for (; next < placed.length && after[next] === index; next += 1)
+        out.push(structuredClone(placed[next]!.message) as unknown as AgentMessage);
     };
     placeThrough(-1);
     conversation.forEach((message, index) => {
@@ -135,14 +151,18 @@ function isSystem(message: AgentMessage): boolean {
  * compaction (its snapshot of the system state, then its summary), then the entries it kept,
  * whose own system messages the snapshot replaces, then everything after it.
  */
-function contextSystemMessages(branch: readonly SessionEntry[]): { placed: PlacedSystemMessage[]; positionById: Map<string, number> } {
+function contextSystemMessages(branch: readonly SessionEntry[]): {
+  placed: PlacedSystemMessage[];
+  positionById: Map<string, number>;
+} {
   const placed: PlacedSystemMessage[] = [];
   const positionById = new Map<string, number>();
   const add = (entry: SessionEntry, includeSystem: boolean) => {
     const position = positionById.size;
     positionById.set(entry.id, position);
     if (!includeSystem) return;
-    if (entry.type === 'message' && isSystem(entry.message)) placed.push({ message: entry.message as unknown as SystemMessage, position });
+    if (entry.type === 'message' && isSystem(entry.message))
+      placed.push({ message: entry.message as unknown as SystemMessage, position });
     if (entry.type === 'compaction') {
       const snapshot = (entry as { systemMessage?: SystemMessage }).systemMessage;
       if (snapshot !== undefined) placed.push({ message: snapshot, position });
@@ -163,8 +183,17 @@ function contextSystemMessages(branch: readonly SessionEntry[]): { placed: Place
 }
 
 /** Subscribe to `context_with_system` where the host has it; Pi 0.73's types (and runner) do not know its name. */
-export function onContextWithSystem(pi: ExtensionAPI, handler: (event: { readonly messages: AgentMessage[] }, ctx: ExtensionContext) => Promise<AgentMessage[] | undefined>): void {
-  const on = pi.on as unknown as (event: string, listener: (event: { readonly messages: AgentMessage[] }, ctx: ExtensionContext) => Promise<{ messages: AgentMessage[] } | undefined>) => void;
+export function onContextWithSystem(
+  pi: ExtensionAPI,
+  handler: (event: { readonly messages: AgentMessage[] }, ctx: ExtensionContext) => Promise<AgentMessage[] | undefined>,
+): void {
+  const on = pi.on as unknown as (
+    event: string,
+    listener: (
+      event: { readonly messages: AgentMessage[] },
+      ctx: ExtensionContext,
+    ) => Promise<{ messages: AgentMessage[] } | undefined>,
+  ) => void;
   on.call(pi, 'context_with_system', async (event, ctx) => {
     const messages = await handler(event, ctx);
     return messages === undefined ? undefined : { messages };

@@ -7,7 +7,11 @@ import { PI_TOOL_NAME, type PiSessionFolding } from './session-registry.ts';
 export function checkedToolOffer(value: unknown): ToolOffer {
   if (value === undefined) return 'always';
   if ((TOOL_OFFERS as readonly unknown[]).includes(value)) return value as ToolOffer;
-  throw new FoldError('SETTINGS.INVALID', `registerPiFold: toolOffer must be one of ${TOOL_OFFERS.map((name) => `"${name}"`).join(', ')}, got ${JSON.stringify(value)}`, { details: { option: 'toolOffer' } });
+  throw new FoldError(
+    'SETTINGS.INVALID',
+    `registerPiFold: toolOffer must be one of ${TOOL_OFFERS.map((name) => `"${name}"`).join(', ')}, got ${JSON.stringify(value)}`,
+    { details: { option: 'toolOffer' } },
+  );
 }
 
 /**

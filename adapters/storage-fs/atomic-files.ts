@@ -31,7 +31,12 @@ export function isTempName(name: string): boolean {
  * the new file names), and the rename waits for both: the file appears only after its
  * barrier, without paying for the two one after the other.
  */
-export async function replaceFileAtomically(target: string, bytes: Uint8Array, mode: number, before?: () => Promise<void>): Promise<void> {
+export async function replaceFileAtomically(
+  target: string,
+  bytes: Uint8Array,
+  mode: number,
+  before?: () => Promise<void>,
+): Promise<void> {
   const [written, barrier] = await Promise.allSettled([writeTempFile(target, bytes, mode), before?.()]);
   if (written.status === 'rejected' || barrier.status === 'rejected') {
     if (written.status === 'fulfilled') removeQuietly(written.value);
@@ -54,7 +59,12 @@ export async function replaceFileAtomically(target: string, bytes: Uint8Array, m
  * entry are synced here: both are left to `deferred.flush()`, the barrier before anything
  * that names the file is written.
  */
-export async function createFileExclusively(target: string, bytes: Uint8Array, mode: number, deferred?: PendingSyncs): Promise<'created' | 'exists'> {
+export async function createFileExclusively(
+  target: string,
+  bytes: Uint8Array,
+  mode: number,
+  deferred?: PendingSyncs,
+): Promise<'created' | 'exists'> {
   const temp = await writeTempFile(target, bytes, mode, deferred === undefined);
   try {
     linkSync(temp, target);
@@ -121,7 +131,10 @@ export class PendingSyncs {
 }
 
 async function writeTempFile(target: string, bytes: Uint8Array, mode: number, sync = true): Promise<string> {
-  const temp = join(dirname(target), `${TEMP_PREFIX}${basename(target)}-${process.pid}-${randomBytes(6).toString('hex')}`);
+  const temp = join(
+    dirname(target),
+    `${TEMP_PREFIX}${basename(target)}-${process.pid}-${randomBytes(6).toString('hex')}`,
+  );
   // O_EXCL: a temp name is never shared, even by a concurrent writer with the same pid reuse.
   const descriptor = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode);
   try {

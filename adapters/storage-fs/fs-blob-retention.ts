@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { utimesSync } from 'node:fs';
 import { link, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { StoredBlobInfo } from '../../ports/fold-store.port.ts';
 import { assertSafeId } from '../../core/store-keys.ts';
-import { TEMP_PREFIX, isTempName } from './atomic-files.ts';
+import type { StoredBlobInfo } from '../../ports/fold-store.port.ts';
+import { isTempName, TEMP_PREFIX } from './atomic-files.ts';
 import { isAbsent, storeFailure } from './fs-errors.ts';
 import type { FsStoreLayout } from './fs-store-layout.ts';
 
@@ -50,7 +50,11 @@ export async function* listFsBlobs(layout: FsStoreLayout, storeName: string): As
   }
 }
 
-export async function fsBlobInfo(layout: FsStoreLayout, storeName: string, sha256: string): Promise<StoredBlobInfo | undefined> {
+export async function fsBlobInfo(
+  layout: FsStoreLayout,
+  storeName: string,
+  sha256: string,
+): Promise<StoredBlobInfo | undefined> {
   const path = layout.blobPath(sha256);
   try {
     const info = await stat(path);
@@ -67,9 +71,18 @@ export async function fsBlobInfo(layout: FsStoreLayout, storeName: string, sha25
  * the quarantined file's mtime (then it is put back), or comes after and finds no file, so
  * the writer writes the blob again.
  */
-export async function deleteFsBlob(layout: FsStoreLayout, storeName: string, sha256: string, touchedBefore: number): Promise<'deleted' | 'kept' | 'absent'> {
+export async function deleteFsBlob(
+  layout: FsStoreLayout,
+  storeName: string,
+  sha256: string,
+  touchedBefore: number,
+): Promise<'deleted' | 'kept' | 'absent'> {
   const path = layout.blobPath(sha256);
-  const quarantine = join(layout.blobsDirectory, sha256.slice(0, 2), `${TEMP_PREFIX}gc-${sha256}-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const quarantine = join(
+    layout.blobsDirectory,
+    sha256.slice(0, 2),
+    `${TEMP_PREFIX}gc-${sha256}-${process.pid}-${randomBytes(4).toString('hex')}`,
+  );
   try {
     await rename(path, quarantine);
   } catch (error) {

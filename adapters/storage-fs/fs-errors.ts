@@ -9,8 +9,18 @@ export function isAbsent(error: unknown): boolean {
  * Wrap a filesystem failure as a FoldError naming the store and key. FoldErrors raised by
  * our own checks pass through unchanged.
  */
-export function storeFailure(code: 'STORE.READ_FAILED' | 'STORE.WRITE_FAILED', storeName: string, action: string, key: string, error: unknown): FoldError {
+export function storeFailure(
+  code: 'STORE.READ_FAILED' | 'STORE.WRITE_FAILED',
+  storeName: string,
+  action: string,
+  key: string,
+  error: unknown,
+): FoldError {
   if (FoldError.isInstance(error)) return error;
-  const reason = (error as NodeJS.ErrnoException | undefined)?.code ?? (error instanceof Error ? error.message : String(error));
-  return new FoldError(code, `${storeName} store failed to ${action} ${key} (${reason})`, { cause: error, details: { key, reason } });
+  const reason =
+    (error as NodeJS.ErrnoException | undefined)?.code ?? (error instanceof Error ? error.message : String(error));
+  return new FoldError(code, `${storeName} store failed to ${action} ${key} (${reason})`, {
+    cause: error,
+    details: { key, reason },
+  });
 }

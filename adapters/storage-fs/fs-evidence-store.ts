@@ -2,9 +2,9 @@ import { readFileSync, statSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { EvidenceReference, EvidenceStore } from '../../ports/evidence-store.port.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import { sha256Hex } from '../../core/hashing.ts';
+import type { EvidenceReference, EvidenceStore } from '../../ports/evidence-store.port.ts';
 import { assertBlobMatches, capReached, checkedCapBytes, contentBytes } from '../storage-shared/blob-checks.ts';
 import { createFileExclusively, isTempName } from './atomic-files.ts';
 import { isAbsent, storeFailure } from './fs-errors.ts';
@@ -69,7 +69,12 @@ export class FsEvidenceStore implements EvidenceStore {
     return written;
   }
 
-  private async write(sessionId: string, path: string, bytes: Uint8Array, reference: EvidenceReference): Promise<EvidenceReference> {
+  private async write(
+    sessionId: string,
+    path: string,
+    bytes: Uint8Array,
+    reference: EvidenceReference,
+  ): Promise<EvidenceReference> {
     if (await this.exists(path)) return reference;
     await this.measureOnce(sessionId);
     // Check and reserve with no await in between: puts under way together see each other's bytes.
@@ -78,7 +83,9 @@ export class FsEvidenceStore implements EvidenceStore {
     this.measured.set(sessionId, used + bytes.length);
     let outcome: 'created' | 'exists' | 'failed' = 'failed';
     try {
-      outcome = await this.layout.writeInside(this.layout.evidenceDirectory(sessionId), () => createFileExclusively(path, bytes, ARTIFACT_MODE));
+      outcome = await this.layout.writeInside(this.layout.evidenceDirectory(sessionId), () =>
+        createFileExclusively(path, bytes, ARTIFACT_MODE),
+      );
     } catch (error) {
       throw storeFailure('STORE.WRITE_FAILED', this.name, 'write artifact', this.layout.keyOf(path), error);
     } finally {
@@ -96,7 +103,10 @@ export class FsEvidenceStore implements EvidenceStore {
       // Synchronous like the store's other small-file calls (atomic-files.ts says why).
       bytes = readFileSync(path);
     } catch (error) {
-      if (isAbsent(error)) throw new FoldError('STORE.NOT_FOUND', `${this.name} store: session ${sessionId} has no artifact ${sha256}`, { details: { sessionId, sha256, key } });
+      if (isAbsent(error))
+        throw new FoldError('STORE.NOT_FOUND', `${this.name} store: session ${sessionId} has no artifact ${sha256}`, {
+          details: { sessionId, sha256, key },
+        });
       throw storeFailure('STORE.READ_FAILED', this.name, 'read artifact', key, error);
     }
     assertBlobMatches(bytes, sha256, this.name, key);
@@ -118,7 +128,13 @@ export class FsEvidenceStore implements EvidenceStore {
       try {
         total += (await stat(join(directory, name))).size;
       } catch (error) {
-        throw storeFailure('STORE.READ_FAILED', this.name, 'measure artifact', `${this.layout.keyOf(directory)}/${name}`, error);
+        throw storeFailure(
+          'STORE.READ_FAILED',
+          this.name,
+          'measure artifact',
+          `${this.layout.keyOf(directory)}/${name}`,
+          error,
+        );
       }
     }
     return total;

@@ -1,20 +1,20 @@
 import { readFileSync, statSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { EngineState, FoldRecord } from '../../ports/fold-records.ts';
-import type { FoldStore, StoredBlobInfo } from '../../ports/fold-store.port.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import { sha256Hex, stableStringify } from '../../core/hashing.ts';
 import { assertSafeId } from '../../core/store-keys.ts';
+import type { EngineState, FoldRecord } from '../../ports/fold-records.ts';
+import type { FoldStore, StoredBlobInfo } from '../../ports/fold-store.port.ts';
+import type { RequestLogRow } from '../../ports/request-log.ts';
 import { assertBlobMatches, contentBytes } from '../storage-shared/blob-checks.ts';
 import { parseEnvelopeText, unwrapFold, unwrapState, wrapFold, wrapState } from '../storage-shared/stored-records.ts';
 import { createFileExclusively, isTempName, PendingSyncs, replaceFileAtomically } from './atomic-files.ts';
-import { FsStateWriter } from './fs-state-writer.ts';
-import { isAbsent, storeFailure } from './fs-errors.ts';
 import { deleteFsBlob, fsBlobInfo, listFsBlobs, listFsSessions, touchBlobFile } from './fs-blob-retention.ts';
-import { FsStoreLayout } from './fs-store-layout.ts';
+import { isAbsent, storeFailure } from './fs-errors.ts';
 import { appendFsRequestLog, readFsRequestLog } from './fs-request-log.ts';
-import type { RequestLogRow } from '../../ports/request-log.ts';
+import { FsStateWriter } from './fs-state-writer.ts';
+import { FsStoreLayout } from './fs-store-layout.ts';
 
 /** Options of the filesystem fold store. */
 export interface FsFoldStoreOptions {
@@ -87,7 +87,13 @@ export class FsFoldStore implements FoldStore {
     try {
       await this.blobSyncs.flush();
     } catch (error) {
-      throw storeFailure('STORE.WRITE_FAILED', this.name, 'sync blobs in', this.layout.keyOf(this.layout.blobsDirectory), error);
+      throw storeFailure(
+        'STORE.WRITE_FAILED',
+        this.name,
+        'sync blobs in',
+        this.layout.keyOf(this.layout.blobsDirectory),
+        error,
+      );
     }
   }
 
@@ -99,7 +105,10 @@ export class FsFoldStore implements FoldStore {
       // Read synchronously, like every small-file call of this store (atomic-files.ts says why).
       bytes = readFileSync(path);
     } catch (error) {
-      if (isAbsent(error)) throw new FoldError('STORE.NOT_FOUND', `${this.name} store has no blob ${sha256}`, { details: { sha256, key } });
+      if (isAbsent(error))
+        throw new FoldError('STORE.NOT_FOUND', `${this.name} store has no blob ${sha256}`, {
+          details: { sha256, key },
+        });
       throw storeFailure('STORE.READ_FAILED', this.name, 'read blob', key, error);
     }
     assertBlobMatches(bytes, sha256, this.name, key);
@@ -117,7 +126,8 @@ export class FsFoldStore implements FoldStore {
   }
 
   async putFold(sessionId: string, record: FoldRecord): Promise<void> {
-    if (typeof record !== 'object' || record === null) throw new FoldError('STORE.INVALID_KEY', `${this.name} store: a fold record must be an object`);
+    if (typeof record !== 'object' || record === null)
+      throw new FoldError('STORE.INVALID_KEY', `${this.name} store: a fold record must be an object`);
     const path = this.layout.foldPath(sessionId, record.id);
     const key = this.layout.keyOf(path);
     const envelope = wrapFold(sessionId, record);
@@ -125,16 +135,22 @@ export class FsFoldStore implements FoldStore {
     try {
       // A record is written only once every blob put before it is durable (it names them).
       await this.blobSyncs.flush();
-      outcome = await this.layout.writeInside(dirname(path), () => createFileExclusively(path, Buffer.from(JSON.stringify(envelope), 'utf8'), RECORD_MODE, this.recordSyncs));
+      outcome = await this.layout.writeInside(dirname(path), () =>
+        createFileExclusively(path, Buffer.from(JSON.stringify(envelope), 'utf8'), RECORD_MODE, this.recordSyncs),
+      );
     } catch (error) {
       throw storeFailure('STORE.WRITE_FAILED', this.name, 'write fold record', key, error);
     }
     if (outcome === 'exists') {
       const existing = await this.getFold(sessionId, record.id);
       if (existing === undefined || stableStringify(existing) !== stableStringify(record)) {
-        throw new FoldError('STORE.WRITE_FAILED', `${this.name} store: fold ${record.id} of session ${sessionId} already exists with different content; fold records are immutable`, {
-          details: { sessionId, foldId: record.id, key },
-        });
+        throw new FoldError(
+          'STORE.WRITE_FAILED',
+          `${this.name} store: fold ${record.id} of session ${sessionId} already exists with different content; fold records are immutable`,
+          {
+            details: { sessionId, foldId: record.id, key },
+          },
+        );
       }
     }
   }
@@ -144,7 +160,10 @@ export class FsFoldStore implements FoldStore {
     const key = this.layout.keyOf(path);
     const text = await this.readTextOrAbsent(path, 'read fold record');
     if (text === undefined) return undefined;
-    return unwrapFold(parseEnvelopeText(text, { storeName: this.name, key }), sessionId, foldId, { storeName: this.name, key });
+    return unwrapFold(parseEnvelopeText(text, { storeName: this.name, key }), sessionId, foldId, {
+      storeName: this.name,
+      key,
+    });
   }
 
   async listFolds(sessionId: string): Promise<readonly FoldRecord[]> {
@@ -163,7 +182,12 @@ export class FsFoldStore implements FoldStore {
       assertSafeId(foldId, 'fold id', this.name);
       const record = await this.getFold(sessionId, foldId);
       // Listed a moment ago; vanishing now means someone deleted it under us.
-      if (record === undefined) throw new FoldError('STORE.READ_FAILED', `${this.name} store: fold record ${foldId} of session ${sessionId} disappeared while listing`, { details: { sessionId, foldId } });
+      if (record === undefined)
+        throw new FoldError(
+          'STORE.READ_FAILED',
+          `${this.name} store: fold record ${foldId} of session ${sessionId} disappeared while listing`,
+          { details: { sessionId, foldId } },
+        );
       records.push(record);
     }
     return records;
@@ -197,7 +221,10 @@ export class FsFoldStore implements FoldStore {
     const key = this.layout.keyOf(path);
     const text = await this.readTextOrAbsent(path, 'read engine state');
     if (text === undefined) return undefined;
-    return unwrapState(parseEnvelopeText(text, { storeName: this.name, key }), sessionId, { storeName: this.name, key });
+    return unwrapState(parseEnvelopeText(text, { storeName: this.name, key }), sessionId, {
+      storeName: this.name,
+      key,
+    });
   }
 
   async listSessions(): Promise<readonly string[]> {
@@ -212,7 +239,10 @@ export class FsFoldStore implements FoldStore {
     return fsBlobInfo(this.layout, this.name, sha256);
   }
 
-  async deleteBlob(sha256: string, options: { readonly touchedBefore: number }): Promise<'deleted' | 'kept' | 'absent'> {
+  async deleteBlob(
+    sha256: string,
+    options: { readonly touchedBefore: number },
+  ): Promise<'deleted' | 'kept' | 'absent'> {
     return deleteFsBlob(this.layout, this.name, sha256, options.touchedBefore);
   }
 

@@ -16,7 +16,12 @@ export function requestLogPath(layout: FsStoreLayout, sessionId: string): string
  * Append rows as JSON lines with one `O_APPEND` write. Not fsync'd: the log is an observation
  * record, so a crash may cost its newest rows but never a fold or the state (those are fsync'd).
  */
-export async function appendFsRequestLog(layout: FsStoreLayout, storeName: string, sessionId: string, rows: readonly RequestLogRow[]): Promise<void> {
+export async function appendFsRequestLog(
+  layout: FsStoreLayout,
+  storeName: string,
+  sessionId: string,
+  rows: readonly RequestLogRow[],
+): Promise<void> {
   if (rows.length === 0) return;
   const path = requestLogPath(layout, sessionId);
   try {
@@ -31,7 +36,11 @@ export async function appendFsRequestLog(layout: FsStoreLayout, storeName: strin
  * Read a session's rows. A last line cut short by a crash is dropped (it was never complete);
  * any other line that is not a row is a named error, not silently skipped.
  */
-export async function readFsRequestLog(layout: FsStoreLayout, storeName: string, sessionId: string): Promise<readonly RequestLogRow[]> {
+export async function readFsRequestLog(
+  layout: FsStoreLayout,
+  storeName: string,
+  sessionId: string,
+): Promise<readonly RequestLogRow[]> {
   const path = requestLogPath(layout, sessionId);
   let text: string;
   try {

@@ -60,7 +60,15 @@ export class FsStateWriter {
   private session(sessionId: string): SessionWrites {
     let session = this.sessions.get(sessionId);
     if (session === undefined) {
-      session = { foldIds: undefined, pending: undefined, running: undefined, writing: undefined, handed: 0, landed: 0, failed: false };
+      session = {
+        foldIds: undefined,
+        pending: undefined,
+        running: undefined,
+        writing: undefined,
+        handed: 0,
+        landed: 0,
+        failed: false,
+      };
       this.sessions.set(sessionId, session);
     }
     return session;

@@ -1,4 +1,3 @@
-import { REQUEST_LOG_FILE } from './fs-request-log.ts';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FoldError } from '../../core/fold-error.ts';
@@ -7,6 +6,7 @@ import { auditItem, emptyAuditReport, type StoreAuditReport } from '../storage-s
 import { isTempName } from './atomic-files.ts';
 import { isAbsent } from './fs-errors.ts';
 import { FsFoldStore } from './fs-fold-store.ts';
+import { REQUEST_LOG_FILE } from './fs-request-log.ts';
 
 const SHA256_NAME = /^[0-9a-f]{64}$/;
 
@@ -18,8 +18,10 @@ export async function auditFsStore(root: string): Promise<StoreAuditReport> {
   const store = new FsFoldStore({ root });
   const layout = store.layout;
   const report = emptyAuditReport();
-  const unknown = (key: string) => report.problems.push({ key, code: 'STORE.UNKNOWN_ENTRY', message: `${key} is not a pi-fold store file` });
-  const temp = (key: string) => report.notes.push(`${key} is a temp file left by an interrupted write (harmless; safe to delete)`);
+  const unknown = (key: string) =>
+    report.problems.push({ key, code: 'STORE.UNKNOWN_ENTRY', message: `${key} is not a pi-fold store file` });
+  const temp = (key: string) =>
+    report.notes.push(`${key} is a temp file left by an interrupted write (harmless; safe to delete)`);
 
   for (const prefix of await listOrEmpty(layout.blobsDirectory, report)) {
     const prefixPath = join(layout.blobsDirectory, prefix);
@@ -36,9 +38,14 @@ export async function auditFsStore(root: string): Promise<StoreAuditReport> {
     const valid = await auditItem(report, sessionKey, async () => layout.sessionDirectory(sessionId));
     if (!valid) continue;
     for (const name of await listOrEmpty(join(layout.sessionDirectory(sessionId)), report)) {
-      if (name === 'state.json' && (await auditItem(report, `${sessionKey}/state.json`, () => store.loadState(sessionId)))) report.checked.states += 1;
+      if (
+        name === 'state.json' &&
+        (await auditItem(report, `${sessionKey}/state.json`, () => store.loadState(sessionId)))
+      )
+        report.checked.states += 1;
       else if (isTempName(name)) temp(`${sessionKey}/${name}`);
-      else if (name === REQUEST_LOG_FILE) await auditItem(report, `${sessionKey}/${name}`, () => store.readRequestLog(sessionId));
+      else if (name === REQUEST_LOG_FILE)
+        await auditItem(report, `${sessionKey}/${name}`, () => store.readRequestLog(sessionId));
       else if (name !== 'folds' && name !== 'state.json') unknown(`${sessionKey}/${name}`);
     }
     const foldsDirectory = layout.foldsDirectory(sessionId);
@@ -46,7 +53,8 @@ export async function auditFsStore(root: string): Promise<StoreAuditReport> {
       const key = layout.keyOf(join(foldsDirectory, name));
       if (isTempName(name)) temp(key);
       else if (!name.endsWith('.json')) unknown(key);
-      else if (await auditItem(report, key, () => store.getFold(sessionId, name.slice(0, -'.json'.length)))) report.checked.folds += 1;
+      else if (await auditItem(report, key, () => store.getFold(sessionId, name.slice(0, -'.json'.length))))
+        report.checked.folds += 1;
     }
   }
 
@@ -56,7 +64,12 @@ export async function auditFsStore(root: string): Promise<StoreAuditReport> {
       const key = layout.keyOf(join(directory, name));
       if (isTempName(name)) temp(key);
       else if (!SHA256_NAME.test(name)) unknown(key);
-      else if (await auditItem(report, key, async () => assertBlobMatches(await readFile(join(directory, name)), name, 'fs-evidence', key))) report.checked.evidence += 1;
+      else if (
+        await auditItem(report, key, async () =>
+          assertBlobMatches(await readFile(join(directory, name)), name, 'fs-evidence', key),
+        )
+      )
+        report.checked.evidence += 1;
     }
   }
   return report;
@@ -67,7 +80,11 @@ async function listOrEmpty(directory: string, report: StoreAuditReport): Promise
     return (await readdir(directory)).sort();
   } catch (error) {
     if (isAbsent(error)) return [];
-    report.problems.push({ key: directory, code: 'STORE.READ_FAILED', message: `cannot list ${directory}: ${(error as Error).message}` });
+    report.problems.push({
+      key: directory,
+      code: 'STORE.READ_FAILED',
+      message: `cannot list ${directory}: ${(error as Error).message}`,
+    });
     return [];
   }
 }
@@ -77,6 +94,10 @@ export async function assertStoreRootExists(root: string): Promise<void> {
   try {
     await readdir(root);
   } catch (error) {
-    throw new FoldError('STORE.NOT_FOUND', `fs store: cannot open store root ${root} (${(error as NodeJS.ErrnoException).code ?? 'error'})`, { cause: error, details: { root } });
+    throw new FoldError(
+      'STORE.NOT_FOUND',
+      `fs store: cannot open store root ${root} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      { cause: error, details: { root } },
+    );
   }
 }

@@ -28,7 +28,9 @@ export class FsStoreLayout {
     private readonly storeName: string,
   ) {
     if (typeof root !== 'string' || root.length === 0 || root.includes('\0')) {
-      throw new FoldError('SETTINGS.INVALID', `${storeName} store: root must be a non-empty directory path`, { details: { root: String(root) } });
+      throw new FoldError('SETTINGS.INVALID', `${storeName} store: root must be a non-empty directory path`, {
+        details: { root: String(root) },
+      });
     }
     this.root = resolve(root);
   }
@@ -128,9 +130,13 @@ export class FsStoreLayout {
     const realDirectory = resolveExistingPart(directory);
     const fromRoot = relative(realRoot, realDirectory);
     if (fromRoot === '' || fromRoot.startsWith('..') || isAbsolute(fromRoot)) {
-      throw new FoldError('STORE.INVALID_KEY', `${this.storeName} store: ${this.keyOf(directory)} resolves to ${realDirectory}, outside the store root ${realRoot}; refusing to write there`, {
-        details: { key: this.keyOf(directory), resolved: realDirectory },
-      });
+      throw new FoldError(
+        'STORE.INVALID_KEY',
+        `${this.storeName} store: ${this.keyOf(directory)} resolves to ${realDirectory}, outside the store root ${realRoot}; refusing to write there`,
+        {
+          details: { key: this.keyOf(directory), resolved: realDirectory },
+        },
+      );
     }
   }
 
@@ -143,7 +149,11 @@ export class FsStoreLayout {
   private inside(path: string): string {
     const fromRoot = relative(this.root, path);
     if (fromRoot === '' || fromRoot.startsWith('..') || isAbsolute(fromRoot)) {
-      throw new FoldError('STORE.INVALID_KEY', `${this.storeName} store: ${path} is outside the store root ${this.root}`, { details: { path } });
+      throw new FoldError(
+        'STORE.INVALID_KEY',
+        `${this.storeName} store: ${path} is outside the store root ${this.root}`,
+        { details: { path } },
+      );
     }
     return path;
   }

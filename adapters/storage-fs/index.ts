@@ -1,6 +1,6 @@
-export { FsFoldStore, type FsFoldStoreOptions } from './fs-fold-store.ts';
-export { FsEvidenceStore, type FsEvidenceStoreOptions } from './fs-evidence-store.ts';
-export { FsStoreLayout } from './fs-store-layout.ts';
-export { auditFsStore, assertStoreRootExists } from './fs-store-audit.ts';
 export { DEFAULT_EVIDENCE_CAP_BYTES } from '../storage-shared/blob-checks.ts';
 export type { StoreAuditReport, StoreProblem } from '../storage-shared/store-audit.ts';
+export { FsEvidenceStore, type FsEvidenceStoreOptions } from './fs-evidence-store.ts';
+export { FsFoldStore, type FsFoldStoreOptions } from './fs-fold-store.ts';
+export { assertStoreRootExists, auditFsStore } from './fs-store-audit.ts';
+export { FsStoreLayout } from './fs-store-layout.ts';

@@ -1,7 +1,7 @@
-import type { StoredBlobInfo } from '../../ports/fold-store.port.ts';
 import { assertSha256 } from '../../core/store-keys.ts';
+import type { StoredBlobInfo } from '../../ports/fold-store.port.ts';
 import type { KeyvConnection } from './keyv-connection.ts';
-import { blobKey, decodeStoredBytes, storedKind, type StoredBlob } from './keyv-records.ts';
+import { blobKey, decodeStoredBytes, type StoredBlob, storedKind } from './keyv-records.ts';
 
 /**
  * Retention on a Keyv-backed store. A blob's `touchedAt` lives in its value; a re-put of the
@@ -41,7 +41,11 @@ export async function* listKeyvBlobs(connection: KeyvConnection): AsyncIterable<
   }
 }
 
-export async function keyvBlobInfo(connection: KeyvConnection, storeName: string, sha256: string): Promise<StoredBlobInfo | undefined> {
+export async function keyvBlobInfo(
+  connection: KeyvConnection,
+  storeName: string,
+  sha256: string,
+): Promise<StoredBlobInfo | undefined> {
   assertSha256(sha256, storeName);
   return infoOf(await connection.read(blobKey(sha256), 'measure blob'));
 }
@@ -52,7 +56,12 @@ export async function keyvBlobInfo(connection: KeyvConnection, storeName: string
  * the blob in the instant between that read and the delete is the one window left (see
  * docs/storage.md, "Retention and gc").
  */
-export async function deleteKeyvBlob(connection: KeyvConnection, storeName: string, sha256: string, touchedBefore: number): Promise<'deleted' | 'kept' | 'absent'> {
+export async function deleteKeyvBlob(
+  connection: KeyvConnection,
+  storeName: string,
+  sha256: string,
+  touchedBefore: number,
+): Promise<'deleted' | 'kept' | 'absent'> {
   assertSha256(sha256, storeName);
   const key = blobKey(sha256);
   const info = infoOf(await connection.read(key, 'check blob before deleting'));
@@ -70,5 +79,9 @@ function infoOf(value: unknown): StoredBlobInfo | undefined {
   const decoded = decodeStoredBytes(value);
   if (decoded === undefined) return undefined;
   const touchedAt = (value as Partial<StoredBlob>).touchedAt;
-  return { sha256: decoded.sha256, bytes: decoded.bytes.length, touchedAt: typeof touchedAt === 'number' ? touchedAt : 0 };
+  return {
+    sha256: decoded.sha256,
+    bytes: decoded.bytes.length,
+    touchedAt: typeof touchedAt === 'number' ? touchedAt : 0,
+  };
 }

@@ -38,10 +38,16 @@ export class KeyvConnection {
     const dialect = detectDialect(keyv);
     this.name = options.name ?? dialect ?? fallbackName;
     if (keyv.throwOnErrors !== true) {
-      throw new FoldError('SETTINGS.INVALID', `${this.name} store: create the Keyv with { throwOnErrors: true }; otherwise a failing backend reads as a missing value`);
+      throw new FoldError(
+        'SETTINGS.INVALID',
+        `${this.name} store: create the Keyv with { throwOnErrors: true }; otherwise a failing backend reads as a missing value`,
+      );
     }
     if (typeof keyv.iterator !== 'function') {
-      throw new FoldError('SETTINGS.INVALID', `${this.name} store: the Keyv adapter must support iteration (sqlite, redis, postgres, mysql, mongo, or a Map) to list folds and verify the store`);
+      throw new FoldError(
+        'SETTINGS.INVALID',
+        `${this.name} store: the Keyv adapter must support iteration (sqlite, redis, postgres, mysql, mongo, or a Map) to list folds and verify the store`,
+      );
     }
     this.keyv = keyv;
     this.shared = options.shared ?? (dialect !== undefined && SHARED_DIALECTS.includes(dialect));
@@ -72,7 +78,8 @@ export class KeyvConnection {
     } catch (error) {
       throw this.failure('STORE.WRITE_FAILED', action, key, error);
     }
-    if (!written) throw this.failure('STORE.WRITE_FAILED', action, key, new Error('the adapter reported the write as failed'));
+    if (!written)
+      throw this.failure('STORE.WRITE_FAILED', action, key, new Error('the adapter reported the write as failed'));
   }
 
   /** Every [key, value] of the namespace. Keys are as the adapter reports them (for messages). */
@@ -109,7 +116,10 @@ export class KeyvConnection {
   failure(code: 'STORE.READ_FAILED' | 'STORE.WRITE_FAILED', action: string, key: string, error: unknown): FoldError {
     if (FoldError.isInstance(error)) return error;
     const reason = error instanceof Error ? error.message : String(error);
-    return new FoldError(code, `${this.name} store failed to ${action} ${key} (${reason})`, { cause: error, details: { key, reason } });
+    return new FoldError(code, `${this.name} store failed to ${action} ${key} (${reason})`, {
+      cause: error,
+      details: { key, reason },
+    });
   }
 }
 
@@ -117,7 +127,14 @@ function detectDialect(keyv: Keyv): string | undefined {
   const store = keyv.store as { opts?: { dialect?: unknown } } | undefined;
   if (typeof store?.opts?.dialect === 'string') return store.opts.dialect;
   // @keyv/redis has no dialect option; recognise it by its client.
-  if (store !== undefined && store !== null && typeof store === 'object' && 'client' in store && 'keyPrefixSeparator' in store) return 'redis';
+  if (
+    store !== undefined &&
+    store !== null &&
+    typeof store === 'object' &&
+    'client' in store &&
+    'keyPrefixSeparator' in store
+  )
+    return 'redis';
   return undefined;
 }
 
@@ -130,7 +147,13 @@ interface ErrorEvents {
 function eventSource(keyv: Keyv): ErrorEvents | undefined {
   for (const candidate of [keyv.store as unknown, keyv as unknown]) {
     const events = candidate as Partial<ErrorEvents> | null;
-    if (typeof events === 'object' && events !== null && typeof events.on === 'function' && typeof events.off === 'function') return events as ErrorEvents;
+    if (
+      typeof events === 'object' &&
+      events !== null &&
+      typeof events.on === 'function' &&
+      typeof events.off === 'function'
+    )
+      return events as ErrorEvents;
   }
   return undefined;
 }

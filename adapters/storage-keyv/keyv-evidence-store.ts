@@ -1,10 +1,16 @@
-import type { EvidenceReference, EvidenceStore } from '../../ports/evidence-store.port.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import { sha256Hex } from '../../core/hashing.ts';
 import { assertSafeId, assertSha256 } from '../../core/store-keys.ts';
+import type { EvidenceReference, EvidenceStore } from '../../ports/evidence-store.port.ts';
 import { assertBlobMatches, capReached, checkedCapBytes, contentBytes } from '../storage-shared/blob-checks.ts';
 import { KeyvConnection, type KeyvStoreOptions } from './keyv-connection.ts';
-import { decodeStoredBytes, evidenceKey, evidenceUsageKey, type StoredArtifact, type StoredEvidenceUsage } from './keyv-records.ts';
+import {
+  decodeStoredBytes,
+  evidenceKey,
+  evidenceUsageKey,
+  type StoredArtifact,
+  type StoredEvidenceUsage,
+} from './keyv-records.ts';
 
 /** Options of a Keyv-backed evidence store. */
 export interface KeyvEvidenceStoreOptions extends KeyvStoreOptions {
@@ -41,7 +47,13 @@ export class KeyvEvidenceStore implements EvidenceStore {
     if (await this.connection.has(key, 'check artifact')) return reference;
     const used = await this.usage(sessionId);
     if (used + bytes.length > this.capBytes) throw capReached(this.name, sessionId, used, bytes.length, this.capBytes);
-    const artifact: StoredArtifact = { kind: 'evidence', sessionId, sha256, base64: Buffer.from(bytes).toString('base64'), ...(mediaType === undefined ? {} : { mediaType }) };
+    const artifact: StoredArtifact = {
+      kind: 'evidence',
+      sessionId,
+      sha256,
+      base64: Buffer.from(bytes).toString('base64'),
+      ...(mediaType === undefined ? {} : { mediaType }),
+    };
     await this.connection.write(key, artifact, 'write artifact');
     const usage: StoredEvidenceUsage = { kind: 'evidence-usage', sessionId, bytes: used + bytes.length };
     await this.connection.write(evidenceUsageKey(sessionId), usage, 'write evidence usage');
@@ -53,9 +65,17 @@ export class KeyvEvidenceStore implements EvidenceStore {
     assertSha256(sha256, this.name);
     const key = evidenceKey(sessionId, sha256);
     const value = await this.connection.read(key, 'read artifact');
-    if (value === undefined) throw new FoldError('STORE.NOT_FOUND', `${this.name} store: session ${sessionId} has no artifact ${sha256}`, { details: { sessionId, sha256, key } });
+    if (value === undefined)
+      throw new FoldError('STORE.NOT_FOUND', `${this.name} store: session ${sessionId} has no artifact ${sha256}`, {
+        details: { sessionId, sha256, key },
+      });
     const decoded = decodeStoredBytes(value);
-    if (decoded === undefined) throw new FoldError('STORE.HASH_MISMATCH', `${this.name} store: ${key} does not hold an artifact (corrupted value)`, { details: { sha256, key } });
+    if (decoded === undefined)
+      throw new FoldError(
+        'STORE.HASH_MISMATCH',
+        `${this.name} store: ${key} does not hold an artifact (corrupted value)`,
+        { details: { sha256, key } },
+      );
     assertBlobMatches(decoded.bytes, sha256, this.name, key);
     return decoded.bytes;
   }
@@ -66,7 +86,9 @@ export class KeyvEvidenceStore implements EvidenceStore {
     const value = (await this.connection.read(key, 'read evidence usage')) as Partial<StoredEvidenceUsage> | undefined;
     if (value === undefined) return 0;
     if (typeof value?.bytes !== 'number' || !Number.isSafeInteger(value.bytes) || value.bytes < 0) {
-      throw new FoldError('STORE.READ_FAILED', `${this.name} store: ${key} is not a usage counter (corrupted value)`, { details: { key } });
+      throw new FoldError('STORE.READ_FAILED', `${this.name} store: ${key} is not a usage counter (corrupted value)`, {
+        details: { key },
+      });
     }
     return value.bytes;
   }

@@ -1,15 +1,15 @@
-import type { EngineState, FoldRecord } from '../../ports/fold-records.ts';
-import type { FoldStore, FoldStoreCapabilities, StoredBlobInfo } from '../../ports/fold-store.port.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import { sha256Hex, stableStringify } from '../../core/hashing.ts';
 import { assertSafeId, assertSha256 } from '../../core/store-keys.ts';
+import type { EngineState, FoldRecord } from '../../ports/fold-records.ts';
+import type { FoldStore, FoldStoreCapabilities, StoredBlobInfo } from '../../ports/fold-store.port.ts';
+import type { RequestLogRow } from '../../ports/request-log.ts';
 import { assertBlobMatches, contentBytes } from '../storage-shared/blob-checks.ts';
-import { unwrapFold, unwrapState, wrapFold, wrapState, type FoldEnvelope } from '../storage-shared/stored-records.ts';
+import { type FoldEnvelope, unwrapFold, unwrapState, wrapFold, wrapState } from '../storage-shared/stored-records.ts';
 import { deleteKeyvBlob, keyvBlobInfo, listKeyvBlobs, listKeyvSessions, needsTouch } from './keyv-blob-retention.ts';
 import { KeyvConnection, type KeyvStoreOptions } from './keyv-connection.ts';
+import { blobKey, decodeStoredBytes, foldKey, type StoredBlob, stateKey, storedKind } from './keyv-records.ts';
 import { appendKeyvRequestLog, readKeyvRequestLog } from './keyv-request-log.ts';
-import type { RequestLogRow } from '../../ports/request-log.ts';
-import { blobKey, decodeStoredBytes, foldKey, stateKey, storedKind, type StoredBlob } from './keyv-records.ts';
 
 /**
  * FoldStore on any Keyv instance: SQLite for one machine, Redis or PostgreSQL to share one
@@ -47,9 +47,13 @@ export class KeyvFoldStore implements FoldStore {
     assertSha256(sha256, this.name);
     const key = blobKey(sha256);
     const value = await this.connection.read(key, 'read blob');
-    if (value === undefined) throw new FoldError('STORE.NOT_FOUND', `${this.name} store has no blob ${sha256}`, { details: { sha256, key } });
+    if (value === undefined)
+      throw new FoldError('STORE.NOT_FOUND', `${this.name} store has no blob ${sha256}`, { details: { sha256, key } });
     const decoded = decodeStoredBytes(value);
-    if (decoded === undefined) throw new FoldError('STORE.HASH_MISMATCH', `${this.name} store: ${key} does not hold a blob (corrupted value)`, { details: { sha256, key } });
+    if (decoded === undefined)
+      throw new FoldError('STORE.HASH_MISMATCH', `${this.name} store: ${key} does not hold a blob (corrupted value)`, {
+        details: { sha256, key },
+      });
     assertBlobMatches(decoded.bytes, sha256, this.name, key);
     return decoded.bytes;
   }
@@ -66,9 +70,13 @@ export class KeyvFoldStore implements FoldStore {
     const existing = await this.getFold(sessionId, record.id);
     if (existing !== undefined) {
       if (stableStringify(existing) === stableStringify(record)) return;
-      throw new FoldError('STORE.WRITE_FAILED', `${this.name} store: fold ${record.id} of session ${sessionId} already exists with different content; fold records are immutable`, {
-        details: { sessionId, foldId: record.id, key },
-      });
+      throw new FoldError(
+        'STORE.WRITE_FAILED',
+        `${this.name} store: fold ${record.id} of session ${sessionId} already exists with different content; fold records are immutable`,
+        {
+          details: { sessionId, foldId: record.id, key },
+        },
+      );
     }
     await this.connection.write(key, wrapFold(sessionId, record), 'write fold record');
   }
@@ -98,7 +106,10 @@ export class KeyvFoldStore implements FoldStore {
     for await (const [key, value] of this.connection.entries('list fold records of')) {
       if (storedKind(value) !== 'fold') continue;
       const envelope = value as FoldEnvelope;
-      yield { sessionId: String(envelope.sessionId), record: unwrapFold(value, String(envelope.sessionId), String(envelope.body?.id), { storeName: this.name, key }) };
+      yield {
+        sessionId: String(envelope.sessionId),
+        record: unwrapFold(value, String(envelope.sessionId), String(envelope.body?.id), { storeName: this.name, key }),
+      };
     }
   }
 
@@ -128,7 +139,10 @@ export class KeyvFoldStore implements FoldStore {
     return keyvBlobInfo(this.connection, this.name, sha256);
   }
 
-  async deleteBlob(sha256: string, options: { readonly touchedBefore: number }): Promise<'deleted' | 'kept' | 'absent'> {
+  async deleteBlob(
+    sha256: string,
+    options: { readonly touchedBefore: number },
+  ): Promise<'deleted' | 'kept' | 'absent'> {
     return deleteKeyvBlob(this.connection, this.name, sha256, options.touchedBefore);
   }
 

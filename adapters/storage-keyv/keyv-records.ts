@@ -38,7 +38,13 @@ export interface StoredEvidenceUsage {
 /** Decode stored bytes, or `undefined` when the value is not a stored blob/artifact at all. */
 export function decodeStoredBytes(value: unknown): { sha256: string; bytes: Uint8Array } | undefined {
   const stored = value as Partial<StoredBlob> | null;
-  if (typeof stored !== 'object' || stored === null || typeof stored.base64 !== 'string' || typeof stored.sha256 !== 'string') return undefined;
+  if (
+    typeof stored !== 'object' ||
+    stored === null ||
+    typeof stored.base64 !== 'string' ||
+    typeof stored.sha256 !== 'string'
+  )
+    return undefined;
   return { sha256: stored.sha256, bytes: Buffer.from(stored.base64, 'base64') };
 }
 

@@ -24,7 +24,11 @@ export interface StoredRequestLogHead {
  * chunks. A crash between the two leaves an uncounted chunk, never a torn one; one writer
  * per session is assumed (the head is read, then replaced).
  */
-export async function appendKeyvRequestLog(connection: KeyvConnection, sessionId: string, rows: readonly RequestLogRow[]): Promise<void> {
+export async function appendKeyvRequestLog(
+  connection: KeyvConnection,
+  sessionId: string,
+  rows: readonly RequestLogRow[],
+): Promise<void> {
   assertSafeId(sessionId, 'session id', connection.name);
   if (rows.length === 0) return;
   const chunks = await chunkCount(connection, sessionId);
@@ -34,7 +38,10 @@ export async function appendKeyvRequestLog(connection: KeyvConnection, sessionId
   await connection.write(requestLogHeadKey(sessionId), head, 'append to the request log');
 }
 
-export async function readKeyvRequestLog(connection: KeyvConnection, sessionId: string): Promise<readonly RequestLogRow[]> {
+export async function readKeyvRequestLog(
+  connection: KeyvConnection,
+  sessionId: string,
+): Promise<readonly RequestLogRow[]> {
   assertSafeId(sessionId, 'session id', connection.name);
   const rows: RequestLogRow[] = [];
   const chunks = await chunkCount(connection, sessionId);
@@ -45,12 +52,16 @@ export async function readKeyvRequestLog(connection: KeyvConnection, sessionId: 
       checkRequestLogRow(undefined, connection.name, key);
       continue;
     }
-    value.rows.forEach((row, position) => rows.push(checkRequestLogRow(row, connection.name, `${key} row ${position + 1}`)));
+    value.rows.forEach((row, position) => {
+      rows.push(checkRequestLogRow(row, connection.name, `${key} row ${position + 1}`));
+    });
   }
   return rows;
 }
 
 async function chunkCount(connection: KeyvConnection, sessionId: string): Promise<number> {
-  const head = (await connection.read(requestLogHeadKey(sessionId), 'read the request log')) as Partial<StoredRequestLogHead> | undefined;
+  const head = (await connection.read(requestLogHeadKey(sessionId), 'read the request log')) as
+    | Partial<StoredRequestLogHead>
+    | undefined;
   return head === undefined ? 0 : Number.isInteger(head.chunks) ? head.chunks! : 0;
 }

@@ -1,7 +1,7 @@
-import type { EvidenceReference, EvidenceStore } from '../../ports/evidence-store.port.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import { sha256Hex } from '../../core/hashing.ts';
 import { assertSafeId, assertSha256 } from '../../core/store-keys.ts';
+import type { EvidenceReference, EvidenceStore } from '../../ports/evidence-store.port.ts';
 
 /** Cumulative evidence a session may store before writes are refused. */
 export const DEFAULT_EVIDENCE_CAP_BYTES = 512 * 1024 * 1024;
@@ -14,7 +14,8 @@ export class MemoryEvidenceStore implements EvidenceStore {
   private readonly used = new Map<string, number>();
 
   constructor(private readonly capBytes: number = DEFAULT_EVIDENCE_CAP_BYTES) {
-    if (!Number.isInteger(capBytes) || capBytes < 1) throw new FoldError('SETTINGS.INVALID', `evidence cap must be a positive integer of bytes, got ${capBytes}`);
+    if (!Number.isInteger(capBytes) || capBytes < 1)
+      throw new FoldError('SETTINGS.INVALID', `evidence cap must be a positive integer of bytes, got ${capBytes}`);
   }
 
   async put(sessionId: string, content: Uint8Array | string): Promise<EvidenceReference> {
@@ -25,7 +26,11 @@ export class MemoryEvidenceStore implements EvidenceStore {
     if (!session.has(sha256)) {
       const after = (this.used.get(sessionId) ?? 0) + bytes.length;
       if (after > this.capBytes) {
-        throw new FoldError('STORE.CAP_REACHED', `${this.name}: session ${sessionId} would hold ${after} bytes of evidence, over its cap of ${this.capBytes}`, { details: { sessionId, capBytes: this.capBytes } });
+        throw new FoldError(
+          'STORE.CAP_REACHED',
+          `${this.name}: session ${sessionId} would hold ${after} bytes of evidence, over its cap of ${this.capBytes}`,
+          { details: { sessionId, capBytes: this.capBytes } },
+        );
       }
       session.set(sha256, bytes);
       this.artifacts.set(sessionId, session);
@@ -38,8 +43,14 @@ export class MemoryEvidenceStore implements EvidenceStore {
     assertSafeId(sessionId, 'session id', this.name);
     assertSha256(sha256, this.name);
     const bytes = this.artifacts.get(sessionId)?.get(sha256);
-    if (bytes === undefined) throw new FoldError('STORE.NOT_FOUND', `${this.name}: session ${sessionId} has no artifact ${sha256}`, { details: { sessionId, sha256 } });
-    if (sha256Hex(bytes) !== sha256) throw new FoldError('STORE.HASH_MISMATCH', `${this.name}: artifact ${sha256} is corrupted`, { details: { sha256 } });
+    if (bytes === undefined)
+      throw new FoldError('STORE.NOT_FOUND', `${this.name}: session ${sessionId} has no artifact ${sha256}`, {
+        details: { sessionId, sha256 },
+      });
+    if (sha256Hex(bytes) !== sha256)
+      throw new FoldError('STORE.HASH_MISMATCH', `${this.name}: artifact ${sha256} is corrupted`, {
+        details: { sha256 },
+      });
     return bytes.slice();
   }
 

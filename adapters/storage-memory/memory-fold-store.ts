@@ -1,10 +1,10 @@
+import { migrateEngineState } from '../../core/engine-state.ts';
+import { FoldError } from '../../core/fold-error.ts';
+import { sha256Hex, stableStringify } from '../../core/hashing.ts';
+import { assertSafeId, assertSha256 } from '../../core/store-keys.ts';
 import type { EngineState, FoldRecord } from '../../ports/fold-records.ts';
 import type { FoldStore, FoldStoreCapabilities, StoredBlobInfo } from '../../ports/fold-store.port.ts';
 import type { RequestLogRow } from '../../ports/request-log.ts';
-import { FoldError } from '../../core/fold-error.ts';
-import { sha256Hex, stableStringify } from '../../core/hashing.ts';
-import { migrateEngineState } from '../../core/engine-state.ts';
-import { assertSafeId, assertSha256 } from '../../core/store-keys.ts';
 
 /** Options of the in-memory fold store. */
 export interface MemoryFoldStoreOptions {
@@ -25,7 +25,12 @@ export interface MemoryFoldStoreOptions {
 export class MemoryFoldStore implements FoldStore {
   readonly specificationVersion = 'v1' as const;
   readonly name = 'memory';
-  readonly capabilities: FoldStoreCapabilities = { verifiesReads: true, shared: false, retention: true, requestLog: true };
+  readonly capabilities: FoldStoreCapabilities = {
+    verifiesReads: true,
+    shared: false,
+    retention: true,
+    requestLog: true,
+  };
   private readonly blobs = new Map<string, Uint8Array>();
   // When each blob was last put; a re-put refreshes it so a running gc keeps the blob.
   private readonly touched = new Map<string, number>();
@@ -49,9 +54,13 @@ export class MemoryFoldStore implements FoldStore {
   async getBlob(sha256: string): Promise<Uint8Array> {
     assertSha256(sha256, this.name);
     const bytes = this.blobs.get(sha256);
-    if (bytes === undefined) throw new FoldError('STORE.NOT_FOUND', `memory store has no blob ${sha256}`, { details: { sha256 } });
+    if (bytes === undefined)
+      throw new FoldError('STORE.NOT_FOUND', `memory store has no blob ${sha256}`, { details: { sha256 } });
     const actual = sha256Hex(bytes);
-    if (actual !== sha256) throw new FoldError('STORE.HASH_MISMATCH', `memory store blob ${sha256} hashes to ${actual}`, { details: { sha256, actual } });
+    if (actual !== sha256)
+      throw new FoldError('STORE.HASH_MISMATCH', `memory store blob ${sha256} hashes to ${actual}`, {
+        details: { sha256, actual },
+      });
     return bytes.slice();
   }
 
@@ -67,7 +76,11 @@ export class MemoryFoldStore implements FoldStore {
     const session = this.folds.get(sessionId) ?? new Map<string, string>();
     const existing = session.get(record.id);
     if (existing !== undefined && existing !== serialized) {
-      throw new FoldError('STORE.WRITE_FAILED', `memory store: fold ${record.id} of session ${sessionId} already exists with different content; fold records are immutable`, { details: { sessionId, foldId: record.id } });
+      throw new FoldError(
+        'STORE.WRITE_FAILED',
+        `memory store: fold ${record.id} of session ${sessionId} already exists with different content; fold records are immutable`,
+        { details: { sessionId, foldId: record.id } },
+      );
     }
     session.set(record.id, serialized);
     this.folds.set(sessionId, session);
@@ -113,7 +126,10 @@ export class MemoryFoldStore implements FoldStore {
     return bytes === undefined ? undefined : { sha256, bytes: bytes.length, touchedAt: this.touched.get(sha256) ?? 0 };
   }
 
-  async deleteBlob(sha256: string, options: { readonly touchedBefore: number }): Promise<'deleted' | 'kept' | 'absent'> {
+  async deleteBlob(
+    sha256: string,
+    options: { readonly touchedBefore: number },
+  ): Promise<'deleted' | 'kept' | 'absent'> {
     assertSha256(sha256, this.name);
     if (!this.blobs.has(sha256)) return 'absent';
     if ((this.touched.get(sha256) ?? 0) >= options.touchedBefore) return 'kept';

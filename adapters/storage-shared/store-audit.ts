@@ -21,12 +21,17 @@ export function emptyAuditReport(): StoreAuditReport {
 }
 
 /** Run one check, recording its failure as a problem of `key` instead of stopping the audit. */
-export async function auditItem(report: StoreAuditReport, key: string, check: () => Promise<unknown>): Promise<boolean> {
+export async function auditItem(
+  report: StoreAuditReport,
+  key: string,
+  check: () => Promise<unknown>,
+): Promise<boolean> {
   try {
     await check();
     return true;
   } catch (error) {
-    const code = typeof (error as { code?: unknown })?.code === 'string' ? (error as { code: string }).code : 'STORE.READ_FAILED';
+    const code =
+      typeof (error as { code?: unknown })?.code === 'string' ? (error as { code: string }).code : 'STORE.READ_FAILED';
     report.problems.push({ key, code, message: error instanceof Error ? error.message : String(error) });
     return false;
   }

@@ -1,7 +1,7 @@
-import type { EngineState, FoldRecord } from '../../ports/fold-records.ts';
-import { FoldError } from '../../core/fold-error.ts';
 import { migrateEngineState } from '../../core/engine-state.ts';
+import { FoldError } from '../../core/fold-error.ts';
 import { sha256Hex, stableStringify } from '../../core/hashing.ts';
+import type { EngineState, FoldRecord } from '../../ports/fold-records.ts';
 
 /** Version of the envelope around persisted records (not of the records themselves). */
 export const ENVELOPE_VERSION = 1;
@@ -33,11 +33,23 @@ export interface RecordLocation {
 
 /** Wrap a fold record for storage. The stable JSON is also what immutability compares. */
 export function wrapFold(sessionId: string, record: FoldRecord): FoldEnvelope {
-  return { envelopeVersion: ENVELOPE_VERSION, kind: 'fold', sessionId, sha256: sha256Hex(stableStringify(record)), body: record };
+  return {
+    envelopeVersion: ENVELOPE_VERSION,
+    kind: 'fold',
+    sessionId,
+    sha256: sha256Hex(stableStringify(record)),
+    body: record,
+  };
 }
 
 export function wrapState(sessionId: string, state: EngineState): StateEnvelope {
-  return { envelopeVersion: ENVELOPE_VERSION, kind: 'state', sessionId, sha256: sha256Hex(stableStringify(state)), body: state };
+  return {
+    envelopeVersion: ENVELOPE_VERSION,
+    kind: 'state',
+    sessionId,
+    sha256: sha256Hex(stableStringify(state)),
+    body: state,
+  };
 }
 
 /**
@@ -49,12 +61,20 @@ export function unwrapFold(raw: unknown, sessionId: string, foldId: string, loca
   const envelope = checkEnvelope(raw, 'fold', sessionId, location);
   const record = envelope.body as FoldRecord;
   if (record.id !== foldId) {
-    throw new FoldError('STATE.CORRUPT', `${location.storeName} store: ${location.key} holds fold ${String(record.id)}, not ${foldId}`, { details: { key: location.key, foldId } });
+    throw new FoldError(
+      'STATE.CORRUPT',
+      `${location.storeName} store: ${location.key} holds fold ${String(record.id)}, not ${foldId}`,
+      { details: { key: location.key, foldId } },
+    );
   }
   if (!READABLE_FOLD_SCHEMA_VERSIONS.includes(record.schemaVersion)) {
-    throw new FoldError('STORE.SCHEMA_VERSION', `${location.storeName} store: fold record ${location.key} has schema version ${String(record.schemaVersion)}; this runtime reads ${READABLE_FOLD_SCHEMA_VERSIONS.join(', ')}`, {
-      details: { key: location.key, schemaVersion: String(record.schemaVersion) },
-    });
+    throw new FoldError(
+      'STORE.SCHEMA_VERSION',
+      `${location.storeName} store: fold record ${location.key} has schema version ${String(record.schemaVersion)}; this runtime reads ${READABLE_FOLD_SCHEMA_VERSIONS.join(', ')}`,
+      {
+        details: { key: location.key, schemaVersion: String(record.schemaVersion) },
+      },
+    );
   }
   return record;
 }
@@ -70,30 +90,61 @@ export function parseEnvelopeText(text: string, location: RecordLocation): unkno
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new FoldError('STORE.HASH_MISMATCH', `${location.storeName} store: ${location.key} is not valid JSON (corrupted record)`, { cause: error, details: { key: location.key } });
+    throw new FoldError(
+      'STORE.HASH_MISMATCH',
+      `${location.storeName} store: ${location.key} is not valid JSON (corrupted record)`,
+      { cause: error, details: { key: location.key } },
+    );
   }
 }
 
-function checkEnvelope(raw: unknown, kind: 'fold' | 'state', sessionId: string, location: RecordLocation): RecordEnvelope<typeof kind, unknown> {
+function checkEnvelope(
+  raw: unknown,
+  kind: 'fold' | 'state',
+  sessionId: string,
+  location: RecordLocation,
+): RecordEnvelope<typeof kind, unknown> {
   const envelope = raw as Partial<RecordEnvelope<typeof kind, unknown>> | null;
-  if (typeof envelope !== 'object' || envelope === null || typeof envelope.body !== 'object' || envelope.body === null || typeof envelope.sha256 !== 'string') {
-    throw new FoldError('STORE.HASH_MISMATCH', `${location.storeName} store: ${location.key} is not a pi-fold ${kind} envelope (corrupted record)`, { details: { key: location.key } });
+  if (
+    typeof envelope !== 'object' ||
+    envelope === null ||
+    typeof envelope.body !== 'object' ||
+    envelope.body === null ||
+    typeof envelope.sha256 !== 'string'
+  ) {
+    throw new FoldError(
+      'STORE.HASH_MISMATCH',
+      `${location.storeName} store: ${location.key} is not a pi-fold ${kind} envelope (corrupted record)`,
+      { details: { key: location.key } },
+    );
   }
   if (envelope.envelopeVersion !== ENVELOPE_VERSION) {
-    throw new FoldError('STORE.SCHEMA_VERSION', `${location.storeName} store: ${location.key} has envelope version ${String(envelope.envelopeVersion)}; this runtime reads ${ENVELOPE_VERSION}`, {
-      details: { key: location.key, envelopeVersion: String(envelope.envelopeVersion) },
-    });
+    throw new FoldError(
+      'STORE.SCHEMA_VERSION',
+      `${location.storeName} store: ${location.key} has envelope version ${String(envelope.envelopeVersion)}; this runtime reads ${ENVELOPE_VERSION}`,
+      {
+        details: { key: location.key, envelopeVersion: String(envelope.envelopeVersion) },
+      },
+    );
   }
   const actual = sha256Hex(stableStringify(envelope.body));
   if (actual !== envelope.sha256) {
-    throw new FoldError('STORE.HASH_MISMATCH', `${location.storeName} store: ${kind} record ${location.key} hashes to ${actual}, not its recorded ${envelope.sha256}`, {
-      details: { key: location.key, sha256: envelope.sha256, actual },
-    });
+    throw new FoldError(
+      'STORE.HASH_MISMATCH',
+      `${location.storeName} store: ${kind} record ${location.key} hashes to ${actual}, not its recorded ${envelope.sha256}`,
+      {
+        details: { key: location.key, sha256: envelope.sha256, actual },
+      },
+    );
   }
   if (envelope.kind !== kind || envelope.sessionId !== sessionId) {
-    throw new FoldError('STATE.CORRUPT', `${location.storeName} store: ${location.key} is a ${String(envelope.kind)} record of session ${String(envelope.sessionId)}, expected a ${kind} record of ${sessionId}`, {
-      details: { key: location.key, sessionId },
-    });
+    throw new FoldError(
+      'STATE.CORRUPT',
+      `${location.storeName} store: ${location.key} is a ${String(envelope.kind)} record of session ${String(envelope.sessionId)}, expected a ${kind} record of ${sessionId}`,
+      {
+        details: { key: location.key, sessionId },
+      },
+    );
   }
   return envelope as RecordEnvelope<typeof kind, unknown>;
 }

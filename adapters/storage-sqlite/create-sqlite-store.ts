@@ -26,11 +26,19 @@ export function createSqliteKeyv(options: SqliteStoreOptions): Keyv {
     throw new FoldError('SETTINGS.INVALID', 'sqlite store: path must be a database file path');
   }
   const namespace = options.namespace ?? 'pi-fold';
-  if (namespace.includes(':') || namespace.length === 0) throw new FoldError('SETTINGS.INVALID', `sqlite store: namespace ${JSON.stringify(namespace)} must be non-empty and contain no ':'`);
+  if (namespace.includes(':') || namespace.length === 0)
+    throw new FoldError(
+      'SETTINGS.INVALID',
+      `sqlite store: namespace ${JSON.stringify(namespace)} must be non-empty and contain no ':'`,
+    );
   const KeyvSqlite = loadKeyvSqlite();
   const path = resolve(options.path);
   mkdirSync(dirname(path), { recursive: true });
-  const adapter = new KeyvSqlite({ uri: `sqlite://${path}`, busyTimeout: options.busyTimeoutMs ?? 10_000, iterationLimit: 200 });
+  const adapter = new KeyvSqlite({
+    uri: `sqlite://${path}`,
+    busyTimeout: options.busyTimeoutMs ?? 10_000,
+    iterationLimit: 200,
+  });
   // WAL lets one process read while another writes; failures surface on the first real query.
   void adapter.query('PRAGMA journal_mode=WAL').catch(() => undefined);
   return new Keyv({ store: adapter, namespace, throwOnErrors: true });
@@ -42,6 +50,13 @@ export function createSqliteFoldStore(options: SqliteStoreOptions): KeyvFoldStor
 }
 
 /** An EvidenceStore in one SQLite file (may be the fold store's file). */
-export function createSqliteEvidenceStore(options: SqliteStoreOptions & { readonly capBytes?: number }): KeyvEvidenceStore {
-  return new KeyvEvidenceStore({ keyv: createSqliteKeyv(options), name: 'sqlite', ownsConnection: true, ...(options.capBytes === undefined ? {} : { capBytes: options.capBytes }) });
+export function createSqliteEvidenceStore(
+  options: SqliteStoreOptions & { readonly capBytes?: number },
+): KeyvEvidenceStore {
+  return new KeyvEvidenceStore({
+    keyv: createSqliteKeyv(options),
+    name: 'sqlite',
+    ownsConnection: true,
+    ...(options.capBytes === undefined ? {} : { capBytes: options.capBytes }),
+  });
 }

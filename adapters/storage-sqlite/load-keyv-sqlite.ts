@@ -7,7 +7,11 @@ export interface KeyvSqliteAdapter extends KeyvStoreAdapter {
   query(sql: string): Promise<unknown>;
 }
 
-type KeyvSqliteConstructor = new (options: { uri: string; busyTimeout: number; iterationLimit: number }) => KeyvSqliteAdapter;
+type KeyvSqliteConstructor = new (options: {
+  uri: string;
+  busyTimeout: number;
+  iterationLimit: number;
+}) => KeyvSqliteAdapter;
 
 /** The install line named when SQLite is chosen without its packages. */
 export const SQLITE_INSTALL_HINT = 'npm install @keyv/sqlite@4.0.8 (it builds the native sqlite3 package)';
@@ -29,12 +33,20 @@ export function loadKeyvSqlite(): KeyvSqliteConstructor {
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND' || code === 'ERR_DLOPEN_FAILED') {
-      throw new FoldError('HOST.PACKAGE_MISSING', `store 'sqlite' needs the optional package @keyv/sqlite, which could not be loaded (${(error as Error).message.split('\n')[0]}); install it: ${SQLITE_INSTALL_HINT}`, { cause: error, details: { package: '@keyv/sqlite' } });
+      throw new FoldError(
+        'HOST.PACKAGE_MISSING',
+        `store 'sqlite' needs the optional package @keyv/sqlite, which could not be loaded (${(error as Error).message.split('\n')[0]}); install it: ${SQLITE_INSTALL_HINT}`,
+        { cause: error, details: { package: '@keyv/sqlite' } },
+      );
     }
     throw error;
   }
   const adapterClass = module.KeyvSqlite ?? module.default;
-  if (typeof adapterClass !== 'function') throw new FoldError('HOST.PACKAGE_MISSING', `@keyv/sqlite exports no adapter class; install a supported version: ${SQLITE_INSTALL_HINT}`);
+  if (typeof adapterClass !== 'function')
+    throw new FoldError(
+      'HOST.PACKAGE_MISSING',
+      `@keyv/sqlite exports no adapter class; install a supported version: ${SQLITE_INSTALL_HINT}`,
+    );
   loaded = adapterClass;
   return adapterClass;
 }

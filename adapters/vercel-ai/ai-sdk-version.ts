@@ -1,5 +1,5 @@
-import * as aiSdk from 'ai';
 import type { ModelMessage } from 'ai';
+import * as aiSdk from 'ai';
 
 /**
  * Where ai@6 and ai@7 differ for folding, decided in this one file so the engine sees a single
@@ -43,7 +43,10 @@ export interface StepInput {
   /** ai@7: steering messages added before this step. */
   readonly experimental_steeringMessages?: SteeringMessages;
   /** The finished steps; in ai@7 each carries its own steering messages and response messages. */
-  readonly steps?: readonly { readonly response?: { readonly messages?: readonly ModelMessage[] }; readonly experimental_steeringMessages?: SteeringMessages }[];
+  readonly steps?: readonly {
+    readonly response?: { readonly messages?: readonly ModelMessage[] };
+    readonly experimental_steeringMessages?: SteeringMessages;
+  }[];
 }
 
 /**
@@ -55,11 +58,17 @@ export function stepHistory(input: StepInput): ModelMessage[] {
   const { initialMessages, responseMessages } = input;
   if (initialMessages === undefined || responseMessages === undefined) return input.messages;
   const steps = input.steps ?? [];
-  const steered = input.experimental_steeringMessages !== undefined || steps.some((step) => step.experimental_steeringMessages !== undefined);
+  const steered =
+    input.experimental_steeringMessages !== undefined ||
+    steps.some((step) => step.experimental_steeringMessages !== undefined);
   if (!steered) return [...initialMessages, ...responseMessages];
   const fromSteps = steps.reduce((count, step) => count + (step.response?.messages?.length ?? 0), 0);
-  const history: ModelMessage[] = [...initialMessages, ...responseMessages.slice(0, responseMessages.length - fromSteps)];
-  for (const step of steps) history.push(...(step.experimental_steeringMessages ?? []), ...(step.response?.messages ?? []));
+  const history: ModelMessage[] = [
+    ...initialMessages,
+    ...responseMessages.slice(0, responseMessages.length - fromSteps),
+  ];
+  for (const step of steps)
+    history.push(...(step.experimental_steeringMessages ?? []), ...(step.response?.messages ?? []));
   history.push(...(input.experimental_steeringMessages ?? []));
   return history;
 }

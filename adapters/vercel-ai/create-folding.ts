@@ -1,15 +1,27 @@
-import { MessageHistorySource } from './message-history-source.ts';
-import { wrapLanguageModel, type LanguageModelMiddleware, type ModelMessage, type PrepareStepFunction, type PrepareStepResult, type Tool } from 'ai';
+import {
+  type LanguageModelMiddleware,
+  type ModelMessage,
+  type PrepareStepFunction,
+  type PrepareStepResult,
+  type Tool,
+  wrapLanguageModel,
+} from 'ai';
 import { createFoldRuntime, type FoldRuntimeOptions } from '../../composition/create-fold-runtime.ts';
-import { assertKnownOptions, assertSessionIdOption, describeValue, RUNTIME_OPTION_KEYS } from '../../composition/option-checks.ts';
+import {
+  assertKnownOptions,
+  assertSessionIdOption,
+  describeValue,
+  RUNTIME_OPTION_KEYS,
+} from '../../composition/option-checks.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import type { FoldRuntime, ProjectionResult, RequestContext } from '../../core/fold-runtime.ts';
-import type { CommitTelemetry } from '../../ports/projection-sink.port.ts';
 import { foldToolNeeded, TOOL_OFFERS, type ToolOffer } from '../../core/tool-offer.ts';
+import type { CommitTelemetry } from '../../ports/projection-sink.port.ts';
 import type { TranscriptEntry } from '../../ports/transcript-source.port.ts';
-import { stepHistory, type StepInput } from './ai-sdk-version.ts';
+import { type StepInput, stepHistory } from './ai-sdk-version.ts';
 import { createFoldContextTool, type FoldContextInput } from './fold-context-tool.ts';
 import { MessageEntryMapper } from './message-entries.ts';
+import { MessageHistorySource } from './message-history-source.ts';
 import { ProjectedMessageConverter } from './projected-messages.ts';
 import { createUsageMiddleware, type PromptRecord } from './usage-middleware.ts';
 
@@ -92,7 +104,8 @@ export interface Folding {
  * same folds.
  */
 export async function createFolding(options: FoldingOptions): Promise<Folding> {
-  if (typeof options !== 'object' || options === null) throw new FoldError('SETTINGS.INVALID', 'createFolding needs an options object with a sessionId');
+  if (typeof options !== 'object' || options === null)
+    throw new FoldError('SETTINGS.INVALID', 'createFolding needs an options object with a sessionId');
   assertKnownOptions(options, [...RUNTIME_OPTION_KEYS, ...FOLDING_OPTION_KEYS], 'createFolding');
   assertSessionIdOption(options.sessionId, 'createFolding');
   assertBudgetSource(options);
@@ -111,7 +124,12 @@ export async function createFolding(options: FoldingOptions): Promise<Folding> {
 
   const project = async (history: readonly ModelMessage[], model: unknown): Promise<ModelMessage[]> => {
     source.update(history);
-    last = await runtime.project(source, { ...(options.contextWindow === undefined ? {} : { contextWindow: options.contextWindow }), ...stepModel(model), overheadChars, requestTime: Date.now() });
+    last = await runtime.project(source, {
+      ...(options.contextWindow === undefined ? {} : { contextWindow: options.contextWindow }),
+      ...stepModel(model),
+      overheadChars,
+      requestTime: Date.now(),
+    });
     for (const warning of last.warnings) onWarning(warning);
     return converter.toModelMessages(last.messages);
   };
@@ -135,7 +153,9 @@ export async function createFolding(options: FoldingOptions): Promise<Folding> {
     runtime,
     lastProjection: () => last,
     wrapModel: (model) => wrapLanguageModel({ model, middleware }),
-    composePrepareStep<TOOLS extends Record<string, Tool>>(own: PrepareStepFunction<TOOLS>): PrepareStepFunction<TOOLS> {
+    composePrepareStep<TOOLS extends Record<string, Tool>>(
+      own: PrepareStepFunction<TOOLS>,
+    ): PrepareStepFunction<TOOLS> {
       return async (stepOptions): Promise<PrepareStepResult<TOOLS>> => {
         const history = stepHistory(stepOptions);
         const theirs = await own({ ...stepOptions, messages: history });
@@ -164,12 +184,24 @@ function stepModel(model: unknown): Pick<RequestContext, 'model'> {
 function assertBudgetSource(options: FoldingOptions): void {
   const { contextWindow } = options;
   if (contextWindow !== undefined && (!Number.isInteger(contextWindow) || contextWindow < 1000)) {
-    throw new FoldError('SETTINGS.INVALID', `vercel-ai: contextWindow must be an integer of at least 1000 tokens, got ${describeValue(contextWindow)}`, { details: { option: 'contextWindow' } });
+    throw new FoldError(
+      'SETTINGS.INVALID',
+      `vercel-ai: contextWindow must be an integer of at least 1000 tokens, got ${describeValue(contextWindow)}`,
+      { details: { option: 'contextWindow' } },
+    );
   }
   if (options.toolOffer !== undefined && !(TOOL_OFFERS as readonly unknown[]).includes(options.toolOffer)) {
-    throw new FoldError('SETTINGS.INVALID', `vercel-ai: toolOffer must be one of ${TOOL_OFFERS.map((name) => `"${name}"`).join(', ')}, got ${describeValue(options.toolOffer)}`, { details: { option: 'toolOffer' } });
+    throw new FoldError(
+      'SETTINGS.INVALID',
+      `vercel-ai: toolOffer must be one of ${TOOL_OFFERS.map((name) => `"${name}"`).join(', ')}, got ${describeValue(options.toolOffer)}`,
+      { details: { option: 'toolOffer' } },
+    );
   }
   if (options.settings?.providerInputBudget === undefined && contextWindow === undefined) {
-    throw new FoldError('SETTINGS.INVALID', 'vercel-ai: set settings.providerInputBudget or contextWindow; the AI SDK does not report a context window', { details: { option: 'contextWindow' } });
+    throw new FoldError(
+      'SETTINGS.INVALID',
+      'vercel-ai: set settings.providerInputBudget or contextWindow; the AI SDK does not report a context window',
+      { details: { option: 'contextWindow' } },
+    );
   }
 }

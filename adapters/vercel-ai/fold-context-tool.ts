@@ -1,4 +1,4 @@
-import { jsonSchema, tool, zodSchema, type Tool } from 'ai';
+import { jsonSchema, type Tool, tool, zodSchema } from 'ai';
 import { z } from 'zod';
 import { ACTION_NAMES } from '../../core/actions/action-arguments.ts';
 import { BRIEF_MAX_CHARS } from '../../core/briefs.ts';
@@ -11,15 +11,26 @@ import type { FoldRuntime } from '../../core/fold-runtime.ts';
  * refusal the model sees is one FoldError message that names the problem.
  */
 export const foldContextInputSchema = z.object({
-  action: z.enum(ACTION_NAMES).describe('what to do: status, peek, search, brief, expand, refold, pin, unpin, reboundary or unmark'),
+  action: z
+    .enum(ACTION_NAMES)
+    .describe('what to do: status, peek, search, brief, expand, refold, pin, unpin, reboundary or unmark'),
   id: z.string().optional().describe('a fold or mark id (peek, brief, expand, refold, unmark)'),
   ids: z.array(z.string()).optional().describe('entry, mark or fold ids (pin, unpin, reboundary)'),
   text: z.string().optional().describe(`brief: your own words for a pending fold, at most ${BRIEF_MAX_CHARS} chars`),
   brief: z.string().optional().describe('reboundary: optional brief for the new span'),
   detail: z.enum(['summary', 'tree']).optional().describe('status: "tree" lists every fold with depth and parent'),
-  offset: z.number().int().optional().describe('peek: UTF-8 byte offset into the peek text, headers included (as the continue-with line of a peek or the peekOffset of a search hit gives it)'),
+  offset: z
+    .number()
+    .int()
+    .optional()
+    .describe(
+      'peek: UTF-8 byte offset into the peek text, headers included (as the continue-with line of a peek or the peekOffset of a search hit gives it)',
+    ),
   bytes: z.number().int().optional().describe('peek: how many bytes to read'),
-  ephemeral: z.boolean().optional().describe('peek: when true (default) the result shrinks to a one-line stub after your next reply'),
+  ephemeral: z
+    .boolean()
+    .optional()
+    .describe('peek: when true (default) the result shrinks to a one-line stub after your next reply'),
   pattern: z.string().optional().describe('search: text to find in the exact source of every fold'),
   regex: z.boolean().optional().describe('search: treat pattern as a regular expression (linear-time subset)'),
   ignoreCase: z.boolean().optional().describe('search: match regardless of case'),
@@ -32,8 +43,8 @@ export type FoldContextInput = z.infer<typeof foldContextInputSchema>;
 
 const DESCRIPTION = [
   'Manage your context window. Old spans are folded into short briefs; their exact text stays stored.',
-  'status: budget, occupancy, pending marks and folds. peek {id}: read a fold\'s exact source.',
-  'search {pattern}: find exact text (regex:true for a regular expression) in every fold\'s stored source; hits name the peek that shows them.',
+  "status: budget, occupancy, pending marks and folds. peek {id}: read a fold's exact source.",
+  "search {pattern}: find exact text (regex:true for a regular expression) in every fold's stored source; hits name the peek that shows them.",
   'expand {id}: restore a fold in place; refold {id}: collapse it again. brief {id,text}: your words for a pending fold.',
   'pin/unpin {ids}: keep entries raw. reboundary {ids}: re-cut a span. unmark {id}: withdraw a pending mark.',
 ].join('\n');

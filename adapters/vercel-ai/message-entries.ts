@@ -6,7 +6,11 @@ import { canonicalBytes, messageText, toolOutputText } from './canonical-message
 /** Where an entry came from: a whole message, or one part of a tool message. */
 export type EntrySource =
   | { readonly kind: 'message'; readonly message: ModelMessage }
-  | { readonly kind: 'tool-part'; readonly message: ToolModelMessage; readonly part: ToolResultPart | ToolApprovalResponse };
+  | {
+      readonly kind: 'tool-part';
+      readonly message: ToolModelMessage;
+      readonly part: ToolResultPart | ToolApprovalResponse;
+    };
 
 /** An entry before its id is known: ids depend on the chain of entries before it. */
 interface EntryDraft {
@@ -52,7 +56,14 @@ export class MessageEntryMapper {
     for (let position = reused; position < messages.length; position += 1) {
       for (const draft of this.draftsOf(messages[position]!)) {
         const id = `${draft.prefix}_${sha256Hex(`${previousId}|${draft.sha256}`).slice(0, 32)}`;
-        entries.push({ id, role: draft.role, bytes: draft.bytes, sha256: draft.sha256, text: draft.text, ...draft.rest });
+        entries.push({
+          id,
+          role: draft.role,
+          bytes: draft.bytes,
+          sha256: draft.sha256,
+          text: draft.text,
+          ...draft.rest,
+        });
         this.sourceById.set(id, draft.source);
         previousId = id;
       }
@@ -79,7 +90,14 @@ export class MessageEntryMapper {
   }
 }
 
-function draft(role: EntryRole, prefix: string, bytes: string, text: string, source: EntrySource, rest: EntryDraft['rest'] = {}): EntryDraft {
+function draft(
+  role: EntryRole,
+  prefix: string,
+  bytes: string,
+  text: string,
+  source: EntrySource,
+  rest: EntryDraft['rest'] = {},
+): EntryDraft {
   return { role, prefix, bytes, sha256: sha256Hex(bytes), text, source, rest };
 }
 
@@ -97,20 +115,37 @@ function describeMessage(message: ModelMessage): EntryDraft[] {
           ? []
           : message.content.flatMap((part) =>
               // A provider-executed call is answered inside the same message: nothing to pair.
-              part.type === 'tool-call' && part.providerExecuted !== true ? [{ id: part.toolCallId, name: part.toolName, argumentsJson: canonicalBytes(part.input ?? null) }] : [],
+              part.type === 'tool-call' && part.providerExecuted !== true
+                ? [{ id: part.toolCallId, name: part.toolName, argumentsJson: canonicalBytes(part.input ?? null) }]
+                : [],
             );
-      return [draft('assistant', 'a', canonicalBytes(message), messageText(message), whole, calls.length > 0 ? { toolCalls: calls } : {})];
+      return [
+        draft(
+          'assistant',
+          'a',
+          canonicalBytes(message),
+          messageText(message),
+          whole,
+          calls.length > 0 ? { toolCalls: calls } : {},
+        ),
+      ];
     }
     case 'tool': {
-      if (message.content.length === 0) return [draft('user', 't', canonicalBytes(message), '', whole, { protected: true })];
+      if (message.content.length === 0)
+        return [draft('user', 't', canonicalBytes(message), '', whole, { protected: true })];
       return message.content.map((part) => {
         const bytes = canonicalBytes({ role: 'tool', content: [part], providerOptions: message.providerOptions });
         const source: EntrySource = { kind: 'tool-part', message, part };
         if (part.type === 'tool-result') {
-          return draft('toolResult', 'r', bytes, toolOutputText(part), source, { toolCallId: part.toolCallId, toolName: part.toolName });
+          return draft('toolResult', 'r', bytes, toolOutputText(part), source, {
+            toolCallId: part.toolCallId,
+            toolName: part.toolName,
+          });
         }
         // An approval answer is not a result: kept raw, it also keeps its batch from folding.
-        return draft('user', 'p', bytes, `tool approval ${part.approved ? 'granted' : 'denied'}`, source, { protected: true });
+        return draft('user', 'p', bytes, `tool approval ${part.approved ? 'granted' : 'denied'}`, source, {
+          protected: true,
+        });
       });
     }
   }

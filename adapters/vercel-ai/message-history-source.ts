@@ -27,8 +27,10 @@ export class MessageHistorySource implements TranscriptSource {
 
   read(known: KnownBranch): BranchRead {
     const entries = this.mapper.toEntries(this.history);
-    const extendsKnown = known.length > 0 && known.lastEntryId !== undefined && entries[known.length - 1]?.id === known.lastEntryId;
-    if (extendsKnown) return { kind: 'appended', afterEntryId: known.lastEntryId, entries: entries.slice(known.length) };
+    const extendsKnown =
+      known.length > 0 && known.lastEntryId !== undefined && entries[known.length - 1]?.id === known.lastEntryId;
+    if (extendsKnown)
+      return { kind: 'appended', afterEntryId: known.lastEntryId, entries: entries.slice(known.length) };
     return { kind: 'branch', entries };
   }
 }

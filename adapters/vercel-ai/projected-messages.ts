@@ -90,15 +90,23 @@ export class ProjectedMessageConverter {
 
   /** A result part whose output is its spilled window form (docs/behaviour.md B6.2). */
   private spilledPart(part: ToolPart, message: Extract<ProjectedMessage, { kind: 'spilled' }>): ToolPart {
-    if (part.type !== 'tool-result' || message.resultText === undefined) throw mismatch(message.entryId, 'a spilled entry of a tool message must be a tool result');
+    if (part.type !== 'tool-result' || message.resultText === undefined)
+      throw mismatch(message.entryId, 'a spilled entry of a tool message must be a tool result');
     return { ...part, output: spilledOutput(part.output, message.resultText) };
   }
 
   /** An assistant message whose spilled tool-call inputs show their window form (docs/behaviour.md B6.2). */
-  private spilledMessage(original: ModelMessage, message: Extract<ProjectedMessage, { kind: 'spilled' }>): ModelMessage {
+  private spilledMessage(
+    original: ModelMessage,
+    message: Extract<ProjectedMessage, { kind: 'spilled' }>,
+  ): ModelMessage {
     let converted = this.spilledMessages.get(message);
     if (converted === undefined) {
-      if (original.role !== 'assistant' || typeof original.content === 'string' || message.toolCallArguments === undefined) {
+      if (
+        original.role !== 'assistant' ||
+        typeof original.content === 'string' ||
+        message.toolCallArguments === undefined
+      ) {
         throw mismatch(message.entryId, 'a spilled message must be an assistant message with tool calls');
       }
       const replaced = new Map(message.toolCallArguments.map((call) => [call.toolCallId, call.argumentsJson]));
@@ -115,7 +123,12 @@ export class ProjectedMessageConverter {
   private stubPart(message: Extract<ProjectedMessage, { kind: 'stub' }>): ToolResultPart {
     let part = this.stubParts.get(message);
     if (part === undefined) {
-      part = { type: 'tool-result', toolCallId: message.toolCallId, toolName: message.toolName, output: { type: 'text', value: message.text } };
+      part = {
+        type: 'tool-result',
+        toolCallId: message.toolCallId,
+        toolName: message.toolName,
+        output: { type: 'text', value: message.text },
+      };
       this.stubParts.set(message, part);
     }
     return part;
@@ -125,10 +138,13 @@ export class ProjectedMessageConverter {
 /** The output a spilled result shows: its window text, as text (or error text); media of a `content` output stay. */
 function spilledOutput(output: ToolResultPart['output'], text: string): ToolResultPart['output'] {
   if (output.type === 'error-text' || output.type === 'error-json') return { type: 'error-text', value: text };
-  if (output.type === 'content') return { type: 'content', value: [{ type: 'text', text }, ...output.value.filter((item) => item.type !== 'text')] };
+  if (output.type === 'content')
+    return { type: 'content', value: [{ type: 'text', text }, ...output.value.filter((item) => item.type !== 'text')] };
   return { type: 'text', value: text };
 }
 
 function mismatch(entryId: string, reason: string): FoldError {
-  return new FoldError('INVARIANT.BROKEN', `vercel-ai: the projection names entry ${entryId}, but ${reason}`, { details: { entryId } });
+  return new FoldError('INVARIANT.BROKEN', `vercel-ai: the projection names entry ${entryId}, but ${reason}`, {
+    details: { entryId },
+  });
 }

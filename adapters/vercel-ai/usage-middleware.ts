@@ -1,7 +1,7 @@
 import type { LanguageModelMiddleware } from 'ai';
-import { MIDDLEWARE_SPECIFICATION } from './ai-sdk-version.ts';
 import type { FoldRuntime } from '../../core/fold-runtime.ts';
 import type { RequestUsage } from '../../ports/cost-model.port.ts';
+import { MIDDLEWARE_SPECIFICATION } from './ai-sdk-version.ts';
 
 type CallOptions = Parameters<NonNullable<LanguageModelMiddleware['transformParams']>>[0]['params'];
 type GenerateResult = Awaited<ReturnType<NonNullable<LanguageModelMiddleware['wrapGenerate']>>>;
@@ -25,7 +25,12 @@ export function requestUsage(usage: ModelUsage): RequestUsage | undefined {
   if (total === undefined) return undefined;
   const cacheRead = usage.inputTokens.cacheRead ?? 0;
   const cacheWrite = usage.inputTokens.cacheWrite ?? 0;
-  return { input: Math.max(0, total - cacheRead - cacheWrite), cacheRead, cacheWrite, output: usage.outputTokens.total ?? 0 };
+  return {
+    input: Math.max(0, total - cacheRead - cacheWrite),
+    cacheRead,
+    cacheWrite,
+    output: usage.outputTokens.total ?? 0,
+  };
 }
 
 export interface UsageMiddlewareOptions {
@@ -45,7 +50,10 @@ export interface UsageMiddlewareOptions {
  * The call without the fold tool, while it is not to be offered. A call whose tool choice
  * names the tool keeps it (the host asked for it); a call left with no tools sends none.
  */
-function withoutUnneededTool(params: CallOptions, foldTool: NonNullable<UsageMiddlewareOptions['foldTool']>): CallOptions {
+function withoutUnneededTool(
+  params: CallOptions,
+  foldTool: NonNullable<UsageMiddlewareOptions['foldTool']>,
+): CallOptions {
   const tools = params.tools;
   if (tools === undefined || foldTool.offered()) return params;
   const choice = params.toolChoice;
@@ -84,7 +92,11 @@ export function createUsageMiddleware(options: UsageMiddlewareOptions): Language
       let systemChars = 0;
       for (const message of params.prompt) if (message.role === 'system') systemChars += message.content.length;
       options.onOverhead(systemChars + toolChars);
-      options.onPrompt?.({ type, prompt: params.prompt, request: runtime.view.ledger[runtime.view.ledger.length - 1]?.request });
+      options.onPrompt?.({
+        type,
+        prompt: params.prompt,
+        request: runtime.view.ledger[runtime.view.ledger.length - 1]?.request,
+      });
       return params;
     },
     wrapGenerate: async ({ doGenerate }) => {

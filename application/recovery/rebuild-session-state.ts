@@ -1,8 +1,8 @@
-import type { FoldRecord } from '../../ports/fold-records.ts';
-import type { FoldStore } from '../../ports/fold-store.port.ts';
 import { EngineMemory } from '../../core/engine-state.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import { verifiedBlob } from '../../core/verified-reads.ts';
+import type { FoldRecord } from '../../ports/fold-records.ts';
+import type { FoldStore } from '../../ports/fold-store.port.ts';
 
 /** What a repair of one session found and did. */
 export interface SessionRepairReport {
@@ -24,7 +24,12 @@ export interface SessionRepairReport {
  * the state alone held (pending marks, pins, holds, notices, calibration, counters) is gone
  * and re-forms as the session goes on. An intact state is never touched.
  */
-export async function rebuildSessionState(store: FoldStore, sessionId: string, foldIds: readonly string[], options: { readonly dryRun?: boolean } = {}): Promise<SessionRepairReport> {
+export async function rebuildSessionState(
+  store: FoldStore,
+  sessionId: string,
+  foldIds: readonly string[],
+  options: { readonly dryRun?: boolean } = {},
+): Promise<SessionRepairReport> {
   const stateProblem = await stateReadProblem(store, sessionId);
   if (stateProblem === undefined) return { sessionId, stateProblem, recovered: [], unrecoverable: [], written: false };
   const readable = new Map<string, FoldRecord>();
@@ -34,7 +39,9 @@ export async function rebuildSessionState(store: FoldStore, sessionId: string, f
     if (problem !== undefined) unrecoverable.set(foldId, problem);
   }
   dropNestingBroken(readable, unrecoverable);
-  const recovered = [...readable.values()].sort((left, right) => left.epoch - right.epoch || (left.id < right.id ? -1 : 1));
+  const recovered = [...readable.values()].sort(
+    (left, right) => left.epoch - right.epoch || (left.id < right.id ? -1 : 1),
+  );
   const memory = new EngineMemory(sessionId);
   memory.foldIds = recovered.map((record) => record.id);
   memory.epoch = recovered.reduce((highest, record) => Math.max(highest, record.epoch), 0);
@@ -43,7 +50,9 @@ export async function rebuildSessionState(store: FoldStore, sessionId: string, f
     sessionId,
     stateProblem,
     recovered: memory.foldIds,
-    unrecoverable: [...unrecoverable].map(([foldId, reason]) => ({ foldId, reason })).sort((left, right) => (left.foldId < right.foldId ? -1 : 1)),
+    unrecoverable: [...unrecoverable]
+      .map(([foldId, reason]) => ({ foldId, reason }))
+      .sort((left, right) => (left.foldId < right.foldId ? -1 : 1)),
     written: options.dryRun !== true,
   };
 }
@@ -54,13 +63,22 @@ async function stateReadProblem(store: FoldStore, sessionId: string): Promise<st
     return undefined;
   } catch (error) {
     // Only damage is repaired; a store that cannot be reached is not a damaged state.
-    if (FoldError.isInstance(error) && ['STORE.SCHEMA_VERSION', 'STORE.HASH_MISMATCH', 'STATE.CORRUPT'].includes(error.code)) return error.message;
+    if (
+      FoldError.isInstance(error) &&
+      ['STORE.SCHEMA_VERSION', 'STORE.HASH_MISMATCH', 'STATE.CORRUPT'].includes(error.code)
+    )
+      return error.message;
     throw error;
   }
 }
 
 /** Read one record and verify every blob it names directly; a reason when it fails. */
-async function recordProblem(store: FoldStore, sessionId: string, foldId: string, readable: Map<string, FoldRecord>): Promise<string | undefined> {
+async function recordProblem(
+  store: FoldStore,
+  sessionId: string,
+  foldId: string,
+  readable: Map<string, FoldRecord>,
+): Promise<string | undefined> {
   let record: FoldRecord | undefined;
   try {
     record = await store.getFold(sessionId, foldId);

@@ -1,7 +1,7 @@
-import type { EngineState, FoldRecord } from '../../ports/fold-records.ts';
-import type { FoldStore, FoldStoreCapabilities, StoredBlobInfo } from '../../ports/fold-store.port.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import { sha256Hex } from '../../core/hashing.ts';
+import type { EngineState, FoldRecord } from '../../ports/fold-records.ts';
+import type { FoldStore, FoldStoreCapabilities, StoredBlobInfo } from '../../ports/fold-store.port.ts';
 
 /** Default cap on the blob bytes one session's folds may hold (1 GiB). */
 export const DEFAULT_SESSION_CAP_BYTES = 1024 * 1024 * 1024;
@@ -53,7 +53,10 @@ export class QuotaFoldStore implements FoldStore {
     this.storeCapBytes = checkedCap(caps.storeCapBytes ?? Number.POSITIVE_INFINITY, 'storeCapBytes');
     if (inner.listAllFolds !== undefined) this.listAllFolds = () => inner.listAllFolds!();
     if (inner.capabilities?.retention !== true || inner.blobInfo === undefined) {
-      throw new FoldError('SETTINGS.INVALID', `${inner.name} store cannot measure its blobs (no retention support), so size caps cannot apply; pass sessionCapBytes: Infinity and storeCapBytes: Infinity to run without them`);
+      throw new FoldError(
+        'SETTINGS.INVALID',
+        `${inner.name} store cannot measure its blobs (no retention support), so size caps cannot apply; pass sessionCapBytes: Infinity and storeCapBytes: Infinity to run without them`,
+      );
     }
   }
 
@@ -62,7 +65,8 @@ export class QuotaFoldStore implements FoldStore {
     const sha256 = sha256Hex(bytes);
     const usage = await this.measure();
     const newToSession = !usage.session.has(sha256);
-    if (newToSession && usage.sessionBytes + bytes.length > this.sessionCapBytes) throw this.refusal('session', usage.sessionBytes, bytes.length, this.sessionCapBytes);
+    if (newToSession && usage.sessionBytes + bytes.length > this.sessionCapBytes)
+      throw this.refusal('session', usage.sessionBytes, bytes.length, this.sessionCapBytes);
     // Reserved before any await: a commit puts its blobs side by side, and each must see the others' bytes.
     if (newToSession) {
       usage.session.add(sha256);
@@ -71,7 +75,8 @@ export class QuotaFoldStore implements FoldStore {
     let storeReserved = false;
     try {
       const newToStore = newToSession && (await this.inner.blobInfo!(sha256)) === undefined;
-      if (newToStore && usage.storeBytes + bytes.length > this.storeCapBytes) throw this.refusal('store', usage.storeBytes, bytes.length, this.storeCapBytes);
+      if (newToStore && usage.storeBytes + bytes.length > this.storeCapBytes)
+        throw this.refusal('store', usage.storeBytes, bytes.length, this.storeCapBytes);
       if (newToStore) {
         usage.storeBytes += bytes.length;
         storeReserved = true;
@@ -171,11 +176,16 @@ export class QuotaFoldStore implements FoldStore {
   }
 
   private refusal(scope: 'session' | 'store', usedBytes: number, addedBytes: number, capBytes: number): FoldError {
-    const subject = scope === 'session' ? `session ${this.sessionId}'s share of the ${this.name} store` : `the ${this.name} store`;
+    const subject =
+      scope === 'session' ? `session ${this.sessionId}'s share of the ${this.name} store` : `the ${this.name} store`;
     const option = scope === 'session' ? 'sessionCapBytes' : 'storeCapBytes';
-    return new FoldError('STORE.QUOTA', `${subject} holds ${usedBytes} bytes of blobs; adding ${addedBytes} would pass its cap of ${capBytes} (${option}). Free space with \`pi-fold gc <store>\` (after ending or dropping old sessions) or raise ${option}; nothing was written`, {
-      details: { scope, sessionId: this.sessionId, usedBytes, addedBytes, capBytes, option },
-    });
+    return new FoldError(
+      'STORE.QUOTA',
+      `${subject} holds ${usedBytes} bytes of blobs; adding ${addedBytes} would pass its cap of ${capBytes} (${option}). Free space with \`pi-fold gc <store>\` (after ending or dropping old sessions) or raise ${option}; nothing was written`,
+      {
+        details: { scope, sessionId: this.sessionId, usedBytes, addedBytes, capBytes, option },
+      },
+    );
   }
 }
 
@@ -186,5 +196,8 @@ function ownBytes(content: string | Uint8Array): Uint8Array {
 
 function checkedCap(value: number, option: string): number {
   if (value === Number.POSITIVE_INFINITY || (Number.isSafeInteger(value) && value >= 1)) return value;
-  throw new FoldError('SETTINGS.INVALID', `${option} must be a positive integer of bytes or Infinity, got ${String(value)}`);
+  throw new FoldError(
+    'SETTINGS.INVALID',
+    `${option} must be a positive integer of bytes or Infinity, got ${String(value)}`,
+  );
 }

@@ -1,5 +1,5 @@
-import type { FoldStore } from '../../ports/fold-store.port.ts';
 import { FoldError } from '../../core/fold-error.ts';
+import type { FoldStore } from '../../ports/fold-store.port.ts';
 import { findReachableBlobs } from './store-reachability.ts';
 
 /** How long an unreferenced blob must have gone unwritten before gc may delete it. @default 1 hour */
@@ -67,12 +67,19 @@ export interface GarbageCollectionReport {
  * the store at the moment of deletion. A blob a concurrent writer puts (or re-puts) after the
  * cut-off is therefore kept, even if its fold record lands after the reference scan.
  */
-export async function collectGarbage(store: FoldStore, options: GarbageCollectionOptions = {}): Promise<GarbageCollectionReport> {
+export async function collectGarbage(
+  store: FoldStore,
+  options: GarbageCollectionOptions = {},
+): Promise<GarbageCollectionReport> {
   if (store.capabilities?.retention !== true || store.listBlobs === undefined || store.deleteBlob === undefined) {
-    throw new FoldError('SETTINGS.INVALID', `${store.name} store does not support retention (listSessions, listBlobs, deleteBlob); gc cannot run on it`);
+    throw new FoldError(
+      'SETTINGS.INVALID',
+      `${store.name} store does not support retention (listSessions, listBlobs, deleteBlob); gc cannot run on it`,
+    );
   }
   const graceMs = options.graceMs ?? DEFAULT_GC_GRACE_MS;
-  if (!Number.isFinite(graceMs) || graceMs < 0) throw new FoldError('SETTINGS.INVALID', `gc grace must be a non-negative number of ms, got ${graceMs}`);
+  if (!Number.isFinite(graceMs) || graceMs < 0)
+    throw new FoldError('SETTINGS.INVALID', `gc grace must be a non-negative number of ms, got ${graceMs}`);
   const now = options.now ?? Date.now;
   const every = options.progressEvery ?? 1000;
   const progress = options.onProgress ?? (() => undefined);
@@ -104,7 +111,8 @@ export async function collectGarbage(store: FoldStore, options: GarbageCollectio
       const outcome = await store.deleteBlob(candidate.sha256, { touchedBefore: cutoff });
       if (outcome === 'deleted') add(deleted, candidate.bytes);
       else if (outcome === 'kept') add(refreshed, candidate.bytes);
-      if ((position + 1) % every === 0) await progress({ phase: 'delete', done: position + 1, total: candidates.length });
+      if ((position + 1) % every === 0)
+        await progress({ phase: 'delete', done: position + 1, total: candidates.length });
     }
   }
   return {

@@ -1,6 +1,6 @@
+import { FoldError } from '../../core/fold-error.ts';
 import type { FoldRecord } from '../../ports/fold-records.ts';
 import type { FoldStore } from '../../ports/fold-store.port.ts';
-import { FoldError } from '../../core/fold-error.ts';
 
 /** What is live in a store: every blob some fold of some session needs to be read back. */
 export interface ReachableBlobs {
@@ -20,8 +20,12 @@ export interface ReachableBlobs {
  * record, throws instead of being skipped, because an unreadable reference is not an absent
  * one and gc must then delete nothing.
  */
-export async function findReachableBlobs(store: FoldStore, onSession?: (sessionId: string, done: number, total: number) => void | Promise<void>): Promise<ReachableBlobs> {
-  if (store.listSessions === undefined) throw new FoldError('SETTINGS.INVALID', `${store.name} store cannot list its sessions (no retention support)`);
+export async function findReachableBlobs(
+  store: FoldStore,
+  onSession?: (sessionId: string, done: number, total: number) => void | Promise<void>,
+): Promise<ReachableBlobs> {
+  if (store.listSessions === undefined)
+    throw new FoldError('SETTINGS.INVALID', `${store.name} store cannot list its sessions (no retention support)`);
   const listed = await store.listSessions();
   const allFolds = await foldsByStoreWalk(store);
   // A session that gained its first record between the two walks counts too.
@@ -33,7 +37,12 @@ export async function findReachableBlobs(store: FoldStore, onSession?: (sessionI
     if (allFolds === undefined) for (const record of await store.listFolds(sessionId)) records.set(record.id, record);
     folds += records.size;
     const state = await store.loadState(sessionId);
-    const roots = [...records.keys(), ...(state?.foldIds ?? []), ...(state?.expanded ?? []), ...(state?.ephemeralPeeks ?? []).map((peek) => peek.foldId)];
+    const roots = [
+      ...records.keys(),
+      ...(state?.foldIds ?? []),
+      ...(state?.expanded ?? []),
+      ...(state?.ephemeralPeeks ?? []).map((peek) => peek.foldId),
+    ];
     const visited = new Set<string>();
     for (const root of roots) await visit(store, sessionId, records, root, visited, referenced);
     await onSession?.(sessionId, position + 1, sessionIds.length);
@@ -41,7 +50,14 @@ export async function findReachableBlobs(store: FoldStore, onSession?: (sessionI
   return { referenced, sessions: sessionIds.length, folds };
 }
 
-async function visit(store: FoldStore, sessionId: string, records: Map<string, FoldRecord>, foldId: string, visited: Set<string>, referenced: Set<string>): Promise<void> {
+async function visit(
+  store: FoldStore,
+  sessionId: string,
+  records: Map<string, FoldRecord>,
+  foldId: string,
+  visited: Set<string>,
+  referenced: Set<string>,
+): Promise<void> {
   // An explicit stack: nesting depth is unbounded in principle, recursion is not.
   const stack = [foldId];
   while (stack.length > 0) {
@@ -50,9 +66,13 @@ async function visit(store: FoldStore, sessionId: string, records: Map<string, F
     visited.add(current);
     const record = records.get(current) ?? (await store.getFold(sessionId, current));
     if (record === undefined) {
-      throw new FoldError('STORE.NOT_FOUND', `${store.name} store: session ${sessionId} names fold ${current}, which has no record; run \`pi-fold verify\` — gc deletes nothing while references cannot be resolved`, {
-        details: { sessionId, foldId: current },
-      });
+      throw new FoldError(
+        'STORE.NOT_FOUND',
+        `${store.name} store: session ${sessionId} names fold ${current}, which has no record; run \`pi-fold verify\` — gc deletes nothing while references cannot be resolved`,
+        {
+          details: { sessionId, foldId: current },
+        },
+      );
     }
     for (const part of record.parts) {
       if (part.kind === 'entry') referenced.add(part.sha256);

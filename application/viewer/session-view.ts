@@ -45,12 +45,20 @@ export async function readSessionView(store: FoldStore, sessionId: string): Prom
   const records = await store.listFolds(sessionId);
   if (state === undefined && records.length === 0) {
     const known = store.listSessions === undefined ? [] : await store.listSessions();
-    throw new FoldError('STORE.NOT_FOUND', `${store.name} store has no session ${JSON.stringify(sessionId)}${known.length > 0 ? ` (sessions: ${known.slice(0, 10).join(', ')}${known.length > 10 ? ', …' : ''})` : ''}`, { details: { sessionId } });
+    throw new FoldError(
+      'STORE.NOT_FOUND',
+      `${store.name} store has no session ${JSON.stringify(sessionId)}${known.length > 0 ? ` (sessions: ${known.slice(0, 10).join(', ')}${known.length > 10 ? ', …' : ''})` : ''}`,
+      { details: { sessionId } },
+    );
   }
   const notes: string[] = [];
-  const log = store.capabilities?.requestLog === true && store.readRequestLog !== undefined ? await store.readRequestLog(sessionId) : undefined;
+  const log =
+    store.capabilities?.requestLog === true && store.readRequestLog !== undefined
+      ? await store.readRequestLog(sessionId)
+      : undefined;
   if (log === undefined) notes.push(`the ${store.name} store keeps no request log, so the chart is empty`);
-  else if (log.length === 0) notes.push('no request was logged for this session (it predates the request log, or made no request)');
+  else if (log.length === 0)
+    notes.push('no request was logged for this session (it predates the request log, or made no request)');
   const requests = (log ?? []).filter((row): row is RequestLogRequestV1 => row.kind === 'request');
   const commits = (log ?? []).filter((row): row is RequestLogCommitV1 => row.kind === 'commit');
   const order = new Map((state?.foldIds ?? []).map((foldId, position) => [foldId, position]));
@@ -58,7 +66,8 @@ export async function readSessionView(store: FoldStore, sessionId: string): Prom
   const sources: Record<string, string> = {};
   for (const fold of folds) {
     for (const part of fold.parts) {
-      if ('sha256' in part && sources[part.sha256] === undefined) sources[part.sha256] = await verifiedBlobText(store, part.sha256);
+      if ('sha256' in part && sources[part.sha256] === undefined)
+        sources[part.sha256] = await verifiedBlobText(store, part.sha256);
     }
   }
   return { sessionId, storeName: store.name, requests, commits, folds, sources, notes };
@@ -68,9 +77,12 @@ export async function readSessionView(store: FoldStore, sessionId: string): Prom
 function forestOrder(records: readonly FoldRecord[], order: ReadonlyMap<string, number>): ViewedFold[] {
   const byId = new Map(records.map((record) => [record.id, record]));
   const parentOf = new Map<string, string>();
-  for (const record of records) for (const part of record.parts) if (part.kind === 'fold') parentOf.set(part.foldId, record.id);
+  for (const record of records)
+    for (const part of record.parts) if (part.kind === 'fold') parentOf.set(part.foldId, record.id);
   const rank = (record: FoldRecord) => order.get(record.id) ?? Number.MAX_SAFE_INTEGER;
-  const roots = records.filter((record) => !parentOf.has(record.id)).sort((a, b) => a.epoch - b.epoch || rank(a) - rank(b) || (a.id < b.id ? -1 : 1));
+  const roots = records
+    .filter((record) => !parentOf.has(record.id))
+    .sort((a, b) => a.epoch - b.epoch || rank(a) - rank(b) || (a.id < b.id ? -1 : 1));
   const result: ViewedFold[] = [];
   const visit = (record: FoldRecord) => {
     result.push(viewed(record, parentOf.get(record.id) ?? null));
@@ -95,6 +107,8 @@ function viewed(record: FoldRecord, parentId: string | null): ViewedFold {
     sourceChars: record.sourceChars,
     sourceSha256: record.sourceSha256,
     parentId,
-    parts: record.parts.map((part) => (part.kind === 'entry' ? { entryId: part.entryId, sha256: part.sha256 } : { foldId: part.foldId })),
+    parts: record.parts.map((part) =>
+      part.kind === 'entry' ? { entryId: part.entryId, sha256: part.sha256 } : { foldId: part.foldId },
+    ),
   };
 }

@@ -9,7 +9,11 @@ export function medianOf(values: readonly number[]): number {
  * medians, because absolute times drift on a shared machine. `reset`, when given, runs
  * after every call outside the timing (to undo what the call did).
  */
-export async function medianSeconds(rounds: number, run: () => Promise<unknown>, reset?: () => Promise<unknown>): Promise<number> {
+export async function medianSeconds(
+  rounds: number,
+  run: () => Promise<unknown>,
+  reset?: () => Promise<unknown>,
+): Promise<number> {
   for (let warm = 0; warm < 3; warm += 1) {
     await run();
     await reset?.();

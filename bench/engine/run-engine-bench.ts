@@ -3,15 +3,21 @@
  * from the core issue are printed beside each measurement.
  */
 import { createHash } from 'node:crypto';
-import { medianOf, medianSeconds } from './median-timing.ts';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { createCharsCostModel } from '../../core/chars-cost-model.ts';
 import { FoldRuntime } from '../../core/fold-runtime.ts';
 import { readFoldSource } from '../../core/fold-source.ts';
 import { resolveSettings } from '../../core/settings.ts';
-import { MemoryTranscriptSource } from '../../testing/memory-transcript-source.ts';
 import type { TranscriptEntry } from '../../ports/transcript-source.port.ts';
-import { assistantEntry, seededRandom, sourceLikeText, toolResultEntry, userEntry } from '../../testing/synthetic-session.ts';
+import { MemoryTranscriptSource } from '../../testing/memory-transcript-source.ts';
+import {
+  assistantEntry,
+  seededRandom,
+  sourceLikeText,
+  toolResultEntry,
+  userEntry,
+} from '../../testing/synthetic-session.ts';
+import { medianOf, medianSeconds } from './median-timing.ts';
 
 const rows: { name: string; value: string; target: string }[] = [];
 
@@ -21,7 +27,12 @@ const rows: { name: string; value: string; target: string }[] = [];
 async function openRuntime(budget: number, thresholds?: Record<string, number>): Promise<FoldRuntime> {
   return FoldRuntime.open({
     sessionId: `bench-${budget}-${Math.random().toString(36).slice(2)}`,
-    settings: resolveSettings({ providerInputBudget: budget, scheduling: 'band', spill: { thresholdBytes: 262_144, keepBytes: 4_096 }, ...(thresholds ? { thresholds } : {}) }),
+    settings: resolveSettings({
+      providerInputBudget: budget,
+      scheduling: 'band',
+      spill: { thresholdBytes: 262_144, keepBytes: 4_096 },
+      ...(thresholds ? { thresholds } : {}),
+    }),
     foldStore: new MemoryFoldStore(),
     costModel: createCharsCostModel(),
   });
@@ -36,7 +47,14 @@ function smallEntries(count: number, seed: number): TranscriptEntry[] {
     step += 1;
     const call = { id: `c${step}`, name: 'read', arguments: { path: `src/f${step}.c` } };
     entries.push(assistantEntry(`a${step}`, `step ${step}`, [call]));
-    entries.push(toolResultEntry(`r${step}`, call.id, 'read', sourceLikeText(random, 250 + Math.floor(random() * 300), `f${step}`)));
+    entries.push(
+      toolResultEntry(
+        `r${step}`,
+        call.id,
+        'read',
+        sourceLikeText(random, 250 + Math.floor(random() * 300), `f${step}`),
+      ),
+    );
   }
   return entries.slice(0, count);
 }
@@ -78,7 +96,10 @@ async function commitOfFifty(): Promise<{ ms: number; folds: number }> {
   const entries: TranscriptEntry[] = [userEntry('u0', 'go')];
   for (let step = 1; runtime.view.memory.marks.length < 50 || step < 40; step += 1) {
     const call = { id: `c${step}`, name: 'read', arguments: { path: `f${step}` } };
-    entries.push(assistantEntry(`a${step}`, `note ${step}`, [call]), toolResultEntry(`r${step}`, call.id, 'read', sourceLikeText(random, 9_000 + Math.floor(random() * 20_000), 'x')));
+    entries.push(
+      assistantEntry(`a${step}`, `note ${step}`, [call]),
+      toolResultEntry(`r${step}`, call.id, 'read', sourceLikeText(random, 9_000 + Math.floor(random() * 20_000), 'x')),
+    );
     await runtime.project(entries);
   }
   entries.push(userEntry('u-last', 'now fold'));
@@ -89,30 +110,56 @@ async function commitOfFifty(): Promise<{ ms: number; folds: number }> {
 }
 
 /** Verified reads against hashing the same bytes: a one-level peek and a full-depth source read. */
-async function verifiedReadRatios(): Promise<{ peekRatio: number; peekBytes: number; peekMegabytesPerSecond: number; fullRatio: number; fullBytes: number }> {
+async function verifiedReadRatios(): Promise<{
+  peekRatio: number;
+  peekBytes: number;
+  peekMegabytesPerSecond: number;
+  fullRatio: number;
+  fullBytes: number;
+}> {
   const runtime = await openRuntime(200_000);
   const random = seededRandom(9);
   const entries: TranscriptEntry[] = [userEntry('u0', 'go')];
   for (let step = 1; step <= 120; step += 1) {
     const call = { id: `c${step}`, name: 'read', arguments: { path: `f${step}` } };
     const size = step === 7 ? 190_000 : 20_000;
-    entries.push(assistantEntry(`a${step}`, `note ${step}`, [call]), toolResultEntry(`r${step}`, call.id, 'read', sourceLikeText(random, size, 'x')));
+    entries.push(
+      assistantEntry(`a${step}`, `note ${step}`, [call]),
+      toolResultEntry(`r${step}`, call.id, 'read', sourceLikeText(random, size, 'x')),
+    );
     const result = await runtime.project(entries);
     runtime.recordUsage({ input: Math.ceil(result.ledger.totalChars / 4), cacheRead: 0, cacheWrite: 0, output: 10 });
   }
   const records = [...runtime.view.lattice.allRecords()];
   const store = runtime.view.foldStore;
-  const rawBytes = (id: string) => runtime.view.lattice.record(id)!.parts.reduce((sum, part) => sum + (part.kind === 'entry' ? part.chars : 0), 0);
+  const rawBytes = (id: string) =>
+    runtime.view.lattice.record(id)!.parts.reduce((sum, part) => sum + (part.kind === 'entry' ? part.chars : 0), 0);
   const peekTarget = records.sort((a, b) => rawBytes(b.id) - rawBytes(a.id))[0]!;
-  const peekSource = Buffer.concat(await Promise.all(peekTarget.parts.filter((part) => part.kind === 'entry').map((part) => store.getBlob((part as { sha256: string }).sha256))));
-  const peekSeconds = await medianSeconds(30, () => runtime.act({ action: 'peek', id: peekTarget.id, offset: 0, bytes: 200_000 }));
+  const peekSource = Buffer.concat(
+    await Promise.all(
+      peekTarget.parts
+        .filter((part) => part.kind === 'entry')
+        .map((part) => store.getBlob((part as { sha256: string }).sha256)),
+    ),
+  );
+  const peekSeconds = await medianSeconds(30, () =>
+    runtime.act({ action: 'peek', id: peekTarget.id, offset: 0, bytes: 200_000 }),
+  );
   const peekHash = await medianSeconds(30, async () => createHash('sha256').update(peekSource).digest('hex'));
   const fullTarget = records.sort((a, b) => b.sourceChars - a.sourceChars)[0]!;
   const lookup = (id: string) => runtime.view.lattice.record(id);
-  const fullSource = Buffer.from((await readFoldSource(store, lookup, fullTarget.id)).map((entry) => `${entry.bytes}\n`).join(''));
+  const fullSource = Buffer.from(
+    (await readFoldSource(store, lookup, fullTarget.id)).map((entry) => `${entry.bytes}\n`).join(''),
+  );
   const fullSeconds = await medianSeconds(20, () => readFoldSource(store, lookup, fullTarget.id));
   const fullHash = await medianSeconds(20, async () => createHash('sha256').update(fullSource).digest('hex'));
-  return { peekRatio: peekSeconds / peekHash, peekBytes: peekSource.length, peekMegabytesPerSecond: peekSource.length / peekSeconds / 1e6, fullRatio: fullSeconds / fullHash, fullBytes: fullSource.length };
+  return {
+    peekRatio: peekSeconds / peekHash,
+    peekBytes: peekSource.length,
+    peekMegabytesPerSecond: peekSource.length / peekSeconds / 1e6,
+    fullRatio: fullSeconds / fullHash,
+    fullBytes: fullSource.length,
+  };
 }
 
 // A throwaway session first: the 2,000 case measured on a cold JIT made the ratio look better than it was.
@@ -120,7 +167,11 @@ await pureAppendMedian(2_000, 'whole branch');
 for (const door of ['whole branch', 'appended only'] as const) {
   const small = await quietestPureAppend(2_000, door);
   const large = await quietestPureAppend(20_000, door);
-  rows.push({ name: `pure-append projection, ${door}, 2,000 entries (~${Math.round(small.tokens / 1000)}k tokens)`, value: `${small.medianMs.toFixed(3)} ms median`, target: '≤ 1 ms' });
+  rows.push({
+    name: `pure-append projection, ${door}, 2,000 entries (~${Math.round(small.tokens / 1000)}k tokens)`,
+    value: `${small.medianMs.toFixed(3)} ms median`,
+    target: '≤ 1 ms',
+  });
   rows.push({
     name: `pure-append projection, ${door}, 20,000 entries (~${Math.round(large.tokens / 1000)}k tokens)`,
     value: `${large.medianMs.toFixed(3)} ms median (${(large.medianMs / small.medianMs).toFixed(2)}× the 2,000 case)`,
@@ -130,10 +181,22 @@ for (const door of ['whole branch', 'appended only'] as const) {
 const commits: { ms: number; folds: number }[] = [];
 for (let trial = 0; trial < 5; trial += 1) commits.push(await commitOfFifty());
 const commitMedian = medianOf(commits.map((commit) => commit.ms));
-rows.push({ name: `commit landing ${commits[0]!.folds} folds (median of 5 sessions)`, value: `${commitMedian.toFixed(1)} ms (first, cold JIT: ${commits[0]!.ms.toFixed(1)} ms)`, target: '≤ 50 ms for 50' });
+rows.push({
+  name: `commit landing ${commits[0]!.folds} folds (median of 5 sessions)`,
+  value: `${commitMedian.toFixed(1)} ms (first, cold JIT: ${commits[0]!.ms.toFixed(1)} ms)`,
+  target: '≤ 50 ms for 50',
+});
 const read = await verifiedReadRatios();
-rows.push({ name: `verified peek, one level, ${(read.peekBytes / 1e3).toFixed(0)} KB of raw parts`, value: `${read.peekMegabytesPerSecond.toFixed(0)} MB/s, ${read.peekRatio.toFixed(2)}× the time of sha256 alone`, target: '≤ 2× hashing' });
-rows.push({ name: `verified full-depth source, ${(read.fullBytes / 1e6).toFixed(2)} MB`, value: `${read.fullRatio.toFixed(2)}× sha256 alone (each entry, then the whole, is hashed)`, target: '(two hash passes by design)' });
+rows.push({
+  name: `verified peek, one level, ${(read.peekBytes / 1e3).toFixed(0)} KB of raw parts`,
+  value: `${read.peekMegabytesPerSecond.toFixed(0)} MB/s, ${read.peekRatio.toFixed(2)}× the time of sha256 alone`,
+  target: '≤ 2× hashing',
+});
+rows.push({
+  name: `verified full-depth source, ${(read.fullBytes / 1e6).toFixed(2)} MB`,
+  value: `${read.fullRatio.toFixed(2)}× sha256 alone (each entry, then the whole, is hashed)`,
+  target: '(two hash passes by design)',
+});
 
 /**
  * Search over a folded history, against hashing the folded bytes once: the first search of a
@@ -146,13 +209,17 @@ async function searchRatios(): Promise<{ foldedBytes: number; folds: number; col
   const entries: TranscriptEntry[] = [userEntry('u0', 'go')];
   for (let step = 1; step <= 160; step += 1) {
     const call = { id: `c${step}`, name: 'read', arguments: { path: `f${step}` } };
-    entries.push(assistantEntry(`a${step}`, `note ${step}`, [call]), toolResultEntry(`r${step}`, call.id, 'read', sourceLikeText(random, 20_000, 'x')));
+    entries.push(
+      assistantEntry(`a${step}`, `note ${step}`, [call]),
+      toolResultEntry(`r${step}`, call.id, 'read', sourceLikeText(random, 20_000, 'x')),
+    );
     const result = await runtime.project(entries);
     runtime.recordUsage({ input: Math.ceil(result.ledger.totalChars / 4), cacheRead: 0, cacheWrite: 0, output: 10 });
   }
   const store = runtime.view.foldStore;
   const shas = new Set<string>();
-  for (const record of runtime.view.lattice.allRecords()) for (const part of record.parts) if (part.kind === 'entry') shas.add(part.sha256);
+  for (const record of runtime.view.lattice.allRecords())
+    for (const part of record.parts) if (part.kind === 'entry') shas.add(part.sha256);
   const folded = Buffer.concat(await Promise.all([...shas].map((sha) => store.getBlob(sha))));
   const search = { action: 'search', pattern: 'a string found in no entry' };
   const started = process.hrtime.bigint();
@@ -160,12 +227,25 @@ async function searchRatios(): Promise<{ foldedBytes: number; folds: number; col
   const coldSeconds = Number(process.hrtime.bigint() - started) / 1e9;
   const warmSeconds = await medianSeconds(20, () => runtime.act(search));
   const hashSeconds = await medianSeconds(20, async () => createHash('sha256').update(folded).digest('hex'));
-  return { foldedBytes: folded.length, folds: runtime.view.lattice.size, coldRatio: coldSeconds / hashSeconds, warmRatio: warmSeconds / hashSeconds };
+  return {
+    foldedBytes: folded.length,
+    folds: runtime.view.lattice.size,
+    coldRatio: coldSeconds / hashSeconds,
+    warmRatio: warmSeconds / hashSeconds,
+  };
 }
 
 const searched = await searchRatios();
-rows.push({ name: `search, first in the process, ${(searched.foldedBytes / 1e6).toFixed(1)} MB folded in ${searched.folds} folds`, value: `${searched.coldRatio.toFixed(2)}× the time of sha256 of the folded bytes`, target: '(reads and verifies every blob)' });
-rows.push({ name: `search, repeated`, value: `${searched.warmRatio.toFixed(2)}× the time of sha256 of the folded bytes`, target: '≤ 1× hashing' });
+rows.push({
+  name: `search, first in the process, ${(searched.foldedBytes / 1e6).toFixed(1)} MB folded in ${searched.folds} folds`,
+  value: `${searched.coldRatio.toFixed(2)}× the time of sha256 of the folded bytes`,
+  target: '(reads and verifies every blob)',
+});
+rows.push({
+  name: `search, repeated`,
+  value: `${searched.warmRatio.toFixed(2)}× the time of sha256 of the folded bytes`,
+  target: '≤ 1× hashing',
+});
 
 const width = Math.max(...rows.map((row) => row.name.length));
 console.log(`pi-fold engine benchmark · node ${process.version}\n`);

@@ -11,7 +11,14 @@ import { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
 import { emptyTimings, runSession } from './session-workload.ts';
 
 const [url, namespace, prefix, firstText, countText, foldsText] = process.argv.slice(2);
-if (url === undefined || namespace === undefined || prefix === undefined || firstText === undefined || countText === undefined || foldsText === undefined) {
+if (
+  url === undefined ||
+  namespace === undefined ||
+  prefix === undefined ||
+  firstText === undefined ||
+  countText === undefined ||
+  foldsText === undefined
+) {
   console.error('usage: load-child.ts <redisUrl> <namespace> <sessionPrefix> <first> <count> <folds>');
   process.exit(2);
 }

@@ -15,7 +15,14 @@ export interface ChildReport {
  * Start `processes` children that together fold `sessions` sessions into one Redis
  * namespace, all at once, and collect their reports. Rejects if any child fails.
  */
-export async function runLoad(options: { url: string; namespace: string; prefix: string; sessions: number; processes: number; folds: number }): Promise<{ reports: ChildReport[]; wallMs: number }> {
+export async function runLoad(options: {
+  url: string;
+  namespace: string;
+  prefix: string;
+  sessions: number;
+  processes: number;
+  folds: number;
+}): Promise<{ reports: ChildReport[]; wallMs: number }> {
   const perProcess = Math.ceil(options.sessions / options.processes);
   const start = Date.now();
   const runs: Promise<ChildReport>[] = [];
@@ -23,7 +30,9 @@ export async function runLoad(options: { url: string; namespace: string; prefix:
     const first = process_ * perProcess;
     const count = Math.min(perProcess, options.sessions - first);
     if (count <= 0) break;
-    runs.push(runChild([options.url, options.namespace, options.prefix, String(first), String(count), String(options.folds)]));
+    runs.push(
+      runChild([options.url, options.namespace, options.prefix, String(first), String(count), String(options.folds)]),
+    );
   }
   const reports = await Promise.all(runs);
   return { reports, wallMs: Date.now() - start };

@@ -30,16 +30,22 @@ const folds = Number(values.folds);
 const namespace = `pi-fold-bench-${randomBytes(6).toString('hex')}`;
 const { reports, wallMs } = await runLoad({ url: values.url, namespace, prefix: 'bench', sessions, processes, folds });
 
-console.log(`pi-fold load benchmark: ${sessions} sessions × ${folds} folds, ${processes} processes, one Redis store (${values.url}), wall ${wallMs} ms`);
+console.log(
+  `pi-fold load benchmark: ${sessions} sessions × ${folds} folds, ${processes} processes, one Redis store (${values.url}), wall ${wallMs} ms`,
+);
 console.log('operation   count    ops/s    p50 ms   p99 ms   max ms');
 let total = 0;
 for (const operation of OPERATIONS) {
   const samples = reports.flatMap((report) => report.timings[operation]);
   const figures = summarize(samples, wallMs);
   total += figures.count;
-  console.log(`${operation.padEnd(10)} ${String(figures.count).padStart(6)} ${figures.perSecond.toFixed(0).padStart(8)} ${figures.p50.toFixed(2).padStart(9)} ${figures.p99.toFixed(2).padStart(8)} ${figures.max.toFixed(2).padStart(8)}`);
+  console.log(
+    `${operation.padEnd(10)} ${String(figures.count).padStart(6)} ${figures.perSecond.toFixed(0).padStart(8)} ${figures.p50.toFixed(2).padStart(9)} ${figures.p99.toFixed(2).padStart(8)} ${figures.max.toFixed(2).padStart(8)}`,
+  );
 }
-console.log(`all        ${String(total).padStart(6)} ${((total * 1000) / wallMs).toFixed(0).padStart(8)}   (whole folds: ${((sessions * folds * 1000) / wallMs).toFixed(0)}/s)`);
+console.log(
+  `all        ${String(total).padStart(6)} ${((total * 1000) / wallMs).toFixed(0).padStart(8)}   (whole folds: ${((sessions * folds * 1000) / wallMs).toFixed(0)}/s)`,
+);
 
 // The run's keys live under its own namespace; remove them so repeated runs do not grow the server.
 const keyv = new Keyv({ store: new KeyvRedis(values.url), namespace, useKeyPrefix: false });

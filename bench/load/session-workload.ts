@@ -54,7 +54,12 @@ export function foldRecordFor(sessionId: string, index: number): FoldRecord {
 
 /** The state a session saves after its fold `index`: it lists every fold so far. */
 export function stateFor(sessionId: string, index: number) {
-  return { ...sampleEngineState(sessionId, index + 1), foldIds: Array.from({ length: index + 1 }, (_, n) => foldRecordFor(sessionId, n).id), pins: [], inserts: [] };
+  return {
+    ...sampleEngineState(sessionId, index + 1),
+    foldIds: Array.from({ length: index + 1 }, (_, n) => foldRecordFor(sessionId, n).id),
+    pins: [],
+    inserts: [],
+  };
 }
 
 async function timed<T>(timings: Timings, operation: Operation, run: () => Promise<T>): Promise<T> {
@@ -80,7 +85,8 @@ export async function runSession(store: FoldStore, sessionId: string, folds: num
     await timed(timings, 'putBlob', () => store.putBlob(own));
     await timed(timings, 'putBlob', () => store.putBlob(shared));
     const back = await timed(timings, 'getBlob', () => store.getBlob(sha256(own)));
-    if (Buffer.from(back).toString('utf8') !== own) throw new Error(`${sessionId}: blob ${index} read back different bytes`);
+    if (Buffer.from(back).toString('utf8') !== own)
+      throw new Error(`${sessionId}: blob ${index} read back different bytes`);
     const record = foldRecordFor(sessionId, index);
     await timed(timings, 'putFold', () => store.putFold(sessionId, record));
     const again = await timed(timings, 'getFold', () => store.getFold(sessionId, record.id));
@@ -90,8 +96,17 @@ export async function runSession(store: FoldStore, sessionId: string, folds: num
 }
 
 /** p50/p99/max in ms and operations per second of one operation's timings. */
-export function summarize(samples: readonly number[], wallMs: number): { count: number; p50: number; p99: number; max: number; perSecond: number } {
+export function summarize(
+  samples: readonly number[],
+  wallMs: number,
+): { count: number; p50: number; p99: number; max: number; perSecond: number } {
   const sorted = [...samples].sort((a, b) => a - b);
   const at = (quantile: number) => sorted[Math.min(sorted.length - 1, Math.floor(quantile * sorted.length))] ?? 0;
-  return { count: sorted.length, p50: at(0.5), p99: at(0.99), max: sorted.at(-1) ?? 0, perSecond: wallMs > 0 ? (sorted.length * 1000) / wallMs : 0 };
+  return {
+    count: sorted.length,
+    p50: at(0.5),
+    p99: at(0.99),
+    max: sorted.at(-1) ?? 0,
+    perSecond: wallMs > 0 ? (sorted.length * 1000) / wallMs : 0,
+  };
 }

@@ -1,5 +1,5 @@
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import type { PiFoldOptions } from '../../adapters/pi/session-registry.ts';
+import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import type { FoldSettingsInput } from '../../core/settings.ts';
 
 /**

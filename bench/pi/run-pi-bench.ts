@@ -14,9 +14,9 @@ import { FoldRuntime } from '../../core/fold-runtime.ts';
 import { DEFAULT_PRICE_LIST } from '../../core/price-lists.ts';
 import { resolveSettings, type SchedulingMode } from '../../core/settings.ts';
 import { openScriptedPi, settle } from '../../testing/pi/scripted-pi.ts';
+import { latencyLine } from './latency-stats.ts';
 import { benchFoldOptions, likeBeforeArgument } from './like-before-argument.ts';
 import { replyOnArgument } from './reply-on-argument.ts';
-import { latencyLine } from './latency-stats.ts';
 import { emptyHookTimes, otherHooksLine, timeHooks } from './time-hooks.ts';
 
 const REQUESTS = 95;
@@ -37,18 +37,34 @@ function pairSums(values: readonly number[]): number[] {
  * The session's input dollars at the seeds' ledger, billed like the scripted provider counts:
  * the messages shared with the previous request are read from cache, the rest is fresh.
  */
-function inputDollars(requests: readonly { serialized: readonly string[]; promptTokens: number }[]): { dollars: number; fresh: number; cacheRead: number } {
+function inputDollars(requests: readonly { serialized: readonly string[]; promptTokens: number }[]): {
+  dollars: number;
+  fresh: number;
+  cacheRead: number;
+} {
   let fresh = 0;
   let cacheRead = 0;
   let dollars = 0;
   requests.forEach((request, index) => {
     const previous = requests[index - 1];
     let shared = 0;
-    for (let position = 0; previous !== undefined && position < previous.serialized.length && previous.serialized[position] === request.serialized[position]; position += 1) shared += request.serialized[position]!.length;
+    for (
+      let position = 0;
+      previous !== undefined &&
+      position < previous.serialized.length &&
+      previous.serialized[position] === request.serialized[position];
+      position += 1
+    )
+      shared += request.serialized[position]!.length;
     const read = previous === undefined ? 0 : Math.min(request.promptTokens, Math.floor(shared / 4));
     fresh += request.promptTokens - read;
     cacheRead += read;
-    dollars += priceRequest(DEFAULT_PRICE_LIST, { input: request.promptTokens - read, cacheRead: read, cacheWrite: 0, output: 0 });
+    dollars += priceRequest(DEFAULT_PRICE_LIST, {
+      input: request.promptTokens - read,
+      cacheRead: read,
+      cacheWrite: 0,
+      output: 0,
+    });
   });
   return { dollars, fresh, cacheRead };
 }
@@ -75,7 +91,10 @@ function timeAdapterSteps(): { mapping: number[]; engine: number[]; ownership: n
   };
   const engine: number[] = [];
   const originalProject = FoldRuntime.prototype.project;
-  FoldRuntime.prototype.project = async function timedProject(this: FoldRuntime, ...args: Parameters<typeof originalProject>) {
+  FoldRuntime.prototype.project = async function timedProject(
+    this: FoldRuntime,
+    ...args: Parameters<typeof originalProject>
+  ) {
     const started = performance.now();
     try {
       return await originalProject.apply(this, args);
@@ -86,7 +105,10 @@ function timeAdapterSteps(): { mapping: number[]; engine: number[]; ownership: n
   const ownership: number[] = [];
   for (const method of ['projected', 'checkPayload'] as const) {
     const original = OwnershipMonitor.prototype[method] as (...args: unknown[]) => unknown;
-    (OwnershipMonitor.prototype as unknown as Record<string, unknown>)[method] = function timed(this: OwnershipMonitor, ...args: unknown[]) {
+    (OwnershipMonitor.prototype as unknown as Record<string, unknown>)[method] = function timed(
+      this: OwnershipMonitor,
+      ...args: unknown[]
+    ) {
       const started = performance.now();
       try {
         return original.apply(this, args);
@@ -102,12 +124,16 @@ async function main(): Promise<void> {
   const scheduling = schedulingArgument();
   const replyOn = replyOnArgument();
   const likeBefore = likeBeforeArgument();
-  if (likeBefore && process.argv.includes('--scheduling')) throw new Error('--like-before sets the scheduling (band, as d7f14a5 had it); drop --scheduling');
+  if (likeBefore && process.argv.includes('--scheduling'))
+    throw new Error('--like-before sets the scheduling (band, as d7f14a5 had it); drop --scheduling');
   const hooks = emptyHookTimes();
   const hook = hooks.context;
   const { mapping, engine, ownership } = timeAdapterSteps();
   const pi = await openScriptedPi({
-    script: (request) => (request.index >= REQUESTS - 1 ? { kind: 'text', text: 'done' } : { kind: 'tools', calls: [{ name: 'fetch_blob', arguments: { seed: request.index, size: RESULT_BYTES } }] }),
+    script: (request) =>
+      request.index >= REQUESTS - 1
+        ? { kind: 'text', text: 'done' }
+        : { kind: 'tools', calls: [{ name: 'fetch_blob', arguments: { seed: request.index, size: RESULT_BYTES } }] },
     fold: benchFoldOptions(likeBefore, { scheduling }),
     contextWindow: WINDOW,
     wrapExtensionApi: timeHooks(hooks),
@@ -120,18 +146,36 @@ async function main(): Promise<void> {
   const peak = Math.max(...pi.requests.map((request) => request.promptTokens));
   const commits = pi.ledger.filter((row) => row.foldsLanded > 0).length;
   const rewrites = pi.ledger.filter((row) => row.causes.length > 0).length;
-  console.log(`pi adapter benchmark: ${pi.requests.length} requests, ${RESULT_BYTES} B tool results, ${WINDOW}-token window, scripted replies on: ${replyOn}${likeBefore ? ', like d7f14a5 (band, no spill, no OpenTelemetry, no request log)' : ''} (Node ${process.version})`);
-  console.log(summary("context hook (mapping + engine)", hook));
-  console.log(`slowest requests: ${hook.map((ms, index) => ({ ms, request: index + 1, commit: (pi.ledger[index]?.foldsLanded ?? 0) > 0 })).sort((a, b) => b.ms - a.ms).slice(0, 6).map((slow) => `#${slow.request} ${slow.ms.toFixed(1)} ms${slow.commit ? " (commit)" : ""}`).join(", ")}`);
+  console.log(
+    `pi adapter benchmark: ${pi.requests.length} requests, ${RESULT_BYTES} B tool results, ${WINDOW}-token window, scripted replies on: ${replyOn}${likeBefore ? ', like d7f14a5 (band, no spill, no OpenTelemetry, no request log)' : ''} (Node ${process.version})`,
+  );
+  console.log(summary('context hook (mapping + engine)', hook));
+  console.log(
+    `slowest requests: ${hook
+      .map((ms, index) => ({ ms, request: index + 1, commit: (pi.ledger[index]?.foldsLanded ?? 0) > 0 }))
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, 6)
+      .map((slow) => `#${slow.request} ${slow.ms.toFixed(1)} ms${slow.commit ? ' (commit)' : ''}`)
+      .join(', ')}`,
+  );
   console.log(summary('  of which message→entry mapping', mapping));
   console.log(summary('  of which engine (runtime.project)', engine));
-  console.log(summary('  adapter only (hook − engine)', hook.map((ms, index) => ms - (engine[index] ?? 0))));
+  console.log(
+    summary(
+      '  adapter only (hook − engine)',
+      hook.map((ms, index) => ms - (engine[index] ?? 0)),
+    ),
+  );
   console.log(summary('every pi-fold hook of the request', hooks.everyHook));
   console.log(`  hooks other than context, whole run: ${otherHooksLine(hooks)}`);
   console.log(summary('ownership check (keep + find texts)', pairSums(ownership)));
-  console.log(`peak prompt ${peak} tokens · commits ${commits} · rewrites ${rewrites} · unattributed ${pi.ledger.filter((row) => row.unattributed).length} · whole run ${(wall / 1000).toFixed(1)} s`);
+  console.log(
+    `peak prompt ${peak} tokens · commits ${commits} · rewrites ${rewrites} · unattributed ${pi.ledger.filter((row) => row.unattributed).length} · whole run ${(wall / 1000).toFixed(1)} s`,
+  );
   const input = inputDollars(pi.requests);
-  console.log(`session input (${likeBefore ? 'band' : scheduling} scheduling, ${DEFAULT_PRICE_LIST.name}): $${input.dollars.toFixed(4)} · fresh ${input.fresh} tokens · cache read ${input.cacheRead} tokens`);
+  console.log(
+    `session input (${likeBefore ? 'band' : scheduling} scheduling, ${DEFAULT_PRICE_LIST.name}): $${input.dollars.toFixed(4)} · fresh ${input.fresh} tokens · cache read ${input.cacheRead} tokens`,
+  );
   if (pi.errors.length > 0) console.log(`extension errors: ${pi.errors.join('; ')}`);
   pi.session.dispose();
 }

@@ -16,9 +16,9 @@ import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
 import { MemoryEvidenceStore } from '../../adapters/storage-memory/memory-evidence-store.ts';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import type { EvidenceStore } from '../../ports/evidence-store.port.ts';
-import { openScriptedHostAlone, openScriptedPi, settle, type Script } from '../../testing/pi/scripted-pi.ts';
-import { replyOnArgument } from './reply-on-argument.ts';
+import { openScriptedHostAlone, openScriptedPi, type Script, settle } from '../../testing/pi/scripted-pi.ts';
 import { latencyLine, latencyStats } from './latency-stats.ts';
+import { replyOnArgument } from './reply-on-argument.ts';
 import { timeCalls } from './time-calls.ts';
 
 const REQUESTS = 95;
@@ -35,14 +35,17 @@ function timeEveryHandler(busy: { ms: number }): (pi: ExtensionAPI) => Extension
       get(target, property, receiver) {
         if (property !== 'on') return Reflect.get(target, property, receiver);
         return (event: string, handler: (...args: unknown[]) => unknown) =>
-          target.on(event as never, (async (...args: unknown[]) => {
-            const started = performance.now();
-            try {
-              return await handler(...args);
-            } finally {
-              busy.ms += performance.now() - started;
-            }
-          }) as never);
+          target.on(
+            event as never,
+            (async (...args: unknown[]) => {
+              const started = performance.now();
+              try {
+                return await handler(...args);
+              } finally {
+                busy.ms += performance.now() - started;
+              }
+            }) as never,
+          );
       },
     });
 }
@@ -71,7 +74,9 @@ function timingScript(onGap: (gap: number, request: number) => void): Script {
     if (replyAt !== undefined) onGap(now - replyAt, request.index);
     // The reply leaves as soon as the script answers; what follows until the next call is host + pi-fold.
     replyAt = now;
-    return request.index >= REQUESTS - 1 ? { kind: 'text', text: 'done' } : { kind: 'tools', calls: [{ name: 'fetch_blob', arguments: { seed: request.index, size: RESULT_BYTES } }] };
+    return request.index >= REQUESTS - 1
+      ? { kind: 'text', text: 'done' }
+      : { kind: 'tools', calls: [{ name: 'fetch_blob', arguments: { seed: request.index, size: RESULT_BYTES } }] };
   };
 }
 
@@ -79,7 +84,13 @@ async function runHostAlone(): Promise<number[]> {
   const root = mkdtempSync(join(tmpdir(), 'pi-fold-fs-latency-'));
   const gaps: number[] = [];
   // Without pi-fold the whole transcript is sent; Pi's own compaction stays off so every request is one the script answers.
-  const pi = await openScriptedHostAlone({ script: timingScript((gap) => gaps.push(gap)), contextWindow: WINDOW, sessionDirectory: root, compaction: false, replyOn: REPLY_ON });
+  const pi = await openScriptedHostAlone({
+    script: timingScript((gap) => gaps.push(gap)),
+    contextWindow: WINDOW,
+    sessionDirectory: root,
+    compaction: false,
+    replyOn: REPLY_ON,
+  });
   await pi.session.prompt('Read 94 blobs of 24 KB.');
   await settle(pi.session);
   pi.session.dispose();
@@ -95,7 +106,13 @@ async function run(kind: 'memory' | 'fs'): Promise<Run> {
   const requestOfGap: number[] = [];
   const evidenceWrites: number[] = [];
   let busyAtReply = 0;
-  const stores = kind === 'fs' ? { foldStore: new FsFoldStore({ root }), evidenceStore: timedEvidence(new FsEvidenceStore({ root }), evidenceWrites) } : { foldStore: new MemoryFoldStore(), evidenceStore: timedEvidence(new MemoryEvidenceStore(), evidenceWrites) };
+  const stores =
+    kind === 'fs'
+      ? {
+          foldStore: new FsFoldStore({ root }),
+          evidenceStore: timedEvidence(new FsEvidenceStore({ root }), evidenceWrites),
+        }
+      : { foldStore: new MemoryFoldStore(), evidenceStore: timedEvidence(new MemoryEvidenceStore(), evidenceWrites) };
   const script = timingScript((gap, request) => {
     gaps.push(gap);
     piFold.push(busy.ms - busyAtReply);
@@ -124,9 +141,12 @@ async function run(kind: 'memory' | 'fs'): Promise<Run> {
   return { gaps, piFold, commit, evidenceWrites };
 }
 
-const pick = (values: readonly number[], keep: readonly boolean[], want: boolean) => values.filter((_, index) => keep[index] === want);
+const pick = (values: readonly number[], keep: readonly boolean[], want: boolean) =>
+  values.filter((_, index) => keep[index] === want);
 
-console.log(`pi reply→request latency: ${REQUESTS} requests, ${RESULT_BYTES} B tool results (each one spilled), ${WINDOW}-token window, scripted replies on: ${REPLY_ON} (Node ${process.version})`);
+console.log(
+  `pi reply→request latency: ${REQUESTS} requests, ${RESULT_BYTES} B tool results (each one spilled), ${WINDOW}-token window, scripted replies on: ${REPLY_ON} (Node ${process.version})`,
+);
 const host = await runHostAlone();
 console.log('host alone (no pi-fold):');
 console.log(line('  reply → next request', host));
@@ -147,10 +167,16 @@ const alone = latencyStats(host);
 const meanAbove = withFold.mean - alone.mean;
 const p50Above = withFold.p50 - alone.p50;
 const p99Above = withFold.p99 - alone.p99;
-console.log(`fs store, pi-fold above the host alone: mean ${meanAbove.toFixed(2)} ms · p50 ${p50Above.toFixed(2)} ms · p99 ${p99Above.toFixed(2)} ms`);
+console.log(
+  `fs store, pi-fold above the host alone: mean ${meanAbove.toFixed(2)} ms · p50 ${p50Above.toFixed(2)} ms · p99 ${p99Above.toFixed(2)} ms`,
+);
 const holds = meanAbove <= TARGET_MEAN_MS && p99Above <= TARGET_P99_MS;
-console.log(`target: mean ≤ ${TARGET_MEAN_MS} ms and p99 ≤ ${TARGET_P99_MS} ms above the host alone — ${holds ? 'holds' : 'does NOT hold'} on this run (one run on a shared machine; load average ${loadAverage()})`);
+console.log(
+  `target: mean ≤ ${TARGET_MEAN_MS} ms and p99 ≤ ${TARGET_P99_MS} ms above the host alone — ${holds ? 'holds' : 'does NOT hold'} on this run (one run on a shared machine; load average ${loadAverage()})`,
+);
 
 function loadAverage(): string {
-  return loadavg().map((value) => value.toFixed(2)).join(', ');
+  return loadavg()
+    .map((value) => value.toFixed(2))
+    .join(', ');
 }

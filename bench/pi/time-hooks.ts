@@ -36,34 +36,39 @@ type Handler = (...args: unknown[]) => unknown;
  */
 export function timeHooks(times: HookTimes): (pi: ExtensionAPI) => ExtensionAPI {
   let sinceContext = 0;
-  const timeOther = (event: string, handler: Handler): Handler => (...args) => {
-    const started = performance.now();
-    const count = () => {
-      const elapsed = performance.now() - started;
-      sinceContext += elapsed;
-      times.otherHooks.set(event, (times.otherHooks.get(event) ?? 0) + elapsed);
+  const timeOther =
+    (event: string, handler: Handler): Handler =>
+    (...args) => {
+      const started = performance.now();
+      const count = () => {
+        const elapsed = performance.now() - started;
+        sinceContext += elapsed;
+        times.otherHooks.set(event, (times.otherHooks.get(event) ?? 0) + elapsed);
+      };
+      const result = handler(...args);
+      if (!(result instanceof Promise)) {
+        count();
+        return result;
+      }
+      return result.finally(count);
     };
-    const result = handler(...args);
-    if (!(result instanceof Promise)) {
-      count();
+  const timeContext =
+    (handler: Handler): Handler =>
+    async (...args) => {
+      const started = performance.now();
+      const result = await handler(...args);
+      const elapsed = performance.now() - started;
+      times.context.push(elapsed);
+      times.everyHook.push(elapsed + sinceContext);
+      sinceContext = 0;
       return result;
-    }
-    return result.finally(count);
-  };
-  const timeContext = (handler: Handler): Handler => async (...args) => {
-    const started = performance.now();
-    const result = await handler(...args);
-    const elapsed = performance.now() - started;
-    times.context.push(elapsed);
-    times.everyHook.push(elapsed + sinceContext);
-    sinceContext = 0;
-    return result;
-  };
+    };
   return (pi) =>
     new Proxy(pi, {
       get(target, property, receiver) {
         if (property !== 'on') return Reflect.get(target, property, receiver);
-        return (event: string, handler: Handler) => target.on(event as never, (event === 'context' ? timeContext(handler) : timeOther(event, handler)) as never);
+        return (event: string, handler: Handler) =>
+          target.on(event as never, (event === 'context' ? timeContext(handler) : timeOther(event, handler)) as never);
       },
     });
 }

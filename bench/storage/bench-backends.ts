@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Keyv from 'keyv';
 import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
+import { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { createSqliteFoldStore } from '../../adapters/storage-sqlite/create-sqlite-store.ts';
-import { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
 import type { FoldStore } from '../../ports/fold-store.port.ts';
 
 /** A backend to measure; `open` returns undefined (with a reason) when it cannot run here. */
@@ -37,7 +37,10 @@ export const BENCH_BACKENDS: readonly BenchBackend[] = [
       const url = process.env.PI_FOLD_TEST_REDIS_URL;
       if (!url) return 'PI_FOLD_TEST_REDIS_URL not set';
       const { default: KeyvRedis } = await import('@keyv/redis');
-      return new KeyvFoldStore({ keyv: new Keyv({ store: new KeyvRedis(url), namespace: namespace(), throwOnErrors: true, useKeyPrefix: false }), ownsConnection: true });
+      return new KeyvFoldStore({
+        keyv: new Keyv({ store: new KeyvRedis(url), namespace: namespace(), throwOnErrors: true, useKeyPrefix: false }),
+        ownsConnection: true,
+      });
     },
   },
   {
@@ -46,7 +49,14 @@ export const BENCH_BACKENDS: readonly BenchBackend[] = [
       const url = process.env.PI_FOLD_TEST_POSTGRES_URL;
       if (!url) return 'PI_FOLD_TEST_POSTGRES_URL not set';
       const { default: KeyvPostgres } = await import('@keyv/postgres');
-      return new KeyvFoldStore({ keyv: new Keyv({ store: new KeyvPostgres({ uri: url, keySize: 512, table: 'pi_fold_bench' }), namespace: namespace(), throwOnErrors: true }), ownsConnection: true });
+      return new KeyvFoldStore({
+        keyv: new Keyv({
+          store: new KeyvPostgres({ uri: url, keySize: 512, table: 'pi_fold_bench' }),
+          namespace: namespace(),
+          throwOnErrors: true,
+        }),
+        ownsConnection: true,
+      });
     },
   },
 ];

@@ -30,9 +30,19 @@ const entryText = () => randomBytes(512 + Math.floor(Math.random() * 7680)).toSt
 
 function record(id: string, parts: FoldPart[], texts: string[]): FoldRecord {
   return {
-    schemaVersion: 1, id, kind: parts.some((part) => part.kind === 'fold') ? 'consolidation' : 'tool', origin: 'runtime',
-    firstEntryId: 'first', lastEntryId: 'last', parts, sourceSha256: sha256Hex(texts.map((text) => `${text}\n`).join('')),
-    sourceChars: texts.reduce((sum, text) => sum + text.length, 0), entryCount: texts.length, brief: 'bench', provenance: 'deterministic', epoch: 1,
+    schemaVersion: 1,
+    id,
+    kind: parts.some((part) => part.kind === 'fold') ? 'consolidation' : 'tool',
+    origin: 'runtime',
+    firstEntryId: 'first',
+    lastEntryId: 'last',
+    parts,
+    sourceSha256: sha256Hex(texts.map((text) => `${text}\n`).join('')),
+    sourceChars: texts.reduce((sum, text) => sum + text.length, 0),
+    entryCount: texts.length,
+    brief: 'bench',
+    provenance: 'deterministic',
+    epoch: 1,
   };
 }
 
@@ -47,14 +57,29 @@ async function populate(store: FoldStore): Promise<{ liveBytes: number; garbageB
       const texts = Array.from({ length: ENTRIES_PER_FOLD }, entryText);
       const parts: FoldPart[] = [];
       for (const text of texts) {
-        parts.push({ kind: 'entry', entryId: `e${(sequence += 1)}`, sha256: await store.putBlob(text), chars: text.length });
+        parts.push({
+          kind: 'entry',
+          entryId: `e${(sequence += 1)}`,
+          sha256: await store.putBlob(text),
+          chars: text.length,
+        });
         liveBytes += text.length;
       }
       const id = `fold_${(sequence += 1).toString(16).padStart(24, '0')}`;
       await store.putFold(sessionId, record(id, parts, texts));
       if (previous !== undefined && fold % 4 === 1) {
         const consolidationId = `fold_${(sequence += 1).toString(16).padStart(24, '0')}`;
-        await store.putFold(sessionId, record(consolidationId, [{ kind: 'fold', foldId: previous.id }, { kind: 'fold', foldId: id }], [...previous.texts, ...texts]));
+        await store.putFold(
+          sessionId,
+          record(
+            consolidationId,
+            [
+              { kind: 'fold', foldId: previous.id },
+              { kind: 'fold', foldId: id },
+            ],
+            [...previous.texts, ...texts],
+          ),
+        );
       }
       previous = { id, texts };
     }
@@ -70,7 +95,9 @@ async function populate(store: FoldStore): Promise<{ liveBytes: number; garbageB
 
 const mib = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MiB`;
 
-console.log(`gc bench: ${SESSIONS} sessions x ${FOLDS} folds x ${ENTRIES_PER_FOLD} entries (1-16 KiB), ${GARBAGE} unreferenced blobs`);
+console.log(
+  `gc bench: ${SESSIONS} sessions x ${FOLDS} folds x ${ENTRIES_PER_FOLD} entries (1-16 KiB), ${GARBAGE} unreferenced blobs`,
+);
 console.log('backend   blobs   store      dry-run ms   gc ms   freed            rate');
 for (const backend of BENCH_BACKENDS.filter((candidate) => BACKENDS.includes(candidate.name))) {
   const store = await backend.open();
@@ -87,7 +114,8 @@ for (const backend of BENCH_BACKENDS.filter((candidate) => BACKENDS.includes(can
     start = performance.now();
     const real = await collectGarbage(store, { graceMs: 0, now });
     const gcMs = performance.now() - start;
-    if (real.deleted.bytes !== garbageBytes || dry.collectable.bytes !== garbageBytes) throw new Error(`${backend.name}: freed ${real.deleted.bytes} bytes, expected ${garbageBytes}`);
+    if (real.deleted.bytes !== garbageBytes || dry.collectable.bytes !== garbageBytes)
+      throw new Error(`${backend.name}: freed ${real.deleted.bytes} bytes, expected ${garbageBytes}`);
     console.log(
       `${backend.name.padEnd(9)} ${String(dry.scanned.count).padStart(5)}   ${mib(liveBytes + garbageBytes).padEnd(10)} ${dryMs.toFixed(0).padStart(10)} ${gcMs.toFixed(0).padStart(7)}   ${`${real.deleted.count} / ${mib(real.deleted.bytes)}`.padEnd(16)} ${(dry.scanned.count / (gcMs / 1000)).toFixed(0)} blobs/s`,
     );

@@ -18,9 +18,13 @@ const option = (name: string, fallback: string) => {
 const SIZES = option('sizes', '4096,65536,1048576').split(',').map(Number);
 const ROUNDS = Number(option('rounds', '40'));
 
-const median = (values: number[]) => [...values].sort((left, right) => left - right)[Math.floor(values.length / 2)] ?? Number.NaN;
+const median = (values: number[]) =>
+  [...values].sort((left, right) => left - right)[Math.floor(values.length / 2)] ?? Number.NaN;
 
-async function timeEach(payloads: readonly Buffer[], action: (payload: Buffer, index: number) => unknown): Promise<number[]> {
+async function timeEach(
+  payloads: readonly Buffer[],
+  action: (payload: Buffer, index: number) => unknown,
+): Promise<number[]> {
   const times: number[] = [];
   for (const [index, payload] of payloads.entries()) {
     const start = performance.now();
@@ -30,8 +34,21 @@ async function timeEach(payloads: readonly Buffer[], action: (payload: Buffer, i
   return times;
 }
 
-const format = (milliseconds: number) => (milliseconds < 1 ? `${(milliseconds * 1000).toFixed(0)} µs` : `${milliseconds.toFixed(2)} ms`);
-const rows: string[][] = [['backend', 'size', 'hash (node:crypto)', 'put', 'put ÷ hash', 'verified get', 'get ÷ hash', 'verified read MB/s', 'hash MB/s']];
+const format = (milliseconds: number) =>
+  milliseconds < 1 ? `${(milliseconds * 1000).toFixed(0)} µs` : `${milliseconds.toFixed(2)} ms`;
+const rows: string[][] = [
+  [
+    'backend',
+    'size',
+    'hash (node:crypto)',
+    'put',
+    'put ÷ hash',
+    'verified get',
+    'get ÷ hash',
+    'verified read MB/s',
+    'hash MB/s',
+  ],
+];
 
 for (const size of SIZES) {
   const payloads = Array.from({ length: ROUNDS }, () => randomBytes(size));
@@ -51,7 +68,17 @@ for (const size of SIZES) {
       const getTimes = await timeEach(payloads, (_payload, index) => store.getBlob(shas[index] ?? ''));
       const putMedian = median(putTimes);
       const getMedian = median(getTimes);
-      rows.push([backend.name, `${size / 1024} KiB`, format(hashMedian), format(putMedian), `${(putMedian / hashMedian).toFixed(1)}×`, format(getMedian), `${(getMedian / hashMedian).toFixed(1)}×`, (size / 1e6 / (getMedian / 1e3)).toFixed(0), hashThroughput.toFixed(0)]);
+      rows.push([
+        backend.name,
+        `${size / 1024} KiB`,
+        format(hashMedian),
+        format(putMedian),
+        `${(putMedian / hashMedian).toFixed(1)}×`,
+        format(getMedian),
+        `${(getMedian / hashMedian).toFixed(1)}×`,
+        (size / 1e6 / (getMedian / 1e3)).toFixed(0),
+        hashThroughput.toFixed(0),
+      ]);
     } finally {
       await store.dispose?.();
     }

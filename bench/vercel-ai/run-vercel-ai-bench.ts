@@ -6,8 +6,9 @@
  *
  * Run: npm run bench:vercel-ai
  */
-import { generateText, stepCountIs, wrapLanguageModel, type LanguageModelMiddleware } from 'ai';
+
 import { performance } from 'node:perf_hooks';
+import { generateText, type LanguageModelMiddleware, stepCountIs, wrapLanguageModel } from 'ai';
 import { createFolding } from '../../adapters/vercel-ai/index.ts';
 import { readFileTool, readLoop, ScriptedModel } from '../../testing/vercel-ai/scripted-model.ts';
 
@@ -23,8 +24,14 @@ interface StepTimes {
   middleware: number[];
 }
 
-async function runOnce(run: number): Promise<{ times: StepTimes; maxTokens: number; commits: number; rawTokens: number; commitSteps: boolean[] }> {
-  const folding = await createFolding({ store: 'memory', sessionId: `bench-${run}`, settings: { providerInputBudget: BUDGET } });
+async function runOnce(
+  run: number,
+): Promise<{ times: StepTimes; maxTokens: number; commits: number; rawTokens: number; commitSteps: boolean[] }> {
+  const folding = await createFolding({
+    store: 'memory',
+    sessionId: `bench-${run}`,
+    settings: { providerInputBudget: BUDGET },
+  });
   const times: StepTimes = { prepareStep: [], prepareStepCpu: [], engineProject: [], middleware: [] };
   const { runtime } = folding;
   const project = runtime.project.bind(runtime);
@@ -110,7 +117,9 @@ for (let run = 0; run < RUNS; run += 1) {
     cpuPerStep[step]!.push(times.prepareStepCpu[step] ?? 0);
     if (commitSteps[step] === true) commitTimes.push(total);
     else appendSteps[step]!.push(total);
-    adapterOnly[step]!.push((times.prepareStep[step] ?? 0) - (times.engineProject[step] ?? 0) + (times.middleware[step] ?? 0));
+    adapterOnly[step]!.push(
+      (times.prepareStep[step] ?? 0) - (times.engineProject[step] ?? 0) + (times.middleware[step] ?? 0),
+    );
     engine.push(times.engineProject[step] ?? 0);
     middleware.push(times.middleware[step] ?? 0);
   }
@@ -118,18 +127,36 @@ for (let run = 0; run < RUNS; run += 1) {
 const stepMeans = perStep.map(mean);
 const adapterMeans = adapterOnly.map(mean);
 const appendMeans = appendSteps.filter((values) => values.length > 0).map(mean);
-const tenths = (values: readonly number[]) => Array.from({ length: 7 }, (_, decile) => format(mean(values.slice(decile * 10, decile * 10 + 10)))).join(' · ');
+const tenths = (values: readonly number[]) =>
+  Array.from({ length: 7 }, (_, decile) => format(mean(values.slice(decile * 10, decile * 10 + 10)))).join(' · ');
 // Medians over every run's steps of a block: means carry the garbage collector's pauses, which land anywhere.
-const blockMedians = (values: readonly number[][]) => Array.from({ length: 7 }, (_, decile) => format(median(values.slice(decile * 10, decile * 10 + 10).flat()))).join(' · ');
-console.log(`vercel-ai adapter bench: ${STEPS} steps, budget ${BUDGET} tokens, ${RUNS} runs (after one warm-up), memory store`);
-console.log(`  largest prompt the model saw: ${summary.maxTokens} tokens; raw history at the end: ≈${summary.rawTokens} tokens; commits per run: ${summary.commits}`);
-console.log(`  per step (prepareStep + middleware): mean ${format(mean(stepMeans))} · median ${format(median(stepMeans))}`);
-console.log(`    engine project: mean ${format(mean(engine))} · adapter's own mapping + middleware: mean ${format(mean(adapterMeans))} (middleware ${format(mean(middleware))})`);
-console.log(`    steps without a commit: mean ${format(mean(appendMeans))} · steps with a commit: mean ${format(mean(commitTimes))} (${commitTimes.length / RUNS} per run)`);
+const blockMedians = (values: readonly number[][]) =>
+  Array.from({ length: 7 }, (_, decile) => format(median(values.slice(decile * 10, decile * 10 + 10).flat()))).join(
+    ' · ',
+  );
+console.log(
+  `vercel-ai adapter bench: ${STEPS} steps, budget ${BUDGET} tokens, ${RUNS} runs (after one warm-up), memory store`,
+);
+console.log(
+  `  largest prompt the model saw: ${summary.maxTokens} tokens; raw history at the end: ≈${summary.rawTokens} tokens; commits per run: ${summary.commits}`,
+);
+console.log(
+  `  per step (prepareStep + middleware): mean ${format(mean(stepMeans))} · median ${format(median(stepMeans))}`,
+);
+console.log(
+  `    engine project: mean ${format(mean(engine))} · adapter's own mapping + middleware: mean ${format(mean(adapterMeans))} (middleware ${format(mean(middleware))})`,
+);
+console.log(
+  `    steps without a commit: mean ${format(mean(appendMeans))} · steps with a commit: mean ${format(mean(commitTimes))} (${commitTimes.length / RUNS} per run)`,
+);
 console.log(`  by ten-step block, all steps:         ${tenths(stepMeans)}`);
 console.log(`  by ten-step block, adapter's own part: ${tenths(adapterMeans)}`);
 console.log(`  medians by ten-step block, all steps:  ${blockMedians(perStep)}`);
 console.log(`  medians by ten-step block, adapter:    ${blockMedians(adapterOnly)}`);
-console.log(`  prepareStep CPU time (this process only): mean ${format(mean(cpuPerStep.map(mean)))} · by block ${tenths(cpuPerStep.map(mean))}`);
-console.log(`  machine load average: ${(await import('node:os')).loadavg()[0]!.toFixed(2)} on ${(await import('node:os')).cpus().length} cores (wall times inflate under load)`);
+console.log(
+  `  prepareStep CPU time (this process only): mean ${format(mean(cpuPerStep.map(mean)))} · by block ${tenths(cpuPerStep.map(mean))}`,
+);
+console.log(
+  `  machine load average: ${(await import('node:os')).loadavg()[0]!.toFixed(2)} on ${(await import('node:os')).cpus().length} cores (wall times inflate under load)`,
+);
 console.log(`  target: ≤ 5 ms mean, not growing with the step count`);

@@ -17,7 +17,10 @@ export interface CliCommand {
 export const EXIT = { ok: 0, problemsFound: 1, usage: 2, missingPackage: 3 } as const;
 
 /** Split `--name value` / `--flag` options from positional arguments. */
-export function parseCommandArguments(argumentsList: readonly string[], valueOptions: readonly string[]): { positional: string[]; options: Map<string, string | true> } {
+export function parseCommandArguments(
+  argumentsList: readonly string[],
+  valueOptions: readonly string[],
+): { positional: string[]; options: Map<string, string | true> } {
   const positional: string[] = [];
   const options = new Map<string, string | true>();
   for (let index = 0; index < argumentsList.length; index += 1) {

@@ -1,6 +1,10 @@
-import { collectGarbage, DEFAULT_GC_GRACE_MS, type GarbageCollectionReport } from '../../application/retention/store-gc.ts';
+import {
+  collectGarbage,
+  DEFAULT_GC_GRACE_MS,
+  type GarbageCollectionReport,
+} from '../../application/retention/store-gc.ts';
 import { GC_HELP } from './command-help.ts';
-import { EXIT, parseCommandArguments, type CliCommand, type CommandOutput } from './command-table.ts';
+import { type CliCommand, type CommandOutput, EXIT, parseCommandArguments } from './command-table.ts';
 import { openTargetOrExplain } from './open-store-target.ts';
 
 /**
@@ -43,7 +47,10 @@ export const gcCommand: CliCommand = {
         graceMs: graceMinutes * 60_000,
         onProgress: (progress) => {
           // Big stores only: a small store finishes before progress would mean anything.
-          if (progress.done > 0 && (progress.phase !== 'sessions' || progress.done % 100 === 0)) output.error(`pi-fold gc: ${progress.phase} ${progress.done}${progress.total === undefined ? '' : `/${progress.total}`}`);
+          if (progress.done > 0 && (progress.phase !== 'sessions' || progress.done % 100 === 0))
+            output.error(
+              `pi-fold gc: ${progress.phase} ${progress.done}${progress.total === undefined ? '' : `/${progress.total}`}`,
+            );
         },
       });
     } catch (error) {
@@ -52,7 +59,8 @@ export const gcCommand: CliCommand = {
     } finally {
       await opened.store.dispose?.();
     }
-    if (parsed.options.get('json') === true) output.out(JSON.stringify({ store: target, kind: opened.kind, ...report }, null, 2));
+    if (parsed.options.get('json') === true)
+      output.out(JSON.stringify({ store: target, kind: opened.kind, ...report }, null, 2));
     else printSummary(output, target, opened.kind, report);
     return EXIT.ok;
   },
@@ -60,10 +68,21 @@ export const gcCommand: CliCommand = {
 
 function printSummary(output: CommandOutput, target: string, kind: string, report: GarbageCollectionReport): void {
   const { scanned, collectable, recent, deleted, refreshed } = report;
-  output.out(`${kind} store ${target}: ${report.sessions} session(s), ${report.folds} fold record(s), ${report.referencedBlobs} referenced blob(s); ${scanned.count} blob(s) scanned (${formatBytes(scanned.bytes)})`);
-  if (report.dryRun) output.out(`dry run: would free ${collectable.count} blob(s), ${collectable.bytes} bytes (${formatBytes(collectable.bytes)}); nothing was changed`);
-  else output.out(`freed ${deleted.count} blob(s), ${deleted.bytes} bytes (${formatBytes(deleted.bytes)})${refreshed.count > 0 ? `; kept ${refreshed.count} a writer re-put during the run` : ''}`);
-  if (recent.count > 0) output.out(`kept ${recent.count} unreferenced blob(s), ${recent.bytes} bytes, written within the last ${report.graceMs / 60_000} minute(s) (grace period for concurrent writers)`);
+  output.out(
+    `${kind} store ${target}: ${report.sessions} session(s), ${report.folds} fold record(s), ${report.referencedBlobs} referenced blob(s); ${scanned.count} blob(s) scanned (${formatBytes(scanned.bytes)})`,
+  );
+  if (report.dryRun)
+    output.out(
+      `dry run: would free ${collectable.count} blob(s), ${collectable.bytes} bytes (${formatBytes(collectable.bytes)}); nothing was changed`,
+    );
+  else
+    output.out(
+      `freed ${deleted.count} blob(s), ${deleted.bytes} bytes (${formatBytes(deleted.bytes)})${refreshed.count > 0 ? `; kept ${refreshed.count} a writer re-put during the run` : ''}`,
+    );
+  if (recent.count > 0)
+    output.out(
+      `kept ${recent.count} unreferenced blob(s), ${recent.bytes} bytes, written within the last ${report.graceMs / 60_000} minute(s) (grace period for concurrent writers)`,
+    );
   output.out(`took ${report.durationMs} ms`);
 }
 

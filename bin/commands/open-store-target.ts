@@ -1,13 +1,19 @@
 import { open, readdir, stat } from 'node:fs/promises';
-import type { CommandOutput } from './command-table.ts';
 import Keyv from 'keyv';
 import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
 import { auditFsStore } from '../../adapters/storage-fs/fs-store-audit.ts';
-import type { StoreAuditReport } from '../../adapters/storage-shared/store-audit.ts';
 import { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
 import { auditKeyvStore } from '../../adapters/storage-keyv/keyv-store-audit.ts';
+import type { StoreAuditReport } from '../../adapters/storage-shared/store-audit.ts';
 import type { FoldStore } from '../../ports/fold-store.port.ts';
-import { noStoreError, openReadOnlyPostgresKeyv, openReadOnlyRedisKeyv, openReadOnlySqliteKeyv, redactUri } from './read-only-keyv.ts';
+import type { CommandOutput } from './command-table.ts';
+import {
+  noStoreError,
+  openReadOnlyPostgresKeyv,
+  openReadOnlyRedisKeyv,
+  openReadOnlySqliteKeyv,
+  redactUri,
+} from './read-only-keyv.ts';
 
 /** How to reach a Keyv-backed store. */
 export interface StoreTargetOptions {
@@ -41,13 +47,18 @@ export interface OpenedStoreTarget {
  * or database without the table, an empty namespace) is refused before anything is written,
  * whatever `access` asks for: gc must not create a table in someone else's file either.
  */
-export async function openStoreTarget(target: string, options: StoreTargetOptions, access: StoreAccess): Promise<OpenedStoreTarget> {
+export async function openStoreTarget(
+  target: string,
+  options: StoreTargetOptions,
+  access: StoreAccess,
+): Promise<OpenedStoreTarget> {
   const namespace = options.namespace ?? 'pi-fold';
   const probe = await openKeyvTarget(target, namespace, options.table, 'read-only');
   if (probe.kind === 'fs') return fsTarget(probe.root);
   const readOnly = new KeyvFoldStore({ keyv: probe.keyv, name: probe.kind, ownsConnection: true });
   try {
-    if (!(await holdsAnyValue(readOnly))) throw noStoreError(probe.kind === 'sqlite' ? target : redactUri(target), `nothing under namespace ${namespace}`);
+    if (!(await holdsAnyValue(readOnly)))
+      throw noStoreError(probe.kind === 'sqlite' ? target : redactUri(target), `nothing under namespace ${namespace}`);
   } catch (error) {
     await readOnly.dispose();
     throw error;
@@ -56,26 +67,48 @@ export async function openStoreTarget(target: string, options: StoreTargetOption
   await readOnly.dispose();
   const writable = await openKeyvTarget(target, namespace, options.table, 'read-write');
   if (writable.kind === 'fs') return fsTarget(writable.root);
-  return keyvTarget(writable.kind, new KeyvFoldStore({ keyv: writable.keyv, name: writable.kind, ownsConnection: true }));
+  return keyvTarget(
+    writable.kind,
+    new KeyvFoldStore({ keyv: writable.keyv, name: writable.kind, ownsConnection: true }),
+  );
 }
 
-type KeyvTarget = { readonly kind: 'fs'; readonly root: string } | { readonly kind: 'sqlite' | 'redis' | 'postgres'; readonly keyv: Keyv };
+type KeyvTarget =
+  | { readonly kind: 'fs'; readonly root: string }
+  | { readonly kind: 'sqlite' | 'redis' | 'postgres'; readonly keyv: Keyv };
 
-async function openKeyvTarget(target: string, namespace: string, table: string | undefined, access: StoreAccess): Promise<KeyvTarget> {
+async function openKeyvTarget(
+  target: string,
+  namespace: string,
+  table: string | undefined,
+  access: StoreAccess,
+): Promise<KeyvTarget> {
   if (/^rediss?:\/\//.test(target)) {
     if (access === 'read-only') return { kind: 'redis', keyv: await openReadOnlyRedisKeyv(target, namespace) };
     const { default: KeyvRedis } = await import('@keyv/redis');
-    return { kind: 'redis', keyv: new Keyv({ store: new KeyvRedis(target), namespace, throwOnErrors: true, useKeyPrefix: false }) };
+    return {
+      kind: 'redis',
+      keyv: new Keyv({ store: new KeyvRedis(target), namespace, throwOnErrors: true, useKeyPrefix: false }),
+    };
   }
   if (/^postgres(ql)?:\/\//.test(target)) {
-    if (access === 'read-only') return { kind: 'postgres', keyv: await openReadOnlyPostgresKeyv(target, namespace, table) };
+    if (access === 'read-only')
+      return { kind: 'postgres', keyv: await openReadOnlyPostgresKeyv(target, namespace, table) };
     const { default: KeyvPostgres } = await import('@keyv/postgres');
-    return { kind: 'postgres', keyv: new Keyv({ store: new KeyvPostgres({ uri: target, iterationLimit: 500, ...(table === undefined ? {} : { table }) }), namespace, throwOnErrors: true }) };
+    return {
+      kind: 'postgres',
+      keyv: new Keyv({
+        store: new KeyvPostgres({ uri: target, iterationLimit: 500, ...(table === undefined ? {} : { table }) }),
+        namespace,
+        throwOnErrors: true,
+      }),
+    };
   }
   const info = await stat(target);
   if (info.isDirectory()) {
     const entries = await readdir(target);
-    if (!['blobs', 'sessions', 'evidence'].some((name) => entries.includes(name))) throw noStoreError(target, 'no blobs/, sessions/ or evidence/');
+    if (!['blobs', 'sessions', 'evidence'].some((name) => entries.includes(name)))
+      throw noStoreError(target, 'no blobs/, sessions/ or evidence/');
     return { kind: 'fs', root: target };
   }
   if (info.isFile() && (await isSqliteFile(target))) {
@@ -118,7 +151,13 @@ export async function isSqliteFile(path: string): Promise<boolean> {
  * Open a command's target from its parsed options, or print why it cannot be opened (the
  * target named) and return undefined: the caller then exits with `EXIT.usage`.
  */
-export async function openTargetOrExplain(command: string, target: string, options: ReadonlyMap<string, string | true>, access: StoreAccess, output: Pick<CommandOutput, 'error'>): Promise<OpenedStoreTarget | undefined> {
+export async function openTargetOrExplain(
+  command: string,
+  target: string,
+  options: ReadonlyMap<string, string | true>,
+  access: StoreAccess,
+  output: Pick<CommandOutput, 'error'>,
+): Promise<OpenedStoreTarget | undefined> {
   try {
     return await openStoreTarget(target, storeTargetOptionsOf(options), access);
   } catch (error) {

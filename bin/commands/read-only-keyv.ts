@@ -16,7 +16,9 @@ import { FoldError } from '../../core/fold-error.ts';
 
 /** How a target holding no pi-fold store is refused. */
 export function noStoreError(target: string, why: string): FoldError {
-  return new FoldError('SETTINGS.INVALID', `${target} holds no pi-fold store (${why}); nothing was read or written`, { details: { target } });
+  return new FoldError('SETTINGS.INVALID', `${target} holds no pi-fold store (${why}); nothing was read or written`, {
+    details: { target },
+  });
 }
 
 type RunQuery = (sql: string, parameters: readonly unknown[]) => Promise<readonly { key: string; value: string }[]>;
@@ -92,7 +94,8 @@ class ReadOnlyTableAdapter extends EventEmitter {
   }
 }
 
-const keyvOver = (store: object, namespace: string) => new Keyv({ store: store as never, namespace, throwOnErrors: true });
+const keyvOver = (store: object, namespace: string) =>
+  new Keyv({ store: store as never, namespace, throwOnErrors: true });
 
 /** The SQLite driver @keyv/sqlite itself uses, so both open the file the same way. */
 function sqliteDriver(): typeof import('sqlite3') {
@@ -110,17 +113,28 @@ export async function openReadOnlySqliteKeyv(path: string, namespace: string, ta
   // (no locks, no side files): the audit reads the file as it is now. Otherwise a writer is
   // live, and the read-only connection shares its existing side files.
   const live = existsSync(`${path}-wal`);
-  const address = live ? path : `file:${encodeURI(resolve(path)).replace(/\?/g, '%3F').replace(/#/g, '%23')}?immutable=1`;
+  const address = live
+    ? path
+    : `file:${encodeURI(resolve(path)).replace(/\?/g, '%3F').replace(/#/g, '%23')}?immutable=1`;
   const flags = sqlite3.OPEN_READONLY | (live ? 0 : sqlite3.OPEN_URI);
   const database = await new Promise<import('sqlite3').Database>((resolveOpen, reject) => {
-    const opened = new sqlite3.Database(address, flags, (error) => (error === null ? resolveOpen(opened) : reject(error)));
+    const opened = new sqlite3.Database(address, flags, (error) =>
+      error === null ? resolveOpen(opened) : reject(error),
+    );
   });
   const run: RunQuery = (sql, parameters) =>
-    new Promise((resolve, reject) => database.all(sql, parameters as unknown[], (error, rows) => (error === null ? resolve(rows as { key: string; value: string }[]) : reject(error))));
-  const close = () => new Promise<void>((resolve, reject) => database.close((error) => (error === null ? resolve() : reject(error))));
+    new Promise((resolve, reject) =>
+      database.all(sql, parameters as unknown[], (error, rows) =>
+        error === null ? resolve(rows as { key: string; value: string }[]) : reject(error),
+      ),
+    );
+  const close = () =>
+    new Promise<void>((resolve, reject) => database.close((error) => (error === null ? resolve() : reject(error))));
   try {
     const found = await new Promise<unknown[]>((resolve, reject) =>
-      database.all(`SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?`, [table], (error, rows) => (error === null ? resolve(rows) : reject(error))),
+      database.all(`SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?`, [table], (error, rows) =>
+        error === null ? resolve(rows) : reject(error),
+      ),
     );
     if (found.length === 0) throw noStoreError(path, `no table ${table}`);
   } catch (error) {
@@ -140,12 +154,14 @@ export async function openReadOnlyPostgresKeyv(uri: string, namespace: string, t
   const close = () => client.end();
   try {
     const found = await client.query('SELECT to_regclass($1) AS exists', [table]);
-    if (found.rows[0]?.exists === null || found.rows[0]?.exists === undefined) throw noStoreError(redactUri(uri), `no table ${table}`);
+    if (found.rows[0]?.exists === null || found.rows[0]?.exists === undefined)
+      throw noStoreError(redactUri(uri), `no table ${table}`);
   } catch (error) {
     await close();
     throw error;
   }
-  const run: RunQuery = async (sql, parameters) => (await client.query(sql, parameters)).rows as { key: string; value: string }[];
+  const run: RunQuery = async (sql, parameters) =>
+    (await client.query(sql, parameters)).rows as { key: string; value: string }[];
   return keyvOver(new ReadOnlyTableAdapter('postgres', quoteIdentifier(table), run, close), namespace);
 }
 

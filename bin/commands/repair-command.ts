@@ -1,11 +1,11 @@
 import { readdir } from 'node:fs/promises';
-import { rebuildSessionState, type SessionRepairReport } from '../../application/recovery/rebuild-session-state.ts';
-import type { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
 import { isTempName } from '../../adapters/storage-fs/atomic-files.ts';
+import type { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
 import type { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
+import { rebuildSessionState, type SessionRepairReport } from '../../application/recovery/rebuild-session-state.ts';
 import { REPAIR_HELP } from './command-help.ts';
-import { EXIT, parseCommandArguments, type CliCommand, type CommandOutput } from './command-table.ts';
-import { openTargetOrExplain, type OpenedStoreTarget } from './open-store-target.ts';
+import { type CliCommand, type CommandOutput, EXIT, parseCommandArguments } from './command-table.ts';
+import { type OpenedStoreTarget, openTargetOrExplain } from './open-store-target.ts';
 
 /**
  * `pi-fold repair <store> --session <id>`: a session whose engine state cannot be read (torn,
@@ -28,12 +28,23 @@ export const repairCommand: CliCommand = {
     const known = new Set(['namespace', 'table', 'session', 'dry-run', 'json']);
     const unknown = [...parsed.options.keys()].filter((name) => !known.has(name));
     if (target === undefined || extra.length > 0 || unknown.length > 0 || typeof sessionId !== 'string') {
-      const why = unknown.length > 0 ? `unknown option --${unknown[0]}` : typeof sessionId !== 'string' ? '--session <id> names the session to repair' : undefined;
+      const why =
+        unknown.length > 0
+          ? `unknown option --${unknown[0]}`
+          : typeof sessionId !== 'string'
+            ? '--session <id> names the session to repair'
+            : undefined;
       output.error(`${why === undefined ? '' : `pi-fold repair: ${why}\n`}usage: ${this.usage}`);
       return EXIT.usage;
     }
     const dryRun = parsed.options.get('dry-run') === true;
-    const opened = await openTargetOrExplain('repair', target, parsed.options, dryRun ? 'read-only' : 'read-write', output);
+    const opened = await openTargetOrExplain(
+      'repair',
+      target,
+      parsed.options,
+      dryRun ? 'read-only' : 'read-write',
+      output,
+    );
     if (opened === undefined) return EXIT.usage;
     let report: SessionRepairReport;
     try {
@@ -45,7 +56,8 @@ export const repairCommand: CliCommand = {
     } finally {
       await opened.store.dispose?.();
     }
-    if (parsed.options.get('json') === true) output.out(JSON.stringify({ store: target, kind: opened.kind, ...report }, null, 2));
+    if (parsed.options.get('json') === true)
+      output.out(JSON.stringify({ store: target, kind: opened.kind, ...report }, null, 2));
     else printRepair(output, report, dryRun);
     return EXIT.ok;
   },
@@ -58,8 +70,12 @@ export const repairCommand: CliCommand = {
 async function sessionFoldIds(opened: OpenedStoreTarget, sessionId: string): Promise<string[]> {
   if (opened.kind === 'fs') {
     const directory = (opened.store as FsFoldStore).layout.foldsDirectory(sessionId);
-    const names = await readdir(directory).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? [] : Promise.reject(error)));
-    return names.filter((name) => name.endsWith('.json') && !isTempName(name)).map((name) => name.slice(0, -'.json'.length));
+    const names = await readdir(directory).catch((error: NodeJS.ErrnoException) =>
+      error.code === 'ENOENT' ? [] : Promise.reject(error),
+    );
+    return names
+      .filter((name) => name.endsWith('.json') && !isTempName(name))
+      .map((name) => name.slice(0, -'.json'.length));
   }
   const prefix = `session/${sessionId}/fold/`;
   const ids: string[] = [];
@@ -78,5 +94,7 @@ function printRepair(output: CommandOutput, report: SessionRepairReport, dryRun:
   output.out(`session ${report.sessionId}: the state could not be read (${report.stateProblem})`);
   for (const fold of report.unrecoverable) output.out(`NOT RECOVERED ${fold.foldId}: ${fold.reason}`);
   const verb = dryRun ? 'would rebuild' : 'rebuilt';
-  output.out(`${verb} the state from ${report.recovered.length} verified fold(s)${report.unrecoverable.length > 0 ? `; ${report.unrecoverable.length} fold(s) left out` : ''}; pending marks, pins and notices start afresh${dryRun ? '; nothing was changed (dry run)' : ''}`);
+  output.out(
+    `${verb} the state from ${report.recovered.length} verified fold(s)${report.unrecoverable.length > 0 ? `; ${report.unrecoverable.length} fold(s) left out` : ''}; pending marks, pins and notices start afresh${dryRun ? '; nothing was changed (dry run)' : ''}`,
+  );
 }

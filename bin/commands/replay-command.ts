@@ -1,11 +1,11 @@
 import { FoldError } from '../../core/fold-error.ts';
 import { PRICE_LISTS } from '../../core/price-lists.ts';
 import { parseArmName } from '../../lab/arms/arm-profile.ts';
+import { type ReplayOptions, replayTranscript } from '../../lab/replay/replay-transcript.ts';
 import { formatArmTable } from '../../lab/report/arm-table.ts';
 import { stableSummaryJson, writeLabReports } from '../../lab/report/report-files.ts';
-import { replayTranscript, type ReplayOptions } from '../../lab/replay/replay-transcript.ts';
 import { REPLAY_HELP } from './command-help.ts';
-import { EXIT, parseCommandArguments, type CliCommand } from './command-table.ts';
+import { type CliCommand, EXIT, parseCommandArguments } from './command-table.ts';
 
 /**
  * `pi-fold replay <file>`: what a recorded Pi, Claude Code, Codex or chat-trajectory session would have sent and cost
@@ -19,7 +19,15 @@ export const replayCommand: CliCommand = {
     let outDirectory: string | undefined;
     let json = false;
     try {
-      const parsed = parseCommandArguments(argumentsAfterName, ['arms', 'out', 'price-list', 'budget', 'cap', 'max-requests', 'clock']);
+      const parsed = parseCommandArguments(argumentsAfterName, [
+        'arms',
+        'out',
+        'price-list',
+        'budget',
+        'cap',
+        'max-requests',
+        'clock',
+      ]);
       const [path, ...extra] = parsed.positional;
       if (path === undefined || extra.length > 0) throw new Error('give exactly one session file');
       const known = new Set(['arms', 'out', 'price-list', 'budget', 'cap', 'max-requests', 'clock', 'json']);
@@ -29,14 +37,16 @@ export const replayCommand: CliCommand = {
         return typeof value === 'string' ? value : undefined;
       };
       const priceList = text('price-list');
-      if (priceList !== undefined && PRICE_LISTS[priceList] === undefined) throw new Error(`unknown price list "${priceList}" (known: ${Object.keys(PRICE_LISTS).join(', ')})`);
+      if (priceList !== undefined && PRICE_LISTS[priceList] === undefined)
+        throw new Error(`unknown price list "${priceList}" (known: ${Object.keys(PRICE_LISTS).join(', ')})`);
       // Without --budget/--cap/--price-list the replay runs at the recorded model's window and prices (lab/replay/replay-window.ts).
       const budget = wholeNumber('budget', text('budget'), 1_000, 'tokens');
       const cap = wholeNumber('cap', text('cap'), 1_000, 'tokens');
       const arms = text('arms');
       const maxRequests = wholeNumber('max-requests', text('max-requests'), 1);
       const clock = text('clock');
-      if (clock !== undefined && clock !== 'recorded' && clock !== 'uniform') throw new Error(`--clock must be recorded or uniform, not "${clock}"`);
+      if (clock !== undefined && clock !== 'recorded' && clock !== 'uniform')
+        throw new Error(`--clock must be recorded or uniform, not "${clock}"`);
       options = {
         path,
         ...(arms === undefined ? {} : { arms: arms.split(',').map((name) => parseArmName(name.trim())) }),
@@ -71,9 +81,17 @@ export const replayCommand: CliCommand = {
       for (const [name, value] of Object.entries(report.measurements)) output.out(`measured: ${name}: ${value}`);
     }
     if (outDirectory !== undefined) {
-      const paths = await writeLabReports(report.run, outDirectory, { title: `pi-fold replay of ${report.session.path}`, notes: report.notes, measurements: report.measurements, baseName: 'replay' });
-      output.error(`reports: ${paths.html}\n         ${paths.summary}\n         ${paths.csv}\n         ${paths.timings}`);
-    } else if (!json) output.out('(add --out <dir> for the per-request CSV, the JSON summary and the HTML report with charts)');
+      const paths = await writeLabReports(report.run, outDirectory, {
+        title: `pi-fold replay of ${report.session.path}`,
+        notes: report.notes,
+        measurements: report.measurements,
+        baseName: 'replay',
+      });
+      output.error(
+        `reports: ${paths.html}\n         ${paths.summary}\n         ${paths.csv}\n         ${paths.timings}`,
+      );
+    } else if (!json)
+      output.out('(add --out <dir> for the per-request CSV, the JSON summary and the HTML report with charts)');
     const mismatched = report.arms.some((arm) => arm.result.failure !== undefined);
     return mismatched ? EXIT.problemsFound : EXIT.ok;
   },
@@ -83,6 +101,9 @@ export const replayCommand: CliCommand = {
 function wholeNumber(name: string, text: string | undefined, minimum: number, unit?: string): number | undefined {
   if (text === undefined) return undefined;
   const value = Number(text.replace(/[_,]/g, ''));
-  if (!Number.isInteger(value) || value < minimum) throw new Error(`--${name} must be a whole number${unit === undefined ? '' : ` of ${unit}`} of at least ${minimum}, got "${text}"`);
+  if (!Number.isInteger(value) || value < minimum)
+    throw new Error(
+      `--${name} must be a whole number${unit === undefined ? '' : ` of ${unit}`} of at least ${minimum}, got "${text}"`,
+    );
   return value;
 }

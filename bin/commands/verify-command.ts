@@ -1,6 +1,6 @@
-import { VERIFY_HELP } from './command-help.ts';
-import { EXIT, parseCommandArguments, type CliCommand } from './command-table.ts';
 import type { StoreAuditReport } from '../../adapters/storage-shared/store-audit.ts';
+import { VERIFY_HELP } from './command-help.ts';
+import { type CliCommand, EXIT, parseCommandArguments } from './command-table.ts';
 import { openStoreTarget, storeTargetOptionsOf } from './open-store-target.ts';
 
 /**
@@ -43,7 +43,9 @@ export const verifyCommand: CliCommand = {
       for (const problem of report.problems) output.out(`PROBLEM ${problem.code} ${problem.key}: ${problem.message}`);
       for (const note of report.notes) output.out(`note: ${note}`);
       const { blobs, folds, states, evidence } = report.checked;
-      output.out(`${kind} store ${target}: ${blobs} blobs, ${folds} fold records, ${states} states, ${evidence} artifacts verified; ${report.problems.length} problem(s)`);
+      output.out(
+        `${kind} store ${target}: ${blobs} blobs, ${folds} fold records, ${states} states, ${evidence} artifacts verified; ${report.problems.length} problem(s)`,
+      );
     }
     return report.problems.length === 0 ? EXIT.ok : EXIT.problemsFound;
   },

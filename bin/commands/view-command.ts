@@ -4,7 +4,7 @@ import { renderViewerPage } from '../../application/viewer/render-viewer-page.ts
 import { readSessionView } from '../../application/viewer/session-view.ts';
 import { DEFAULT_PRICE_LIST } from '../../core/price-lists.ts';
 import { VIEW_HELP } from './command-help.ts';
-import { EXIT, parseCommandArguments, type CliCommand } from './command-table.ts';
+import { type CliCommand, EXIT, parseCommandArguments } from './command-table.ts';
 import { openTargetOrExplain } from './open-store-target.ts';
 
 /**
@@ -21,7 +21,9 @@ export const viewCommand: CliCommand = {
       output.error(`pi-fold view: ${(error as Error).message}\nusage: ${this.usage}`);
       return EXIT.usage;
     }
-    const unknown = [...parsed.options.keys()].filter((name) => !['session', 'out', 'namespace', 'table'].includes(name));
+    const unknown = [...parsed.options.keys()].filter(
+      (name) => !['session', 'out', 'namespace', 'table'].includes(name),
+    );
     const [target, ...extra] = parsed.positional;
     if (target === undefined || extra.length > 0 || unknown.length > 0) {
       output.error(`${unknown.length > 0 ? `pi-fold view: unknown option --${unknown[0]}\n` : ''}usage: ${this.usage}`);
@@ -37,14 +39,23 @@ export const viewCommand: CliCommand = {
       const sessions = opened.store.listSessions === undefined ? [] : [...(await opened.store.listSessions())].sort();
       const sessionId = text('session') ?? (sessions.length === 1 ? sessions[0] : undefined);
       if (sessionId === undefined) {
-        output.error(sessions.length === 0 ? `pi-fold view: ${target} holds no session` : `pi-fold view: ${target} holds ${sessions.length} sessions; choose one with --session (${sessions.slice(0, 20).join(', ')}${sessions.length > 20 ? ', …' : ''})`);
+        output.error(
+          sessions.length === 0
+            ? `pi-fold view: ${target} holds no session`
+            : `pi-fold view: ${target} holds ${sessions.length} sessions; choose one with --session (${sessions.slice(0, 20).join(', ')}${sessions.length > 20 ? ', …' : ''})`,
+        );
         return EXIT.usage;
       }
       const view = await readSessionView(opened.store, sessionId);
-      const page = renderViewerPage(view, { priceLineTokens: DEFAULT_PRICE_LIST.longContext?.aboveTokens, writtenAt: new Date().toISOString() });
+      const page = renderViewerPage(view, {
+        priceLineTokens: DEFAULT_PRICE_LIST.longContext?.aboveTokens,
+        writtenAt: new Date().toISOString(),
+      });
       const out = resolve(text('out') ?? `pi-fold-view-${sessionId}.html`);
       await writeFile(out, page, 'utf8');
-      output.out(`pi-fold view: session ${sessionId}: ${view.requests.length} requests, ${view.commits.length} commits, ${view.folds.length} folds → ${out} (${Buffer.byteLength(page)} bytes)`);
+      output.out(
+        `pi-fold view: session ${sessionId}: ${view.requests.length} requests, ${view.commits.length} commits, ${view.folds.length} folds → ${out} (${Buffer.byteLength(page)} bytes)`,
+      );
       return EXIT.ok;
     } catch (error) {
       output.error(`pi-fold view: ${(error as Error).message}`);

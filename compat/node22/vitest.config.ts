@@ -32,7 +32,10 @@ const alias = [
     { find: new RegExp(`^@earendil-works/${name}$`), replacement: entryOf(`@earendil-works/${name}`, piModules) },
   ]),
   // The wire-format suite builds request bodies with pi-ai's own built-in providers.
-  { find: /^@(?:mariozechner|earendil-works)\/pi-ai\/providers\/all$/, replacement: entryOf('@earendil-works/pi-ai/providers/all', piModules) },
+  {
+    find: /^@(?:mariozechner|earendil-works)\/pi-ai\/providers\/all$/,
+    replacement: entryOf('@earendil-works/pi-ai/providers/all', piModules),
+  },
   { find: /^ai$/, replacement: entryOf('ai') },
   { find: /^ai\/test$/, replacement: entryOf('ai/test') },
   { find: /^@ai-sdk\/provider$/, replacement: entryOf('@ai-sdk/provider') },
@@ -41,7 +44,11 @@ const alias = [
 ];
 
 function piVersionAt(folder: string): string {
-  return (JSON.parse(readFileSync(join(folder, '@earendil-works/pi-coding-agent/package.json'), 'utf8')) as { version: string }).version;
+  return (
+    JSON.parse(readFileSync(join(folder, '@earendil-works/pi-coding-agent/package.json'), 'utf8')) as {
+      version: string;
+    }
+  ).version;
 }
 
 export default defineConfig({

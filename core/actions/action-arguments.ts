@@ -5,7 +5,18 @@ import { FoldError } from '../fold-error.ts';
  * The actions of the agent's tool: the nine of docs/behaviour.md B4 and `search` (exact recall over every
  * fold's verified source). There is deliberately no commit verb (docs/behaviour.md B3.4).
  */
-export const ACTION_NAMES = ['status', 'peek', 'search', 'brief', 'expand', 'refold', 'pin', 'unpin', 'reboundary', 'unmark'] as const;
+export const ACTION_NAMES = [
+  'status',
+  'peek',
+  'search',
+  'brief',
+  'expand',
+  'refold',
+  'pin',
+  'unpin',
+  'reboundary',
+  'unmark',
+] as const;
 export type ActionName = (typeof ACTION_NAMES)[number];
 
 export const PEEK_DEFAULT_BYTES = 16_000;
@@ -20,8 +31,22 @@ const MAX_ID_CHARS = 256;
 
 export type FoldAction =
   | { readonly action: 'status'; readonly detail: 'summary' | 'tree' }
-  | { readonly action: 'peek'; readonly id: string; readonly offset?: number; readonly bytes?: number; readonly ephemeral: boolean }
-  | { readonly action: 'search'; readonly pattern: string; readonly regex: boolean; readonly ignoreCase: boolean; readonly within?: string; readonly page: number; readonly limit: number }
+  | {
+      readonly action: 'peek';
+      readonly id: string;
+      readonly offset?: number;
+      readonly bytes?: number;
+      readonly ephemeral: boolean;
+    }
+  | {
+      readonly action: 'search';
+      readonly pattern: string;
+      readonly regex: boolean;
+      readonly ignoreCase: boolean;
+      readonly within?: string;
+      readonly page: number;
+      readonly limit: number;
+    }
   | { readonly action: 'brief'; readonly id: string; readonly text: string }
   | { readonly action: 'expand'; readonly id: string }
   | { readonly action: 'refold'; readonly id: string }
@@ -51,17 +76,24 @@ export function parseAction(input: unknown): FoldAction {
   const record = input as Record<string, unknown>;
   const action = record.action;
   if (typeof action !== 'string' || !(ACTION_NAMES as readonly string[]).includes(action)) {
-    throw new FoldError('ACTION.UNKNOWN', `action must be one of ${ACTION_NAMES.join(', ')}; got ${preview(action)}`, { details: { action: preview(action) } });
+    throw new FoldError('ACTION.UNKNOWN', `action must be one of ${ACTION_NAMES.join(', ')}; got ${preview(action)}`, {
+      details: { action: preview(action) },
+    });
   }
   const name = action as ActionName;
-  const extra = Object.keys(record).filter((key) => key !== 'action' && !ALLOWED_KEYS[name].includes(key) && record[key] !== undefined);
+  const extra = Object.keys(record).filter(
+    (key) => key !== 'action' && !ALLOWED_KEYS[name].includes(key) && record[key] !== undefined,
+  );
   if (extra.length > 0) {
-    throw bad(`${name} does not take ${extra.map((key) => `"${key.slice(0, 40)}"`).join(', ')} (it takes ${ALLOWED_KEYS[name].join(', ') || 'nothing else'})`);
+    throw bad(
+      `${name} does not take ${extra.map((key) => `"${key.slice(0, 40)}"`).join(', ')} (it takes ${ALLOWED_KEYS[name].join(', ') || 'nothing else'})`,
+    );
   }
   switch (name) {
     case 'status': {
       const detail = record.detail ?? 'summary';
-      if (detail !== 'summary' && detail !== 'tree') throw bad(`status.detail must be "summary" or "tree", got ${preview(detail)}`);
+      if (detail !== 'summary' && detail !== 'tree')
+        throw bad(`status.detail must be "summary" or "tree", got ${preview(detail)}`);
       return { action: name, detail };
     }
     case 'peek': {
@@ -69,12 +101,20 @@ export function parseAction(input: unknown): FoldAction {
       const bytes = optionalInteger(record.bytes, 'peek.bytes', PEEK_MIN_BYTES, PEEK_MAX_BYTES);
       const ephemeral = record.ephemeral ?? true;
       if (typeof ephemeral !== 'boolean') throw bad(`peek.ephemeral must be true or false, got ${preview(ephemeral)}`);
-      return { action: name, id: requireId(record.id, 'peek.id'), ephemeral, ...(offset === undefined ? {} : { offset }), ...(bytes === undefined ? {} : { bytes }) };
+      return {
+        action: name,
+        id: requireId(record.id, 'peek.id'),
+        ephemeral,
+        ...(offset === undefined ? {} : { offset }),
+        ...(bytes === undefined ? {} : { bytes }),
+      };
     }
     case 'search': {
       const pattern = record.pattern;
-      if (typeof pattern !== 'string' || pattern.length === 0) throw bad(`search.pattern must be non-empty text, got ${preview(pattern)}`);
-      if (pattern.length > SEARCH_PATTERN_MAX_CHARS) throw bad(`search.pattern is ${pattern.length} chars; a pattern is at most ${SEARCH_PATTERN_MAX_CHARS}`);
+      if (typeof pattern !== 'string' || pattern.length === 0)
+        throw bad(`search.pattern must be non-empty text, got ${preview(pattern)}`);
+      if (pattern.length > SEARCH_PATTERN_MAX_CHARS)
+        throw bad(`search.pattern is ${pattern.length} chars; a pattern is at most ${SEARCH_PATTERN_MAX_CHARS}`);
       const within = record.within === undefined ? undefined : requireId(record.within, 'search.within');
       return {
         action: name,
@@ -97,28 +137,34 @@ export function parseAction(input: unknown): FoldAction {
       return { action: name, ids: requireIds(record.ids, `${name}.ids`) };
     case 'reboundary': {
       const ids = requireIds(record.ids, 'reboundary.ids');
-      return record.brief === undefined ? { action: name, ids } : { action: name, ids, brief: requireBrief(record.brief, 'reboundary.brief') };
+      return record.brief === undefined
+        ? { action: name, ids }
+        : { action: name, ids, brief: requireBrief(record.brief, 'reboundary.brief') };
     }
   }
 }
 
 function requireId(value: unknown, field: string): string {
-  if (typeof value !== 'string' || value.length === 0) throw bad(`${field} must be a non-empty string id, got ${preview(value)}`);
+  if (typeof value !== 'string' || value.length === 0)
+    throw bad(`${field} must be a non-empty string id, got ${preview(value)}`);
   if (value.length > MAX_ID_CHARS) throw bad(`${field} is ${value.length} chars long; ids are at most ${MAX_ID_CHARS}`);
   return value;
 }
 
 function requireIds(value: unknown, field: string): string[] {
   if (!Array.isArray(value)) throw bad(`${field} must be an array of ids, got ${preview(value)}`);
-  if (value.length === 0 || value.length > MAX_IDS_PER_CALL) throw bad(`${field} must hold 1 to ${MAX_IDS_PER_CALL} ids, got ${value.length}`);
+  if (value.length === 0 || value.length > MAX_IDS_PER_CALL)
+    throw bad(`${field} must hold 1 to ${MAX_IDS_PER_CALL} ids, got ${value.length}`);
   const ids = value.map((item, position) => requireId(item, `${field}[${position}]`));
   if (new Set(ids).size !== ids.length) throw bad(`${field} names the same id twice`);
   return ids;
 }
 
 function requireBrief(value: unknown, field: string): string {
-  if (typeof value !== 'string' || value.trim().length === 0) throw bad(`${field} must be non-empty text, got ${preview(value)}`);
-  if (value.length > BRIEF_MAX_CHARS) throw bad(`${field} is ${value.length} chars; a brief is at most ${BRIEF_MAX_CHARS}`);
+  if (typeof value !== 'string' || value.trim().length === 0)
+    throw bad(`${field} must be non-empty text, got ${preview(value)}`);
+  if (value.length > BRIEF_MAX_CHARS)
+    throw bad(`${field} is ${value.length} chars; a brief is at most ${BRIEF_MAX_CHARS}`);
   return value;
 }
 

@@ -14,7 +14,19 @@ import type { IdGuidanceInputs } from './id-guidance.ts';
  */
 export type ActionContext = Pick<
   SessionState,
-  'sessionId' | 'settings' | 'foldStore' | 'evidenceStore' | 'spills' | 'index' | 'lattice' | 'memory' | 'estimator' | 'frontier' | 'pendingCauses' | 'lastBudget' | 'currentTokens'
+  | 'sessionId'
+  | 'settings'
+  | 'foldStore'
+  | 'evidenceStore'
+  | 'spills'
+  | 'index'
+  | 'lattice'
+  | 'memory'
+  | 'estimator'
+  | 'frontier'
+  | 'pendingCauses'
+  | 'lastBudget'
+  | 'currentTokens'
 >;
 
 /** What the read-only actions (status) need: the session's view. */
@@ -51,10 +63,20 @@ export interface ActionAnswer {
  * the UTF-8 length of `text` when the action counted it while cutting it (a peek); otherwise
  * it is measured from the text.
  */
-export type ActionOutcome = { readonly text: string; readonly textBytes?: number; readonly data: Readonly<Record<string, unknown>>; readonly mutated: boolean };
+export type ActionOutcome = {
+  readonly text: string;
+  readonly textBytes?: number;
+  readonly data: Readonly<Record<string, unknown>>;
+  readonly mutated: boolean;
+};
 
 /** The two numbers, from the last projection's estimate; undefined before any budget is known. */
-export function curationNumbers(session: Pick<SessionView, 'settings' | 'index' | 'lattice' | 'memory' | 'estimator' | 'lastBudget' | 'currentTokens'>): CurationNumbers | undefined {
+export function curationNumbers(
+  session: Pick<
+    SessionView,
+    'settings' | 'index' | 'lattice' | 'memory' | 'estimator' | 'lastBudget' | 'currentTokens'
+  >,
+): CurationNumbers | undefined {
   const budget = session.lastBudget ?? session.settings.providerInputBudget;
   if (budget === undefined) return undefined;
   const current = session.currentTokens();
@@ -66,8 +88,15 @@ export function curationNumbers(session: Pick<SessionView, 'settings' | 'index' 
 }
 
 /** What landing every standing mark (or only `onlyMarkIds`) would do now; a plan, nothing applied. */
-export function planLandingEverything(session: Pick<SessionView, 'settings' | 'index' | 'lattice' | 'memory'>, onlyMarkIds?: ReadonlySet<string>): CommitPlan {
-  return planLanding({ index: session.index, lattice: session.lattice, memory: session.memory, toolName: session.settings.toolName }, Number.POSITIVE_INFINITY, onlyMarkIds);
+export function planLandingEverything(
+  session: Pick<SessionView, 'settings' | 'index' | 'lattice' | 'memory'>,
+  onlyMarkIds?: ReadonlySet<string>,
+): CommitPlan {
+  return planLanding(
+    { index: session.index, lattice: session.lattice, memory: session.memory, toolName: session.settings.toolName },
+    Number.POSITIVE_INFINITY,
+    onlyMarkIds,
+  );
 }
 
 export function describeNumbers(numbers: CurationNumbers): string {
@@ -75,21 +104,39 @@ export function describeNumbers(numbers: CurationNumbers): string {
 }
 
 /** Resolve an id to a pending mark or refuse naming what the id is instead. */
-export function requirePendingMark(session: Pick<SessionView, 'index' | 'lattice' | 'memory'>, id: string, verb: string) {
+export function requirePendingMark(
+  session: Pick<SessionView, 'index' | 'lattice' | 'memory'>,
+  id: string,
+  verb: string,
+) {
   const mark = session.memory.markById(id);
   if (mark !== undefined) return mark;
   if (session.lattice.record(id) !== undefined) {
-    throw new FoldError('ACTION.NOT_PENDING', `${verb}: ${id} is a standing fold; its words are already in the window and cannot change (only pending marks can)`, { details: { id } });
+    throw new FoldError(
+      'ACTION.NOT_PENDING',
+      `${verb}: ${id} is a standing fold; its words are already in the window and cannot change (only pending marks can)`,
+      { details: { id } },
+    );
   }
   throw unknownId(session, id, verb);
 }
 
 /** The narrow view the id-guidance helpers read. */
-export function guidanceInputs(session: Pick<SessionView, 'index' | 'lattice' | 'memory' | 'settings'>): IdGuidanceInputs {
-  return { index: session.index, lattice: session.lattice, memory: session.memory, toolName: session.settings.toolName };
+export function guidanceInputs(
+  session: Pick<SessionView, 'index' | 'lattice' | 'memory' | 'settings'>,
+): IdGuidanceInputs {
+  return {
+    index: session.index,
+    lattice: session.lattice,
+    memory: session.memory,
+    toolName: session.settings.toolName,
+  };
 }
 
 export function unknownId(session: Pick<SessionView, 'index'>, id: string, verb: string): FoldError {
-  const kind = session.index.positionOf(id) !== undefined ? 'an entry, not a fold' : 'not a fold, mark or entry of this session';
-  return new FoldError('ACTION.UNKNOWN_ID', `${verb}: ${JSON.stringify(id.slice(0, 80))} is ${kind}`, { details: { id: id.slice(0, 80) } });
+  const kind =
+    session.index.positionOf(id) !== undefined ? 'an entry, not a fold' : 'not a fold, mark or entry of this session';
+  return new FoldError('ACTION.UNKNOWN_ID', `${verb}: ${JSON.stringify(id.slice(0, 80))} is ${kind}`, {
+    details: { id: id.slice(0, 80) },
+  });
 }

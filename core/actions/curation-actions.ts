@@ -2,8 +2,7 @@ import type { PendingMarkV1 } from '../../ports/fold-records.ts';
 import { MAX_PENDING_MARKS } from '../engine-state.ts';
 import { FoldError } from '../fold-error.ts';
 import { foldIdFor } from '../fold-ids.ts';
-import type { ActionContext } from './action-context.ts';
-import type { ActionCaller, ActionOutcome } from './action-context.ts';
+import type { ActionCaller, ActionContext, ActionOutcome } from './action-context.ts';
 import { guidanceInputs, requirePendingMark, unknownId } from './action-context.ts';
 import { pinTargets } from './id-guidance.ts';
 
@@ -11,10 +10,18 @@ import { pinTargets } from './id-guidance.ts';
 export async function briefAction(session: ActionContext, id: string, text: string): Promise<ActionOutcome> {
   const mark = requirePendingMark(session, id, 'brief');
   if (session.lattice.record(id) !== undefined) {
-    throw new FoldError('ACTION.NOT_PENDING', `brief: ${id} is a standing fold waiting to refold; its brief is fixed`, { details: { id } });
+    throw new FoldError('ACTION.NOT_PENDING', `brief: ${id} is a standing fold waiting to refold; its brief is fixed`, {
+      details: { id },
+    });
   }
-  session.memory.marks = session.memory.marks.map((candidate) => (candidate === mark ? { ...mark, brief: text } : candidate));
-  return { text: `brief kept for ${id} (${text.length} chars); it reaches the window when the fold commits`, data: { id, chars: text.length }, mutated: true };
+  session.memory.marks = session.memory.marks.map((candidate) =>
+    candidate === mark ? { ...mark, brief: text } : candidate,
+  );
+  return {
+    text: `brief kept for ${id} (${text.length} chars); it reaches the window when the fold commits`,
+    data: { id, chars: text.length },
+    mutated: true,
+  };
 }
 
 /** docs/behaviour.md B4.6: hold entries raw through every fold. Pins free nothing, so their share is capped. */
@@ -27,7 +34,11 @@ export async function pinAction(session: ActionContext, requested: readonly stri
     if (position === undefined) throw unknownId(session, id, 'pin');
     const hiddenBy = lattice.enclosing(position).find((placed) => !lattice.expanded.has(placed.record.id));
     if (hiddenBy !== undefined) {
-      throw new FoldError('ACTION.NOT_EXPANDED', `pin: entry ${id} is inside collapsed fold ${hiddenBy.record.id}; expand it first`, { details: { id, foldId: hiddenBy.record.id } });
+      throw new FoldError(
+        'ACTION.NOT_EXPANDED',
+        `pin: entry ${id} is inside collapsed fold ${hiddenBy.record.id}; expand it first`,
+        { details: { id, foldId: hiddenBy.record.id } },
+      );
     }
     return position;
   });
@@ -38,15 +49,22 @@ export async function pinAction(session: ActionContext, requested: readonly stri
   const pinnedTokens = Math.ceil(session.estimator.tokensForChars(pinnedChars));
   // A commit must still be able to reach minTarget with every pinned byte left raw.
   if (budget !== undefined && pinnedTokens > session.settings.thresholds.minTarget * budget) {
-    throw new FoldError('ACTION.PIN_CAP', `pin: pinned entries would hold ≈${pinnedTokens} tokens, over the cap of ${Math.floor(session.settings.thresholds.minTarget * budget)} (minTarget × budget); unpin something first`, {
-      details: { pinnedTokens, capTokens: Math.floor(session.settings.thresholds.minTarget * budget) },
-    });
+    throw new FoldError(
+      'ACTION.PIN_CAP',
+      `pin: pinned entries would hold ≈${pinnedTokens} tokens, over the cap of ${Math.floor(session.settings.thresholds.minTarget * budget)} (minTarget × budget); unpin something first`,
+      {
+        details: { pinnedTokens, capTokens: Math.floor(session.settings.thresholds.minTarget * budget) },
+      },
+    );
   }
   const withdrawn: string[] = [];
   memory.marks = memory.marks.filter((mark) => {
     const first = index.positionOf(mark.firstEntryId);
     const last = index.positionOf(mark.lastEntryId);
-    const covers = first !== undefined && last !== undefined && positions.some((position) => unitOverlaps(session, position, first, last));
+    const covers =
+      first !== undefined &&
+      last !== undefined &&
+      positions.some((position) => unitOverlaps(session, position, first, last));
     if (covers) withdrawn.push(mark.id);
     return !covers;
   });
@@ -69,11 +87,15 @@ function unitOverlaps(session: ActionContext, position: number, first: number, l
 export async function unpinAction(session: ActionContext, ids: readonly string[]): Promise<ActionOutcome> {
   for (const id of ids) {
     if (!session.memory.pins.has(id)) {
-      throw new FoldError('ACTION.UNKNOWN_ID', `unpin: ${JSON.stringify(id.slice(0, 80))} is not pinned`, { details: { id: id.slice(0, 80) } });
+      throw new FoldError('ACTION.UNKNOWN_ID', `unpin: ${JSON.stringify(id.slice(0, 80))} is not pinned`, {
+        details: { id: id.slice(0, 80) },
+      });
     }
   }
   for (const id of ids) session.memory.pins.delete(id);
-  const positions = ids.map((id) => session.index.positionOf(id)).filter((position): position is number => position !== undefined);
+  const positions = ids
+    .map((id) => session.index.positionOf(id))
+    .filter((position): position is number => position !== undefined);
   if (positions.length > 0) session.frontier.rewindTo(session.index, Math.min(...positions));
   return { text: `unpinned ${ids.length}`, data: { unpinned: [...ids] }, mutated: true };
 }
@@ -97,11 +119,20 @@ function withdrawToRaw(session: ActionContext, mark: PendingMarkV1): void {
     if (isRefold || first === undefined || last === undefined) return true;
     const candidateFirst = index.positionOf(candidate.firstEntryId);
     const candidateLast = index.positionOf(candidate.lastEntryId);
-    return candidateFirst === undefined || candidateLast === undefined || candidateLast < first || last < candidateFirst || session.lattice.record(candidate.id) !== undefined;
+    return (
+      candidateFirst === undefined ||
+      candidateLast === undefined ||
+      candidateLast < first ||
+      last < candidateFirst ||
+      session.lattice.record(candidate.id) !== undefined
+    );
   });
   // A withdrawn refold just leaves the fold expanded; a withdrawn cut is held raw.
   if (session.lattice.record(mark.id) === undefined) {
-    session.memory.holds = [...session.memory.holds, { firstEntryId: mark.firstEntryId, lastEntryId: mark.lastEntryId }];
+    session.memory.holds = [
+      ...session.memory.holds,
+      { firstEntryId: mark.firstEntryId, lastEntryId: mark.lastEntryId },
+    ];
   }
 }
 
@@ -110,25 +141,47 @@ function withdrawToRaw(session: ActionContext, mark: PendingMarkV1): void {
  * span to raw. Ids may name entries, pending marks or standing folds; the span runs from
  * the first to the last of them, widened to unit edges.
  */
-export async function reboundaryAction(session: ActionContext, ids: readonly string[], brief: string | undefined, caller: ActionCaller): Promise<ActionOutcome> {
+export async function reboundaryAction(
+  session: ActionContext,
+  ids: readonly string[],
+  brief: string | undefined,
+  caller: ActionCaller,
+): Promise<ActionOutcome> {
   const { index, memory, lattice } = session;
   if (ids.length === 1 && memory.markById(ids[0]!) !== undefined) {
-    if (brief !== undefined) throw new FoldError('ACTION.INVALID_ARGUMENT', 'reboundary: a single mark id returns its span to raw, so a brief has nothing to attach to');
+    if (brief !== undefined)
+      throw new FoldError(
+        'ACTION.INVALID_ARGUMENT',
+        'reboundary: a single mark id returns its span to raw, so a brief has nothing to attach to',
+      );
     return unmarkAction(session, ids[0]!);
   }
   const spans = ids.map((id) => spanOf(session, id));
   const first = index.units[index.unitOf[Math.min(...spans.map((span) => span.first))]!]!.first;
   const last = index.units[index.unitOf[Math.max(...spans.map((span) => span.last))]!]!.last;
   if (!index.isClosed(index.unitOf[last]!)) {
-    throw new FoldError('ACTION.PROTECTED', 'reboundary: the span reaches the newest, still-open unit; open units never fold', { details: { lastEntryId: index.entries[last]!.id } });
+    throw new FoldError(
+      'ACTION.PROTECTED',
+      'reboundary: the span reaches the newest, still-open unit; open units never fold',
+      { details: { lastEntryId: index.entries[last]!.id } },
+    );
   }
   for (let position = first; position <= last; position += 1) {
     const entry = index.entries[position]!;
-    if (memory.pins.has(entry.id)) throw new FoldError('ACTION.PROTECTED', `reboundary: entry ${entry.id} in the span is pinned`, { details: { entryId: entry.id } });
-    if (index.units[index.unitOf[position]!]!.protected) throw new FoldError('ACTION.PROTECTED', `reboundary: entry ${entry.id} in the span is protected`, { details: { entryId: entry.id } });
+    if (memory.pins.has(entry.id))
+      throw new FoldError('ACTION.PROTECTED', `reboundary: entry ${entry.id} in the span is pinned`, {
+        details: { entryId: entry.id },
+      });
+    if (index.units[index.unitOf[position]!]!.protected)
+      throw new FoldError('ACTION.PROTECTED', `reboundary: entry ${entry.id} in the span is protected`, {
+        details: { entryId: entry.id },
+      });
   }
   const check = lattice.checkNewSpan(first, last);
-  if (!check.ok) throw new FoldError('ACTION.OVERLAP', `reboundary: ${check.reason}; folds nest and never partially overlap`, { details: { foldId: check.foldId } });
+  if (!check.ok)
+    throw new FoldError('ACTION.OVERLAP', `reboundary: ${check.reason}; folds nest and never partially overlap`, {
+      details: { foldId: check.foldId },
+    });
   const firstEntryId = index.entries[first]!.id;
   const lastEntryId = index.entries[last]!.id;
   const id = foldIdFor('chapter', firstEntryId, lastEntryId);
@@ -158,7 +211,8 @@ export async function reboundaryAction(session: ActionContext, ids: readonly str
     ...(brief === undefined ? {} : { brief }),
   };
   const marks = [...kept.filter((mark) => mark.id !== id), newMark];
-  if (marks.length > MAX_PENDING_MARKS) throw new FoldError('ACTION.MARK_LIMIT', `reboundary: at most ${MAX_PENDING_MARKS} marks may wait at once`);
+  if (marks.length > MAX_PENDING_MARKS)
+    throw new FoldError('ACTION.MARK_LIMIT', `reboundary: at most ${MAX_PENDING_MARKS} marks may wait at once`);
   memory.marks = marks;
   memory.holds = memory.holds.filter((hold) => {
     const holdFirst = index.positionOf(hold.firstEntryId);

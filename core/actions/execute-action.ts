@@ -1,6 +1,12 @@
 import type { SessionState } from '../session-state.ts';
-import { parseAction, type FoldAction } from './action-arguments.ts';
-import { curationNumbers, describeNumbers, type ActionAnswer, type ActionCaller, type ActionOutcome } from './action-context.ts';
+import { type FoldAction, parseAction } from './action-arguments.ts';
+import {
+  type ActionAnswer,
+  type ActionCaller,
+  type ActionOutcome,
+  curationNumbers,
+  describeNumbers,
+} from './action-context.ts';
 import { briefAction, pinAction, reboundaryAction, unmarkAction, unpinAction } from './curation-actions.ts';
 import { peekAction } from './peek-action.ts';
 import { searchAction } from './search-action.ts';
@@ -19,7 +25,12 @@ export interface ExecutedAction {
  * Validate and run one action. A refusal leaves state exactly as it was: the decisions are
  * taken as one value first and put back whole if anything fails, including the state save.
  */
-export async function executeAction(session: SessionState, persist: () => Promise<void>, request: unknown, caller: ActionCaller): Promise<ExecutedAction> {
+export async function executeAction(
+  session: SessionState,
+  persist: () => Promise<void>,
+  request: unknown,
+  caller: ActionCaller,
+): Promise<ExecutedAction> {
   const action = parseAction(request);
   const reads = action.action === 'status' || action.action === 'peek' || action.action === 'search';
   const before = session.takeDecisions();
@@ -31,7 +42,15 @@ export async function executeAction(session: SessionState, persist: () => Promis
     const text = outcome.text + added;
     // A peek counted its bytes while cutting them; measuring its text again would flatten and scan up to a megabyte.
     const answerBytes = (outcome.textBytes ?? Buffer.byteLength(outcome.text)) + Buffer.byteLength(added);
-    return { answer: { action: action.action, text, data: { ...outcome.data, ...(numbers === undefined ? {} : { numbers }) }, numbers }, answerBytes };
+    return {
+      answer: {
+        action: action.action,
+        text,
+        data: { ...outcome.data, ...(numbers === undefined ? {} : { numbers }) },
+        numbers,
+      },
+      answerBytes,
+    };
   } catch (error) {
     session.putDecisions(before);
     throw error;

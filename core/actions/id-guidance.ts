@@ -30,7 +30,8 @@ export function nearestCommittedFolds(inputs: IdGuidanceInputs, first: number, l
     const found = inputs.lattice.placement(record.id);
     if (found !== undefined) placed.push(found);
   }
-  const distance = (fold: PlacedFold) => (fold.last < first ? first - fold.last : fold.first > last ? fold.first - last : 0);
+  const distance = (fold: PlacedFold) =>
+    fold.last < first ? first - fold.last : fold.first > last ? fold.first - last : 0;
   return placed.sort((a, b) => distance(a) - distance(b) || a.first - b.first).slice(0, NEAREST_FOLDS);
 }
 
@@ -44,7 +45,11 @@ export function pendingMarkRefusal(inputs: IdGuidanceInputs, id: string, verb: s
     nearest.length === 0
       ? 'no fold is committed yet, so there is nothing to peek; read the entries in the window'
       : `committed folds nearest to it: ${nearest.map((foldId) => `${foldId} ({"action":"${verb}","id":"${foldId}"})`).join(', ')}`;
-  return new FoldError('ACTION.NOT_COMMITTED', `${verb}: ${id} is a pending mark; its entries are still raw in the window, read them there; ${hint}`, { details: { id, nearestFolds: nearest } });
+  return new FoldError(
+    'ACTION.NOT_COMMITTED',
+    `${verb}: ${id} is a pending mark; its entries are still raw in the window, read them there; ${hint}`,
+    { details: { id, nearestFolds: nearest } },
+  );
 }
 
 /**
@@ -53,7 +58,10 @@ export function pendingMarkRefusal(inputs: IdGuidanceInputs, id: string, verb: s
  * the entries it shows raw (a child fold still collapsed inside it is left as it is). A collapsed fold's entries are not in the
  * window, so pinning cannot keep them raw: that is refused with the call that would help.
  */
-export function pinTargets(inputs: IdGuidanceInputs, ids: readonly string[]): { readonly entryIds: string[]; readonly expandedFrom: readonly { id: string; entries: number }[] } {
+export function pinTargets(
+  inputs: IdGuidanceInputs,
+  ids: readonly string[],
+): { readonly entryIds: string[]; readonly expandedFrom: readonly { id: string; entries: number }[] } {
   const entryIds: string[] = [];
   const expandedFrom: { id: string; entries: number }[] = [];
   for (const id of ids) {
@@ -64,7 +72,8 @@ export function pinTargets(inputs: IdGuidanceInputs, ids: readonly string[]): { 
     const span = spanOf(inputs, id, 'pin');
     // Entries inside a child fold that is still collapsed are not in the window: they stay as they are.
     const covered: string[] = [];
-    for (let position = span.first; position <= span.last; position += 1) if (!inputs.lattice.isHidden(position)) covered.push(inputs.index.entries[position]!.id);
+    for (let position = span.first; position <= span.last; position += 1)
+      if (!inputs.lattice.isHidden(position)) covered.push(inputs.index.entries[position]!.id);
     entryIds.push(...covered);
     expandedFrom.push({ id, entries: covered.length });
   }
@@ -77,15 +86,30 @@ function spanOf(inputs: IdGuidanceInputs, id: string, verb: string): { first: nu
     const first = inputs.index.positionOf(mark.firstEntryId);
     const last = inputs.index.positionOf(mark.lastEntryId);
     if (first !== undefined && last !== undefined) return { first, last };
-    throw new FoldError('ACTION.UNKNOWN_ID', `${verb}: pending mark ${id} covers entries that are not on the active branch`, { details: { id } });
+    throw new FoldError(
+      'ACTION.UNKNOWN_ID',
+      `${verb}: pending mark ${id} covers entries that are not on the active branch`,
+      { details: { id } },
+    );
   }
   const record = inputs.lattice.record(id);
   if (record === undefined) {
-    throw new FoldError('ACTION.UNKNOWN_ID', `${verb}: ${JSON.stringify(id.slice(0, 80))} is not an entry, pending mark or fold of this session; status with detail "tree" lists the raw entry ids you can pin`, { details: { id: id.slice(0, 80) } });
+    throw new FoldError(
+      'ACTION.UNKNOWN_ID',
+      `${verb}: ${JSON.stringify(id.slice(0, 80))} is not an entry, pending mark or fold of this session; status with detail "tree" lists the raw entry ids you can pin`,
+      { details: { id: id.slice(0, 80) } },
+    );
   }
   const placed = inputs.lattice.placement(id);
-  if (placed === undefined) throw new FoldError('ACTION.UNKNOWN_ID', `${verb}: fold ${id} is not on the active branch`, { details: { id } });
-  const collapsed = !inputs.lattice.expanded.has(id) || inputs.lattice.enclosing(placed.first).some((outer) => outer.record.id !== id && outer.last >= placed.last && !inputs.lattice.expanded.has(outer.record.id));
+  if (placed === undefined)
+    throw new FoldError('ACTION.UNKNOWN_ID', `${verb}: fold ${id} is not on the active branch`, { details: { id } });
+  const collapsed =
+    !inputs.lattice.expanded.has(id) ||
+    inputs.lattice
+      .enclosing(placed.first)
+      .some(
+        (outer) => outer.record.id !== id && outer.last >= placed.last && !inputs.lattice.expanded.has(outer.record.id),
+      );
   if (collapsed) {
     throw new FoldError(
       'ACTION.NOT_EXPANDED',
@@ -97,7 +121,10 @@ function spanOf(inputs: IdGuidanceInputs, id: string, verb: string): { first: nu
 }
 
 /** Raw units of the window a `pin` can name, newest last, as lines for `status` (tree detail). */
-export function pinnableEntries(inputs: Pick<IdGuidanceInputs, 'index' | 'lattice'>, limit: number): { readonly rows: { entryId: string; role: string; chars: number; preview: string }[]; readonly total: number } {
+export function pinnableEntries(
+  inputs: Pick<IdGuidanceInputs, 'index' | 'lattice'>,
+  limit: number,
+): { readonly rows: { entryId: string; role: string; chars: number; preview: string }[]; readonly total: number } {
   const rows: { entryId: string; role: string; chars: number; preview: string }[] = [];
   const { index, lattice } = inputs;
   // One pass over the forest marks what collapsed folds hide, instead of a lookup per entry.

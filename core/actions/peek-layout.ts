@@ -9,7 +9,9 @@ import { clip, oneLine } from '../briefs.ts';
 export const PEEK_SEPARATOR = Buffer.from('\n');
 
 export function documentHeader(record: FoldRecord): Buffer {
-  return Buffer.from(`fold ${record.id} | ${record.kind} | ${record.entryCount} entries | ${record.sourceChars} chars | source sha256 ${record.sourceSha256} | one level, child folds collapsed`);
+  return Buffer.from(
+    `fold ${record.id} | ${record.kind} | ${record.entryCount} entries | ${record.sourceChars} chars | source sha256 ${record.sourceSha256} | one level, child folds collapsed`,
+  );
 }
 
 export function entryHeader(entryId: string, sha256: string): Buffer {
@@ -17,5 +19,7 @@ export function entryHeader(entryId: string, sha256: string): Buffer {
 }
 
 export function childFoldLine(child: FoldRecord): Buffer {
-  return Buffer.from(`--- child fold ${child.id} | ${child.kind} | ${child.entryCount} entries | ${child.sourceChars} chars | peek it by id\n${clip(oneLine(child.brief), 400)}`);
+  return Buffer.from(
+    `--- child fold ${child.id} | ${child.kind} | ${child.entryCount} entries | ${child.sourceChars} chars | peek it by id\n${clip(oneLine(child.brief), 400)}`,
+  );
 }

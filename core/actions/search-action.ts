@@ -1,15 +1,15 @@
 import type { FoldRecord } from '../../ports/fold-records.ts';
-import type { ActionContext } from './action-context.ts';
-import { verifiedBlob } from '../verified-reads.ts';
 import { compileSearch } from '../search/search-pattern.ts';
 import { searchText, searchTextsOf, type VerifiedText, type VerifiedTextCache } from '../search/verified-text-cache.ts';
-import { SEARCH_DEFAULT_LIMIT, type FoldAction } from './action-arguments.ts';
-import { unknownId, type ActionOutcome } from './action-context.ts';
-import { requireChild } from './peek-action.ts';
-import { spillsToSearch } from './spill-reads.ts';
 import { SpillBook } from '../spill/spill-book.ts';
-import { codePointStart } from './piece-document.ts';
+import { verifiedBlob } from '../verified-reads.ts';
+import { type FoldAction, SEARCH_DEFAULT_LIMIT } from './action-arguments.ts';
+import type { ActionContext } from './action-context.ts';
+import { type ActionOutcome, unknownId } from './action-context.ts';
+import { requireChild } from './peek-action.ts';
 import { childFoldLine, documentHeader, entryHeader, PEEK_SEPARATOR } from './peek-layout.ts';
+import { codePointStart } from './piece-document.ts';
+import { spillsToSearch } from './spill-reads.ts';
 
 /** Bytes of context shown on each side of a match. */
 const EXCERPT_SIDE_BYTES = 80;
@@ -37,7 +37,10 @@ export interface SearchHit {
  * scanned (docs/behaviour.md I2); the answer is a tool result, the window is not touched (I1). Paged: a page
  * stops scanning once it is full and says how to get the next.
  */
-export async function searchAction(session: ActionContext, action: Extract<FoldAction, { action: 'search' }>): Promise<ActionOutcome> {
+export async function searchAction(
+  session: ActionContext,
+  action: Extract<FoldAction, { action: 'search' }>,
+): Promise<ActionOutcome> {
   const compiled = compileSearch(action);
   const skip = (action.page - 1) * action.limit;
   const hits: SearchHit[] = [];
@@ -66,7 +69,14 @@ export async function searchAction(session: ActionContext, action: Extract<FoldA
       const entryOffset = Buffer.byteLength(text.slice(0, match.index));
       const matchBytes = Buffer.byteLength(match[0]);
       const peekOffset = located.documentOffset + codePointStart(bytes, Math.max(0, entryOffset - EXCERPT_SIDE_BYTES));
-      hits.push({ foldId: located.foldId, entryId: located.entryId, entryOffset, peekOffset, matchBytes, excerpt: excerptAround(bytes, entryOffset, matchBytes) });
+      hits.push({
+        foldId: located.foldId,
+        entryId: located.entryId,
+        entryOffset,
+        peekOffset,
+        matchBytes,
+        excerpt: excerptAround(bytes, entryOffset, matchBytes),
+      });
     }
     return false;
   };
@@ -74,7 +84,16 @@ export async function searchAction(session: ActionContext, action: Extract<FoldA
   const scanned = `${foldsScanned.size} folds${spillsScanned.size > 0 ? ` and ${spillsScanned.size} spilled items` : ''}`;
   return {
     text: renderHits(action, compiled.describe, hits, more, scanned, skip),
-    data: { pattern: action.pattern, mode: compiled.describe, page: action.page, hits, more, foldsScanned: foldsScanned.size, spillsScanned: spillsScanned.size, bytesScanned },
+    data: {
+      pattern: action.pattern,
+      mode: compiled.describe,
+      page: action.page,
+      hits,
+      more,
+      foldsScanned: foldsScanned.size,
+      spillsScanned: spillsScanned.size,
+      bytesScanned,
+    },
     mutated: false,
   };
 }
@@ -98,12 +117,23 @@ type EntryScan = (located: LocatedEntry) => boolean;
  */
 async function scanSources(session: ActionContext, within: string | undefined, scan: EntryScan): Promise<void> {
   const withinSpill = within !== undefined && SpillBook.isSpillId(within);
-  if (!withinSpill && (await scanFolds(session, searchRoots(session, within), searchTextsOf(session.foldStore), scan))) return;
+  if (!withinSpill && (await scanFolds(session, searchRoots(session, within), searchTextsOf(session.foldStore), scan)))
+    return;
   if (within !== undefined && !withinSpill) return;
   // Spilled items shown raw are read and verified on every search, not cached: they are what
   // the window holds (bounded by it), unlike the folded history, which only grows.
   for await (const spill of spillsToSearch(session, within)) {
-    if (scan({ foldId: spill.id, entryId: spill.entryId, text: utf8.decode(spill.bytes), byteLength: spill.bytes.length, bytes: spill.bytes, documentOffset: spill.documentOffset })) return;
+    if (
+      scan({
+        foldId: spill.id,
+        entryId: spill.entryId,
+        text: utf8.decode(spill.bytes),
+        byteLength: spill.bytes.length,
+        bytes: spill.bytes,
+        documentOffset: spill.documentOffset,
+      })
+    )
+      return;
   }
 }
 
@@ -113,7 +143,12 @@ async function scanSources(session: ActionContext, within: string | undefined, s
  * this process meets it, then scanned from the verified-text cache: a search of a long folded
  * history awaits nothing but the blobs it has not verified yet. Returns true once `scan` stopped.
  */
-async function scanFolds(session: ActionContext, roots: readonly FoldRecord[], texts: VerifiedTextCache, scan: EntryScan): Promise<boolean> {
+async function scanFolds(
+  session: ActionContext,
+  roots: readonly FoldRecord[],
+  texts: VerifiedTextCache,
+  scan: EntryScan,
+): Promise<boolean> {
   for (const record of roots) {
     const lengths = layoutLengths(record);
     let documentOffset = lengths.header;
@@ -127,7 +162,9 @@ async function scanFolds(session: ActionContext, roots: readonly FoldRecord[], t
       }
       documentOffset += entryHeader(part.entryId, part.sha256).length;
       // Awaited only on a miss: a held text is scanned without a turn of the event loop.
-      const text = texts.get(part.sha256) ?? (await searchText(texts, part.sha256, () => verifiedBlob(session.foldStore, part.sha256)));
+      const text =
+        texts.get(part.sha256) ??
+        (await searchText(texts, part.sha256, () => verifiedBlob(session.foldStore, part.sha256)));
       if (scan({ foldId: record.id, entryId: part.entryId, ...text, documentOffset })) return true;
       documentOffset += text.byteLength;
     }
@@ -162,7 +199,8 @@ function searchRoots(session: ActionContext, within: string | undefined): FoldRe
   for (const record of session.lattice.allRecords()) {
     const placement = session.lattice.placement(record.id);
     const parent = session.lattice.parentOf(record.id);
-    if (placement !== undefined && (parent === undefined || session.lattice.placement(parent) === undefined)) roots.push(placement);
+    if (placement !== undefined && (parent === undefined || session.lattice.placement(parent) === undefined))
+      roots.push(placement);
   }
   roots.sort((a, b) => a.first - b.first);
   return roots.map((root) => root.record);
@@ -173,16 +211,29 @@ function excerptAround(bytes: Uint8Array, offset: number, length: number): strin
   const shownMatchEnd = codePointStart(bytes, offset + Math.min(length, EXCERPT_MATCH_BYTES));
   const to = codePointStart(bytes, Math.min(bytes.length, offset + length + EXCERPT_SIDE_BYTES));
   const head = utf8.decode(bytes.subarray(from, shownMatchEnd));
-  const tail = length > EXCERPT_MATCH_BYTES ? ` …[${length - EXCERPT_MATCH_BYTES} more matched bytes]` : utf8.decode(bytes.subarray(shownMatchEnd, to));
+  const tail =
+    length > EXCERPT_MATCH_BYTES
+      ? ` …[${length - EXCERPT_MATCH_BYTES} more matched bytes]`
+      : utf8.decode(bytes.subarray(shownMatchEnd, to));
   return `${from > 0 ? '…' : ''}${head}${tail}${to < bytes.length ? '…' : ''}`;
 }
 
-function renderHits(action: Extract<FoldAction, { action: 'search' }>, mode: string, hits: readonly SearchHit[], more: boolean, scanned: string, skip: number): string {
+function renderHits(
+  action: Extract<FoldAction, { action: 'search' }>,
+  mode: string,
+  hits: readonly SearchHit[],
+  more: boolean,
+  scanned: string,
+  skip: number,
+): string {
   const head = `search ${JSON.stringify(action.pattern)} (${mode}${action.within === undefined ? '' : `, within ${action.within}`}): `;
-  if (hits.length === 0) return `${head}${skip > 0 ? `no matches on page ${action.page}` : 'no matches'} in ${scanned} (exact, verified source)`;
+  if (hits.length === 0)
+    return `${head}${skip > 0 ? `no matches on page ${action.page}` : 'no matches'} in ${scanned} (exact, verified source)`;
   const lines = [`${head}matches ${skip + 1}-${skip + hits.length} from ${scanned} (exact, verified source)`];
   hits.forEach((hit, position) => {
-    lines.push(`${skip + position + 1}. ${SpillBook.isSpillId(hit.foldId) ? 'spill' : 'fold'} ${hit.foldId} · entry ${hit.entryId} · byte ${hit.entryOffset} · read: {"action":"peek","id":"${hit.foldId}","offset":${hit.peekOffset}}`);
+    lines.push(
+      `${skip + position + 1}. ${SpillBook.isSpillId(hit.foldId) ? 'spill' : 'fold'} ${hit.foldId} · entry ${hit.entryId} · byte ${hit.entryOffset} · read: {"action":"peek","id":"${hit.foldId}","offset":${hit.peekOffset}}`,
+    );
     lines.push(`   ${hit.excerpt}`);
   });
   const next = { ...searchArguments(action), page: action.page + 1 };

@@ -1,12 +1,12 @@
 import type { CommitTelemetry } from '../../ports/projection-sink.port.ts';
 import type { ProjectedMessage } from '../../ports/shared-types.ts';
-import type { SessionView } from '../session-view.ts';
-import type { Thresholds } from '../settings.ts';
 import { totalChars } from '../projection-ledger.ts';
 import { floorTokensFor } from '../raw-floor.ts';
-import { pinnableEntries } from './id-guidance.ts';
+import type { SessionView } from '../session-view.ts';
+import type { Thresholds } from '../settings.ts';
 import type { ActionOutcome } from './action-context.ts';
 import { curationNumbers, describeNumbers, planLandingEverything } from './action-context.ts';
+import { pinnableEntries } from './id-guidance.ts';
 
 /**
  * docs/behaviour.md B4.1: where the window stands. Reads only; the answer is a tool result and nothing in
@@ -26,7 +26,15 @@ export interface StatusReport {
   readonly scheduling: string;
   /** The raw working-set floor in force (tokens no automatic commit folds), once the budget is known. */
   readonly floorTokens: number | null;
-  readonly marks: readonly { id: string; kind: string; origin: string; briefed: boolean; freesTokens: number; shareOfBudget: number | null; prefixTokensRewritten: number }[];
+  readonly marks: readonly {
+    id: string;
+    kind: string;
+    origin: string;
+    briefed: boolean;
+    freesTokens: number;
+    shareOfBudget: number | null;
+    prefixTokensRewritten: number;
+  }[];
   readonly visibleFolds: readonly { id: string; kind: string; entries: number; sourceChars: number; brief: string }[];
   readonly pins: readonly string[];
   readonly counters: Readonly<Record<string, number>>;
@@ -35,9 +43,20 @@ export interface StatusReport {
   readonly recentCommits: readonly CommitTelemetry[];
   /** Telemetry listeners that threw (their events were still kept here). */
   readonly telemetryListenerFailures: { readonly count: number; readonly last?: string };
-  readonly tree?: readonly { id: string; kind: string; depth: number; parentId: string | null; expanded: boolean; firstEntryId: string; lastEntryId: string }[];
+  readonly tree?: readonly {
+    id: string;
+    kind: string;
+    depth: number;
+    parentId: string | null;
+    expanded: boolean;
+    firstEntryId: string;
+    lastEntryId: string;
+  }[];
   /** With `detail: "tree"`: the newest raw entries of the window, whose ids `pin` takes. */
-  readonly pinnable?: { readonly rows: readonly { entryId: string; role: string; chars: number; preview: string }[]; readonly total: number };
+  readonly pinnable?: {
+    readonly rows: readonly { entryId: string; role: string; chars: number; preview: string }[];
+    readonly total: number;
+  };
 }
 
 /** Raw entries listed under `detail: "tree"` (newest last); older ones are counted. */
@@ -63,7 +82,9 @@ export function statusReport(session: SessionView, detail: 'summary' | 'tree' = 
       prefixTokensRewritten: prefixTokensFrom(session, frozen, mark.firstEntryId),
     };
   });
-  const shownRecords = seenWindow ? session.visibleFolds.map((placed) => placed.record) : session.lattice.outermostCollapsed();
+  const shownRecords = seenWindow
+    ? session.visibleFolds.map((placed) => placed.record)
+    : session.lattice.outermostCollapsed();
   const visibleFolds = shownRecords.map((record) => ({
     id: record.id,
     kind: record.kind,
@@ -84,7 +105,10 @@ export function statusReport(session: SessionView, detail: 'summary' | 'tree' = 
     counters: { ...session.memory.counters },
     numbers: curationNumbers(session) ?? null,
     recentCommits: session.telemetry.recent,
-    telemetryListenerFailures: { count: session.telemetry.listenerFailures, ...(session.telemetry.lastListenerFailure === undefined ? {} : { last: session.telemetry.lastListenerFailure }) },
+    telemetryListenerFailures: {
+      count: session.telemetry.listenerFailures,
+      ...(session.telemetry.lastListenerFailure === undefined ? {} : { last: session.telemetry.lastListenerFailure }),
+    },
     ...(detail === 'tree' ? { tree: foldTree(session), pinnable: pinnableEntries(session, PINNABLE_LISTED) } : {}),
   };
   return report;
@@ -92,7 +116,9 @@ export function statusReport(session: SessionView, detail: 'summary' | 'tree' = 
 
 /** Tokens from the first message a commit of this mark would change to the end of the window. */
 function prefixTokensFrom(session: SessionView, frozen: readonly ProjectedMessage[], entryId: string): number {
-  const position = frozen.findIndex((message) => (message.kind === 'entry' || message.kind === 'stub') && message.entryId === entryId);
+  const position = frozen.findIndex(
+    (message) => (message.kind === 'entry' || message.kind === 'stub') && message.entryId === entryId,
+  );
   if (position < 0) return 0;
   return Math.ceil(session.estimator.tokensForChars(totalChars(frozen.slice(position))));
 }
@@ -100,7 +126,12 @@ function prefixTokensFrom(session: SessionView, frozen: readonly ProjectedMessag
 function foldTree(session: SessionView) {
   const rows = [...session.lattice.allRecords()].map((record) => {
     let depth = 0;
-    for (let parent = session.lattice.parentOf(record.id); parent !== undefined; parent = session.lattice.parentOf(parent)) depth += 1;
+    for (
+      let parent = session.lattice.parentOf(record.id);
+      parent !== undefined;
+      parent = session.lattice.parentOf(parent)
+    )
+      depth += 1;
     return {
       id: record.id,
       kind: record.kind,
@@ -139,34 +170,55 @@ export function describePolicy(report: Pick<StatusReport, 'scheduling' | 'thresh
 
 export function formatStatus(report: StatusReport): string {
   const lines: string[] = [];
-  const occupancy = report.occupancy === null ? 'unknown (no request yet)' : `${Math.round(report.occupancy * 1000) / 10}%`;
-  lines.push(`budget ${report.budgetTokens ?? 'unknown'} tokens · occupancy ${occupancy} (≈${report.estimatedTokens} tokens) · ${describePolicy(report)}`);
+  const occupancy =
+    report.occupancy === null ? 'unknown (no request yet)' : `${Math.round(report.occupancy * 1000) / 10}%`;
+  lines.push(
+    `budget ${report.budgetTokens ?? 'unknown'} tokens · occupancy ${occupancy} (≈${report.estimatedTokens} tokens) · ${describePolicy(report)}`,
+  );
   // What can be peeked comes first: an agent looking for a fold to read starts at the top.
-  lines.push(`visible folds ${report.visibleFolds.length}:${report.visibleFolds.length > 0 ? ' peek or expand these' : ''}`);
-  for (const fold of report.visibleFolds.slice(0, 40)) lines.push(`- ${fold.id} ${fold.kind} · ${fold.entries} entries · ${fold.brief.slice(0, 100)}`);
+  lines.push(
+    `visible folds ${report.visibleFolds.length}:${report.visibleFolds.length > 0 ? ' peek or expand these' : ''}`,
+  );
+  for (const fold of report.visibleFolds.slice(0, 40))
+    lines.push(`- ${fold.id} ${fold.kind} · ${fold.entries} entries · ${fold.brief.slice(0, 100)}`);
   if (report.visibleFolds.length > 40) lines.push(`- … ${report.visibleFolds.length - 40} more`);
   lines.push(`pins ${report.pins.length}${report.pins.length > 0 ? `: ${report.pins.slice(0, 20).join(', ')}` : ''}`);
   // Marks last: their ids are in the window's notice, but there is nothing behind them to read yet.
-  lines.push(`pending marks ${report.marks.length}:${report.marks.length > 0 ? ' not committed yet, so nothing to peek: their entries are still raw in the window' : ''}`);
+  lines.push(
+    `pending marks ${report.marks.length}:${report.marks.length > 0 ? ' not committed yet, so nothing to peek: their entries are still raw in the window' : ''}`,
+  );
   for (const mark of report.marks.slice(0, 40)) {
-    lines.push(`- ${mark.id} ${mark.kind} by ${mark.origin}${mark.briefed ? ', briefed' : ''} · frees ≈${mark.freesTokens} tokens · a commit rewrites ≈${mark.prefixTokensRewritten} prefix tokens`);
+    lines.push(
+      `- ${mark.id} ${mark.kind} by ${mark.origin}${mark.briefed ? ', briefed' : ''} · frees ≈${mark.freesTokens} tokens · a commit rewrites ≈${mark.prefixTokensRewritten} prefix tokens`,
+    );
   }
   if (report.marks.length > 40) lines.push(`- … ${report.marks.length - 40} more`);
   const counters = report.counters;
-  lines.push(`requests ${counters.requests} · pure appends ${counters.pureAppends} · rewrites ${counters.rewrites} (unattributed ${counters.unattributedRewrites}) · provider-side cache misses ${counters.providerCacheMisses} · commits ${counters.commits}`);
+  lines.push(
+    `requests ${counters.requests} · pure appends ${counters.pureAppends} · rewrites ${counters.rewrites} (unattributed ${counters.unattributedRewrites}) · provider-side cache misses ${counters.providerCacheMisses} · commits ${counters.commits}`,
+  );
   if (report.numbers !== null && report.numbers !== undefined) lines.push(describeNumbers(report.numbers));
   const commits = report.recentCommits.slice(-5);
-  if (commits.length > 0) lines.push(`last ${commits.length} commit${commits.length === 1 ? '' : 's'} (estimated → provider-measured):`);
+  if (commits.length > 0)
+    lines.push(`last ${commits.length} commit${commits.length === 1 ? '' : 's'} (estimated → provider-measured):`);
   for (const commit of commits) lines.push(`- ${describeCommit(commit)}`);
   const failures = report.telemetryListenerFailures;
-  if (failures.count > 0) lines.push(`telemetry listeners threw ${failures.count} time${failures.count === 1 ? '' : 's'} (last: ${failures.last ?? 'no message'}); folding went on`);
+  if (failures.count > 0)
+    lines.push(
+      `telemetry listeners threw ${failures.count} time${failures.count === 1 ? '' : 's'} (last: ${failures.last ?? 'no message'}); folding went on`,
+    );
   if (report.tree !== undefined) {
     lines.push('tree:');
-    for (const row of report.tree) lines.push(`${'  '.repeat(row.depth)}${row.id} ${row.kind}${row.expanded ? ' (expanded)' : ''} ${row.firstEntryId}…${row.lastEntryId}`);
+    for (const row of report.tree)
+      lines.push(
+        `${'  '.repeat(row.depth)}${row.id} ${row.kind}${row.expanded ? ' (expanded)' : ''} ${row.firstEntryId}…${row.lastEntryId}`,
+      );
   }
   if (report.pinnable !== undefined) {
     const { rows, total } = report.pinnable;
-    lines.push(`raw entries in the window ${total}${total > rows.length ? ` (newest ${rows.length} listed)` : ''}; pin takes these ids, or a pending mark's or an expanded fold's id:`);
+    lines.push(
+      `raw entries in the window ${total}${total > rows.length ? ` (newest ${rows.length} listed)` : ''}; pin takes these ids, or a pending mark's or an expanded fold's id:`,
+    );
     for (const row of rows) lines.push(`- ${row.entryId} ${row.role} · ${row.chars} chars · ${row.preview}`);
   }
   return lines.join('\n');
@@ -175,7 +227,10 @@ export function formatStatus(report: StatusReport): string {
 /** One commit in a line: what it freed, what cache it gave up, and what the provider then billed. */
 export function describeCommit(commit: CommitTelemetry): string {
   const measuredBefore = commit.measuredTokensBefore === undefined ? '' : ` (provider ${commit.measuredTokensBefore})`;
-  const measuredAfter = commit.measuredTokensAfter === undefined ? ' (provider count pending)' : ` (provider ${commit.measuredTokensAfter})`;
+  const measuredAfter =
+    commit.measuredTokensAfter === undefined
+      ? ' (provider count pending)'
+      : ` (provider ${commit.measuredTokensAfter})`;
   const cache = commit.providerCacheRead === undefined ? '' : ` · provider cache read ${commit.providerCacheRead}`;
   return `epoch ${commit.epoch} at request ${commit.request} (${commit.causes.join(', ') || 'commit'}): ${commit.foldsLanded} folds · ≈${commit.estimatedTokensBefore}${measuredBefore} → ≈${commit.estimatedTokensAfter}${measuredAfter} tokens · kept ${commit.prefixMessagesKept} messages, rewrote ≈${commit.prefixTokensRewritten} prefix tokens${cache}`;
 }

@@ -1,8 +1,7 @@
 import { collapsedChars, displayedChars } from '../commit-planner.ts';
 import { FoldError } from '../fold-error.ts';
-import type { ActionContext } from './action-context.ts';
 import { verifiedBlob } from '../verified-reads.ts';
-import type { ActionCaller, ActionOutcome } from './action-context.ts';
+import type { ActionCaller, ActionContext, ActionOutcome } from './action-context.ts';
 import { guidanceInputs, unknownId } from './action-context.ts';
 import { pendingMarkRefusal } from './id-guidance.ts';
 
@@ -18,12 +17,20 @@ export async function expandAction(session: ActionContext, id: string): Promise<
     if (session.memory.markById(id) !== undefined) throw pendingMarkRefusal(guidanceInputs(session), id, 'expand');
     throw unknownId(session, id, 'expand');
   }
-  if (lattice.expanded.has(id)) throw new FoldError('ACTION.ALREADY_EXPANDED', `expand: ${id} is already expanded`, { details: { id } });
+  if (lattice.expanded.has(id))
+    throw new FoldError('ACTION.ALREADY_EXPANDED', `expand: ${id} is already expanded`, { details: { id } });
   const placed = lattice.placement(id);
-  if (placed === undefined) throw new FoldError('ACTION.UNKNOWN_ID', `expand: fold ${id} is not on the active branch`, { details: { id } });
-  const hiddenBy = lattice.enclosing(placed.first).find((outer) => outer.record.id !== id && outer.last >= placed.last && !lattice.expanded.has(outer.record.id));
+  if (placed === undefined)
+    throw new FoldError('ACTION.UNKNOWN_ID', `expand: fold ${id} is not on the active branch`, { details: { id } });
+  const hiddenBy = lattice
+    .enclosing(placed.first)
+    .find((outer) => outer.record.id !== id && outer.last >= placed.last && !lattice.expanded.has(outer.record.id));
   if (hiddenBy !== undefined) {
-    throw new FoldError('ACTION.NOT_EXPANDED', `expand: ${id} sits inside collapsed fold ${hiddenBy.record.id}; expand that one first (outside-in)`, { details: { id, parentId: hiddenBy.record.id } });
+    throw new FoldError(
+      'ACTION.NOT_EXPANDED',
+      `expand: ${id} sits inside collapsed fold ${hiddenBy.record.id}; expand that one first (outside-in)`,
+      { details: { id, parentId: hiddenBy.record.id } },
+    );
   }
   const budget = session.lastBudget ?? session.settings.providerInputBudget;
   const inputs = { index: session.index, toolName: session.settings.toolName };
@@ -34,9 +41,13 @@ export async function expandAction(session: ActionContext, id: string): Promise<
   const addedTokens = Math.ceil(session.estimator.tokensForChars(opened - collapsed));
   const after = session.currentTokens() + addedTokens;
   if (budget !== undefined && after > session.settings.thresholds.maxTarget * budget) {
-    throw new FoldError('ACTION.OVER_BUDGET', `expand: ${id} would add about ${addedTokens} tokens and bring occupancy to ${Math.round((after / budget) * 100)}% (maxTarget ${Math.round(session.settings.thresholds.maxTarget * 100)}%); peek it instead, or peek a slice`, {
-      details: { id, addedTokens, occupancyAfter: after / budget, maxTarget: session.settings.thresholds.maxTarget },
-    });
+    throw new FoldError(
+      'ACTION.OVER_BUDGET',
+      `expand: ${id} would add about ${addedTokens} tokens and bring occupancy to ${Math.round((after / budget) * 100)}% (maxTarget ${Math.round(session.settings.thresholds.maxTarget * 100)}%); peek it instead, or peek a slice`,
+      {
+        details: { id, addedTokens, occupancyAfter: after / budget, maxTarget: session.settings.thresholds.maxTarget },
+      },
+    );
   }
   for (const part of record.parts) if (part.kind === 'entry') await verifiedBlob(session.foldStore, part.sha256);
   lattice.expanded.add(id);
@@ -53,14 +64,18 @@ export async function expandAction(session: ActionContext, id: string): Promise<
 export async function refoldAction(session: ActionContext, id: string, caller: ActionCaller): Promise<ActionOutcome> {
   const record = session.lattice.record(id);
   if (record === undefined) throw unknownId(session, id, 'refold');
-  if (!session.lattice.expanded.has(id)) throw new FoldError('ACTION.NOT_EXPANDED', `refold: ${id} is not expanded`, { details: { id } });
-  if (session.memory.markById(id) !== undefined) throw new FoldError('ACTION.INVALID_ARGUMENT', `refold: ${id} is already marked to refold`, { details: { id } });
+  if (!session.lattice.expanded.has(id))
+    throw new FoldError('ACTION.NOT_EXPANDED', `refold: ${id} is not expanded`, { details: { id } });
+  if (session.memory.markById(id) !== undefined)
+    throw new FoldError('ACTION.INVALID_ARGUMENT', `refold: ${id} is already marked to refold`, { details: { id } });
   const placed = session.lattice.placement(id);
   if (placed !== undefined) {
     for (let position = placed.first; position <= placed.last; position += 1) {
       const entryId = session.index.entries[position]!.id;
       if (session.memory.pins.has(entryId)) {
-        throw new FoldError('ACTION.PROTECTED', `refold: entry ${entryId} inside ${id} is pinned; unpin it first`, { details: { id, entryId } });
+        throw new FoldError('ACTION.PROTECTED', `refold: entry ${entryId} inside ${id} is pinned; unpin it first`, {
+          details: { id, entryId },
+        });
       }
     }
   }

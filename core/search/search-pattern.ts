@@ -36,7 +36,11 @@ export function compileSearch(query: SearchQuery): CompiledSearch {
   // took it 18 s against 32 ms (the lab's fold-eager searches spent most of its wall there).
   const expression = query.regex ? linearRegExp(source, flags, query.pattern) : new RegExp(source, flags);
   if (query.regex && expression.test('')) {
-    throw new FoldError('ACTION.UNSAFE_PATTERN', `search: the pattern ${JSON.stringify(clipPattern(query.pattern))} matches the empty string, so it would match everywhere; anchor it to some text`, { details: { pattern: clipPattern(query.pattern) } });
+    throw new FoldError(
+      'ACTION.UNSAFE_PATTERN',
+      `search: the pattern ${JSON.stringify(clipPattern(query.pattern))} matches the empty string, so it would match everywhere; anchor it to some text`,
+      { details: { pattern: clipPattern(query.pattern) } },
+    );
   }
   expression.lastIndex = 0;
   return { expression, describe: `${query.regex ? 'regex' : 'literal'}${query.ignoreCase ? ', ignoring case' : ''}` };
@@ -62,16 +66,28 @@ function linearRegExp(source: string, flags: string, pattern: string): RegExp {
       return linearRegExp(source, flags, pattern);
     }
     if (isFlagUnsupported(error)) {
-      throw new FoldError('ACTION.UNSAFE_PATTERN', 'search: this JavaScript engine has no linear-time regular expressions; search with a literal pattern instead', { details: { pattern: clipPattern(pattern) } });
+      throw new FoldError(
+        'ACTION.UNSAFE_PATTERN',
+        'search: this JavaScript engine has no linear-time regular expressions; search with a literal pattern instead',
+        { details: { pattern: clipPattern(pattern) } },
+      );
     }
     const reason = error instanceof Error ? error.message : String(error);
     const linear = /linear time/i.test(reason);
     if (linear && flags.includes('i')) {
-      throw new FoldError('ACTION.UNSAFE_PATTERN', `search: a regular expression cannot ignore case in bounded time here; spell the cases out (e.g. [Ee]rror) or search a literal with ignoreCase`, { details: { pattern: clipPattern(pattern) } });
+      throw new FoldError(
+        'ACTION.UNSAFE_PATTERN',
+        `search: a regular expression cannot ignore case in bounded time here; spell the cases out (e.g. [Ee]rror) or search a literal with ignoreCase`,
+        { details: { pattern: clipPattern(pattern) } },
+      );
     }
-    throw new FoldError(linear ? 'ACTION.UNSAFE_PATTERN' : 'ACTION.INVALID_ARGUMENT', linear
-      ? `search: the pattern ${JSON.stringify(clipPattern(pattern))} needs back-references, look-around or a large counted repetition, which cannot run in bounded time; use a literal or a simpler expression`
-      : `search: the pattern ${JSON.stringify(clipPattern(pattern))} is not a valid regular expression (${reason})`, { details: { pattern: clipPattern(pattern) } });
+    throw new FoldError(
+      linear ? 'ACTION.UNSAFE_PATTERN' : 'ACTION.INVALID_ARGUMENT',
+      linear
+        ? `search: the pattern ${JSON.stringify(clipPattern(pattern))} needs back-references, look-around or a large counted repetition, which cannot run in bounded time; use a literal or a simpler expression`
+        : `search: the pattern ${JSON.stringify(clipPattern(pattern))} is not a valid regular expression (${reason})`,
+      { details: { pattern: clipPattern(pattern) } },
+    );
   }
 }
 
@@ -91,7 +107,8 @@ function caseFolded(text: string): string {
   for (const character of text) {
     const lower = character.toLowerCase();
     const upper = character.toUpperCase();
-    source += lower !== upper && lower.length === 1 && upper.length === 1 ? `[${lower}${upper}]` : escapeForRegExp(character);
+    source +=
+      lower !== upper && lower.length === 1 && upper.length === 1 ? `[${lower}${upper}]` : escapeForRegExp(character);
   }
   return source;
 }

@@ -26,7 +26,11 @@ const lenientUtf8 = new TextDecoder('utf-8');
  * The text of `sha256` for a search: from the cache, or from `readVerified` (a read of the
  * store that checks the digest, docs/behaviour.md I2), which is then remembered.
  */
-export async function searchText(cache: VerifiedTextCache, sha256: string, readVerified: () => Promise<Uint8Array>): Promise<VerifiedText> {
+export async function searchText(
+  cache: VerifiedTextCache,
+  sha256: string,
+  readVerified: () => Promise<Uint8Array>,
+): Promise<VerifiedText> {
   const held = cache.get(sha256);
   if (held !== undefined) return held;
   const bytes = await readVerified();

@@ -1,7 +1,7 @@
 import type { EvidenceStore } from '../../ports/evidence-store.port.ts';
 import { FoldError } from '../fold-error.ts';
-import type { SpilledPart } from './spill-plan.ts';
 import { nextLoopTurn } from '../next-loop-turn.ts';
+import type { SpilledPart } from './spill-plan.ts';
 
 /** Artifact writes under way at once for a store that allows it. */
 export const ARTIFACT_WRITES_IN_FLIGHT = 4;
@@ -111,7 +111,11 @@ export class EvidenceWrites {
     try {
       const reference = await store.put(sessionId, part.content, 'text/plain');
       if (reference.sha256 !== part.pointer.sha256) {
-        throw new FoldError('STORE.HASH_MISMATCH', `${store.name} stored spill ${part.pointer.id} under sha256 ${reference.sha256}, not ${part.pointer.sha256}`, { details: { id: part.pointer.id } });
+        throw new FoldError(
+          'STORE.HASH_MISMATCH',
+          `${store.name} stored spill ${part.pointer.id} under sha256 ${reference.sha256}, not ${part.pointer.sha256}`,
+          { details: { id: part.pointer.id } },
+        );
       }
       this.down = false;
     } catch (error) {

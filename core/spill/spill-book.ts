@@ -4,9 +4,9 @@ import type { TranscriptEntry } from '../../ports/transcript-source.port.ts';
 import { FoldError } from '../fold-error.ts';
 import { sha256Hex } from '../hashing.ts';
 import type { TranscriptIndex } from '../transcript-index.ts';
+import { EvidenceWrites } from './evidence-writes.ts';
 import { maySpill, planSpill, SPILL_ID_PREFIX, type SpilledPart, type SpillPlan } from './spill-plan.ts';
 import type { SpillPolicy } from './spill-policy.ts';
-import { EvidenceWrites } from './evidence-writes.ts';
 
 /** Where a spilled item was read from: its artifact, or the host's transcript when no artifact was written. */
 export type SpillSource = 'evidence' | 'transcript';
@@ -53,7 +53,8 @@ export class SpillBook {
     if (plan === undefined) {
       plan = planSpill(entry, this.policy, this.toolName) ?? null;
       this.plans.set(entry, plan);
-      for (const part of plan?.parts ?? []) this.pointers.set(part.pointer.id, { pointer: part.pointer, entryId: entry.id });
+      for (const part of plan?.parts ?? [])
+        this.pointers.set(part.pointer.id, { pointer: part.pointer, entryId: entry.id });
     }
     return plan ?? undefined;
   }
@@ -104,12 +105,20 @@ export class SpillBook {
    * refused with `STORE.HASH_MISMATCH`; it is never replaced by another copy silently.
    * Returns undefined for an id this runtime has not met.
    */
-  async read(id: string, index: TranscriptIndex, store: EvidenceStore | undefined, sessionId: string): Promise<SpillRead | undefined> {
+  async read(
+    id: string,
+    index: TranscriptIndex,
+    store: EvidenceStore | undefined,
+    sessionId: string,
+  ): Promise<SpillRead | undefined> {
     const known = this.pointers.get(id);
     if (known === undefined) return undefined;
     const { pointer } = known;
     const position = index.positionOf(known.entryId);
-    const part = position === undefined ? undefined : this.planFor(index.entries[position]!)?.parts.find((candidate) => candidate.pointer.id === id);
+    const part =
+      position === undefined
+        ? undefined
+        : this.planFor(index.entries[position]!)?.parts.find((candidate) => candidate.pointer.id === id);
     let bytes: Uint8Array | undefined;
     let source: SpillSource = 'evidence';
     if (store !== undefined) {
@@ -118,20 +127,32 @@ export class SpillBook {
       try {
         bytes = await store.get(sessionId, pointer.sha256);
       } catch (error) {
-        if (!FoldError.isInstance(error)) throw new FoldError('STORE.READ_FAILED', `${store.name} failed to read spill ${id}`, { cause: error, details: { id } });
+        if (!FoldError.isInstance(error))
+          throw new FoldError('STORE.READ_FAILED', `${store.name} failed to read spill ${id}`, {
+            cause: error,
+            details: { id },
+          });
         if (error.code !== 'STORE.NOT_FOUND') throw refusal(error, id, store.name);
       }
     }
     if (bytes === undefined) {
       if (part === undefined) {
-        throw new FoldError('STORE.NOT_FOUND', `spill ${id}: ${store === undefined ? 'no evidence store is configured' : `the ${store.name} store has no artifact`} and its entry is no longer on this branch`, { details: { id, sha256: pointer.sha256 } });
+        throw new FoldError(
+          'STORE.NOT_FOUND',
+          `spill ${id}: ${store === undefined ? 'no evidence store is configured' : `the ${store.name} store has no artifact`} and its entry is no longer on this branch`,
+          { details: { id, sha256: pointer.sha256 } },
+        );
       }
       bytes = Buffer.from(part.content, 'utf8');
       source = 'transcript';
     }
     const actual = sha256Hex(bytes);
     if (actual !== pointer.sha256) {
-      throw new FoldError('STORE.HASH_MISMATCH', `spill ${id}: the ${source === 'evidence' ? 'stored artifact' : 'transcript copy'} hashes to ${actual}, not ${pointer.sha256}; nothing of it is shown`, { details: { id, sha256: pointer.sha256, actual } });
+      throw new FoldError(
+        'STORE.HASH_MISMATCH',
+        `spill ${id}: the ${source === 'evidence' ? 'stored artifact' : 'transcript copy'} hashes to ${actual}, not ${pointer.sha256}; nothing of it is shown`,
+        { details: { id, sha256: pointer.sha256, actual } },
+      );
     }
     return { pointer, part, bytes, source };
   }
@@ -146,5 +167,9 @@ export class SpillBook {
 }
 
 function refusal(error: FoldError, id: string, storeName: string): FoldError {
-  return new FoldError(error.code, `spill ${id}: ${storeName} refused the read (${error.message}); nothing of it is shown`, { cause: error, details: { id, ...(error.details ?? {}) } });
+  return new FoldError(
+    error.code,
+    `spill ${id}: ${storeName} refused the read (${error.message}); nothing of it is shown`,
+    { cause: error, details: { id, ...(error.details ?? {}) } },
+  );
 }

@@ -1,4 +1,4 @@
-import type { SpillPointer, SpilledToolCallArguments } from '../../ports/projection-sink.port.ts';
+import type { SpilledToolCallArguments, SpillPointer } from '../../ports/projection-sink.port.ts';
 import type { TranscriptEntry } from '../../ports/transcript-source.port.ts';
 import { codePointStart } from '../actions/piece-document.ts';
 import { sha256Hex, stableStringify, utf8Length } from '../hashing.ts';
@@ -66,7 +66,8 @@ export function maySpill(entry: TranscriptEntry, policy: SpillPolicy): boolean {
  */
 export function planSpill(entry: TranscriptEntry, policy: SpillPolicy, toolName: string): SpillPlan | undefined {
   if (entry.role === 'toolResult') return planResult(entry, policy, toolName);
-  if (entry.role === 'assistant' && entry.toolCalls !== undefined && entry.toolCalls.length > 0) return planArguments(entry, policy, toolName);
+  if (entry.role === 'assistant' && entry.toolCalls !== undefined && entry.toolCalls.length > 0)
+    return planArguments(entry, policy, toolName);
   return undefined;
 }
 
@@ -75,9 +76,22 @@ function planResult(entry: TranscriptEntry, policy: SpillPolicy, toolName: strin
   // Measured once: the same length tells whether the text is all ASCII (see spillPart).
   const byteLength = utf8Length(entry.text);
   if (byteLength <= policy.thresholdBytes) return undefined;
-  const pieces = spillPieces(entry.text, { kind: 'result', toolName: entry.toolName ?? '' }, policy, toolName, byteLength);
+  const pieces = spillPieces(
+    entry.text,
+    { kind: 'result', toolName: entry.toolName ?? '' },
+    policy,
+    toolName,
+    byteLength,
+  );
   const { part } = pieces;
-  return { entryId: entry.id, role: 'toolResult', parts: [part], ...(entry.toolCallId === undefined ? {} : { toolCallId: entry.toolCallId }), resultText: part.shown, bytes: resultBytes(entry, part.pointer, quotedShown(pieces)) };
+  return {
+    entryId: entry.id,
+    role: 'toolResult',
+    parts: [part],
+    ...(entry.toolCallId === undefined ? {} : { toolCallId: entry.toolCallId }),
+    resultText: part.shown,
+    bytes: resultBytes(entry, part.pointer, quotedShown(pieces)),
+  };
 }
 
 /**
@@ -85,15 +99,30 @@ function planResult(entry: TranscriptEntry, policy: SpillPolicy, toolName: strin
  * written in sorted order at every depth here, so no sorted copy of the value is built
  * per result (undefined members are dropped by JSON.stringify alike).
  */
-export function spilledResultBytes(entry: Pick<TranscriptEntry, 'toolCallId' | 'toolName'>, part: Pick<SpilledPart, 'shown' | 'pointer'>): string {
+export function spilledResultBytes(
+  entry: Pick<TranscriptEntry, 'toolCallId' | 'toolName'>,
+  part: Pick<SpilledPart, 'shown' | 'pointer'>,
+): string {
   return resultBytes(entry, part.pointer, JSON.stringify(part.shown));
 }
 
 /** The window form around the text's JSON literal: `content` sorts first, so the literal leads and the other members follow. */
-function resultBytes(entry: Pick<TranscriptEntry, 'toolCallId' | 'toolName'>, pointer: SpillPointer, quotedText: string): string {
+function resultBytes(
+  entry: Pick<TranscriptEntry, 'toolCallId' | 'toolName'>,
+  pointer: SpillPointer,
+  quotedText: string,
+): string {
   const rest = JSON.stringify({
     role: 'toolResult',
-    spilled: [{ bytes: pointer.bytes, headBytes: pointer.headBytes, id: pointer.id, sha256: pointer.sha256, tailBytes: pointer.tailBytes }],
+    spilled: [
+      {
+        bytes: pointer.bytes,
+        headBytes: pointer.headBytes,
+        id: pointer.id,
+        sha256: pointer.sha256,
+        tailBytes: pointer.tailBytes,
+      },
+    ],
     toolCallId: entry.toolCallId,
     toolName: entry.toolName,
   });
@@ -116,16 +145,27 @@ function planArguments(entry: TranscriptEntry, policy: SpillPolicy, toolName: st
   const replaced: SpilledToolCallArguments[] = [];
   const calls: unknown[] = [];
   for (const call of entry.toolCalls!) {
-    const oversized = couldExceed(call.argumentsJson.length, policy) && utf8Length(call.argumentsJson) > policy.thresholdBytes;
+    const oversized =
+      couldExceed(call.argumentsJson.length, policy) && utf8Length(call.argumentsJson) > policy.thresholdBytes;
     const spilled = oversized ? spillArguments(call, policy, toolName) : undefined;
     if (spilled !== undefined) {
       parts.push(...spilled.parts);
       replaced.push({ toolCallId: call.id, argumentsJson: spilled.argumentsJson });
     }
-    calls.push({ type: 'toolCall', id: call.id, name: call.name, arguments: spilled?.argumentsJson ?? call.argumentsJson });
+    calls.push({
+      type: 'toolCall',
+      id: call.id,
+      name: call.name,
+      arguments: spilled?.argumentsJson ?? call.argumentsJson,
+    });
   }
   if (parts.length === 0) return undefined;
-  const bytes = stableStringify({ role: 'assistant', text: entry.text, content: calls, spilled: parts.map((part) => part.pointer) });
+  const bytes = stableStringify({
+    role: 'assistant',
+    text: entry.text,
+    content: calls,
+    spilled: parts.map((part) => part.pointer),
+  });
   return { entryId: entry.id, role: 'assistant', parts, toolCallArguments: replaced, bytes };
 }
 
@@ -136,16 +176,30 @@ const WHOLE_ARGUMENTS = '(arguments)';
  * Spill each top-level argument over the threshold on its own: the call keeps its shape and
  * its small arguments (a path, a flag), and only the oversized values become window forms.
  */
-function spillArguments(call: NonNullable<TranscriptEntry['toolCalls']>[number], policy: SpillPolicy, toolName: string): { parts: SpilledPart[]; argumentsJson: string } | undefined {
+function spillArguments(
+  call: NonNullable<TranscriptEntry['toolCalls']>[number],
+  policy: SpillPolicy,
+  toolName: string,
+): { parts: SpilledPart[]; argumentsJson: string } | undefined {
   let value: unknown;
   try {
     value = JSON.parse(call.argumentsJson);
   } catch {
     value = call.argumentsJson;
   }
-  const target = (argument: string) => ({ kind: 'argument' as const, toolCallId: call.id, toolName: call.name, argument });
+  const target = (argument: string) => ({
+    kind: 'argument' as const,
+    toolCallId: call.id,
+    toolName: call.name,
+    argument,
+  });
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    const part = spillPart(typeof value === 'string' ? value : call.argumentsJson, target(WHOLE_ARGUMENTS), policy, toolName);
+    const part = spillPart(
+      typeof value === 'string' ? value : call.argumentsJson,
+      target(WHOLE_ARGUMENTS),
+      policy,
+      toolName,
+    );
     return { parts: [part], argumentsJson: stableStringify({ [WHOLE_ARGUMENTS]: part.shown }) };
   }
   const parts: SpilledPart[] = [];
@@ -175,12 +229,24 @@ interface SpillPieces {
   readonly tail: string;
 }
 
-function spillPieces(content: string, target: SpillTarget, policy: SpillPolicy, toolName: string, byteLength: number): SpillPieces {
+function spillPieces(
+  content: string,
+  target: SpillTarget,
+  policy: SpillPolicy,
+  toolName: string,
+  byteLength: number,
+): SpillPieces {
   // Most tool output is ASCII, where a char is a byte: such an item is hashed and cut as the
   // string it is, without encoding a copy of it (an allocation of its full size per result).
   const cut = byteLength === content.length ? cutAscii(content, policy) : cutEncoded(content, policy);
   const { sha256, bytes, headEnd, tailStart, head, tail } = cut;
-  const pointer: SpillPointer = { id: `${SPILL_ID_PREFIX}${sha256.slice(0, 20)}`, sha256, bytes, headBytes: headEnd, tailBytes: bytes - tailStart };
+  const pointer: SpillPointer = {
+    id: `${SPILL_ID_PREFIX}${sha256.slice(0, 20)}`,
+    sha256,
+    bytes,
+    headBytes: headEnd,
+    tailBytes: bytes - tailStart,
+  };
   const line = spillLine(pointer, target, toolName);
   return { part: { pointer, target, content, shown: `${head}\n${line}\n${tail}` }, head, line, tail };
 }
@@ -201,7 +267,14 @@ export function cutEncoded(content: string, policy: SpillPolicy): SpillCut {
   const bytes = Buffer.from(content, 'utf8');
   const headEnd = codePointStart(bytes, Math.floor(policy.keepBytes * HEAD_SHARE));
   const tailStart = codePointStart(bytes, bytes.length - (policy.keepBytes - headEnd));
-  return { sha256: sha256Hex(bytes), bytes: bytes.length, headEnd, tailStart, head: bytes.subarray(0, headEnd).toString('utf8'), tail: bytes.subarray(tailStart).toString('utf8') };
+  return {
+    sha256: sha256Hex(bytes),
+    bytes: bytes.length,
+    headEnd,
+    tailStart,
+    head: bytes.subarray(0, headEnd).toString('utf8'),
+    tail: bytes.subarray(tailStart).toString('utf8'),
+  };
 }
 
 /** The same cut of an all-ASCII item, on the string itself: every offset is a code point start. */
@@ -209,7 +282,14 @@ export function cutAscii(content: string, policy: SpillPolicy): SpillCut {
   const clamp = (offset: number) => Math.max(0, Math.min(offset, content.length));
   const headEnd = clamp(Math.floor(policy.keepBytes * HEAD_SHARE));
   const tailStart = clamp(content.length - (policy.keepBytes - headEnd));
-  return { sha256: sha256Hex(content), bytes: content.length, headEnd, tailStart, head: content.slice(0, headEnd), tail: content.slice(tailStart) };
+  return {
+    sha256: sha256Hex(content),
+    bytes: content.length,
+    headEnd,
+    tailStart,
+    head: content.slice(0, headEnd),
+    tail: content.slice(tailStart),
+  };
 }
 
 /**
@@ -232,7 +312,10 @@ function spillPeekHeaderText(pointer: SpillPointer): string {
 
 /** The pointer line between head and tail: what was cut, where it is, how to read it. */
 export function spillLine(pointer: SpillPointer, target: SpillTarget, toolName: string): string {
-  const what = target.kind === 'result' ? `this ${target.toolName || 'tool'} result` : `argument "${target.argument}" of this ${target.toolName} call`;
+  const what =
+    target.kind === 'result'
+      ? `this ${target.toolName || 'tool'} result`
+      : `argument "${target.argument}" of this ${target.toolName} call`;
   const omitted = pointer.bytes - pointer.headBytes - pointer.tailBytes;
   return (
     `[pi-fold spilled ${pointer.id}: ${what} is ${pointer.bytes} bytes (sha256 ${pointer.sha256}); ` +

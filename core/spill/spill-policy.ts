@@ -43,10 +43,16 @@ export function resolveSpillPolicy(input: unknown): SpillPolicy {
   if (missing.length > 0) throw invalid(`spill is set whole: missing ${missing.join(', ')}`);
   const { thresholdBytes, keepBytes } = record;
   if (!Number.isInteger(thresholdBytes) || (thresholdBytes as number) > SPILL_MAX_THRESHOLD_BYTES) {
-    throw invalid(`spill.thresholdBytes must be an integer of at most ${SPILL_MAX_THRESHOLD_BYTES}, got ${String(thresholdBytes)}`, 'spill.thresholdBytes');
+    throw invalid(
+      `spill.thresholdBytes must be an integer of at most ${SPILL_MAX_THRESHOLD_BYTES}, got ${String(thresholdBytes)}`,
+      'spill.thresholdBytes',
+    );
   }
   if (!Number.isInteger(keepBytes) || (keepBytes as number) < SPILL_MIN_KEEP_BYTES) {
-    throw invalid(`spill.keepBytes must be an integer of at least ${SPILL_MIN_KEEP_BYTES}, got ${String(keepBytes)}`, 'spill.keepBytes');
+    throw invalid(
+      `spill.keepBytes must be an integer of at least ${SPILL_MIN_KEEP_BYTES}, got ${String(keepBytes)}`,
+      'spill.keepBytes',
+    );
   }
   if ((keepBytes as number) + SPILL_MIN_SAVING_BYTES > (thresholdBytes as number)) {
     throw invalid(

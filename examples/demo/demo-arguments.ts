@@ -8,7 +8,8 @@ export interface DemoOptions {
   readonly storeRoot: string | undefined;
 }
 
-const USAGE = 'usage: npm run demo -- [--requests N (20-5000)] [--window TOKENS (20000-2000000)] [--seed N] [--quiet] [--store-root DIR]';
+const USAGE =
+  'usage: npm run demo -- [--requests N (20-5000)] [--window TOKENS (20000-2000000)] [--seed N] [--quiet] [--store-root DIR]';
 
 /** Parse the demo's flags; a wrong flag or value is refused with the usage line. */
 export function parseDemoArguments(argv: readonly string[]): DemoOptions {
@@ -19,7 +20,8 @@ export function parseDemoArguments(argv: readonly string[]): DemoOptions {
     const number = () => {
       position += 1;
       const parsed = Number(value);
-      if (value === undefined || !Number.isInteger(parsed)) throw new FoldError('SETTINGS.INVALID', `${flag} needs an integer\n${USAGE}`);
+      if (value === undefined || !Number.isInteger(parsed))
+        throw new FoldError('SETTINGS.INVALID', `${flag} needs an integer\n${USAGE}`);
       return parsed;
     };
     if (flag === '--requests') options.requests = number();
@@ -32,7 +34,9 @@ export function parseDemoArguments(argv: readonly string[]): DemoOptions {
       position += 1;
     } else throw new FoldError('SETTINGS.INVALID', `unknown flag ${flag}\n${USAGE}`);
   }
-  if (options.requests < 20 || options.requests > 5000) throw new FoldError('SETTINGS.INVALID', `--requests must be 20-5000\n${USAGE}`);
-  if (options.window < 20_000 || options.window > 2_000_000) throw new FoldError('SETTINGS.INVALID', `--window must be 20000-2000000\n${USAGE}`);
+  if (options.requests < 20 || options.requests > 5000)
+    throw new FoldError('SETTINGS.INVALID', `--requests must be 20-5000\n${USAGE}`);
+  if (options.window < 20_000 || options.window > 2_000_000)
+    throw new FoldError('SETTINGS.INVALID', `--window must be 20000-2000000\n${USAGE}`);
   return options;
 }

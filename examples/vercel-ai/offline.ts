@@ -5,10 +5,11 @@
  *
  * Run: npm run example:vercel-ai
  */
-import { generateText, stepCountIs, tool, type ModelMessage } from 'ai';
+
+import { createHash } from 'node:crypto';
+import { generateText, type ModelMessage, stepCountIs, tool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { z } from 'zod';
-import { createHash } from 'node:crypto';
 import { createFolding } from '../../adapters/vercel-ai/index.ts';
 
 const READS = 24;
@@ -17,7 +18,8 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 /** About 12k chars of file-like text, the same for the same path. */
 function fakeFile(path: string): string {
   const lines = [`// ${path}`];
-  for (let line = 1; lines.join('\n').length < 12_000; line += 1) lines.push(`${String(line).padStart(4)}  export const value_${line} = parse(buffer, ${(line * 7919) % 1000});`);
+  for (let line = 1; lines.join('\n').length < 12_000; line += 1)
+    lines.push(`${String(line).padStart(4)}  export const value_${line} = parse(buffer, ${(line * 7919) % 1000});`);
   return lines.join('\n');
 }
 
@@ -27,7 +29,11 @@ const readFile = tool({
   execute: async ({ path }) => fakeFile(path),
 });
 
-const folding = await createFolding({ store: 'memory', sessionId: 'offline-example', settings: { providerInputBudget: 30_000 } });
+const folding = await createFolding({
+  store: 'memory',
+  sessionId: 'offline-example',
+  settings: { providerInputBudget: 30_000 },
+});
 
 // The scripted model: read files, then peek and expand the first folded result it sees.
 let chosenFold: string | undefined;
@@ -38,7 +44,15 @@ const model = new MockLanguageModelV3({
   doGenerate: async ({ prompt }) => {
     const call = calls++;
     const promptChars = JSON.stringify(prompt).length;
-    const usage = { inputTokens: { total: Math.ceil(promptChars / 3.6), noCache: Math.ceil(promptChars / 3.6), cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 30, text: 30, reasoning: 0 } };
+    const usage = {
+      inputTokens: {
+        total: Math.ceil(promptChars / 3.6),
+        noCache: Math.ceil(promptChars / 3.6),
+        cacheRead: 0,
+        cacheWrite: 0,
+      },
+      outputTokens: { total: 30, text: 30, reasoning: 0 },
+    };
     const callTool = (toolName: string, input: unknown) => ({
       content: [{ type: 'tool-call' as const, toolCallId: `call_${call}`, toolName, input: JSON.stringify(input) }],
       finishReason: { unified: 'tool-calls' as const, raw: undefined },
@@ -57,7 +71,12 @@ const model = new MockLanguageModelV3({
       return callTool('fold_context', { action: 'expand', id: chosenFold });
     }
     if (call < READS + 2) return callTool('read_file', { path: `src/module_${call}.ts` });
-    return { content: [{ type: 'text' as const, text: 'Audit done.' }], finishReason: { unified: 'stop' as const, raw: undefined }, usage, warnings: [] };
+    return {
+      content: [{ type: 'text' as const, text: 'Audit done.' }],
+      finishReason: { unified: 'stop' as const, raw: undefined },
+      usage,
+      warnings: [],
+    };
   },
 });
 
@@ -77,11 +96,19 @@ const result = await generateText({
 const { runtime } = folding;
 console.log(`steps: ${result.steps.length}; model calls: ${calls}`);
 for (const row of runtime.view.ledger) {
-  if (row.foldsLanded > 0) console.log(`request ${row.request}: commit landed ${row.foldsLanded} folds; prompt ≈${row.estimatedTokens} of ${row.budgetTokens} tokens`);
+  if (row.foldsLanded > 0)
+    console.log(
+      `request ${row.request}: commit landed ${row.foldsLanded} folds; prompt ≈${row.estimatedTokens} of ${row.budgetTokens} tokens`,
+    );
 }
-console.log(`largest prompt: ≈${Math.max(...runtime.view.ledger.map((row) => row.estimatedTokens))} tokens; raw history: ≈${Math.round(JSON.stringify(histories.at(-1)).length / 4)} tokens`);
+console.log(
+  `largest prompt: ≈${Math.max(...runtime.view.ledger.map((row) => row.estimatedTokens))} tokens; raw history: ≈${Math.round(JSON.stringify(histories.at(-1)).length / 4)} tokens`,
+);
 console.log('folds standing:');
-for (const record of runtime.view.lattice.allRecords()) console.log(`  ${record.id} ${record.kind} · ${record.entryCount} entries · ${record.sourceChars} chars · ${record.brief.split('\n')[0]?.slice(0, 70)}`);
+for (const record of runtime.view.lattice.allRecords())
+  console.log(
+    `  ${record.id} ${record.kind} · ${record.entryCount} entries · ${record.sourceChars} chars · ${record.brief.split('\n')[0]?.slice(0, 70)}`,
+  );
 
 // Round trip 1: the peek returned the exact stored bytes of every folded entry, each verified.
 const record = runtime.view.lattice.record(chosenFold ?? '');
@@ -93,19 +120,29 @@ let verified = 0;
 for (const part of record.parts) {
   if (part.kind !== 'entry') continue;
   const entry = entries.find((candidate) => candidate.id === part.entryId)!;
-  if (sha256(entry.bytes) !== part.sha256 || !peekText.includes(`${part.sha256.slice(0, 16)} verified\n${entry.bytes}`)) throw new Error(`peek did not return ${part.entryId} exactly`);
+  if (sha256(entry.bytes) !== part.sha256 || !peekText.includes(`${part.sha256.slice(0, 16)} verified\n${entry.bytes}`))
+    throw new Error(`peek did not return ${part.entryId} exactly`);
   verified += 1;
 }
-console.log(`peek ${record.id}: ${verified} entr${verified === 1 ? 'y' : 'ies'} returned byte for byte, sha256 verified`);
+console.log(
+  `peek ${record.id}: ${verified} entr${verified === 1 ? 'y' : 'ies'} returned byte for byte, sha256 verified`,
+);
 
 // Round trip 2: right after expand, the next prompt carries the original tool result again.
 const lastPrompt = model.doGenerateCalls[expandCall + 1]!.prompt;
-const originals = record.parts.flatMap((part) => (part.kind === 'entry' ? [JSON.parse(entries.find((candidate) => candidate.id === part.entryId)!.bytes)] : []));
+const originals = record.parts.flatMap((part) =>
+  part.kind === 'entry' ? [JSON.parse(entries.find((candidate) => candidate.id === part.entryId)!.bytes)] : [],
+);
 for (const original of originals) {
   const resultPart = original.content[0];
-  const shown = lastPrompt.flatMap((message) => (message.role === 'tool' ? message.content : [])).find((part) => part.type === 'tool-result' && part.toolCallId === resultPart.toolCallId);
-  if (JSON.stringify(shown?.type === 'tool-result' ? shown.output : undefined) !== JSON.stringify(resultPart.output)) throw new Error(`expand did not restore ${resultPart.toolCallId}`);
+  const shown = lastPrompt
+    .flatMap((message) => (message.role === 'tool' ? message.content : []))
+    .find((part) => part.type === 'tool-result' && part.toolCallId === resultPart.toolCallId);
+  if (JSON.stringify(shown?.type === 'tool-result' ? shown.output : undefined) !== JSON.stringify(resultPart.output))
+    throw new Error(`expand did not restore ${resultPart.toolCallId}`);
 }
 console.log(`expand ${record.id}: ${originals.length} original result(s) back in the prompt, identical`);
-console.log(`rewrites: ${runtime.view.memory.counters.rewrites} (unattributed ${runtime.view.memory.counters.unattributedRewrites}); pure appends: ${runtime.view.memory.counters.pureAppends}`);
+console.log(
+  `rewrites: ${runtime.view.memory.counters.rewrites} (unattributed ${runtime.view.memory.counters.unattributedRewrites}); pure appends: ${runtime.view.memory.counters.pureAppends}`,
+);
 await folding.dispose();

@@ -7,8 +7,8 @@
  * `@ai-sdk/anthropic`): folding needs a model instance to wrap, and a budget.
  * The agent reads this repository's files with a small tool, so the loop grows quickly.
  */
-import { readFile, readdir } from 'node:fs/promises';
-import { gateway, stepCountIs, tool, ToolLoopAgent } from 'ai';
+import { readdir, readFile } from 'node:fs/promises';
+import { gateway, stepCountIs, ToolLoopAgent, tool } from 'ai';
 import { z } from 'zod';
 import { createFolding, foldingAgentSettings } from '../../adapters/vercel-ai/index.ts';
 
@@ -44,18 +44,25 @@ const tools = {
 const agent = new ToolLoopAgent(
   foldingAgentSettings(folding, {
     model: gateway(modelId),
-    instructions: 'You review a TypeScript repository. Read files one at a time. When your context shows folded spans, use fold_context to peek at them if you need their exact text.',
+    instructions:
+      'You review a TypeScript repository. Read files one at a time. When your context shows folded spans, use fold_context to peek at them if you need their exact text.',
     tools,
     stopWhen: stepCountIs(60),
     onStepFinish: ({ usage }) => {
       const row = folding.lastProjection()?.ledger;
-      console.log(`step: input ${usage.inputTokens} (cache read ${usage.inputTokenDetails.cacheReadTokens ?? 0}) · ${row?.causes.length ? `rewrite: ${row.causes.join(', ')}` : 'pure append'}${row?.foldsLanded ? ` · ${row.foldsLanded} folds landed` : ''}`);
+      console.log(
+        `step: input ${usage.inputTokens} (cache read ${usage.inputTokenDetails.cacheReadTokens ?? 0}) · ${row?.causes.length ? `rewrite: ${row.causes.join(', ')}` : 'pure append'}${row?.foldsLanded ? ` · ${row.foldsLanded} folds landed` : ''}`,
+      );
     },
   }),
 );
 
-const result = await agent.generate({ prompt: 'Read every file under core/ and explain how a fold is committed, citing file names.' });
+const result = await agent.generate({
+  prompt: 'Read every file under core/ and explain how a fold is committed, citing file names.',
+});
 console.log(result.text);
 const counters = folding.runtime.view.memory.counters;
-console.log(`requests ${counters.requests} · commits ${counters.commits} · folds ${counters.foldsLanded} · rewrites ${counters.rewrites} · provider-side cache misses ${counters.providerCacheMisses}`);
+console.log(
+  `requests ${counters.requests} · commits ${counters.commits} · folds ${counters.foldsLanded} · rewrites ${counters.rewrites} · provider-side cache misses ${counters.providerCacheMisses}`,
+);
 await folding.dispose();

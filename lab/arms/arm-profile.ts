@@ -32,10 +32,23 @@ export const DEFAULT_REPLAY_ARMS: readonly ArmName[] = ['unmanaged', 'native', '
 const ORACLE_WINDOW = 100_000_000;
 
 /** The seed's fixed band, whatever core's defaults become: `fold-band` always runs it. */
-export const SEED_BAND: Thresholds = Object.freeze({ maxTarget: 0.8, minTarget: 0.4, consolidateAfter: 10, minFoldChars: 8000 });
+export const SEED_BAND: Thresholds = Object.freeze({
+  maxTarget: 0.8,
+  minTarget: 0.4,
+  consolidateAfter: 10,
+  minFoldChars: 8000,
+});
 
 /** Every arm name the lab knows besides `extension:<path>`. */
-export const KNOWN_ARMS: readonly ArmName[] = ['unmanaged', 'native', 'fold', 'fold-band', 'fold-immediate', 'fold-eager', 'oracle'];
+export const KNOWN_ARMS: readonly ArmName[] = [
+  'unmanaged',
+  'native',
+  'fold',
+  'fold-band',
+  'fold-immediate',
+  'fold-eager',
+  'oracle',
+];
 
 /** Thresholds a lab run asks for, completed from core's defaults (thresholds are set whole). */
 export function wholeThresholds(partial: Partial<Thresholds> | undefined): Thresholds | undefined {
@@ -49,7 +62,11 @@ export function wholeThresholds(partial: Partial<Thresholds> | undefined): Thres
  * `fold-eager` is `"eager"`, every closed unit folded at once. `thresholds` (the lab input)
  * apply to every fold arm but `fold-band`.
  */
-export function foldArmSetup(arm: 'fold' | 'fold-band' | 'fold-immediate' | 'fold-eager', budget: number, thresholds: Thresholds | undefined): FoldArmSetup {
+export function foldArmSetup(
+  arm: 'fold' | 'fold-band' | 'fold-immediate' | 'fold-eager',
+  budget: number,
+  thresholds: Thresholds | undefined,
+): FoldArmSetup {
   const withThresholds = thresholds === undefined ? {} : { thresholds };
   switch (arm) {
     case 'fold':
@@ -83,13 +100,21 @@ export function armProfile(arm: ArmName, settings: LabRunSettings, thresholds?: 
     case 'fold-band':
     case 'fold-immediate':
     case 'fold-eager':
-      return { compaction: true, contextWindow: descriptor, capTokens: cap, fold: foldArmSetup(arm, descriptor, thresholds) };
+      return {
+        compaction: true,
+        contextWindow: descriptor,
+        capTokens: cap,
+        fold: foldArmSetup(arm, descriptor, thresholds),
+      };
     case 'oracle':
       return { compaction: false, contextWindow: ORACLE_WINDOW, capTokens: Number.POSITIVE_INFINITY };
     default: {
       const path = arm.slice('extension:'.length);
       if (!arm.startsWith('extension:') || path.length === 0) {
-        throw new FoldError('SETTINGS.INVALID', `unknown lab arm "${arm}" (known: ${KNOWN_ARMS.join(', ')}, extension:<path>)`);
+        throw new FoldError(
+          'SETTINGS.INVALID',
+          `unknown lab arm "${arm}" (known: ${KNOWN_ARMS.join(', ')}, extension:<path>)`,
+        );
       }
       return { compaction: true, contextWindow: descriptor, capTokens: cap, extensionPath: path };
     }
@@ -100,5 +125,8 @@ export function armProfile(arm: ArmName, settings: LabRunSettings, thresholds?: 
 export function parseArmName(text: string): ArmName {
   if ((KNOWN_ARMS as readonly string[]).includes(text)) return text as ArmName;
   if (text.startsWith('extension:') && text.length > 'extension:'.length) return text as ArmName;
-  throw new FoldError('SETTINGS.INVALID', `unknown lab arm "${text}" (known: ${KNOWN_ARMS.join(', ')}, extension:<path>)`);
+  throw new FoldError(
+    'SETTINGS.INVALID',
+    `unknown lab arm "${text}" (known: ${KNOWN_ARMS.join(', ')}, extension:<path>)`,
+  );
 }

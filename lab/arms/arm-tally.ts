@@ -1,6 +1,6 @@
 import type { AgentSession } from '@mariozechner/pi-coding-agent';
 import type { Projection } from '../../ports/projection-sink.port.ts';
-import { windowPartOf, type WindowPart } from '../report/window-parts.ts';
+import { type WindowPart, windowPartOf } from '../report/window-parts.ts';
 import type { SeenSpill } from './byte-audit.ts';
 import { HookTimer } from './hook-timer.ts';
 
@@ -43,7 +43,7 @@ export class ArmTally {
 function noteSpills(projection: Projection, spills: Map<string, SeenSpill>): void {
   for (const message of projection.messages) {
     if (message.kind !== 'spilled') continue;
-    for (const pointer of message.spills) if (!spills.has(pointer.id)) spills.set(pointer.id, { pointer, entryId: message.entryId });
+    for (const pointer of message.spills)
+      if (!spills.has(pointer.id)) spills.set(pointer.id, { pointer, entryId: message.entryId });
   }
 }
-

@@ -63,7 +63,8 @@ export function sessionOriginals(branch: readonly SessionEntry[]): SessionOrigin
   let compactions = 0;
   let latestCompaction = -1;
   for (const [position, entry] of branch.entries()) {
-    if (entry.type === 'message') entries.set(entry.id, { id: entry.id, bytes: canonicalBytes(entry.message), message: entry.message });
+    if (entry.type === 'message')
+      entries.set(entry.id, { id: entry.id, bytes: canonicalBytes(entry.message), message: entry.message });
     if (entry.type === 'compaction') {
       compactions += 1;
       latestCompaction = position;
@@ -72,7 +73,9 @@ export function sessionOriginals(branch: readonly SessionEntry[]): SessionOrigin
   const outOfContext = new Set<string>();
   if (latestCompaction >= 0) {
     const { firstKeptEntryId } = branch[latestCompaction] as Extract<SessionEntry, { type: 'compaction' }>;
-    const firstKept = branch.findIndex((entry, position) => position < latestCompaction && entry.id === firstKeptEntryId);
+    const firstKept = branch.findIndex(
+      (entry, position) => position < latestCompaction && entry.id === firstKeptEntryId,
+    );
     const keptFrom = firstKept < 0 ? latestCompaction : firstKept;
     for (let position = 0; position < keptFrom; position += 1) {
       const entry = branch[position]!;
@@ -90,7 +93,10 @@ export async function auditBytes(input: ByteAuditInput): Promise<ByteAccounting>
     if (problems.length < PROBLEMS_KEPT) problems.push(problem);
   };
   const records = input.folds?.records ?? [];
-  const folded = input.folds === undefined ? new Map<string, EntryCheck>() : await checkFoldedEntries(input.folds.store, records, originals.entries, note);
+  const folded =
+    input.folds === undefined
+      ? new Map<string, EntryCheck>()
+      : await checkFoldedEntries(input.folds.store, records, originals.entries, note);
   const lostEntries = new Set<string>();
   let lostBytes = 0;
   let foldedBytes = 0;
@@ -110,7 +116,10 @@ export async function auditBytes(input: ByteAuditInput): Promise<ByteAccounting>
     lostEntries.add(entryId);
     lostBytes += bytes;
   }
-  const spillCheck = input.spills === undefined ? { bytes: 0, count: 0, lostBytes: 0 } : await checkSpills(input.sessionId, input.spills.store, input.spills.seen, originals.entries, note);
+  const spillCheck =
+    input.spills === undefined
+      ? { bytes: 0, count: 0, lostBytes: 0 }
+      : await checkSpills(input.sessionId, input.spills.store, input.spills.seen, originals.entries, note);
   let transcriptBytes = 0;
   for (const entry of originals.entries.values()) transcriptBytes += utf8Length(entry.bytes);
   return {
@@ -140,7 +149,12 @@ interface EntryCheck {
  * original's bytes. Then each record's source hash against its originals in order (at every
  * depth): a record that does not add up loses every entry it covers.
  */
-async function checkFoldedEntries(store: FoldStore, records: readonly FoldRecord[], originals: ReadonlyMap<string, OriginalEntry>, note: (problem: string) => void): Promise<Map<string, EntryCheck>> {
+async function checkFoldedEntries(
+  store: FoldStore,
+  records: readonly FoldRecord[],
+  originals: ReadonlyMap<string, OriginalEntry>,
+  note: (problem: string) => void,
+): Promise<Map<string, EntryCheck>> {
   const checks = new Map<string, EntryCheck>();
   for (const record of records) {
     for (const part of record.parts) {
@@ -160,9 +174,14 @@ async function checkFoldedEntries(store: FoldStore, records: readonly FoldRecord
   for (const record of records) {
     const covered = coveredEntryIds(record, byId);
     const source = covered?.map((entryId) => originals.get(entryId)?.bytes);
-    const sourceSha256 = source === undefined || source.some((bytes) => bytes === undefined) ? undefined : sha256Hex(source.map((bytes) => `${bytes}\n`).join(''));
+    const sourceSha256 =
+      source === undefined || source.some((bytes) => bytes === undefined)
+        ? undefined
+        : sha256Hex(source.map((bytes) => `${bytes}\n`).join(''));
     if (sourceSha256 === record.sourceSha256) continue;
-    note(`fold ${record.id}: ${covered === undefined ? 'a child fold has no record' : 'its source hash is not the hash of the original entries in order'}`);
+    note(
+      `fold ${record.id}: ${covered === undefined ? 'a child fold has no record' : 'its source hash is not the hash of the original entries in order'}`,
+    );
     for (const entryId of covered ?? directEntryIds(record)) {
       const check = checks.get(entryId);
       if (check !== undefined) check.recoverable = false;
@@ -181,11 +200,17 @@ async function entryProblem(store: FoldStore, sha256: string, original: string):
     if (FoldError.isInstance(error)) return `the stored source cannot be read (${error.code})`;
     throw error;
   }
-  return Buffer.from(original, 'utf8').equals(Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength)) ? undefined : 'the stored source differs from the original';
+  return Buffer.from(original, 'utf8').equals(Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength))
+    ? undefined
+    : 'the stored source differs from the original';
 }
 
 /** Every entry a fold covers at every depth, in order; undefined when a child has no record. */
-function coveredEntryIds(record: FoldRecord, byId: ReadonlyMap<string, FoldRecord>, seen = new Set<string>()): string[] | undefined {
+function coveredEntryIds(
+  record: FoldRecord,
+  byId: ReadonlyMap<string, FoldRecord>,
+  seen = new Set<string>(),
+): string[] | undefined {
   if (seen.has(record.id)) return undefined;
   seen.add(record.id);
   const ids: string[] = [];
@@ -207,7 +232,13 @@ function directEntryIds(record: FoldRecord): string[] {
 }
 
 /** Each spill once: its artifact must hash to its pointer, have its size, and be an item of the original entry byte for byte. */
-async function checkSpills(sessionId: string, store: EvidenceStore, seen: Iterable<SeenSpill>, originals: ReadonlyMap<string, OriginalEntry>, note: (problem: string) => void): Promise<{ bytes: number; count: number; lostBytes: number }> {
+async function checkSpills(
+  sessionId: string,
+  store: EvidenceStore,
+  seen: Iterable<SeenSpill>,
+  originals: ReadonlyMap<string, OriginalEntry>,
+  note: (problem: string) => void,
+): Promise<{ bytes: number; count: number; lostBytes: number }> {
   let bytes = 0;
   let count = 0;
   let lostBytes = 0;
@@ -225,7 +256,12 @@ async function checkSpills(sessionId: string, store: EvidenceStore, seen: Iterab
   return { bytes, count, lostBytes };
 }
 
-async function spillProblem(sessionId: string, store: EvidenceStore, pointer: SpillPointer, original: OriginalEntry | undefined): Promise<string | undefined> {
+async function spillProblem(
+  sessionId: string,
+  store: EvidenceStore,
+  pointer: SpillPointer,
+  original: OriginalEntry | undefined,
+): Promise<string | undefined> {
   if (original === undefined) return 'its entry is not in the session';
   let artifact: Buffer;
   try {
@@ -235,8 +271,11 @@ async function spillProblem(sessionId: string, store: EvidenceStore, pointer: Sp
     if (FoldError.isInstance(error)) return `the evidence cannot be read (${error.code})`;
     throw error;
   }
-  if (artifact.length !== pointer.bytes || sha256Hex(artifact) !== pointer.sha256) return 'the evidence does not match its pointer';
-  return spillableItems(original.message).some((item) => Buffer.from(item, 'utf8').equals(artifact)) ? undefined : 'the evidence is no item of the original entry';
+  if (artifact.length !== pointer.bytes || sha256Hex(artifact) !== pointer.sha256)
+    return 'the evidence does not match its pointer';
+  return spillableItems(original.message).some((item) => Buffer.from(item, 'utf8').equals(artifact))
+    ? undefined
+    : 'the evidence is no item of the original entry';
 }
 
 /**
@@ -244,7 +283,8 @@ async function spillProblem(sessionId: string, store: EvidenceStore, pointer: Sp
  * adapter reads them), a tool call's whole arguments, and each of its top-level values.
  */
 function spillableItems(message: AgentMessage): string[] {
-  if (message.role === 'toolResult') return [message.content.map((block) => (block.type === 'text' ? block.text : `[${block.type}]`)).join('\n')];
+  if (message.role === 'toolResult')
+    return [message.content.map((block) => (block.type === 'text' ? block.text : `[${block.type}]`)).join('\n')];
   if (message.role !== 'assistant') return [];
   const items: string[] = [];
   for (const block of message.content) {

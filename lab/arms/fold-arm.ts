@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ExtensionAPI } from '@mariozechner/pi-coding-agent';
-import { registerPiFold, type PiFoldRegistration } from '../../adapters/pi/register-pi-fold.ts';
+import { type PiFoldRegistration, registerPiFold } from '../../adapters/pi/register-pi-fold.ts';
 import type { MemoryEvidenceStore } from '../../adapters/storage-memory/memory-evidence-store.ts';
 import type { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { createCharsCostModel } from '../../core/chars-cost-model.ts';
@@ -21,12 +21,24 @@ export type ArmStores = { readonly foldStore: MemoryFoldStore; readonly evidence
  * bills by (a replay's: the recorded model's), not the ledger default: a fold arm that weighed
  * other prices than it is billed would be measured under a policy no real host runs.
  */
-export function foldFactory(fold: FoldArmSetup, priceList: PriceList, stores: ArmStores, settingsPath: string, hookTimer: HookTimer, onProjection: (projection: Projection) => void, onRegistered: (registration: PiFoldRegistration) => void): (pi: ExtensionAPI) => void {
+export function foldFactory(
+  fold: FoldArmSetup,
+  priceList: PriceList,
+  stores: ArmStores,
+  settingsPath: string,
+  hookTimer: HookTimer,
+  onProjection: (projection: Projection) => void,
+  onRegistered: (registration: PiFoldRegistration) => void,
+): (pi: ExtensionAPI) => void {
   return (pi) => {
     const registration = registerPiFold(hookTimer.wrap(pi), {
       ...stores,
       settingsPath,
-      settings: { providerInputBudget: fold.providerInputBudget, ...(fold.scheduling === undefined ? {} : { scheduling: fold.scheduling }), ...(fold.thresholds === undefined ? {} : { thresholds: fold.thresholds }) },
+      settings: {
+        providerInputBudget: fold.providerInputBudget,
+        ...(fold.scheduling === undefined ? {} : { scheduling: fold.scheduling }),
+        ...(fold.thresholds === undefined ? {} : { thresholds: fold.thresholds }),
+      },
       projectionSink: { specificationVersion: 'v1', accept: onProjection },
       costModel: createCharsCostModel({ priceList }),
     });
@@ -52,13 +64,24 @@ export function checkedFoldSettings(
   running: { readonly scheduling: string; readonly thresholds: Thresholds; readonly priceList?: string },
 ): FoldArmSettings {
   const { maxTarget, minTarget, consolidateAfter, minFoldChars } = running.thresholds;
-  const effective: FoldArmSettings = { scheduling: running.scheduling, thresholds: { maxTarget, minTarget, consolidateAfter, minFoldChars }, ...(running.priceList === undefined ? {} : { priceList: running.priceList }) };
-  const thresholdsDiffer = asked.thresholds !== undefined && (Object.keys(asked.thresholds) as (keyof Thresholds)[]).some((key) => asked.thresholds![key] !== running.thresholds[key]);
+  const effective: FoldArmSettings = {
+    scheduling: running.scheduling,
+    thresholds: { maxTarget, minTarget, consolidateAfter, minFoldChars },
+    ...(running.priceList === undefined ? {} : { priceList: running.priceList }),
+  };
+  const thresholdsDiffer =
+    asked.thresholds !== undefined &&
+    (Object.keys(asked.thresholds) as (keyof Thresholds)[]).some(
+      (key) => asked.thresholds![key] !== running.thresholds[key],
+    );
   const schedulingDiffers = asked.scheduling !== undefined && asked.scheduling !== running.scheduling;
   const pricesDiffer = asked.priceList !== undefined && asked.priceList !== running.priceList;
   if (thresholdsDiffer || schedulingDiffers || pricesDiffer) {
-    throw new FoldError('SETTINGS.INVALID', `arm ${arm}: its settings did not reach the runtime: asked ${JSON.stringify({ scheduling: asked.scheduling, thresholds: asked.thresholds, priceList: asked.priceList })}, the runtime ran with ${JSON.stringify(effective)}`, { details: { arm } });
+    throw new FoldError(
+      'SETTINGS.INVALID',
+      `arm ${arm}: its settings did not reach the runtime: asked ${JSON.stringify({ scheduling: asked.scheduling, thresholds: asked.thresholds, priceList: asked.priceList })}, the runtime ran with ${JSON.stringify(effective)}`,
+      { details: { arm } },
+    );
   }
   return effective;
 }
-

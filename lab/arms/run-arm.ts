@@ -36,23 +36,30 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAgentSession, DefaultResourceLoader, SessionManager, SettingsManager, type AgentSession, type ToolDefinition } from '@mariozechner/pi-coding-agent';
+import {
+  type AgentSession,
+  createAgentSession,
+  DefaultResourceLoader,
+  SessionManager,
+  SettingsManager,
+  type ToolDefinition,
+} from '@mariozechner/pi-coding-agent';
 import type { PiFoldRegistration } from '../../adapters/pi/register-pi-fold.ts';
-import { scriptedModelHost } from '../../testing/pi/scripted-host.ts';
 import { MemoryEvidenceStore } from '../../adapters/storage-memory/memory-evidence-store.ts';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import { COST_MODEL } from '../../composition/tokens.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import { PRICE_LISTS } from '../../core/price-lists.ts';
-import { COST_MODEL } from '../../composition/tokens.ts';
-import type { PriceList } from '../../ports/cost-model.port.ts';
 import type { Thresholds } from '../../core/settings.ts';
-import { SimulatedProvider, type ModelPolicy } from '../provider/simulated-provider.ts';
+import type { PriceList } from '../../ports/cost-model.port.ts';
+import { scriptedModelHost } from '../../testing/pi/scripted-host.ts';
+import { type ModelPolicy, SimulatedProvider } from '../provider/simulated-provider.ts';
 import { WireTokenizer } from '../provider/wire-tokens.ts';
 import type { ArmName, ArmResult, LabRunSettings, RequestRow } from '../report/lab-records.ts';
-import { armProfile, wholeThresholds, type ArmProfile } from './arm-profile.ts';
-import { auditBytes, sessionOriginals } from './byte-audit.ts';
+import { type ArmProfile, armProfile, wholeThresholds } from './arm-profile.ts';
 import { ArmTally } from './arm-tally.ts';
-import { checkedFoldSettings, foldFactory, foldSettingsFile, type ArmStores } from './fold-arm.ts';
+import { auditBytes, sessionOriginals } from './byte-audit.ts';
+import { type ArmStores, checkedFoldSettings, foldFactory, foldSettingsFile } from './fold-arm.ts';
 import { labClockSeconds, withLabDeterminism } from './seeded-ids.ts';
 import { SessionActivity, settleSession } from './settle-session.ts';
 
@@ -64,7 +71,7 @@ export interface RunArmInput {
   readonly arm: ArmName;
   readonly settings: LabRunSettings;
   /** Every tool the session offers (Pi's built-ins are not added: pass `createReadToolDefinition(cwd)` for `read`). */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Pi's own tool definitions carry their own parameter and detail types
+  // biome-ignore lint/suspicious/noExplicitAny: Pi's own tool definitions carry their own parameter and detail types
   readonly tools: readonly ToolDefinition<any, any>[];
   /** One user message per turn, in order. */
   readonly prompts: readonly string[];
@@ -100,7 +107,10 @@ async function runArmSession(input: RunArmInput): Promise<ArmResult> {
   const profile = armProfile(input.arm, input.settings, wholeThresholds(input.foldThresholds));
   const priceList = PRICE_LISTS[input.settings.priceList];
   if (priceList === undefined) {
-    throw new FoldError('SETTINGS.INVALID', `unknown price list "${input.settings.priceList}" (known: ${Object.keys(PRICE_LISTS).join(', ')})`);
+    throw new FoldError(
+      'SETTINGS.INVALID',
+      `unknown price list "${input.settings.priceList}" (known: ${Object.keys(PRICE_LISTS).join(', ')})`,
+    );
   }
   const scratch = mkdtempSync(join(tmpdir(), 'pi-fold-lab-'));
   const tally = new ArmTally();
@@ -118,14 +128,29 @@ async function runArmSession(input: RunArmInput): Promise<ArmResult> {
       failure = turnFailure(session, opened.errors);
       if (failure !== undefined) break;
     }
-    return await armResult({ input, profile, priceList, provider, tally, session, registration: opened.registration(), stores: opened.stores, failure });
+    return await armResult({
+      input,
+      profile,
+      priceList,
+      provider,
+      tally,
+      session,
+      registration: opened.registration(),
+      stores: opened.stores,
+      failure,
+    });
   } finally {
     session?.dispose();
     rmSync(scratch, { recursive: true, force: true });
   }
 }
 
-function armProvider(input: RunArmInput, profile: ArmProfile, priceList: PriceList, tally: ArmTally): SimulatedProvider {
+function armProvider(
+  input: RunArmInput,
+  profile: ArmProfile,
+  priceList: PriceList,
+  tally: ArmTally,
+): SimulatedProvider {
   return new SimulatedProvider({
     arm: input.arm,
     tokenizer: new WireTokenizer(),
@@ -155,7 +180,12 @@ interface ArmSessionInputs {
 }
 
 /** A real Pi session on the simulated provider, with pi-fold (fold arms) or a peer's extension loaded. */
-async function openArmSession({ input, profile, priceList, scratch, provider, tally }: ArmSessionInputs): Promise<{ session: AgentSession; errors: string[]; stores: ArmStores; registration: () => PiFoldRegistration | undefined }> {
+async function openArmSession({ input, profile, priceList, scratch, provider, tally }: ArmSessionInputs): Promise<{
+  session: AgentSession;
+  errors: string[];
+  stores: ArmStores;
+  registration: () => PiFoldRegistration | undefined;
+}> {
   const cwd = input.cwd ?? scratch;
   const agentDirectory = join(scratch, 'agent');
   // Pi 0.x (the pinned host) and >= 0.74 (a peer's host, lab/peers) register providers differently.
@@ -164,16 +194,42 @@ async function openArmSession({ input, profile, priceList, scratch, provider, ta
     api: 'lab-simulated',
     apiKey: 'offline',
     baseUrl: 'http://localhost:0',
-    models: [{ id: 'lab-model', name: 'Lab model', reasoning: false, input: ['text'], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: profile.contextWindow, maxTokens: 32_000 }],
+    models: [
+      {
+        id: 'lab-model',
+        name: 'Lab model',
+        reasoning: false,
+        input: ['text'],
+        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+        contextWindow: profile.contextWindow,
+        maxTokens: 32_000,
+      },
+    ],
     streamSimple: provider.streamSimple as never,
   });
   const settingsManager = SettingsManager.inMemory({ compaction: { enabled: profile.compaction } });
   let registration: PiFoldRegistration | undefined;
   // The store stamps puts on a clock of its own: Date.now is the lab's counter here, and a store
   // reading it would shift Pi's timestamps by when its writes happen to run.
-  const stores: ArmStores = { foldStore: new MemoryFoldStore({ clock: () => performance.timeOrigin + performance.now() }), evidenceStore: new MemoryEvidenceStore() };
+  const stores: ArmStores = {
+    foldStore: new MemoryFoldStore({ clock: () => performance.timeOrigin + performance.now() }),
+    evidenceStore: new MemoryEvidenceStore(),
+  };
   const onRegistered = (registered: PiFoldRegistration) => (registration = registered);
-  const extensionFactories = profile.fold === undefined ? [] : [foldFactory(profile.fold, priceList, stores, foldSettingsFile(scratch, profile.fold), tally.hookTimer, (projection) => tally.projected(projection), onRegistered)];
+  const extensionFactories =
+    profile.fold === undefined
+      ? []
+      : [
+          foldFactory(
+            profile.fold,
+            priceList,
+            stores,
+            foldSettingsFile(scratch, profile.fold),
+            tally.hookTimer,
+            (projection) => tally.projected(projection),
+            onRegistered,
+          ),
+        ];
   const resourceLoader = new DefaultResourceLoader({
     cwd,
     agentDir: agentDirectory,
@@ -192,14 +248,20 @@ async function openArmSession({ input, profile, priceList, scratch, provider, ta
     model: models.find('lab', 'lab-model')!,
     ...models.sessionOptions,
     settingsManager,
-    sessionManager: labSessionManager(cwd, input.arm, profile.extensionPath === undefined ? undefined : join(scratch, 'sessions')),
+    sessionManager: labSessionManager(
+      cwd,
+      input.arm,
+      profile.extensionPath === undefined ? undefined : join(scratch, 'sessions'),
+    ),
     resourceLoader,
     customTools: [...input.tools] as ToolDefinition[],
     noTools: 'builtin',
   });
   tally.session = session;
   const errors: string[] = [];
-  await session.bindExtensions({ onError: (error: { event: string; error: string }) => errors.push(`${error.event}: ${error.error}`) } as never);
+  await session.bindExtensions({
+    onError: (error: { event: string; error: string }) => errors.push(`${error.event}: ${error.error}`),
+  } as never);
   session.subscribe((event) => {
     if (event.type === 'compaction_end' && event.result !== undefined) tally.compactions += 1;
   });
@@ -219,16 +281,41 @@ interface ArmOutcome {
 }
 
 /** The arm's rows and counts, with the settings its runtime really ran with and the byte audit of what it stored. */
-async function armResult({ input, profile, priceList, provider, tally, session, registration, stores, failure }: ArmOutcome): Promise<ArmResult> {
+async function armResult({
+  input,
+  profile,
+  priceList,
+  provider,
+  tally,
+  session,
+  registration,
+  stores,
+  failure,
+}: ArmOutcome): Promise<ArmResult> {
   const reads = fileReads(session);
   const sessionId = session.sessionManager.getSessionId();
   const folding = await registration?.sessions.existing(sessionId);
   const ownership = folding?.ownership.warnings ?? [];
-  const foldSettings = folding === undefined || profile.fold === undefined ? undefined : checkedFoldSettings(input.arm, { ...profile.fold, priceList: priceList.name }, { ...folding.runtime.view.settings, priceList: folding.composed.container.resolve(COST_MODEL).priceList.name });
+  const foldSettings =
+    folding === undefined || profile.fold === undefined
+      ? undefined
+      : checkedFoldSettings(
+          input.arm,
+          { ...profile.fold, priceList: priceList.name },
+          {
+            ...folding.runtime.view.settings,
+            priceList: folding.composed.container.resolve(COST_MODEL).priceList.name,
+          },
+        );
   const bytes = await auditBytes({
     sessionId,
     originals: sessionOriginals(session.sessionManager.getBranch()),
-    ...(profile.fold === undefined ? {} : { folds: { store: stores.foldStore, records: await stores.foldStore.listFolds(sessionId) }, spills: { store: stores.evidenceStore, seen: tally.spills.values() } }),
+    ...(profile.fold === undefined
+      ? {}
+      : {
+          folds: { store: stores.foldStore, records: await stores.foldStore.listFolds(sessionId) },
+          spills: { store: stores.evidenceStore, seen: tally.spills.values() },
+        }),
   });
   const rewrites = provider.rows.filter((row) => row.purpose !== 'summary' && row.event !== 'append');
   return {
@@ -240,7 +327,9 @@ async function armResult({ input, profile, priceList, provider, tally, session, 
     rewritesUnattributed: rewrites.filter((row) => row.event === 'rewrite-unattributed').length,
     fileReads: reads.count,
     fileBytes: reads.bytes,
-    ...(registration === undefined ? {} : { ownershipWarnings: ownership.reduce((sum, warning) => sum + warning.occurrences, 0) }),
+    ...(registration === undefined
+      ? {}
+      : { ownershipWarnings: ownership.reduce((sum, warning) => sum + warning.occurrences, 0) }),
     ...(foldSettings === undefined ? {} : { foldSettings }),
     bytes,
     ...(failure === undefined ? {} : { failure }),
@@ -253,7 +342,8 @@ async function armResult({ input, profile, priceList, provider, tally, session, 
  * evidence beside the session file (the published pi-fold refuses to run without one).
  */
 function labSessionManager(cwd: string, arm: ArmName, sessionDirectory?: string): SessionManager {
-  const sessionManager = sessionDirectory === undefined ? SessionManager.inMemory(cwd) : SessionManager.create(cwd, sessionDirectory);
+  const sessionManager =
+    sessionDirectory === undefined ? SessionManager.inMemory(cwd) : SessionManager.create(cwd, sessionDirectory);
   sessionManager.newSession({ id: `lab-${createHash('sha256').update(arm).digest('hex').slice(0, 12)}` });
   return sessionManager;
 }
@@ -263,7 +353,8 @@ function turnFailure(session: AgentSession, errors: readonly string[]): string |
   if (errors.length > 0) return `extension error: ${errors.join('; ')}`;
   const last = [...session.agent.state.messages].reverse().find((message) => message.role === 'assistant');
   if (last === undefined || last.role !== 'assistant') return undefined;
-  if (last.stopReason === 'error' || last.stopReason === 'aborted') return `${last.stopReason}: ${last.errorMessage ?? 'no message'}`;
+  if (last.stopReason === 'error' || last.stopReason === 'aborted')
+    return `${last.stopReason}: ${last.errorMessage ?? 'no message'}`;
   return undefined;
 }
 
@@ -271,7 +362,8 @@ function fileReads(session: AgentSession): { count: number; bytes: number } {
   let count = 0;
   let bytes = 0;
   for (const entry of session.sessionManager.getEntries()) {
-    if (entry.type !== 'message' || entry.message.role !== 'toolResult' || !FILE_READ_TOOLS.has(entry.message.toolName)) continue;
+    if (entry.type !== 'message' || entry.message.role !== 'toolResult' || !FILE_READ_TOOLS.has(entry.message.toolName))
+      continue;
     count += 1;
     for (const part of entry.message.content) if (part.type === 'text') bytes += Buffer.byteLength(part.text, 'utf8');
   }

@@ -37,8 +37,10 @@ export async function withLabDeterminism<T>(seed: number, body: () => Promise<T>
   labClock = LAB_CLOCK_START;
   Date.now = () => (labClock += 1);
   const random = seededRandom(seed ^ 0x5eed1d5);
-  const hex = (digits: number): string => Array.from({ length: digits }, () => Math.floor(random() * 16).toString(16)).join('');
-  crypto.randomUUID = (() => `${hex(8)}-${hex(4)}-4${hex(3)}-${(8 + Math.floor(random() * 4)).toString(16)}${hex(3)}-${hex(12)}`) as typeof crypto.randomUUID;
+  const hex = (digits: number): string =>
+    Array.from({ length: digits }, () => Math.floor(random() * 16).toString(16)).join('');
+  crypto.randomUUID = (() =>
+    `${hex(8)}-${hex(4)}-4${hex(3)}-${(8 + Math.floor(random() * 4)).toString(16)}${hex(3)}-${hex(12)}`) as typeof crypto.randomUUID;
   syncBuiltinESMExports();
   try {
     return await body();

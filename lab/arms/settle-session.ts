@@ -19,7 +19,8 @@ export class SessionActivity {
     session.subscribe((event) => {
       if (event.type === 'agent_start') this.retryAnnounced = false;
       else if (event.type === 'agent_end') this.runsEnded += 1;
-      else if (event.type === 'compaction_end' && (event.willRetry || session.agent.hasQueuedMessages())) this.retryAnnounced = true;
+      else if (event.type === 'compaction_end' && (event.willRetry || session.agent.hasQueuedMessages()))
+        this.retryAnnounced = true;
     });
   }
 

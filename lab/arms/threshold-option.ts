@@ -8,8 +8,17 @@ export function parseThresholdsOption(text: string): Partial<Thresholds> {
   const thresholds: Partial<Record<keyof Thresholds, number>> = {};
   for (const pair of text.split(',')) {
     const [name, value, extra] = pair.split('=').map((part) => part.trim());
-    if (!(THRESHOLD_NAMES as readonly string[]).includes(name ?? '') || value === undefined || extra !== undefined || !Number.isFinite(Number(value)) || value === '') {
-      throw new FoldError('SETTINGS.INVALID', `--thresholds takes name=value pairs of ${THRESHOLD_NAMES.join(', ')}, got "${pair}"`);
+    if (
+      !(THRESHOLD_NAMES as readonly string[]).includes(name ?? '') ||
+      value === undefined ||
+      extra !== undefined ||
+      !Number.isFinite(Number(value)) ||
+      value === ''
+    ) {
+      throw new FoldError(
+        'SETTINGS.INVALID',
+        `--thresholds takes name=value pairs of ${THRESHOLD_NAMES.join(', ')}, got "${pair}"`,
+      );
     }
     thresholds[name as keyof Thresholds] = Number(value);
   }

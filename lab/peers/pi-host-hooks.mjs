@@ -19,6 +19,7 @@ export function initialize(data) {
 export function resolve(specifier, context, nextResolve) {
   const pi = PI_PACKAGE.exec(specifier);
   if (pi !== null) return nextResolve(`@earendil-works/${pi[1]}${pi[2] ?? ''}`, { ...context, parentURL: hostParent });
-  if (specifier === 'typebox' || specifier.startsWith('typebox/')) return nextResolve(specifier, { ...context, parentURL: hostParent });
+  if (specifier === 'typebox' || specifier.startsWith('typebox/'))
+    return nextResolve(specifier, { ...context, parentURL: hostParent });
   return nextResolve(specifier, context);
 }

@@ -9,7 +9,9 @@ import { register } from 'node:module';
 
 const piHome = process.env.PI_FOLD_PI_HOST;
 if (piHome === undefined || !existsSync(`${piHome}/node_modules/@earendil-works/pi-coding-agent/package.json`)) {
-  process.stderr.write(`use-pi-host: PI_FOLD_PI_HOST must name a folder with @earendil-works/pi-coding-agent installed (run lab/peers/install-pi-host.sh <version>); got ${piHome ?? 'nothing'}\n`);
+  process.stderr.write(
+    `use-pi-host: PI_FOLD_PI_HOST must name a folder with @earendil-works/pi-coding-agent installed (run lab/peers/install-pi-host.sh <version>); got ${piHome ?? 'nothing'}\n`,
+  );
   process.exit(2);
 }
 register('./pi-host-hooks.mjs', import.meta.url, { data: { piHome } });

@@ -18,7 +18,12 @@ export interface PrefixCacheRules {
   readonly maxEntries: number;
 }
 
-export const DEFAULT_CACHE_RULES: PrefixCacheRules = { minimumTokens: 1024, granularity: 128, ttlSeconds: 300, maxEntries: 16 };
+export const DEFAULT_CACHE_RULES: PrefixCacheRules = {
+  minimumTokens: 1024,
+  granularity: 128,
+  ttlSeconds: 300,
+  maxEntries: 16,
+};
 
 /** How one request was billed. */
 export interface CacheBill {

@@ -28,14 +28,18 @@ export function providerView(context: Context): Context {
       messages.push(message);
       continue;
     }
-    const text = typeof message.content === 'string' ? message.content : (message.content ?? []).map((part) => part.text ?? '').join('');
+    const text =
+      typeof message.content === 'string'
+        ? message.content
+        : (message.content ?? []).map((part) => part.text ?? '').join('');
     if (text.length > 0) texts.push(text);
     for (const [name, body] of Object.entries(message.sections ?? {})) {
       if (body === null) sections.delete(name);
       else sections.set(name, body);
     }
     for (const tool of message.toolsAdded ?? []) tools.set(tool.name, tool);
-    for (const removed of message.toolsRemoved ?? []) tools.delete(typeof removed === 'string' ? removed : removed.name);
+    for (const removed of message.toolsRemoved ?? [])
+      tools.delete(typeof removed === 'string' ? removed : removed.name);
   }
   return { systemPrompt: [...texts, ...sections.values()].join('\n\n'), tools: [...tools.values()], messages };
 }

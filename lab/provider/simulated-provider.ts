@@ -1,12 +1,22 @@
-import { createAssistantMessageEventStream, type AssistantMessage, type AssistantMessageEventStream, type Context, type Model, type SimpleStreamOptions, type TextContent, type ToolCall, type Tool } from '@mariozechner/pi-ai';
 import type { Message } from '@mariozechner/pi-ai';
+import {
+  type AssistantMessage,
+  type AssistantMessageEventStream,
+  type Context,
+  createAssistantMessageEventStream,
+  type Model,
+  type SimpleStreamOptions,
+  type TextContent,
+  type Tool,
+  type ToolCall,
+} from '@mariozechner/pi-ai';
 import { priceRequest } from '../../core/chars-cost-model.ts';
 import type { PriceList } from '../../ports/cost-model.port.ts';
 import type { ArmName, RequestRow, WindowEvent } from '../report/lab-records.ts';
-import { PrefixCacheSimulator, type PrefixCacheRules, type PromptMessage } from './prefix-cache-simulator.ts';
+import { type WindowPart, windowParts } from '../report/window-parts.ts';
+import { type PrefixCacheRules, PrefixCacheSimulator, type PromptMessage } from './prefix-cache-simulator.ts';
 import { providerView } from './provider-view.ts';
 import type { WireTokenizer } from './wire-tokens.ts';
-import { windowParts, type WindowPart } from '../report/window-parts.ts';
 
 /** What the scripted model is asked: exactly what a provider would receive, plus why. */
 export interface ModelRequest {
@@ -84,7 +94,11 @@ export class SimulatedProvider {
   }
 
   /** The `streamSimple` to register with `modelRegistry.registerProvider`. */
-  readonly streamSimple = (model: Model<string>, context: Context, options?: SimpleStreamOptions): AssistantMessageEventStream => {
+  readonly streamSimple = (
+    model: Model<string>,
+    context: Context,
+    options?: SimpleStreamOptions,
+  ): AssistantMessageEventStream => {
     const stream = createAssistantMessageEventStream();
     // Like pi-ai's real providers, hand the request body to `onPayload` (Pi's
     // before_provider_request) first: extensions that watch it see the lab's requests too.
@@ -120,33 +134,85 @@ export class SimulatedProvider {
     const promptTokens = prompt.reduce((sum, part) => sum + part.tokens.length, 0);
     const event = purpose === 'summary' ? 'compaction' : this.classify(prompt, foldCauses);
     const base = { api: model.api, provider: model.provider, model: model.id, timestamp: Date.now() };
-    const zero = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+    const zero = {
+      input: 0,
+      output: 0,
+      cacheRead: 0,
+      cacheWrite: 0,
+      totalTokens: 0,
+      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+    };
     const nowSeconds = this.options.clockSeconds?.() ?? index * (this.options.secondsPerRequest ?? 15);
     const rowBase = { arm: this.options.arm, index, promptTokens, event, hookMs };
     if (promptTokens > capTokens) {
-      this.record({ ...rowBase, cacheRead: 0, freshInput: 0, output: 0, costUsd: 0, longContext: false, rejected: true, purpose });
-      return { ...base, role: 'assistant', content: [], usage: zero, stopReason: 'error', errorMessage: overflowMessage(promptTokens, capTokens) };
+      this.record({
+        ...rowBase,
+        cacheRead: 0,
+        freshInput: 0,
+        output: 0,
+        costUsd: 0,
+        longContext: false,
+        rejected: true,
+        purpose,
+      });
+      return {
+        ...base,
+        role: 'assistant',
+        content: [],
+        usage: zero,
+        stopReason: 'error',
+        errorMessage: overflowMessage(promptTokens, capTokens),
+      };
     }
     const bill = this.cache.bill(prompt, nowSeconds);
-    const reply = this.options.policy({ index, purpose, systemPrompt: context.systemPrompt ?? '', tools: context.tools ?? [], messages: context.messages, promptTokens });
+    const reply = this.options.policy({
+      index,
+      purpose,
+      systemPrompt: context.systemPrompt ?? '',
+      tools: context.tools ?? [],
+      messages: context.messages,
+      promptTokens,
+    });
     const content: (TextContent | ToolCall)[] = [];
     if (reply.text !== undefined && reply.text.length > 0) content.push({ type: 'text', text: reply.text });
     for (const [position, call] of (reply.toolCalls ?? []).entries()) {
       content.push({ type: 'toolCall', id: `call_${index}_${position}`, name: call.name, arguments: call.arguments });
     }
-    const output = tokenizer.count(content.map((part) => (part.type === 'text' ? part.text : `${part.name}${JSON.stringify(part.arguments)}`)).join('\n'));
+    const output = tokenizer.count(
+      content
+        .map((part) => (part.type === 'text' ? part.text : `${part.name}${JSON.stringify(part.arguments)}`))
+        .join('\n'),
+    );
     // Every prompt enters the simulated cache, so its fresh tokens are cache writes where the price list bills writes apart.
     const writes = priceList.base.cacheWrite !== priceList.base.input ? bill.fresh : 0;
     const usage = { input: bill.fresh - writes, cacheRead: bill.cacheRead, cacheWrite: writes, output };
     const costUsd = priceRequest(priceList, usage);
     const longContext = priceList.longContext !== undefined && promptTokens > priceList.longContext.aboveTokens;
-    const window = windowParts(prompt.map((part) => part.tokens.length), messageParts);
-    this.record({ ...rowBase, cacheRead: bill.cacheRead, freshInput: bill.fresh, ...(writes > 0 ? { cacheWrite: writes } : {}), output, costUsd, longContext, rejected: false, purpose: reply.purpose ?? purpose, window });
+    const window = windowParts(
+      prompt.map((part) => part.tokens.length),
+      messageParts,
+    );
+    this.record({
+      ...rowBase,
+      cacheRead: bill.cacheRead,
+      freshInput: bill.fresh,
+      ...(writes > 0 ? { cacheWrite: writes } : {}),
+      output,
+      costUsd,
+      longContext,
+      rejected: false,
+      purpose: reply.purpose ?? purpose,
+      window,
+    });
     return {
       ...base,
       role: 'assistant',
       content,
-      usage: { ...usage, totalTokens: promptTokens + output, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: costUsd } },
+      usage: {
+        ...usage,
+        totalTokens: promptTokens + output,
+        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: costUsd },
+      },
       stopReason: (reply.toolCalls?.length ?? 0) > 0 ? 'toolUse' : 'stop',
     };
   }
@@ -159,7 +225,8 @@ export class SimulatedProvider {
     this.previousAgentPrompt = prompt;
     this.compactionsAtPrevious = compactions;
     if (previous === undefined) return 'append';
-    const appended = previous.length <= prompt.length && previous.every((part, position) => part.digest === prompt[position]!.digest);
+    const appended =
+      previous.length <= prompt.length && previous.every((part, position) => part.digest === prompt[position]!.digest);
     if (appended) return 'append';
     if (foldCauses !== undefined && foldCauses.length > 0) return 'commit';
     if (compactedSince) return 'compaction';

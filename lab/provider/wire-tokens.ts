@@ -17,7 +17,13 @@ export function wireText(message: Message): string {
     case 'assistant':
       return JSON.stringify({ role: 'assistant', content: message.content });
     case 'toolResult':
-      return JSON.stringify({ role: 'tool', toolCallId: message.toolCallId, toolName: message.toolName, isError: message.isError, content: message.content });
+      return JSON.stringify({
+        role: 'tool',
+        toolCallId: message.toolCallId,
+        toolName: message.toolName,
+        isError: message.isError,
+        content: message.content,
+      });
   }
 }
 
@@ -34,7 +40,10 @@ export class WireTokenizer {
 
   /** The prompt as the prefix cache sees it: one tokenized part per wire element. */
   prompt(context: Context): PromptMessage[] {
-    const parts: PromptMessage[] = [this.part(`system:${this.stableSystemPrompt(context.systemPrompt ?? '')}`), this.part(`tools:${JSON.stringify(context.tools ?? [])}`)];
+    const parts: PromptMessage[] = [
+      this.part(`system:${this.stableSystemPrompt(context.systemPrompt ?? '')}`),
+      this.part(`tools:${JSON.stringify(context.tools ?? [])}`),
+    ];
     for (const message of context.messages) parts.push(this.part(wireText(message)));
     return parts;
   }
@@ -57,5 +66,7 @@ export class WireTokenizer {
 
 /** Pi ends its system prompt with today's date and the working directory; the lab counts fixed ones. */
 export function pinVolatileLines(systemPrompt: string): string {
-  return systemPrompt.replace(/^Current date: .*$/m, 'Current date: 2026-01-01').replace(/^Current working directory: .*$/m, 'Current working directory: /workspace');
+  return systemPrompt
+    .replace(/^Current date: .*$/m, 'Current date: 2026-01-01')
+    .replace(/^Current working directory: .*$/m, 'Current working directory: /workspace');
 }

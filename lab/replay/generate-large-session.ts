@@ -65,14 +65,27 @@ function entryId(n: number): string {
 }
 
 /** One entry of one repetition, re-identified, re-chained and shifted in time. */
-function repeatEntry(value: Line, id: string, parentId: string | null, repetition: number, spanMs: number, idsThisRepetition: Map<string, string>): Line {
+function repeatEntry(
+  value: Line,
+  id: string,
+  parentId: string | null,
+  repetition: number,
+  spanMs: number,
+  idsThisRepetition: Map<string, string>,
+): Line {
   const shift = repetition * spanMs;
   const callId = (old: unknown): unknown => (typeof old === 'string' ? `${old}_r${repetition}` : old);
   const time = Date.parse(String(value.timestamp));
-  const entry: Line = { ...value, id, parentId, ...(Number.isFinite(time) ? { timestamp: new Date(time + shift).toISOString() } : {}) };
+  const entry: Line = {
+    ...value,
+    id,
+    parentId,
+    ...(Number.isFinite(time) ? { timestamp: new Date(time + shift).toISOString() } : {}),
+  };
   if (value.type === 'compaction') {
     // v1 points at the first kept entry by index, v3 by id: either way, this repetition's copy.
-    const kept = typeof value.firstKeptEntryIndex === 'number' ? `L${value.firstKeptEntryIndex}` : value.firstKeptEntryId;
+    const kept =
+      typeof value.firstKeptEntryIndex === 'number' ? `L${value.firstKeptEntryIndex}` : value.firstKeptEntryId;
     delete entry.firstKeptEntryIndex;
     entry.firstKeptEntryId = (typeof kept === 'string' ? idsThisRepetition.get(kept) : undefined) ?? parentId;
   }
@@ -82,7 +95,9 @@ function repeatEntry(value: Line, id: string, parentId: string | null, repetitio
   if (typeof message.timestamp === 'number') copy.timestamp = message.timestamp + shift;
   if (message.role === 'toolResult') copy.toolCallId = callId(message.toolCallId);
   if (message.role === 'assistant' && Array.isArray(message.content)) {
-    copy.content = (message.content as Line[]).map((block) => (block?.type === 'toolCall' ? { ...block, id: callId(block.id) } : block));
+    copy.content = (message.content as Line[]).map((block) =>
+      block?.type === 'toolCall' ? { ...block, id: callId(block.id) } : block,
+    );
   }
   entry.message = copy;
   return entry;
@@ -127,7 +142,9 @@ async function main(): Promise<void> {
     if (bytes >= targetBytes) break;
   }
   closeSync(file);
-  process.stderr.write(`${output}: ${(bytes / 1_048_576).toFixed(1)} MB, ${entries} entries, ${repetition + 1} repetition(s) of ${input}\n`);
+  process.stderr.write(
+    `${output}: ${(bytes / 1_048_576).toFixed(1)} MB, ${entries} entries, ${repetition + 1} repetition(s) of ${input}\n`,
+  );
 }
 
 await main();

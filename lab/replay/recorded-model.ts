@@ -47,14 +47,23 @@ export function createRecordedModel(plan: ReplayPlan, options: RecordedModelOpti
     const response = responses[next];
     outstanding = [];
     if (response === undefined) {
-      gaps.push({ kind: 'extra-request', detail: `agent request ${request.index} came after all ${responses.length} recorded responses were given` });
+      gaps.push({
+        kind: 'extra-request',
+        detail: `agent request ${request.index} came after all ${responses.length} recorded responses were given`,
+      });
       return { text: '(replay: the recording has no response left)' };
     }
     next += 1;
     const nextAt = options.offsetsMs?.[next];
     if (nextAt !== undefined) options.nextRequestAt?.(nextAt);
     outstanding = [...response.toolCalls];
-    const reply: ScriptedReply = response.toolCalls.length > 0 ? { text: response.text, toolCalls: response.toolCalls.map((call) => ({ name: call.name, arguments: call.arguments })) } : { text: response.text };
+    const reply: ScriptedReply =
+      response.toolCalls.length > 0
+        ? {
+            text: response.text,
+            toolCalls: response.toolCalls.map((call) => ({ name: call.name, arguments: call.arguments })),
+          }
+        : { text: response.text };
     return reply;
   };
 
@@ -76,8 +85,16 @@ export function createRecordedModel(plan: ReplayPlan, options: RecordedModelOpti
         const result = call === undefined ? undefined : plan.toolResults.get(call.recordedId);
         if (call === undefined || result === undefined) {
           const kind = call === undefined ? 'unknown-tool-call' : 'missing-tool-result';
-          gaps.push({ kind, detail: `${name} call ${call?.recordedId ?? toolCallId}: ${call === undefined ? 'not a call of the latest recorded response' : 'the recording holds no result for it'}` });
-          return { content: [{ type: 'text', text: `(replay: no recorded result for ${name} call ${call?.recordedId ?? toolCallId})` }], details: {} };
+          gaps.push({
+            kind,
+            detail: `${name} call ${call?.recordedId ?? toolCallId}: ${call === undefined ? 'not a call of the latest recorded response' : 'the recording holds no result for it'}`,
+          });
+          return {
+            content: [
+              { type: 'text', text: `(replay: no recorded result for ${name} call ${call?.recordedId ?? toolCallId})` },
+            ],
+            details: {},
+          };
         }
         // Pi marks a tool result as an error when execute throws; a recorded error replays that way.
         if (result.isError) throw new Error(result.text);
@@ -98,7 +115,10 @@ export function deterministicSummary(request: ModelRequest): string {
   const lines: string[] = [];
   for (const message of request.messages) {
     if (message.role !== 'user') continue;
-    const text = typeof message.content === 'string' ? message.content : message.content.map((part) => (part.type === 'text' ? part.text : '')).join(' ');
+    const text =
+      typeof message.content === 'string'
+        ? message.content
+        : message.content.map((part) => (part.type === 'text' ? part.text : '')).join(' ');
     lines.push(`- ${text.split('\n', 1)[0]!.slice(0, 160)}`);
   }
   return `## Summary (deterministic replay summarizer)\n${lines.slice(-40).join('\n')}`;

@@ -30,7 +30,12 @@ export interface ReplayTurn {
 
 /** A place where the recording cannot be replayed exactly; counted and reported, never fatal. */
 export interface ReplayGap {
-  readonly kind: 'interrupted-tool-calls' | 'response-without-prompt' | 'missing-tool-result' | 'unknown-tool-call' | 'extra-request';
+  readonly kind:
+    | 'interrupted-tool-calls'
+    | 'response-without-prompt'
+    | 'missing-tool-result'
+    | 'unknown-tool-call'
+    | 'extra-request';
   readonly detail: string;
   /** The recorded response it concerns, when the plan knows it. */
   readonly response?: number;
@@ -69,9 +74,15 @@ export const SYNTHETIC_PROMPT = '(replay: the recorded session continued here wi
  */
 export function buildReplayPlan(session: RecordedSession): ReplayPlan {
   const entries = session.entries;
-  const times = new Map(session.responses.flatMap((response) => (response.time === undefined ? [] : [[response.entryIndex, response.time] as const])));
+  const times = new Map(
+    session.responses.flatMap((response) =>
+      response.time === undefined ? [] : [[response.entryIndex, response.time] as const],
+    ),
+  );
   const toolResults = new Map<string, RecordedToolResult>();
-  for (const entry of entries) if (entry.role === 'toolResult' && entry.toolCallId !== undefined) toolResults.set(entry.toolCallId, { text: entry.text, isError: recordedError(entry) });
+  for (const entry of entries)
+    if (entry.role === 'toolResult' && entry.toolCallId !== undefined)
+      toolResults.set(entry.toolCallId, { text: entry.text, isError: recordedError(entry) });
   const turns: { prompt: string; synthetic: boolean; responses: ReplayResponse[] }[] = [];
   const gaps: ReplayGap[] = [];
   const toolNames = new Set<string>();
@@ -91,18 +102,38 @@ export function buildReplayPlan(session: RecordedSession): ReplayPlan {
       turns.push({ prompt: pendingUser.join('\n\n'), synthetic: false, responses: [] });
       pendingUser = [];
     } else if (!loopContinues || turns.length === 0) {
-      gaps.push({ kind: 'response-without-prompt', detail: `response ${order} (entry ${entry.id}) follows no user message or tool call; replayed after a supplied prompt`, response: order });
+      gaps.push({
+        kind: 'response-without-prompt',
+        detail: `response ${order} (entry ${entry.id}) follows no user message or tool call; replayed after a supplied prompt`,
+        response: order,
+      });
       turns.push({ prompt: SYNTHETIC_PROMPT, synthetic: true, responses: [] });
     }
     const recordedCalls = entry.toolCalls ?? [];
     const continues = recordedCalls.length > 0 && recordingContinuesLoop(entries, index);
     if (recordedCalls.length > 0 && !continues) {
-      gaps.push({ kind: 'interrupted-tool-calls', detail: `response ${order} (entry ${entry.id}): ${recordedCalls.length} tool call(s) not re-issued; the recording continues with a user message or ends`, response: order });
+      gaps.push({
+        kind: 'interrupted-tool-calls',
+        detail: `response ${order} (entry ${entry.id}): ${recordedCalls.length} tool call(s) not re-issued; the recording continues with a user message or ends`,
+        response: order,
+      });
     }
-    const toolCalls = continues ? recordedCalls.map((call) => ({ recordedId: call.id, name: call.name, arguments: parseArguments(call.argumentsJson) })) : [];
+    const toolCalls = continues
+      ? recordedCalls.map((call) => ({
+          recordedId: call.id,
+          name: call.name,
+          arguments: parseArguments(call.argumentsJson),
+        }))
+      : [];
     for (const call of toolCalls) toolNames.add(call.name);
     const time = times.get(index);
-    turns.at(-1)!.responses.push({ order, entryIndex: index, text: entry.text, toolCalls, ...(time === undefined ? {} : { time }) });
+    turns.at(-1)!.responses.push({
+      order,
+      entryIndex: index,
+      text: entry.text,
+      toolCalls,
+      ...(time === undefined ? {} : { time }),
+    });
     loopContinues = continues;
     order += 1;
   }
@@ -122,7 +153,9 @@ function recordingContinuesLoop(entries: readonly TranscriptEntry[], assistantIn
 function parseArguments(argumentsJson: string): Record<string, unknown> {
   try {
     const value: unknown = JSON.parse(argumentsJson);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : { value };
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : { value };
   } catch {
     return { unparsedArguments: argumentsJson };
   }
@@ -157,9 +190,15 @@ export function limitReplayPlan(plan: ReplayPlan, maxResponses: number): ReplayP
     if (cut) responses[responses.length - 1] = { ...responses[responses.length - 1]!, toolCalls: [] };
     turns.push({ ...turn, responses });
   }
-  const called = new Set(turns.flatMap((turn) => turn.responses.flatMap((response) => response.toolCalls.map((call) => call.recordedId))));
+  const called = new Set(
+    turns.flatMap((turn) => turn.responses.flatMap((response) => response.toolCalls.map((call) => call.recordedId))),
+  );
   const toolResults = new Map([...plan.toolResults].filter(([callId]) => called.has(callId)));
-  const toolNames = [...new Set(turns.flatMap((turn) => turn.responses.flatMap((response) => response.toolCalls.map((call) => call.name))))].sort();
+  const toolNames = [
+    ...new Set(
+      turns.flatMap((turn) => turn.responses.flatMap((response) => response.toolCalls.map((call) => call.name))),
+    ),
+  ].sort();
   const gaps = plan.gaps.filter((gap) => gap.response === undefined || gap.response < kept);
   return { ...plan, turns, responseCount: kept, toolResults, toolNames, gaps };
 }

@@ -1,20 +1,20 @@
 import { basename } from 'node:path';
-import { DEFAULT_CACHE_RULES } from '../provider/prefix-cache-simulator.ts';
-import { LAB_TOKENIZER } from '../provider/wire-tokens.ts';
+import { FoldError } from '../../core/fold-error.ts';
 import { DEFAULT_REPLAY_ARMS } from '../arms/arm-profile.ts';
 import { runArm } from '../arms/run-arm.ts';
-import { createProgressBar, type ProgressStream } from '../report/progress-bar.ts';
+import { advanceLabClock } from '../arms/seeded-ids.ts';
+import { DEFAULT_CACHE_RULES } from '../provider/prefix-cache-simulator.ts';
+import { LAB_TOKENIZER } from '../provider/wire-tokens.ts';
 import type { ArmName, ArmResult, LabRun, LabRunSettings } from '../report/lab-records.ts';
+import { createProgressBar, type ProgressStream } from '../report/progress-bar.ts';
 import { loadTranscript } from '../transcripts/load-transcript.ts';
 import { dominantModel, type RecordedSession } from '../transcripts/recorded-session.ts';
 import { MemorySampler, type PeakMemory } from './memory-sampler.ts';
 import { createRecordedModel, type RecordedModel } from './recorded-model.ts';
-import { buildReplayPlan, limitReplayPlan, type ReplayGap, type ReplayPlan } from './replay-plan.ts';
+import { type RecordedTimes, type ReplayClock, recordedTimes } from './replay-clock.ts';
 import { describeArms, describeSession } from './replay-notes.ts';
-import { resolveReplayWindow, type ReplayWindow } from './replay-window.ts';
-import { recordedTimes, type RecordedTimes, type ReplayClock } from './replay-clock.ts';
-import { advanceLabClock } from '../arms/seeded-ids.ts';
-import { FoldError } from '../../core/fold-error.ts';
+import { buildReplayPlan, limitReplayPlan, type ReplayGap, type ReplayPlan } from './replay-plan.ts';
+import { type ReplayWindow, resolveReplayWindow } from './replay-window.ts';
 
 /** The arms a replay runs when none are named. */
 export { DEFAULT_REPLAY_ARMS };
@@ -57,7 +57,11 @@ export interface ArmReplay {
 /** Everything a replay produced. */
 export interface ReplayReport {
   readonly run: LabRun;
-  readonly session: Pick<RecordedSession, 'format' | 'path' | 'compactions' | 'malformedLines' | 'linesRead'> & { readonly entries: number; readonly responses: number; readonly model: string | undefined };
+  readonly session: Pick<RecordedSession, 'format' | 'path' | 'compactions' | 'malformedLines' | 'linesRead'> & {
+    readonly entries: number;
+    readonly responses: number;
+    readonly model: string | undefined;
+  };
   /** The window, cap and price list the arms ran at, and where they came from. */
   readonly window: ReplayWindow;
   readonly plan: Pick<ReplayPlan, 'responseCount' | 'mergedUserMessages' | 'toolNames'> & { readonly turns: number };
@@ -99,7 +103,10 @@ export async function replayTranscript(options: ReplayOptions): Promise<ReplayRe
   const times = plan.clock === 'recorded' ? plan.times : undefined;
   const arms: ArmReplay[] = [];
   for (const arm of options.arms ?? DEFAULT_REPLAY_ARMS) {
-    const model: RecordedModel = createRecordedModel(plan, times === undefined ? {} : { offsetsMs: times.offsetsMs, nextRequestAt: advanceLabClock });
+    const model: RecordedModel = createRecordedModel(
+      plan,
+      times === undefined ? {} : { offsetsMs: times.offsetsMs, nextRequestAt: advanceLabClock },
+    );
     const progress = createProgressBar(`replay ${arm}`, plan.responseCount, options.progress);
     const started = performance.now();
     const result = await runArm({
@@ -112,7 +119,11 @@ export async function replayTranscript(options: ReplayOptions): Promise<ReplayRe
       onRow: (row) => {
         sampler.sample();
         // The peak so far rides on every progress line: a run stopped early still told its memory.
-        if (row.purpose !== 'summary' && !row.rejected) progress.tick(1, `request ${row.index} · peak rss ${Math.round(sampler.peaks().peakRssBytes / 1_048_576)} MB`);
+        if (row.purpose !== 'summary' && !row.rejected)
+          progress.tick(
+            1,
+            `request ${row.index} · peak rss ${Math.round(sampler.peaks().peakRssBytes / 1_048_576)} MB`,
+          );
       },
     });
     progress.done();
@@ -132,7 +143,12 @@ export async function replayTranscript(options: ReplayOptions): Promise<ReplayRe
     run,
     session: plan.session,
     window: plan.window,
-    plan: { responseCount: plan.responseCount, mergedUserMessages: plan.mergedUserMessages, toolNames: plan.toolNames, turns: plan.turns.length },
+    plan: {
+      responseCount: plan.responseCount,
+      mergedUserMessages: plan.mergedUserMessages,
+      toolNames: plan.toolNames,
+      turns: plan.turns.length,
+    },
     arms,
     notes: [...plan.sessionNotes, ...describeArms(plan, arms)],
     measurements,
@@ -141,7 +157,15 @@ export async function replayTranscript(options: ReplayOptions): Promise<ReplayRe
 }
 
 // Only the plan outlives this function: the converted entries (the file's bytes) are let go before any arm runs.
-async function loadAndPlan(options: ReplayOptions): Promise<ReplayPlan & { session: ReplayReport['session']; window: ReplayWindow; sessionNotes: string[]; clock: ReplayClock; times: RecordedTimes | undefined }> {
+async function loadAndPlan(options: ReplayOptions): Promise<
+  ReplayPlan & {
+    session: ReplayReport['session'];
+    window: ReplayWindow;
+    sessionNotes: string[];
+    clock: ReplayClock;
+    times: RecordedTimes | undefined;
+  }
+> {
   const { maxRequests } = options;
   const session = await loadTranscript(options.path);
   const model = dominantModel(session.responses);
@@ -152,18 +176,42 @@ async function loadAndPlan(options: ReplayOptions): Promise<ReplayPlan & { sessi
   });
   const whole = buildReplayPlan(session);
   const plan = maxRequests === undefined ? whole : limitReplayPlan(whole, maxRequests);
-  const summary = { format: session.format, path: session.path, compactions: session.compactions, malformedLines: session.malformedLines, linesRead: session.linesRead, entries: session.entries.length, responses: session.responses.length, model };
-  const limited = plan.responseCount < whole.responseCount ? [`replayed the first ${plan.responseCount} of ${whole.responseCount} recorded responses (--max-requests ${maxRequests})`] : [];
+  const summary = {
+    format: session.format,
+    path: session.path,
+    compactions: session.compactions,
+    malformedLines: session.malformedLines,
+    linesRead: session.linesRead,
+    entries: session.entries.length,
+    responses: session.responses.length,
+    model,
+  };
+  const limited =
+    plan.responseCount < whole.responseCount
+      ? [
+          `replayed the first ${plan.responseCount} of ${whole.responseCount} recorded responses (--max-requests ${maxRequests})`,
+        ]
+      : [];
   const times = recordedTimes(plan, DEFAULT_CACHE_RULES.ttlSeconds);
-  if (options.clock === 'recorded' && times === undefined) throw new FoldError('SETTINGS.INVALID', `--clock recorded: ${options.path} does not give every response a time (use --clock uniform)`);
+  if (options.clock === 'recorded' && times === undefined)
+    throw new FoldError(
+      'SETTINGS.INVALID',
+      `--clock recorded: ${options.path} does not give every response a time (use --clock uniform)`,
+    );
   const clock: ReplayClock = options.clock ?? (times === undefined ? 'uniform' : 'recorded');
-  const sessionNotes = [window.note, clockNote(clock, times), ...describeSession(session, plan, window.priceList), ...limited];
+  const sessionNotes = [
+    window.note,
+    clockNote(clock, times),
+    ...describeSession(session, plan, window.priceList),
+    ...limited,
+  ];
   return { ...plan, session: summary, window, sessionNotes, clock, times };
 }
 
 function clockNote(clock: ReplayClock, times: RecordedTimes | undefined): string {
   const ttl = DEFAULT_CACHE_RULES.ttlSeconds;
-  if (clock === 'recorded') return `clock: recorded request times; ${times!.idleGaps} idle gap(s) over the cache's ${ttl} s lifetime, where every arm finds its cache expired`;
+  if (clock === 'recorded')
+    return `clock: recorded request times; ${times!.idleGaps} idle gap(s) over the cache's ${ttl} s lifetime, where every arm finds its cache expired`;
   const why = times === undefined ? 'the file does not give every response a time' : '--clock uniform';
   return `clock: uniform, 15 s per request (${why}); the cache never expires`;
 }

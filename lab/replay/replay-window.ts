@@ -29,18 +29,33 @@ export interface ReplayWindow {
  */
 export function resolveReplayWindow(recordedModel: string | undefined, overrides: ReplayWindowOverrides): ReplayWindow {
   if (overrides.priceList !== undefined && PRICE_LISTS[overrides.priceList] === undefined) {
-    throw new FoldError('SETTINGS.INVALID', `unknown price list "${overrides.priceList}" (known: ${Object.keys(PRICE_LISTS).join(', ')})`);
+    throw new FoldError(
+      'SETTINGS.INVALID',
+      `unknown price list "${overrides.priceList}" (known: ${Object.keys(PRICE_LISTS).join(', ')})`,
+    );
   }
   const limits = recordedModel === undefined ? undefined : modelLimits(recordedModel);
   const capTokens = overrides.capTokens ?? limits?.capTokens ?? FALLBACK_WINDOW.capTokens;
-  const budgetTokens = overrides.budgetTokens ?? (overrides.capTokens !== undefined ? capTokens - replyReserve(capTokens) : (limits?.budgetTokens ?? FALLBACK_WINDOW.budgetTokens));
+  const budgetTokens =
+    overrides.budgetTokens ??
+    (overrides.capTokens !== undefined
+      ? capTokens - replyReserve(capTokens)
+      : (limits?.budgetTokens ?? FALLBACK_WINDOW.budgetTokens));
   const priceList = overrides.priceList ?? limits?.priceList ?? FALLBACK_WINDOW.priceList;
   if (budgetTokens > capTokens) {
-    throw new FoldError('SETTINGS.INVALID', `the budget (${budgetTokens} tokens) is above the provider cap (${capTokens} tokens): the runtimes would plan prompts the provider refuses; lower --budget or raise --cap`, {
-      details: { budgetTokens, capTokens },
-    });
+    throw new FoldError(
+      'SETTINGS.INVALID',
+      `the budget (${budgetTokens} tokens) is above the provider cap (${capTokens} tokens): the runtimes would plan prompts the provider refuses; lower --budget or raise --cap`,
+      {
+        details: { budgetTokens, capTokens },
+      },
+    );
   }
-  const given = [overrides.budgetTokens !== undefined ? '--budget' : '', overrides.capTokens !== undefined ? '--cap' : '', overrides.priceList !== undefined ? '--price-list' : ''].filter((flag) => flag.length > 0);
+  const given = [
+    overrides.budgetTokens !== undefined ? '--budget' : '',
+    overrides.capTokens !== undefined ? '--cap' : '',
+    overrides.priceList !== undefined ? '--price-list' : '',
+  ].filter((flag) => flag.length > 0);
   const origin =
     limits !== undefined
       ? `recorded model ${recordedModel} (catalog ${limits.matched}: prompt limit ${limits.capTokens}, price list ${limits.priceList})`

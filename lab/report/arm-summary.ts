@@ -1,7 +1,16 @@
 import type { PriceList } from '../../ports/cost-model.port.ts';
-import { armCostSplit, priceListNamed, type CostSplit } from './cost-split.ts';
+import { armCostSplit, type CostSplit, priceListNamed } from './cost-split.ts';
+import type {
+  ArmName,
+  ArmResult,
+  ByteAccounting,
+  FoldArmSettings,
+  ProbeScore,
+  RecoveryCalls,
+  RequestRow,
+  WorkingSetScore,
+} from './lab-records.ts';
 import { meanWindowParts, type WindowParts } from './window-parts.ts';
-import type { ArmName, ArmResult, ByteAccounting, FoldArmSettings, ProbeScore, RecoveryCalls, RequestRow, WorkingSetScore } from './lab-records.ts';
 
 /** The seeds' table for one arm, computed from its request rows and counters alone. */
 export interface ArmSummary {
@@ -148,7 +157,10 @@ function recoverySummary(arm: ArmResult): RecoverySummary {
     usd += row.costUsd;
   }
   const calls = arm.recoveryCalls;
-  const reads = calls === undefined ? (arm.probes?.recoveryReads ?? 0) : calls.peeks + calls.searches + calls.fileRereads + calls.stageRereads;
+  const reads =
+    calls === undefined
+      ? (arm.probes?.recoveryReads ?? 0)
+      : calls.peeks + calls.searches + calls.fileRereads + calls.stageRereads;
   return { reads, ...(calls === undefined ? {} : { calls }), requests, tokens, usd: roundMicro(usd) };
 }
 

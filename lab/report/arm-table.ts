@@ -1,7 +1,7 @@
-import { armTimings, summarizeArm, type ArmSummary, type ArmTimings } from './arm-summary.ts';
+import { type ArmSummary, type ArmTimings, armTimings, summarizeArm } from './arm-summary.ts';
+import { bytesLostLine } from './bytes-lost.ts';
 import { costRecoveryFront } from './cost-front.ts';
 import { COST_SPLIT_PARTS, priceListNamed } from './cost-split.ts';
-import { bytesLostLine } from './bytes-lost.ts';
 import type { LabRun } from './lab-records.ts';
 import { WINDOW_PARTS } from './window-parts.ts';
 
@@ -26,9 +26,17 @@ const METRICS: readonly TableMetric[] = [
   { label: '  of which summary calls', value: (summary) => summary.summaryCalls, format: integer },
   { label: 'rejected requests', value: (summary) => summary.rejectedRequests, format: integer },
   { label: 'cost', value: (summary) => summary.costUsd, format: dollars },
-  ...COST_SPLIT_PARTS.map(({ key, label }) => ({ label: `  ${label}`, value: (summary: ArmSummary) => summary.costSplit[key], format: dollars })),
+  ...COST_SPLIT_PARTS.map(({ key, label }) => ({
+    label: `  ${label}`,
+    value: (summary: ArmSummary) => summary.costSplit[key],
+    format: dollars,
+  })),
   { label: 'mean window per request', value: (summary) => meanWindowTotal(summary), format: integer },
-  ...WINDOW_PARTS.map(({ key, label }) => ({ label: `  ${label}`, value: (summary: ArmSummary) => summary.meanWindow?.[key], format: integer })),
+  ...WINDOW_PARTS.map(({ key, label }) => ({
+    label: `  ${label}`,
+    value: (summary: ArmSummary) => summary.meanWindow?.[key],
+    format: integer,
+  })),
   { label: 'pooled cache share', value: (summary) => summary.pooledCacheShare, format: share },
   { label: 'peak request context', value: (summary) => summary.peakPromptTokens, format: integer },
   { label: 'long-context requests', value: (summary) => summary.longContextRequests, format: integer },
@@ -84,7 +92,9 @@ export function armTableGrid(run: LabRun) {
   const summaries = run.arms.map((arm) => ({ summary: summarizeArm(arm, priceList), timings: armTimings(arm) }));
   const native = summaries.find((entry) => entry.summary.arm === 'native');
   // Rows no arm has a value for (probes in a replay, working-set checks) are left out.
-  const metrics = METRICS.filter((metric) => summaries.some((entry) => metric.value(entry.summary, entry.timings) !== undefined));
+  const metrics = METRICS.filter((metric) =>
+    summaries.some((entry) => metric.value(entry.summary, entry.timings) !== undefined),
+  );
   const header = ['metric', ...summaries.flatMap((entry) => [entry.summary.arm, '×native'])];
   const body = metrics.map((metric) => {
     const nativeValue = native === undefined ? undefined : metric.value(native.summary, native.timings);
@@ -106,7 +116,11 @@ export function armTableGrid(run: LabRun) {
 export function formatArmTable(run: LabRun): string {
   const { summaries, native, header, body } = armTableGrid(run);
   const widths = header.map((_, column) => Math.max(...[header, ...body].map((row) => (row[column] ?? '').length)));
-  const render = (row: readonly string[]): string => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ').trimEnd();
+  const render = (row: readonly string[]): string =>
+    row
+      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
+      .join('  ')
+      .trimEnd();
   const { settings } = run;
   const lines = [
     `workload ${settings.workload} · seed ${settings.seed} · price list ${settings.priceList} · budget ${integer(settings.descriptorTokens)} · provider cap ${integer(settings.providerCapTokens)} · tokenizer ${settings.tokenizer}`,
@@ -117,15 +131,31 @@ export function formatArmTable(run: LabRun): string {
   if (native === undefined) lines.push('no native arm in this run: ratios cannot be computed (shown as —)');
   for (const entry of summaries) {
     const settings = entry.summary.foldSettings;
-    if (settings !== undefined) lines.push(`${entry.summary.arm} ran with scheduling ${settings.scheduling}, thresholds ${settings.thresholds.maxTarget}/${settings.thresholds.minTarget}${settings.priceList === undefined ? '' : `, deciding with price list ${settings.priceList}`} (read back from the runtime)`);
+    if (settings !== undefined)
+      lines.push(
+        `${entry.summary.arm} ran with scheduling ${settings.scheduling}, thresholds ${settings.thresholds.maxTarget}/${settings.thresholds.minTarget}${settings.priceList === undefined ? '' : `, deciding with price list ${settings.priceList}`} (read back from the runtime)`,
+      );
   }
-  for (const entry of summaries) if (entry.summary.bytes !== undefined) lines.push(bytesLostLine(entry.summary.arm, entry.summary.bytes));
+  for (const entry of summaries)
+    if (entry.summary.bytes !== undefined) lines.push(bytesLostLine(entry.summary.arm, entry.summary.bytes));
   // A replay has no questions to lose or recover: its front would be cost alone.
   if (summaries.some((entry) => entry.summary.probes !== undefined)) {
-    const front = costRecoveryFront(summaries.map((entry) => entry.summary), run.settings.providerCapTokens);
-    lines.push(`cost/recovery front (cost, recovery reads, questions lost; lower is better): ${front.points.filter((point) => point.onFront).map((point) => point.arm).join(', ') || 'none'}`);
+    const front = costRecoveryFront(
+      summaries.map((entry) => entry.summary),
+      run.settings.providerCapTokens,
+    );
+    lines.push(
+      `cost/recovery front (cost, recovery reads, questions lost; lower is better): ${
+        front.points
+          .filter((point) => point.onFront)
+          .map((point) => point.arm)
+          .join(', ') || 'none'
+      }`,
+    );
     lines.push(front.statement);
   }
-  for (const entry of summaries) if (entry.summary.failure !== undefined) lines.push(`${entry.summary.arm} did not finish: ${entry.summary.failure}`);
+  for (const entry of summaries)
+    if (entry.summary.failure !== undefined)
+      lines.push(`${entry.summary.arm} did not finish: ${entry.summary.failure}`);
   return lines.join('\n');
 }

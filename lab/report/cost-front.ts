@@ -66,8 +66,19 @@ function dominates(a: Omit<FrontPoint, 'onFront'>, b: Omit<FrontPoint, 'onFront'
  * in one of them (costs within 0.1% tie). The default passes the issue's test when no arm is both cheaper than it
  * and loses nothing with no more recovery reads.
  */
-export function costRecoveryFront(summaries: readonly ArmSummary[], capTokens: number, defaultArm: ArmName = DEFAULT_ARM): CostRecoveryFront {
-  const base = summaries.map((summary) => ({ arm: summary.arm, costUsd: summary.costUsd, recoveryReads: summary.recovery.reads, lost: lostQuestions(summary), finished: summary.failure === undefined, withinCap: summary.peakPromptTokens <= capTokens }));
+export function costRecoveryFront(
+  summaries: readonly ArmSummary[],
+  capTokens: number,
+  defaultArm: ArmName = DEFAULT_ARM,
+): CostRecoveryFront {
+  const base = summaries.map((summary) => ({
+    arm: summary.arm,
+    costUsd: summary.costUsd,
+    recoveryReads: summary.recovery.reads,
+    lost: lostQuestions(summary),
+    finished: summary.failure === undefined,
+    withinCap: summary.peakPromptTokens <= capTokens,
+  }));
   const eligible = base.filter((point) => point.finished && point.withinCap);
   const points: FrontPoint[] = base.map((point) => {
     const dominator = eligible.find((other) => other.arm !== point.arm && dominates(other, point));
@@ -75,8 +86,21 @@ export function costRecoveryFront(summaries: readonly ArmSummary[], capTokens: n
     return { ...point, onFront, ...(dominator === undefined ? {} : { dominatedBy: dominator.arm }) };
   });
   const chosen = points.find((point) => point.arm === defaultArm && point.finished && point.withinCap);
-  if (chosen === undefined) return { points, cheaperThanDefault: [], statement: `no finished ${defaultArm} arm in this run: the default's place on the cost/recovery front is not measured` };
-  const cheaper = points.filter((point) => point.finished && point.withinCap && point.arm !== defaultArm && cheaperThan(point.costUsd, chosen.costUsd) && point.lost === 0 && point.recoveryReads <= chosen.recoveryReads);
+  if (chosen === undefined)
+    return {
+      points,
+      cheaperThanDefault: [],
+      statement: `no finished ${defaultArm} arm in this run: the default's place on the cost/recovery front is not measured`,
+    };
+  const cheaper = points.filter(
+    (point) =>
+      point.finished &&
+      point.withinCap &&
+      point.arm !== defaultArm &&
+      cheaperThan(point.costUsd, chosen.costUsd) &&
+      point.lost === 0 &&
+      point.recoveryReads <= chosen.recoveryReads,
+  );
   const statement =
     cheaper.length === 0
       ? `${defaultArm} (the default) holds: no arm is both cheaper than it ($${chosen.costUsd.toFixed(2)}) and loses nothing with no more recovery reads (${chosen.recoveryReads}); it ${chosen.onFront ? 'is on' : `is off`} the cost/recovery front${chosen.onFront ? '' : ` (dominated by ${chosen.dominatedBy})`}, ${chosen.lost} questions lost`

@@ -35,7 +35,15 @@ export const COST_SPLIT_PARTS: readonly { readonly key: keyof CostSplit; readonl
   { key: 'summaryCallsUsd', label: 'summary calls' },
 ];
 
-export const ZERO_SPLIT: CostSplit = Object.freeze({ appendedFreshUsd: 0, rewriteFreshUsd: 0, cacheReadUsd: 0, cacheWriteUsd: 0, outputUsd: 0, longContextSurchargeUsd: 0, summaryCallsUsd: 0 });
+export const ZERO_SPLIT: CostSplit = Object.freeze({
+  appendedFreshUsd: 0,
+  rewriteFreshUsd: 0,
+  cacheReadUsd: 0,
+  cacheWriteUsd: 0,
+  outputUsd: 0,
+  longContextSurchargeUsd: 0,
+  summaryCallsUsd: 0,
+});
 
 /** The price list a run names; the default when the name is unknown (a report never fails on it). */
 export function priceListNamed(name: string): PriceList {
@@ -46,11 +54,17 @@ export function priceListNamed(name: string): PriceList {
 export function requestCostSplit(row: RequestRow, priceList: PriceList): CostSplit {
   if (row.rejected) return ZERO_SPLIT;
   const writes = row.cacheWrite ?? 0;
-  const usage: RequestUsage = { input: row.freshInput - writes, cacheRead: row.cacheRead, cacheWrite: writes, output: row.output };
+  const usage: RequestUsage = {
+    input: row.freshInput - writes,
+    cacheRead: row.cacheRead,
+    cacheWrite: writes,
+    output: row.output,
+  };
   if (row.purpose === 'summary') return { ...ZERO_SPLIT, summaryCallsUsd: priceRequest(priceList, usage) };
   // The base tier alone: pricing each part at it, and the whole at the real tier, isolates the surcharge.
   const base: PriceList = { name: `${priceList.name} (base)`, base: priceList.base };
-  const part = (only: Partial<RequestUsage>): number => priceRequest(base, { input: 0, cacheRead: 0, cacheWrite: 0, output: 0, ...only });
+  const part = (only: Partial<RequestUsage>): number =>
+    priceRequest(base, { input: 0, cacheRead: 0, cacheWrite: 0, output: 0, ...only });
   // Every token not read from the cache counts as fresh input at the input rate; a write's extra is its own part.
   const fresh = part({ input: row.freshInput });
   const split = {
@@ -60,7 +74,11 @@ export function requestCostSplit(row: RequestRow, priceList: PriceList): CostSpl
     cacheWriteUsd: part({ cacheWrite: writes }) - part({ input: writes }),
     outputUsd: part({ output: usage.output }),
   };
-  return { ...split, summaryCallsUsd: 0, longContextSurchargeUsd: priceRequest(priceList, usage) - priceRequest(base, usage) };
+  return {
+    ...split,
+    summaryCallsUsd: 0,
+    longContextSurchargeUsd: priceRequest(priceList, usage) - priceRequest(base, usage),
+  };
 }
 
 /** An arm's split: its requests' splits summed, rounded to micro-dollars like every stable figure. */

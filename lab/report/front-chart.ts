@@ -25,7 +25,8 @@ export function frontChart(front: CostRecoveryFront, ranArms: ReadonlySet<string
   const y = (reads: number): number => MARGIN.top + plotHeight - Math.sqrt(reads / maxReads) * plotHeight;
   const onFront = points.filter((point) => point.onFront).sort((a, b) => a.costUsd - b.costUsd);
   const line = onFront.map((point) => `${x(point.costUsd).toFixed(1)},${y(point.recoveryReads).toFixed(1)}`).join(' ');
-  const classOf = (point: FrontPoint): string => (!point.finished ? 'unfinished' : !point.withinCap ? 'reference' : point.onFront ? 'on-front' : 'off-front');
+  const classOf = (point: FrontPoint): string =>
+    !point.finished ? 'unfinished' : !point.withinCap ? 'reference' : point.onFront ? 'on-front' : 'off-front';
   const marks = points
     .map((point, position) => {
       const cx = x(point.costUsd).toFixed(1);
@@ -35,7 +36,13 @@ export function frontChart(front: CostRecoveryFront, ranArms: ReadonlySet<string
     .join('\n');
   const legend = points
     .map((point, position) => {
-      const why = !point.finished ? 'did not finish' : !point.withinCap ? 'above the cap: reference' : point.onFront ? 'on the front' : `off the front (beaten by ${point.dominatedBy})`;
+      const why = !point.finished
+        ? 'did not finish'
+        : !point.withinCap
+          ? 'above the cap: reference'
+          : point.onFront
+            ? 'on the front'
+            : `off the front (beaten by ${point.dominatedBy})`;
       return `<li class="${classOf(point)}">${position + 1}. ${escapeHtml(point.arm)}: $${point.costUsd.toFixed(2)} · ${point.recoveryReads} recovery reads · ${point.lost} lost · ${escapeHtml(why)}</li>`;
     })
     .join('');
@@ -58,7 +65,14 @@ export function frontChart(front: CostRecoveryFront, ranArms: ReadonlySet<string
 /** Where each dollar went, one row per arm, as an HTML table. */
 export function costSplitTable(summaries: readonly ArmSummary[]): string {
   const head = ['arm', 'cost', ...COST_SPLIT_PARTS.map((part) => part.label), 'recovery reads', 'recovery dollars'];
-  const rows = summaries.map((summary) => [summary.arm, `$${summary.costUsd.toFixed(2)}`, ...COST_SPLIT_PARTS.map(({ key }) => `$${summary.costSplit[key].toFixed(2)}`), String(summary.recovery.reads), `$${summary.recovery.usd.toFixed(2)}`]);
-  const cells = (row: readonly string[], tag: 'th' | 'td'): string => `<tr>${row.map((cell) => `<${tag}>${escapeHtml(cell)}</${tag}>`).join('')}</tr>`;
+  const rows = summaries.map((summary) => [
+    summary.arm,
+    `$${summary.costUsd.toFixed(2)}`,
+    ...COST_SPLIT_PARTS.map(({ key }) => `$${summary.costSplit[key].toFixed(2)}`),
+    String(summary.recovery.reads),
+    `$${summary.recovery.usd.toFixed(2)}`,
+  ]);
+  const cells = (row: readonly string[], tag: 'th' | 'td'): string =>
+    `<tr>${row.map((cell) => `<${tag}>${escapeHtml(cell)}</${tag}>`).join('')}</tr>`;
   return `<table class="cost-split">${cells(head, 'th')}${rows.map((row) => cells(row, 'td')).join('')}</table>`;
 }

@@ -1,12 +1,12 @@
 import { PRICE_LISTS } from '../../core/price-lists.ts';
-import { summarizeArm, type ArmSummary } from './arm-summary.ts';
+import { type ArmSummary, summarizeArm } from './arm-summary.ts';
+import { armTableGrid } from './arm-table.ts';
 import { bytesLostLine } from './bytes-lost.ts';
 import { costRecoveryFront } from './cost-front.ts';
 import { priceListNamed } from './cost-split.ts';
 import { costSplitTable, frontChart } from './front-chart.ts';
 import { escapeHtml } from './html-escape.ts';
 import type { ArmResult, LabRun } from './lab-records.ts';
-import { armTableGrid } from './arm-table.ts';
 import { costStackedBars, cumulativeCostChart, overlaidPromptChart } from './overlay-charts.ts';
 
 export { escapeHtml } from './html-escape.ts';
@@ -24,16 +24,26 @@ export function priceBoundaryTokens(priceListName: string): number | undefined {
  * One inline SVG chart: prompt tokens per request (refused requests as red marks), with the
  * budget (descriptor) line and the price boundary drawn across. No script, no network.
  */
-export function requestSizeChart(arm: ArmResult, budgetTokens: number, boundaryTokens: number | undefined, scaleTokens = 0): string {
+export function requestSizeChart(
+  arm: ArmResult,
+  budgetTokens: number,
+  boundaryTokens: number | undefined,
+  scaleTokens = 0,
+): string {
   const peak = arm.rows.reduce((largest, row) => Math.max(largest, row.promptTokens), 0);
   const top = Math.max(peak, budgetTokens, boundaryTokens ?? 0, scaleTokens) * 1.08 || 1;
   const plotWidth = CHART_WIDTH - MARGIN.left - MARGIN.right;
   const plotHeight = CHART_HEIGHT - MARGIN.top - MARGIN.bottom;
-  const x = (index: number): number => MARGIN.left + (arm.rows.length <= 1 ? plotWidth / 2 : (index / (arm.rows.length - 1)) * plotWidth);
+  const x = (index: number): number =>
+    MARGIN.left + (arm.rows.length <= 1 ? plotWidth / 2 : (index / (arm.rows.length - 1)) * plotWidth);
   const y = (tokens: number): number => MARGIN.top + plotHeight - (tokens / top) * plotHeight;
   const points = arm.rows.map((row, index) => `${x(index).toFixed(1)},${y(row.promptTokens).toFixed(1)}`).join(' ');
   const refused = arm.rows
-    .map((row, index) => (row.rejected ? `<circle class="rejected" cx="${x(index).toFixed(1)}" cy="${y(row.promptTokens).toFixed(1)}" r="3"/>` : ''))
+    .map((row, index) =>
+      row.rejected
+        ? `<circle class="rejected" cx="${x(index).toFixed(1)}" cy="${y(row.promptTokens).toFixed(1)}" r="3"/>`
+        : '',
+    )
     .join('');
   // The budget is labelled at the right end, the boundary at the left: by default both sit at 272k.
   const horizontal = (tokens: number, className: string, label: string, side: 'start' | 'end'): string =>
@@ -48,7 +58,12 @@ export function requestSizeChart(arm: ArmResult, budgetTokens: number, boundaryT
   const boundary =
     boundaryTokens === undefined
       ? '<text class="tick" x="80" y="28">price list has no long-context boundary</text>'
-      : horizontal(boundaryTokens, 'price-boundary', `long-context price boundary ${boundaryTokens.toLocaleString('en-US')}`, 'start');
+      : horizontal(
+          boundaryTokens,
+          'price-boundary',
+          `long-context price boundary ${boundaryTokens.toLocaleString('en-US')}`,
+          'start',
+        );
   return [
     `<svg class="request-chart" data-arm="${escapeHtml(arm.arm)}" xmlns="http://www.w3.org/2000/svg" width="${CHART_WIDTH}" height="${CHART_HEIGHT}" viewBox="0 0 ${CHART_WIDTH} ${CHART_HEIGHT}" role="img" aria-label="prompt tokens per request, ${escapeHtml(arm.arm)}">`,
     `<rect class="plot" x="${MARGIN.left}" y="${MARGIN.top}" width="${plotWidth}" height="${plotHeight}"/>`,
@@ -79,18 +94,27 @@ table.cost-split,table.arms{border-collapse:collapse}.cost-split th,.cost-split 
 /** The arm table as a real table: one column per arm and one for its ratio against native. */
 function htmlArmTable(run: LabRun): string {
   const { header, body } = armTableGrid(run);
-  const cell = (text: string, column: number, tag: 'td' | 'th') => `<${tag}${column > 0 && column % 2 === 0 ? ' class="ratio"' : ''}>${escapeHtml(text.trim())}</${tag}>`;
+  const cell = (text: string, column: number, tag: 'td' | 'th') =>
+    `<${tag}${column > 0 && column % 2 === 0 ? ' class="ratio"' : ''}>${escapeHtml(text.trim())}</${tag}>`;
   return `<table class="arms"><thead><tr>${header.map((text, column) => cell(text, column, 'th')).join('')}</tr></thead><tbody>${body.map((row) => `<tr>${row.map((text, column) => cell(text, column, 'td')).join('')}</tr>`).join('')}</tbody></table>`;
 }
 
 /** Each arm's bytes lost in words, under the table: the replay target's "0 bytes lost" where a reader looks first. */
 function bytesLostList(summaries: readonly ArmSummary[]): string {
-  const lines = summaries.flatMap((summary) => (summary.bytes === undefined ? [] : [bytesLostLine(summary.arm, summary.bytes)]));
-  return lines.length === 0 ? '' : `<ul class="bytes-lost">${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>`;
+  const lines = summaries.flatMap((summary) =>
+    summary.bytes === undefined ? [] : [bytesLostLine(summary.arm, summary.bytes)],
+  );
+  return lines.length === 0
+    ? ''
+    : `<ul class="bytes-lost">${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>`;
 }
 
 /** A self-contained HTML report: settings, notes, measurements, the table, one chart per arm. */
-export function renderHtmlReport(run: LabRun, table: string, options: { title: string; notes: readonly string[]; measurements: Readonly<Record<string, string | number>> }): string {
+export function renderHtmlReport(
+  run: LabRun,
+  table: string,
+  options: { title: string; notes: readonly string[]; measurements: Readonly<Record<string, string | number>> },
+): string {
   const boundary = priceBoundaryTokens(run.settings.priceList);
   const measurements = Object.entries(options.measurements);
   // One scale for every chart, so arms compare at a glance.
@@ -103,7 +127,9 @@ export function renderHtmlReport(run: LabRun, table: string, options: { title: s
     `<title>${escapeHtml(options.title)}</title>`,
     `<style>${STYLE}</style></head><body>`,
     `<h1>${escapeHtml(options.title)}</h1>`,
-    options.notes.length > 0 ? `<ul class="notes">${options.notes.map((note) => `<li>${escapeHtml(note)}</li>`).join('')}</ul>` : '',
+    options.notes.length > 0
+      ? `<ul class="notes">${options.notes.map((note) => `<li>${escapeHtml(note)}</li>`).join('')}</ul>`
+      : '',
     htmlArmTable(run),
     bytesLostList(summaries),
     `<details><summary>The same table as text, with the run's settings and notes</summary><pre class="arm-table">${escapeHtml(table)}</pre></details>`,
@@ -117,9 +143,14 @@ export function renderHtmlReport(run: LabRun, table: string, options: { title: s
     '<h2>Where each dollar went</h2>',
     costStackedBars(summaries),
     costSplitTable(summaries),
-    scored ? `<h2>Cost against recovery reads</h2>\n${frontChart(costRecoveryFront(summaries, run.settings.providerCapTokens), new Set(run.arms.filter((arm) => arm.rows.length > 0).map((arm) => arm.arm)))}` : '',
+    scored
+      ? `<h2>Cost against recovery reads</h2>\n${frontChart(costRecoveryFront(summaries, run.settings.providerCapTokens), new Set(run.arms.filter((arm) => arm.rows.length > 0).map((arm) => arm.arm)))}`
+      : '',
     '<h2>Prompt tokens per request, one arm at a time</h2>',
-    ...run.arms.map((arm) => `<section class="arm"><h3>${escapeHtml(arm.arm)} — ${arm.rows.length} requests</h3>\n${requestSizeChart(arm, run.settings.descriptorTokens, boundary, scale)}</section>`),
+    ...run.arms.map(
+      (arm) =>
+        `<section class="arm"><h3>${escapeHtml(arm.arm)} — ${arm.rows.length} requests</h3>\n${requestSizeChart(arm, run.settings.descriptorTokens, boundary, scale)}</section>`,
+    ),
     '</body></html>',
     '',
   ].join('\n');

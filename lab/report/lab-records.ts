@@ -6,7 +6,15 @@
  */
 
 /** Which runtime managed the context for an arm. */
-export type ArmName = 'unmanaged' | 'native' | 'fold' | 'fold-band' | 'fold-immediate' | 'fold-eager' | 'oracle' | `extension:${string}`;
+export type ArmName =
+  | 'unmanaged'
+  | 'native'
+  | 'fold'
+  | 'fold-band'
+  | 'fold-immediate'
+  | 'fold-eager'
+  | 'oracle'
+  | `extension:${string}`;
 
 import type { WindowParts } from './window-parts.ts';
 
@@ -87,7 +95,12 @@ export interface RecoveryCalls {
 /** A fold arm's effective settings, as the runtime reports them. */
 export interface FoldArmSettings {
   readonly scheduling: string;
-  readonly thresholds: { readonly maxTarget: number; readonly minTarget: number; readonly consolidateAfter: number; readonly minFoldChars: number };
+  readonly thresholds: {
+    readonly maxTarget: number;
+    readonly minTarget: number;
+    readonly consolidateAfter: number;
+    readonly minFoldChars: number;
+  };
   /** The price list the runtime's scheduler decided with (its CostModel's), read back after the run. */
   readonly priceList?: string;
 }
@@ -157,7 +170,12 @@ export interface LabRunSettings {
   /** Prompts above this are refused by the simulated provider. */
   readonly providerCapTokens: number;
   readonly tokenizer: string;
-  readonly cacheRules: { readonly minimumTokens: number; readonly granularity: number; readonly ttlSeconds: number; readonly maxEntries: number };
+  readonly cacheRules: {
+    readonly minimumTokens: number;
+    readonly granularity: number;
+    readonly ttlSeconds: number;
+    readonly maxEntries: number;
+  };
 }
 
 /** A whole run: the settings and one result per arm. */

@@ -32,10 +32,25 @@ export interface LabReportPaths {
   readonly costSplit: string;
 }
 
-const CSV_COLUMNS = ['arm', 'index', 'purpose', 'event', 'promptTokens', 'cacheRead', 'freshInput', 'output', 'costUsd', 'longContext', 'rejected', 'hookMs'] as const satisfies readonly (keyof RequestRow)[];
+const CSV_COLUMNS = [
+  'arm',
+  'index',
+  'purpose',
+  'event',
+  'promptTokens',
+  'cacheRead',
+  'freshInput',
+  'output',
+  'costUsd',
+  'longContext',
+  'rejected',
+  'hookMs',
+] as const satisfies readonly (keyof RequestRow)[];
 
 /** The split's column names: `appended fresh input` → `usdAppendedFreshInput`. */
-const SPLIT_COLUMNS = COST_SPLIT_PARTS.map(({ label }) => `usd${label.replace(/(^|[\s-])(\w)/g, (_match, _space, letter: string) => letter.toUpperCase())}`);
+const SPLIT_COLUMNS = COST_SPLIT_PARTS.map(
+  ({ label }) => `usd${label.replace(/(^|[\s-])(\w)/g, (_match, _space, letter: string) => letter.toUpperCase())}`,
+);
 
 function quote(value: unknown): string {
   const text = String(value);
@@ -51,7 +66,13 @@ export function requestRowsCsv(run: LabRun): string {
   for (const arm of run.arms) {
     for (const row of arm.rows) {
       const split = requestCostSplit(row, priceList);
-      lines.push([...CSV_COLUMNS.map((column) => quote(row[column])), String(row.cacheWrite ?? 0), ...COST_SPLIT_PARTS.map(({ key }) => micro(split[key]))].join(','));
+      lines.push(
+        [
+          ...CSV_COLUMNS.map((column) => quote(row[column])),
+          String(row.cacheWrite ?? 0),
+          ...COST_SPLIT_PARTS.map(({ key }) => micro(split[key])),
+        ].join(','),
+      );
     }
   }
   return `${lines.join('\n')}\n`;
@@ -62,10 +83,36 @@ export function costSplitCsv(run: LabRun): string {
   const priceList = priceListNamed(run.settings.priceList);
   const summaries = run.arms.map((arm) => summarizeArm(arm, priceList));
   const front = costRecoveryFront(summaries, run.settings.providerCapTokens);
-  const lines = [['arm', 'costUsd', ...SPLIT_COLUMNS, 'recoveryReads', 'recoveryRequests', 'recoveryTokens', 'recoveryUsd', 'questionsLost', 'onFront', 'finished'].join(',')];
+  const lines = [
+    [
+      'arm',
+      'costUsd',
+      ...SPLIT_COLUMNS,
+      'recoveryReads',
+      'recoveryRequests',
+      'recoveryTokens',
+      'recoveryUsd',
+      'questionsLost',
+      'onFront',
+      'finished',
+    ].join(','),
+  ];
   for (const [position, summary] of summaries.entries()) {
     const point = front.points[position]!;
-    lines.push([quote(summary.arm), micro(summary.costUsd), ...COST_SPLIT_PARTS.map(({ key }) => micro(summary.costSplit[key])), summary.recovery.reads, summary.recovery.requests, summary.recovery.tokens, micro(summary.recovery.usd), point.lost, point.onFront, point.finished].join(','));
+    lines.push(
+      [
+        quote(summary.arm),
+        micro(summary.costUsd),
+        ...COST_SPLIT_PARTS.map(({ key }) => micro(summary.costSplit[key])),
+        summary.recovery.reads,
+        summary.recovery.requests,
+        summary.recovery.tokens,
+        micro(summary.recovery.usd),
+        point.lost,
+        point.onFront,
+        point.finished,
+      ].join(','),
+    );
   }
   return `${lines.join('\n')}\n`;
 }
@@ -75,7 +122,14 @@ export function stableSummaryJson(run: LabRun, notes: readonly string[] = []): s
   const priceList = priceListNamed(run.settings.priceList);
   const arms = run.arms.map((arm) => summarizeArm(arm, priceList));
   const front = costRecoveryFront(arms, run.settings.providerCapTokens);
-  const document = { format: 'pi-fold-lab-summary', version: 1, settings: run.settings, notes, arms, costRecoveryFront: front };
+  const document = {
+    format: 'pi-fold-lab-summary',
+    version: 1,
+    settings: run.settings,
+    notes,
+    arms,
+    costRecoveryFront: front,
+  };
   return `${JSON.stringify(JSON.parse(stableStringify(document)), null, 2)}\n`;
 }
 
@@ -83,7 +137,11 @@ export function stableSummaryJson(run: LabRun, notes: readonly string[] = []): s
  * Write the per-request CSV, the per-arm cost-split CSV, the stable JSON summary, the timings JSON and the HTML report
  * into `outDirectory` (created if needed); returns their paths.
  */
-export async function writeLabReports(run: LabRun, outDirectory: string, options: LabReportOptions = {}): Promise<LabReportPaths> {
+export async function writeLabReports(
+  run: LabRun,
+  outDirectory: string,
+  options: LabReportOptions = {},
+): Promise<LabReportPaths> {
   const base = options.baseName ?? 'lab';
   await mkdir(outDirectory, { recursive: true });
   const paths: LabReportPaths = {
@@ -101,6 +159,9 @@ export async function writeLabReports(run: LabRun, outDirectory: string, options
   await writeFile(paths.costSplit, costSplitCsv(run));
   await writeFile(paths.summary, stableSummaryJson(run, notes));
   await writeFile(paths.timings, `${JSON.stringify(timings, null, 2)}\n`);
-  await writeFile(paths.html, renderHtmlReport(run, table, { title: options.title ?? 'pi-fold lab', notes, measurements }));
+  await writeFile(
+    paths.html,
+    renderHtmlReport(run, table, { title: options.title ?? 'pi-fold lab', notes, measurements }),
+  );
   return paths;
 }

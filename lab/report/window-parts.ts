@@ -39,7 +39,17 @@ export const WINDOW_PARTS: readonly { readonly key: WindowPart; readonly label: 
   { key: 'unmatched', label: 'unmatched' },
 ];
 
-const NO_PARTS: WindowParts = Object.freeze({ system: 0, tools: 0, transcript: 0, briefs: 0, stubs: 0, spilled: 0, notices: 0, receipts: 0, unmatched: 0 });
+const NO_PARTS: WindowParts = Object.freeze({
+  system: 0,
+  tools: 0,
+  transcript: 0,
+  briefs: 0,
+  stubs: 0,
+  spilled: 0,
+  notices: 0,
+  receipts: 0,
+  unmatched: 0,
+});
 
 /** Which part one projected message is. */
 export function windowPartOf(message: ProjectedMessage): WindowPart {
@@ -60,8 +70,15 @@ export function windowPartOf(message: ProjectedMessage): WindowPart {
  * and, where pi-fold shaped the window, the part of each message it projected. When the host
  * sent another number of messages than the projection held, the messages count as unmatched.
  */
-export function windowParts(elementTokens: readonly number[], messageParts: readonly WindowPart[] | undefined): WindowParts {
-  const parts: Record<WindowPart, number> = { ...NO_PARTS, system: elementTokens[0] ?? 0, tools: elementTokens[1] ?? 0 };
+export function windowParts(
+  elementTokens: readonly number[],
+  messageParts: readonly WindowPart[] | undefined,
+): WindowParts {
+  const parts: Record<WindowPart, number> = {
+    ...NO_PARTS,
+    system: elementTokens[0] ?? 0,
+    tools: elementTokens[1] ?? 0,
+  };
   const messages = elementTokens.slice(2);
   const aligned = messageParts === undefined || messageParts.length === messages.length;
   messages.forEach((tokens, position) => {

@@ -1,6 +1,5 @@
 import { stableStringify } from '../../core/hashing.ts';
-import type { ToolCallReference } from '../../ports/transcript-source.port.ts';
-import type { TranscriptEntry } from '../../ports/transcript-source.port.ts';
+import type { ToolCallReference, TranscriptEntry } from '../../ports/transcript-source.port.ts';
 import type { DocumentPiece } from './json-document-stream.ts';
 import { contentText, numberOr } from './message-text.ts';
 import type { RecordedResponse, RecordedSession, SkippedLine } from './recorded-session.ts';
@@ -38,7 +37,12 @@ export class ChatTrajectoryConverter {
       return;
     }
     const message = piece.value;
-    if (typeof message !== 'object' || message === null || Array.isArray(message) || typeof (message as Record<string, unknown>).role !== 'string') {
+    if (
+      typeof message !== 'object' ||
+      message === null ||
+      Array.isArray(message) ||
+      typeof (message as Record<string, unknown>).role !== 'string'
+    ) {
       this.malformed.push({ line: piece.line, reason: 'message without a role' });
       return;
     }
@@ -48,9 +52,20 @@ export class ChatTrajectoryConverter {
   /** The session once the document has been read. */
   finish(linesRead: number): RecordedSession {
     const model = this.configuredModel;
-    const responses = model === undefined ? this.responses : this.responses.map((response) => (response.model === undefined ? { ...response, model } : response));
+    const responses =
+      model === undefined
+        ? this.responses
+        : this.responses.map((response) => (response.model === undefined ? { ...response, model } : response));
     this.malformed.sort((left, right) => left.line - right.line);
-    return { format: 'chat-trajectory', path: this.path, entries: this.entries, responses, compactions: 0, malformedLines: this.malformed, linesRead };
+    return {
+      format: 'chat-trajectory',
+      path: this.path,
+      entries: this.entries,
+      responses,
+      compactions: 0,
+      malformedLines: this.malformed,
+      linesRead,
+    };
   }
 
   private acceptMessage(line: number, message: Record<string, unknown>): void {
@@ -66,10 +81,22 @@ export class ChatTrajectoryConverter {
       case 'assistant': {
         const toolCalls = assistantToolCalls(message.tool_calls);
         for (const call of toolCalls) this.toolNames.set(call.id, call.name);
-        const response = (extra as Record<string, unknown> | undefined)?.response as Record<string, unknown> | undefined;
+        const response = (extra as Record<string, unknown> | undefined)?.response as
+          | Record<string, unknown>
+          | undefined;
         const model = typeof response?.model === 'string' && response.model.length > 0 ? response.model : undefined;
-        this.responses.push({ entryIndex: this.entries.length, usage: chatUsage(response?.usage), ...(model === undefined ? {} : { model }) });
-        this.entries.push({ id, role: 'assistant', bytes: stableStringify(wire), text: contentText(message.content), ...(toolCalls.length > 0 ? { toolCalls } : {}) });
+        this.responses.push({
+          entryIndex: this.entries.length,
+          usage: chatUsage(response?.usage),
+          ...(model === undefined ? {} : { model }),
+        });
+        this.entries.push({
+          id,
+          role: 'assistant',
+          bytes: stableStringify(wire),
+          text: contentText(message.content),
+          ...(toolCalls.length > 0 ? { toolCalls } : {}),
+        });
         return;
       }
       case 'tool':
@@ -77,7 +104,14 @@ export class ChatTrajectoryConverter {
           this.malformed.push({ line, reason: 'tool message without a tool_call_id' });
           return;
         }
-        this.entries.push({ id, role: 'toolResult', bytes: stableStringify(wire), text: contentText(message.content), toolCallId: message.tool_call_id, toolName: this.toolNames.get(message.tool_call_id) ?? 'tool' });
+        this.entries.push({
+          id,
+          role: 'toolResult',
+          bytes: stableStringify(wire),
+          text: contentText(message.content),
+          toolCallId: message.tool_call_id,
+          toolName: this.toolNames.get(message.tool_call_id) ?? 'tool',
+        });
         return;
       default:
         // mini-swe-agent ends with an `exit` message: bookkeeping, never sent to the model.
@@ -92,7 +126,11 @@ function assistantToolCalls(calls: unknown): ToolCallReference[] {
   for (const call of calls as Record<string, unknown>[]) {
     if (typeof call?.id !== 'string') continue;
     const fn = (call.function ?? {}) as Record<string, unknown>;
-    references.push({ id: call.id, name: typeof fn.name === 'string' && fn.name.length > 0 ? fn.name : 'tool', argumentsJson: argumentsJson(fn.arguments) });
+    references.push({
+      id: call.id,
+      name: typeof fn.name === 'string' && fn.name.length > 0 ? fn.name : 'tool',
+      argumentsJson: argumentsJson(fn.arguments),
+    });
   }
   return references;
 }
@@ -109,7 +147,9 @@ function argumentsJson(text: unknown): string {
 }
 
 function configuredModel(info: unknown): string | undefined {
-  const model = ((info as Record<string, unknown> | undefined)?.config as Record<string, unknown> | undefined)?.model as Record<string, unknown> | undefined;
+  const model = ((info as Record<string, unknown> | undefined)?.config as Record<string, unknown> | undefined)?.model as
+    | Record<string, unknown>
+    | undefined;
   return typeof model?.model_name === 'string' && model.model_name.length > 0 ? model.model_name : undefined;
 }
 
@@ -121,5 +161,10 @@ function chatUsage(usage: unknown): RecordedResponse['usage'] {
   const prompt = numberOr(record.prompt_tokens, 0);
   const cacheRead = numberOr(details.cached_tokens, numberOr(record.cache_read_input_tokens, 0));
   const cacheWrite = numberOr(record.cache_creation_input_tokens, numberOr(details.cache_creation_tokens, 0));
-  return { input: Math.max(0, prompt - cacheRead - cacheWrite), cacheRead, cacheWrite, output: numberOr(record.completion_tokens, 0) };
+  return {
+    input: Math.max(0, prompt - cacheRead - cacheWrite),
+    cacheRead,
+    cacheWrite,
+    output: numberOr(record.completion_tokens, 0),
+  };
 }

@@ -1,7 +1,7 @@
 import { stableStringify } from '../../core/hashing.ts';
-import type { TranscriptEntry, ToolCallReference } from '../../ports/transcript-source.port.ts';
+import type { ToolCallReference, TranscriptEntry } from '../../ports/transcript-source.port.ts';
 import { contentText, numberOr } from './message-text.ts';
-import { recordedTime, type RecordedResponse, type RecordedSession, type SkippedLine } from './recorded-session.ts';
+import { type RecordedResponse, type RecordedSession, recordedTime, type SkippedLine } from './recorded-session.ts';
 
 interface PendingAssistant {
   readonly id: string;
@@ -58,14 +58,40 @@ export class ClaudeCodeConverter {
       const { assistant } = slot;
       const toolCalls: ToolCallReference[] = assistant.blocks
         .filter((block) => block?.type === 'tool_use' && typeof block.id === 'string')
-        .map((block) => ({ id: block.id as string, name: String(block.name ?? 'tool'), argumentsJson: stableStringify(block.input ?? {}) }));
-      const text = assistant.blocks.filter((block) => block?.type === 'text').map((block) => String(block.text ?? '')).join('\n');
-      responses.push({ entryIndex: entries.length, usage: assistant.usage, ...(assistant.model === undefined ? {} : { model: assistant.model }), ...(assistant.time === undefined ? {} : { time: assistant.time }) });
-      entries.push({ id: assistant.id, role: 'assistant', bytes: stableStringify({ role: 'assistant', id: assistant.id, content: assistant.blocks }), text, ...(toolCalls.length > 0 ? { toolCalls } : {}) });
+        .map((block) => ({
+          id: block.id as string,
+          name: String(block.name ?? 'tool'),
+          argumentsJson: stableStringify(block.input ?? {}),
+        }));
+      const text = assistant.blocks
+        .filter((block) => block?.type === 'text')
+        .map((block) => String(block.text ?? ''))
+        .join('\n');
+      responses.push({
+        entryIndex: entries.length,
+        usage: assistant.usage,
+        ...(assistant.model === undefined ? {} : { model: assistant.model }),
+        ...(assistant.time === undefined ? {} : { time: assistant.time }),
+      });
+      entries.push({
+        id: assistant.id,
+        role: 'assistant',
+        bytes: stableStringify({ role: 'assistant', id: assistant.id, content: assistant.blocks }),
+        text,
+        ...(toolCalls.length > 0 ? { toolCalls } : {}),
+      });
     }
     this.slots.length = 0;
     this.malformed.sort((left, right) => left.line - right.line);
-    return { format: 'claude-code', path: this.path, entries, responses, compactions: this.compactions, malformedLines: this.malformed, linesRead };
+    return {
+      format: 'claude-code',
+      path: this.path,
+      entries,
+      responses,
+      compactions: this.compactions,
+      malformedLines: this.malformed,
+      linesRead,
+    };
   }
 
   private acceptAssistant(line: number, value: Record<string, unknown>, message: Record<string, unknown>): void {
@@ -73,13 +99,20 @@ export class ClaudeCodeConverter {
     const id = typeof message.id === 'string' ? message.id : String(value.uuid ?? `L${line}`);
     let assistant = this.assistants.get(id);
     if (assistant === undefined) {
-      assistant = { id, blocks: [], usage: undefined, model: typeof message.model === 'string' ? message.model : undefined, time: recordedTime(value.timestamp) };
+      assistant = {
+        id,
+        blocks: [],
+        usage: undefined,
+        model: typeof message.model === 'string' ? message.model : undefined,
+        time: recordedTime(value.timestamp),
+      };
       this.assistants.set(id, assistant);
       this.slots.push({ kind: 'assistant', assistant });
     }
     for (const block of Array.isArray(message.content) ? (message.content as Record<string, unknown>[]) : []) {
       assistant.blocks.push(block);
-      if (block?.type === 'tool_use' && typeof block.id === 'string') this.toolNames.set(block.id, String(block.name ?? 'tool'));
+      if (block?.type === 'tool_use' && typeof block.id === 'string')
+        this.toolNames.set(block.id, String(block.name ?? 'tool'));
     }
     assistant.usage = mergeUsage(assistant.usage, claudeUsage(message.usage));
   }
@@ -87,7 +120,15 @@ export class ClaudeCodeConverter {
   private acceptUser(line: number, value: Record<string, unknown>, message: Record<string, unknown>): void {
     const uuid = String(value.uuid ?? `L${line}`);
     if (typeof message.content === 'string') {
-      this.slots.push({ kind: 'entry', entry: { id: uuid, role: 'user', bytes: stableStringify({ role: 'user', content: message.content }), text: message.content } });
+      this.slots.push({
+        kind: 'entry',
+        entry: {
+          id: uuid,
+          role: 'user',
+          bytes: stableStringify({ role: 'user', content: message.content }),
+          text: message.content,
+        },
+      });
       return;
     }
     const blocks = Array.isArray(message.content) ? (message.content as Record<string, unknown>[]) : [];
@@ -106,12 +147,26 @@ export class ClaudeCodeConverter {
         },
       });
     });
-    if (texts.length > 0) this.slots.push({ kind: 'entry', entry: { id: uuid, role: 'user', bytes: stableStringify({ role: 'user', content: texts }), text: contentText(texts) } });
+    if (texts.length > 0)
+      this.slots.push({
+        kind: 'entry',
+        entry: {
+          id: uuid,
+          role: 'user',
+          bytes: stableStringify({ role: 'user', content: texts }),
+          text: contentText(texts),
+        },
+      });
   }
 }
 
 /** Convert a whole Claude Code transcript already in memory (tests, small files). */
-export function convertClaudeCode(path: string, lines: readonly { line: number; value: Record<string, unknown> }[], malformed: SkippedLine[], linesRead: number): RecordedSession {
+export function convertClaudeCode(
+  path: string,
+  lines: readonly { line: number; value: Record<string, unknown> }[],
+  malformed: SkippedLine[],
+  linesRead: number,
+): RecordedSession {
   const converter = new ClaudeCodeConverter(path, malformed);
   for (const line of lines) converter.accept(line);
   return converter.finish(linesRead);
@@ -121,7 +176,12 @@ export function convertClaudeCode(path: string, lines: readonly { line: number; 
 // count: the largest figure of each kind is the response's (counted once, never summed).
 function mergeUsage(seen: RecordedResponse['usage'], next: RecordedResponse['usage']): RecordedResponse['usage'] {
   if (seen === undefined || next === undefined) return seen ?? next;
-  return { input: Math.max(seen.input, next.input), cacheRead: Math.max(seen.cacheRead, next.cacheRead), cacheWrite: Math.max(seen.cacheWrite, next.cacheWrite), output: Math.max(seen.output, next.output) };
+  return {
+    input: Math.max(seen.input, next.input),
+    cacheRead: Math.max(seen.cacheRead, next.cacheRead),
+    cacheWrite: Math.max(seen.cacheWrite, next.cacheWrite),
+    output: Math.max(seen.output, next.output),
+  };
 }
 
 function claudeUsage(usage: unknown): RecordedResponse['usage'] {

@@ -4,9 +4,20 @@ import { contentText, numberOr } from './message-text.ts';
 import type { RecordedResponse, RecordedSession, SkippedLine } from './recorded-session.ts';
 
 /** Response items the model produces: one API response is a run of these. */
-const MODEL_ITEMS: ReadonlySet<string> = new Set(['message:assistant', 'reasoning', 'function_call', 'custom_tool_call', 'local_shell_call', 'web_search_call']);
+const MODEL_ITEMS: ReadonlySet<string> = new Set([
+  'message:assistant',
+  'reasoning',
+  'function_call',
+  'custom_tool_call',
+  'local_shell_call',
+  'web_search_call',
+]);
 /** Items that carry a tool's output back, by the call id they answer. */
-const OUTPUT_ITEMS: ReadonlySet<string> = new Set(['function_call_output', 'custom_tool_call_output', 'local_shell_call_output']);
+const OUTPUT_ITEMS: ReadonlySet<string> = new Set([
+  'function_call_output',
+  'custom_tool_call_output',
+  'local_shell_call_output',
+]);
 
 /** One API response being gathered: its items (as parsed), until a non-model item or a token count closes it. */
 interface OpenResponse {
@@ -80,7 +91,15 @@ export class CodexRolloutConverter {
   finish(linesRead: number): RecordedSession {
     this.closeResponse();
     this.malformed.sort((left, right) => left.line - right.line);
-    return { format: this.shape, path: this.path, entries: this.entries, responses: this.responses, compactions: this.compactions, malformedLines: this.malformed, linesRead };
+    return {
+      format: this.shape,
+      path: this.path,
+      entries: this.entries,
+      responses: this.responses,
+      compactions: this.compactions,
+      malformedLines: this.malformed,
+      linesRead,
+    };
   }
 
   private acceptItem(line: number, item: Record<string, unknown>): void {
@@ -101,12 +120,24 @@ export class CodexRolloutConverter {
         this.malformed.push({ line, reason: `${kind} without a call_id` });
         return;
       }
-      this.entries.push({ id: `L${line}`, role: 'toolResult', bytes: stableStringify(item), text: outputText(item.output), toolCallId: item.call_id, toolName: this.toolNames.get(item.call_id) ?? 'tool' });
+      this.entries.push({
+        id: `L${line}`,
+        role: 'toolResult',
+        bytes: stableStringify(item),
+        text: outputText(item.output),
+        toolCallId: item.call_id,
+        toolName: this.toolNames.get(item.call_id) ?? 'tool',
+      });
       return;
     }
     if (item.type === 'message') {
       // User and developer messages (instructions, environment context) are what the model was sent.
-      this.entries.push({ id: `L${line}`, role: 'user', bytes: stableStringify(item), text: contentText(item.content) });
+      this.entries.push({
+        id: `L${line}`,
+        role: 'user',
+        bytes: stableStringify(item),
+        text: contentText(item.content),
+      });
     }
   }
 
@@ -118,7 +149,12 @@ export class CodexRolloutConverter {
     if (typeof last !== 'object' || last === null) return;
     const inputTokens = numberOr(last.input_tokens, 0);
     const cached = Math.min(inputTokens, numberOr(last.cached_input_tokens, 0));
-    const usage = { input: inputTokens - cached, cacheRead: cached, cacheWrite: 0, output: numberOr(last.output_tokens, 0) };
+    const usage = {
+      input: inputTokens - cached,
+      cacheRead: cached,
+      cacheWrite: 0,
+      output: numberOr(last.output_tokens, 0),
+    };
     if (this.open !== undefined) {
       this.open.usage = usage;
       this.closeResponse();
@@ -137,11 +173,22 @@ export class CodexRolloutConverter {
     const texts: string[] = [];
     for (const item of open.items) {
       if (item.type === 'message') texts.push(contentText(item.content));
-      else if (typeof item.call_id === 'string' && item.type !== 'web_search_call') toolCalls.push({ id: item.call_id, name: toolName(item), argumentsJson: callArguments(item) });
+      else if (typeof item.call_id === 'string' && item.type !== 'web_search_call')
+        toolCalls.push({ id: item.call_id, name: toolName(item), argumentsJson: callArguments(item) });
     }
     this.awaitingUsage = open.usage === undefined ? this.responses.length : undefined;
-    this.responses.push({ entryIndex: this.entries.length, usage: open.usage, ...(open.model === undefined ? {} : { model: open.model }) });
-    this.entries.push({ id: `L${open.firstLine}`, role: 'assistant', bytes: stableStringify({ role: 'assistant', items: open.items }), text: texts.join('\n'), ...(toolCalls.length > 0 ? { toolCalls } : {}) });
+    this.responses.push({
+      entryIndex: this.entries.length,
+      usage: open.usage,
+      ...(open.model === undefined ? {} : { model: open.model }),
+    });
+    this.entries.push({
+      id: `L${open.firstLine}`,
+      role: 'assistant',
+      bytes: stableStringify({ role: 'assistant', items: open.items }),
+      text: texts.join('\n'),
+      ...(toolCalls.length > 0 ? { toolCalls } : {}),
+    });
   }
 }
 

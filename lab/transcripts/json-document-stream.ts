@@ -24,7 +24,10 @@ interface ValueCut extends Cut {
 
 /** The structure broke: no later piece can be trusted, so reading stops with this line. */
 class DocumentBroken extends Error {
-  constructor(readonly line: number, message: string) {
+  constructor(
+    readonly line: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -66,7 +69,11 @@ class DocumentScanner {
   /** After the last chunk: what is missing, if anything. */
   end(): DocumentPiece[] {
     if (this.root === undefined) throw new DocumentBroken(this.line, 'the file holds no JSON document');
-    if (this.depth !== 0) throw new DocumentBroken(this.line, `the file ends inside the document${this.value === undefined ? '' : ` (the ${this.value.kind} begun at line ${this.value.line} is unterminated)`}`);
+    if (this.depth !== 0)
+      throw new DocumentBroken(
+        this.line,
+        `the file ends inside the document${this.value === undefined ? '' : ` (the ${this.value.kind} begun at line ${this.value.line} is unterminated)`}`,
+      );
     return this.out.splice(0);
   }
 
@@ -75,16 +82,19 @@ class DocumentScanner {
     if (char === '\n') this.line += 1;
     if (this.inString) return this.stringStep(chunk, index, char);
     const value = this.value;
-    if (value?.scalar === true && this.depth === value.depth && (isSpace(char) || char === ',' || isCloser(char))) this.finishValue(chunk, index);
+    if (value?.scalar === true && this.depth === value.depth && (isSpace(char) || char === ',' || isCloser(char)))
+      this.finishValue(chunk, index);
     if (isSpace(char)) return;
     if (this.depth === 0) return this.rootStep(char);
-    if (this.root === '{' && this.depth === 1 && this.value === undefined && this.fieldSyntaxStep(chunk, index, char)) return;
+    if (this.root === '{' && this.depth === 1 && this.value === undefined && this.fieldSyntaxStep(chunk, index, char))
+      return;
     if (this.value === undefined && this.valueStartStep(chunk, index, char)) return;
     if (char === '"') this.inString = true;
     else if (isOpener(char)) this.depth += 1;
     else if (isCloser(char)) {
       this.depth -= 1;
-      if (this.value !== undefined && !this.value.scalar && this.depth === this.value.depth) this.finishValue(chunk, index + 1);
+      if (this.value !== undefined && !this.value.scalar && this.depth === this.value.depth)
+        this.finishValue(chunk, index + 1);
       else if (this.streamDepth !== undefined && this.depth === this.streamDepth - 1) {
         this.streamDepth = undefined;
         if (this.root === '{') this.expect = 'comma';
@@ -109,14 +119,15 @@ class DocumentScanner {
 
   private rootStep(char: string): void {
     if (this.root !== undefined) throw new DocumentBroken(this.line, 'text after the end of the document');
-    if (!isOpener(char)) throw new DocumentBroken(this.line, `the document does not start with { or [ (found "${char}")`);
+    if (!isOpener(char))
+      throw new DocumentBroken(this.line, `the document does not start with { or [ (found "${char}")`);
     this.root = char as '{' | '[';
     this.depth = 1;
     if (this.root === '[') this.streamDepth = 1;
   }
 
   // The root object's own syntax: keys, colons and commas between its fields.
-  private fieldSyntaxStep(chunk: string, index: number, char: string): boolean {
+  private fieldSyntaxStep(_chunk: string, index: number, char: string): boolean {
     if (this.expect === 'key' && char === '"') {
       this.inString = true;
       this.keyCut = { line: this.line, parts: [], start: index };
@@ -125,19 +136,33 @@ class DocumentScanner {
     if (isCloser(char)) return false;
     if (this.expect === 'colon' && char === ':') this.expect = 'value';
     else if (this.expect === 'comma' && char === ',') this.expect = 'key';
-    else if (this.expect !== 'value') throw new DocumentBroken(this.line, `unexpected "${char}" between the document's fields`);
+    else if (this.expect !== 'value')
+      throw new DocumentBroken(this.line, `unexpected "${char}" between the document's fields`);
     return this.expect !== 'value' || char === ':';
   }
 
-  private valueStartStep(chunk: string, index: number, char: string): boolean {
-    const kind = this.streamDepth !== undefined && this.depth === this.streamDepth ? 'element' : this.root === '{' && this.depth === 1 && this.expect === 'value' ? 'field' : undefined;
+  private valueStartStep(_chunk: string, index: number, char: string): boolean {
+    const kind =
+      this.streamDepth !== undefined && this.depth === this.streamDepth
+        ? 'element'
+        : this.root === '{' && this.depth === 1 && this.expect === 'value'
+          ? 'field'
+          : undefined;
     if (kind === undefined || char === ',' || isCloser(char)) return false;
     if (kind === 'field' && this.key === this.streamedKey && char === '[') {
       this.streamDepth = 2;
       this.depth = 2;
       return true;
     }
-    this.value = { kind, key: this.key, line: this.line, depth: this.depth, scalar: !isOpener(char), parts: [], start: index };
+    this.value = {
+      kind,
+      key: this.key,
+      line: this.line,
+      depth: this.depth,
+      scalar: !isOpener(char),
+      parts: [],
+      start: index,
+    };
     if (char === '"') this.inString = true;
     if (isOpener(char)) this.depth += 1;
     return true;
@@ -149,9 +174,17 @@ class DocumentScanner {
     cut.parts.push(chunk.slice(cut.start, endExclusive));
     try {
       const value: unknown = JSON.parse(cut.parts.join(''));
-      this.out.push(cut.kind === 'field' ? { kind: 'field', key: cut.key, value, line: cut.line } : { kind: 'element', value, line: cut.line });
+      this.out.push(
+        cut.kind === 'field'
+          ? { kind: 'field', key: cut.key, value, line: cut.line }
+          : { kind: 'element', value, line: cut.line },
+      );
     } catch (error) {
-      this.out.push({ kind: 'problem', line: cut.line, problem: `invalid JSON ${cut.kind === 'field' ? `in field "${cut.key}"` : 'element'} (${(error as Error).message.slice(0, 80)})` });
+      this.out.push({
+        kind: 'problem',
+        line: cut.line,
+        problem: `invalid JSON ${cut.kind === 'field' ? `in field "${cut.key}"` : 'element'} (${(error as Error).message.slice(0, 80)})`,
+      });
     }
     if (this.root === '{' && this.depth === 1) this.expect = 'comma';
   }
@@ -163,7 +196,11 @@ class DocumentScanner {
  * line number and the rest still reads; a document whose structure breaks (text after its
  * end, a file that ends inside it) ends with a `problem` naming the line.
  */
-export async function* readJsonDocument(path: string, streamedKey = 'messages', chunkBytes = 1 << 20): AsyncGenerator<DocumentPiece> {
+export async function* readJsonDocument(
+  path: string,
+  streamedKey = 'messages',
+  chunkBytes = 1 << 20,
+): AsyncGenerator<DocumentPiece> {
   const stream = createReadStream(path, { encoding: 'utf8', highWaterMark: chunkBytes });
   const scanner = new DocumentScanner(streamedKey);
   try {
@@ -174,7 +211,10 @@ export async function* readJsonDocument(path: string, streamedKey = 'messages', 
       yield { kind: 'problem', line: error.line, problem: error.message };
       return;
     }
-    throw new FoldError('TRANSCRIPT.INVALID_ENTRY', `cannot read transcript ${path}: ${(error as Error).message}`, { cause: error, details: { path } });
+    throw new FoldError('TRANSCRIPT.INVALID_ENTRY', `cannot read transcript ${path}: ${(error as Error).message}`, {
+      cause: error,
+      details: { path },
+    });
   } finally {
     stream.destroy();
   }

@@ -3,7 +3,9 @@ import { createInterface } from 'node:readline';
 import { FoldError } from '../../core/fold-error.ts';
 
 /** A parsed JSON line, or why it could not be parsed. */
-export type JsonLine = { readonly line: number; readonly value: Record<string, unknown> } | { readonly line: number; readonly problem: string };
+export type JsonLine =
+  | { readonly line: number; readonly value: Record<string, unknown> }
+  | { readonly line: number; readonly problem: string };
 
 /**
  * Stream a JSONL file line by line (files of hundreds of MB are never loaded whole). A line
@@ -14,7 +16,14 @@ export async function* readJsonLines(path: string): AsyncGenerator<JsonLine> {
   const stream = createReadStream(path, { encoding: 'utf8' });
   const opened = new Promise<void>((resolve, reject) => {
     stream.once('open', () => resolve());
-    stream.once('error', (error) => reject(new FoldError('TRANSCRIPT.INVALID_ENTRY', `cannot read transcript ${path}: ${error.message}`, { cause: error, details: { path } })));
+    stream.once('error', (error) =>
+      reject(
+        new FoldError('TRANSCRIPT.INVALID_ENTRY', `cannot read transcript ${path}: ${error.message}`, {
+          cause: error,
+          details: { path },
+        }),
+      ),
+    );
   });
   await opened;
   const lines = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
@@ -24,7 +33,8 @@ export async function* readJsonLines(path: string): AsyncGenerator<JsonLine> {
     if (text.trim().length === 0) continue;
     try {
       const value: unknown = JSON.parse(text);
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) yield { line: number, problem: 'not a JSON object' };
+      if (typeof value !== 'object' || value === null || Array.isArray(value))
+        yield { line: number, problem: 'not a JSON object' };
       else yield { line: number, value: value as Record<string, unknown> };
     } catch (error) {
       yield { line: number, problem: `invalid JSON (${(error as Error).message.slice(0, 80)})` };

@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { type FileHandle, open } from 'node:fs/promises';
 import { FoldError } from '../../core/fold-error.ts';
 import { ChatTrajectoryConverter } from './chat-trajectory-converter.ts';
 import { ClaudeCodeConverter } from './claude-code-converter.ts';
@@ -15,8 +15,22 @@ const SNIFF_BYTES = 64 * 1024;
 
 type LineConverter = PiSessionConverter | ClaudeCodeConverter | CodexRolloutConverter;
 
-const CODEX_LINE_TYPES: ReadonlySet<string> = new Set(['session_meta', 'response_item', 'turn_context', 'event_msg', 'compacted']);
-const CODEX_ITEM_TYPES: ReadonlySet<string> = new Set(['message', 'reasoning', 'function_call', 'function_call_output', 'custom_tool_call', 'custom_tool_call_output', 'local_shell_call']);
+const CODEX_LINE_TYPES: ReadonlySet<string> = new Set([
+  'session_meta',
+  'response_item',
+  'turn_context',
+  'event_msg',
+  'compacted',
+]);
+const CODEX_ITEM_TYPES: ReadonlySet<string> = new Set([
+  'message',
+  'reasoning',
+  'function_call',
+  'function_call_output',
+  'custom_tool_call',
+  'custom_tool_call_output',
+  'local_shell_call',
+]);
 
 /**
  * Read a real transcript, detecting its format, converting each line (or each message of a
@@ -43,7 +57,8 @@ export async function loadTranscript(path: string): Promise<RecordedSession> {
       continue;
     }
     // A whole trajectory on one line (minified): it is already in memory, so convert it at once.
-    if (undetected.length === 0 && Array.isArray(parsed.value.messages)) return chatTrajectoryFromObject(path, parsed, malformed);
+    if (undetected.length === 0 && Array.isArray(parsed.value.messages))
+      return chatTrajectoryFromObject(path, parsed, malformed);
     converter = detectLineFormat(path, parsed.value, malformed);
     if (converter instanceof PiSessionConverter) continue;
     undetected.push(parsed);
@@ -63,19 +78,35 @@ export async function loadTranscript(path: string): Promise<RecordedSession> {
 }
 
 // Which recorder wrote this line, if the line says. A Pi header comes first and is its own converter's input.
-function detectLineFormat(path: string, value: Record<string, unknown>, malformed: SkippedLine[]): LineConverter | undefined {
+function detectLineFormat(
+  path: string,
+  value: Record<string, unknown>,
+  malformed: SkippedLine[],
+): LineConverter | undefined {
   if (value.type === 'session') return new PiSessionConverter(path, value, malformed);
-  if (typeof value.type === 'string' && CODEX_LINE_TYPES.has(value.type) && typeof value.payload === 'object') return new CodexRolloutConverter(path, 'codex', malformed);
-  const bareItem = typeof value.type === 'string' && CODEX_ITEM_TYPES.has(value.type) && value.message === undefined && value.uuid === undefined;
+  if (typeof value.type === 'string' && CODEX_LINE_TYPES.has(value.type) && typeof value.payload === 'object')
+    return new CodexRolloutConverter(path, 'codex', malformed);
+  const bareItem =
+    typeof value.type === 'string' &&
+    CODEX_ITEM_TYPES.has(value.type) &&
+    value.message === undefined &&
+    value.uuid === undefined;
   if (value.record_type !== undefined || bareItem) return new CodexRolloutConverter(path, 'codex-legacy', malformed);
-  if (typeof value.sessionId === 'string' || typeof value.uuid === 'string') return new ClaudeCodeConverter(path, malformed);
+  if (typeof value.sessionId === 'string' || typeof value.uuid === 'string')
+    return new ClaudeCodeConverter(path, malformed);
   return undefined;
 }
 
-function chatTrajectoryFromObject(path: string, parsed: { line: number; value: Record<string, unknown> }, malformed: SkippedLine[]): RecordedSession {
+function chatTrajectoryFromObject(
+  path: string,
+  parsed: { line: number; value: Record<string, unknown> },
+  malformed: SkippedLine[],
+): RecordedSession {
   const converter = new ChatTrajectoryConverter(path, malformed);
-  for (const [key, value] of Object.entries(parsed.value)) if (key !== 'messages') converter.accept({ kind: 'field', key, value, line: parsed.line });
-  for (const message of parsed.value.messages as unknown[]) converter.accept({ kind: 'element', value: message, line: parsed.line });
+  for (const [key, value] of Object.entries(parsed.value))
+    if (key !== 'messages') converter.accept({ kind: 'field', key, value, line: parsed.line });
+  for (const message of parsed.value.messages as unknown[])
+    converter.accept({ kind: 'element', value: message, line: parsed.line });
   return converter.finish(parsed.line);
 }
 
@@ -88,9 +119,13 @@ async function loadChatTrajectory(path: string, malformed: SkippedLine[]): Promi
   }
   const session = converter.finish(lastLine);
   if (session.entries.length === 0) {
-    throw new FoldError('TRANSCRIPT.INVALID_ENTRY', `${path}: a JSON document with no chat messages (expected a chat trajectory: {messages: [...]} or an array of {role, content}); ${malformed.length} problems${malformed[0] === undefined ? '' : `, first at line ${malformed[0].line}: ${malformed[0].reason}`}`, {
-      details: { path, malformed: malformed.length },
-    });
+    throw new FoldError(
+      'TRANSCRIPT.INVALID_ENTRY',
+      `${path}: a JSON document with no chat messages (expected a chat trajectory: {messages: [...]} or an array of {role, content}); ${malformed.length} problems${malformed[0] === undefined ? '' : `, first at line ${malformed[0].line}: ${malformed[0].reason}`}`,
+      {
+        details: { path, malformed: malformed.length },
+      },
+    );
   }
   return session;
 }
@@ -100,16 +135,22 @@ async function loadChatTrajectory(path: string, malformed: SkippedLine[]): Promi
  * (pretty-printed). A minified trajectory is one JSONL line, handled where lines are read.
  */
 async function isJsonDocument(path: string): Promise<boolean> {
-  let handle;
+  let handle: FileHandle;
   try {
     handle = await open(path, 'r');
   } catch (error) {
-    throw new FoldError('TRANSCRIPT.INVALID_ENTRY', `cannot read transcript ${path}: ${(error as Error).message}`, { cause: error, details: { path } });
+    throw new FoldError('TRANSCRIPT.INVALID_ENTRY', `cannot read transcript ${path}: ${(error as Error).message}`, {
+      cause: error,
+      details: { path },
+    });
   }
   try {
     const buffer = Buffer.alloc(SNIFF_BYTES);
     const { bytesRead } = await handle.read(buffer, 0, SNIFF_BYTES, 0);
-    const start = buffer.toString('utf8', 0, bytesRead).replace(/^\uFEFF/, '').trimStart();
+    const start = buffer
+      .toString('utf8', 0, bytesRead)
+      .replace(/^\uFEFF/, '')
+      .trimStart();
     if (start.startsWith('[')) return true;
     const firstLine = start.split('\n', 1)[0]!.trim();
     if (firstLine === '{') return true;

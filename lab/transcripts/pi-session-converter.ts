@@ -1,8 +1,8 @@
 import { stableStringify } from '../../core/hashing.ts';
-import type { TranscriptEntry, ToolCallReference } from '../../ports/transcript-source.port.ts';
+import type { ToolCallReference, TranscriptEntry } from '../../ports/transcript-source.port.ts';
 import type { JsonLine } from './jsonl-lines.ts';
 import { contentText, numberOr } from './message-text.ts';
-import { recordedTime, type RecordedResponse, type RecordedSession, type SkippedLine } from './recorded-session.ts';
+import { type RecordedResponse, type RecordedSession, recordedTime, type SkippedLine } from './recorded-session.ts';
 
 interface PiLine {
   readonly line: number;
@@ -17,7 +17,14 @@ interface TreeNode {
   readonly converted: ConvertedMessage | undefined;
 }
 
-type ConvertedMessage = { readonly entry: TranscriptEntry; readonly usage: RecordedResponse['usage']; readonly model?: string; readonly time?: number } | { readonly problem: string };
+type ConvertedMessage =
+  | {
+      readonly entry: TranscriptEntry;
+      readonly usage: RecordedResponse['usage'];
+      readonly model?: string;
+      readonly time?: number;
+    }
+  | { readonly problem: string };
 
 /**
  * Pi session files: legacy v1 (linear, entries without ids) and v3 (a tree of entries with
@@ -69,7 +76,15 @@ export class PiSessionConverter {
       this.tree.clear();
     }
     this.malformed.sort((left, right) => left.line - right.line);
-    return { format: this.version === 3 ? 'pi-v3' : 'pi-v1', path: this.path, entries: this.entries, responses: this.responses, compactions: this.compactions, malformedLines: this.malformed, linesRead };
+    return {
+      format: this.version === 3 ? 'pi-v3' : 'pi-v1',
+      path: this.path,
+      entries: this.entries,
+      responses: this.responses,
+      compactions: this.compactions,
+      malformedLines: this.malformed,
+      linesRead,
+    };
   }
 
   private append(line: number, converted: ConvertedMessage): void {
@@ -79,7 +94,12 @@ export class PiSessionConverter {
     }
     if (converted.entry.role === 'assistant') {
       const { usage, model, time } = converted;
-      this.responses.push({ entryIndex: this.entries.length, usage, ...(model === undefined ? {} : { model }), ...(time === undefined ? {} : { time }) });
+      this.responses.push({
+        entryIndex: this.entries.length,
+        usage,
+        ...(model === undefined ? {} : { model }),
+        ...(time === undefined ? {} : { time }),
+      });
     }
     this.entries.push(converted.entry);
   }
@@ -99,7 +119,13 @@ export class PiSessionConverter {
 }
 
 /** Convert a whole Pi session already in memory (tests, small files). */
-export function convertPiSession(path: string, header: Record<string, unknown>, lines: readonly PiLine[], malformed: SkippedLine[], linesRead: number): RecordedSession {
+export function convertPiSession(
+  path: string,
+  header: Record<string, unknown>,
+  lines: readonly PiLine[],
+  malformed: SkippedLine[],
+  linesRead: number,
+): RecordedSession {
   const converter = new PiSessionConverter(path, header, malformed);
   for (const line of lines) converter.accept(line);
   return converter.finish(linesRead);
@@ -114,7 +140,12 @@ function convertMessage(id: string, value: Record<string, unknown>): ConvertedMe
   if (entry.role !== 'assistant') return { entry, usage: undefined };
   // Pi stamps the message (ms) and the entry (ISO); either says when the response was written.
   const time = recordedTime(record.timestamp) ?? recordedTime(value.timestamp);
-  return { entry, usage: piUsage(record.usage), ...(typeof record.model === 'string' && record.model.length > 0 ? { model: record.model } : {}), ...(time === undefined ? {} : { time }) };
+  return {
+    entry,
+    usage: piUsage(record.usage),
+    ...(typeof record.model === 'string' && record.model.length > 0 ? { model: record.model } : {}),
+    ...(time === undefined ? {} : { time }),
+  };
 }
 
 function piMessageEntry(id: string, message: Record<string, unknown>): TranscriptEntry | undefined {
@@ -131,13 +162,27 @@ function piMessageEntry(id: string, message: Record<string, unknown>): Transcrip
       const content = Array.isArray(message.content) ? (message.content as Record<string, unknown>[]) : [];
       const toolCalls: ToolCallReference[] = content
         .filter((block) => block?.type === 'toolCall' && typeof block.id === 'string')
-        .map((block) => ({ id: block.id as string, name: String(block.name ?? 'tool'), argumentsJson: stableStringify(block.arguments ?? {}) }));
-      const text = content.filter((block) => block?.type === 'text').map((block) => String(block.text ?? '')).join('\n');
+        .map((block) => ({
+          id: block.id as string,
+          name: String(block.name ?? 'tool'),
+          argumentsJson: stableStringify(block.arguments ?? {}),
+        }));
+      const text = content
+        .filter((block) => block?.type === 'text')
+        .map((block) => String(block.text ?? ''))
+        .join('\n');
       return { id, role: 'assistant', bytes, text, ...(toolCalls.length > 0 ? { toolCalls } : {}) };
     }
     case 'toolResult':
       if (typeof message.toolCallId !== 'string') return undefined;
-      return { id, role: 'toolResult', bytes, text: contentText(message.content), toolCallId: message.toolCallId, toolName: String(message.toolName ?? 'tool') };
+      return {
+        id,
+        role: 'toolResult',
+        bytes,
+        text: contentText(message.content),
+        toolCallId: message.toolCallId,
+        toolName: String(message.toolName ?? 'tool'),
+      };
     default:
       return undefined;
   }
@@ -146,7 +191,12 @@ function piMessageEntry(id: string, message: Record<string, unknown>): Transcrip
 function piUsage(usage: unknown): RecordedResponse['usage'] {
   if (typeof usage !== 'object' || usage === null) return undefined;
   const record = usage as Record<string, unknown>;
-  return { input: numberOr(record.input, 0), cacheRead: numberOr(record.cacheRead, 0), cacheWrite: numberOr(record.cacheWrite, 0), output: numberOr(record.output, 0) };
+  return {
+    input: numberOr(record.input, 0),
+    cacheRead: numberOr(record.cacheRead, 0),
+    cacheWrite: numberOr(record.cacheWrite, 0),
+    output: numberOr(record.output, 0),
+  };
 }
 
 export type { JsonLine };

@@ -7,7 +7,9 @@ export type TranscriptFormat = 'pi-v1' | 'pi-v3' | 'claude-code' | 'codex' | 'co
 export interface RecordedResponse {
   /** Index in `entries` of the assistant entry this response produced. */
   readonly entryIndex: number;
-  readonly usage: { readonly input: number; readonly cacheRead: number; readonly cacheWrite: number; readonly output: number } | undefined;
+  readonly usage:
+    | { readonly input: number; readonly cacheRead: number; readonly cacheWrite: number; readonly output: number }
+    | undefined;
   /** The model id the recorder wrote for this response, when it wrote one. */
   readonly model?: string;
   /** When the recorder wrote the response (ms since the epoch), when it wrote a time: a replay's clock (`replay-clock.ts`). */
@@ -40,7 +42,8 @@ export interface RecordedSession {
  */
 export function dominantModel(responses: readonly RecordedResponse[]): string | undefined {
   const counts = new Map<string, number>();
-  for (const response of responses) if (response.model !== undefined) counts.set(response.model, (counts.get(response.model) ?? 0) + 1);
+  for (const response of responses)
+    if (response.model !== undefined) counts.set(response.model, (counts.get(response.model) ?? 0) + 1);
   let best: string | undefined;
   for (const [model, count] of counts) if (best === undefined || count > counts.get(best)!) best = model;
   return best;

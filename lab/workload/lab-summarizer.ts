@@ -13,13 +13,25 @@ const NOTE_CHARS = 400;
  * invents nothing and, like a model summarizer, drops what is not on a first line or in a note.
  */
 export function summarizeForCompaction(messages: readonly Message[]): string {
-  const prompt = messages.map((message) => (message.role === 'user' ? (typeof message.content === 'string' ? message.content : message.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n')) : '')).join('\n');
+  const prompt = messages
+    .map((message) =>
+      message.role === 'user'
+        ? typeof message.content === 'string'
+          ? message.content
+          : message.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n')
+        : '',
+    )
+    .join('\n');
   const previous = between(prompt, '<previous-summary>', '</previous-summary>');
   const conversation = between(prompt, '<conversation>', '</conversation>') ?? prompt;
   const kept: string[] = previous === undefined ? [] : previous.split('\n').filter((line) => line.startsWith('- '));
-  for (const block of conversation.split(/\n(?=\[(?:User|Assistant|Assistant thinking|Assistant tool calls|Tool result)\]: )/)) {
+  for (const block of conversation.split(
+    /\n(?=\[(?:User|Assistant|Assistant thinking|Assistant tool calls|Tool result)\]: )/,
+  )) {
     const isNote = block.startsWith('[Assistant]: ');
-    const text = isNote ? block.replace(/\s+/g, ' ').slice(0, NOTE_CHARS) : (block.split('\n')[0] ?? '').slice(0, FIRST_LINE_CHARS);
+    const text = isNote
+      ? block.replace(/\s+/g, ' ').slice(0, NOTE_CHARS)
+      : (block.split('\n')[0] ?? '').slice(0, FIRST_LINE_CHARS);
     if (text.trim().length > 0) kept.push(`- ${text}`);
   }
   const lines: string[] = [];

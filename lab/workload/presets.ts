@@ -8,12 +8,40 @@ import type { StagedPreset } from './stage-plan.ts';
  *   detail from the 2 stages before).
  */
 export const STAGED_PRESETS: Readonly<Record<string, StagedPreset>> = {
-  full: { name: 'full', stages: 64, filesPerStage: 7, inlineChars: 16_000, probeEvery: 4, firstProbeStage: 6, finalQuestions: 12, workingSetStages: 3, checksPerStage: 2, descriptorTokens: 272_000, providerCapTokens: 372_000 },
-  smoke: { name: 'smoke', stages: 12, filesPerStage: 4, inlineChars: 6_000, probeEvery: 3, firstProbeStage: 4, finalQuestions: 4, workingSetStages: 2, checksPerStage: 1, descriptorTokens: 30_000, providerCapTokens: 40_000 },
+  full: {
+    name: 'full',
+    stages: 64,
+    filesPerStage: 7,
+    inlineChars: 16_000,
+    probeEvery: 4,
+    firstProbeStage: 6,
+    finalQuestions: 12,
+    workingSetStages: 3,
+    checksPerStage: 2,
+    descriptorTokens: 272_000,
+    providerCapTokens: 372_000,
+  },
+  smoke: {
+    name: 'smoke',
+    stages: 12,
+    filesPerStage: 4,
+    inlineChars: 6_000,
+    probeEvery: 3,
+    firstProbeStage: 4,
+    finalQuestions: 4,
+    workingSetStages: 2,
+    checksPerStage: 1,
+    descriptorTokens: 30_000,
+    providerCapTokens: 40_000,
+  },
 };
 
 export function stagedPreset(name: string): StagedPreset {
   const preset = STAGED_PRESETS[name];
-  if (preset === undefined) throw new FoldError('SETTINGS.INVALID', `unknown preset "${name}" (known: ${Object.keys(STAGED_PRESETS).join(', ')})`);
+  if (preset === undefined)
+    throw new FoldError(
+      'SETTINGS.INVALID',
+      `unknown preset "${name}" (known: ${Object.keys(STAGED_PRESETS).join(', ')})`,
+    );
   return preset;
 }

@@ -1,13 +1,21 @@
 import { createReadToolDefinition } from '@mariozechner/pi-coding-agent';
+import type { Thresholds } from '../../core/settings.ts';
 import { runArm } from '../arms/run-arm.ts';
 import { DEFAULT_CACHE_RULES } from '../provider/prefix-cache-simulator.ts';
 import { LAB_TOKENIZER } from '../provider/wire-tokens.ts';
-import type { Thresholds } from '../../core/settings.ts';
-import type { ArmName, ArmResult, LabRun, LabRunSettings, ProbeScore, RequestRow, WorkingSetScore } from '../report/lab-records.ts';
-import { createStagedAgent, recoveryCalls, type AgentLog } from './staged-agent.ts';
-import { planAssignment, type AssignmentPlan, type StagedPreset } from './stage-plan.ts';
-import { AnswerSheet, createAnswerTool, createStageTool } from './stage-tools.ts';
+import type {
+  ArmName,
+  ArmResult,
+  LabRun,
+  LabRunSettings,
+  ProbeScore,
+  RequestRow,
+  WorkingSetScore,
+} from '../report/lab-records.ts';
 import { zodSourceTree } from './source-tree.ts';
+import { type AssignmentPlan, planAssignment, type StagedPreset } from './stage-plan.ts';
+import { AnswerSheet, createAnswerTool, createStageTool } from './stage-tools.ts';
+import { type AgentLog, createStagedAgent, recoveryCalls } from './staged-agent.ts';
 
 /** The one user message of the assignment. */
 export function assignmentPrompt(plan: AssignmentPlan): string {
@@ -32,7 +40,15 @@ export interface StagedRunOptions {
 
 /** The run's settings, as every report prints them. */
 export function stagedSettings(preset: StagedPreset, seed: number, priceList = 'gpt-5.6-ledger'): LabRunSettings {
-  return { workload: `staged-${preset.stages}`, seed, priceList, descriptorTokens: preset.descriptorTokens, providerCapTokens: preset.providerCapTokens, tokenizer: LAB_TOKENIZER, cacheRules: DEFAULT_CACHE_RULES };
+  return {
+    workload: `staged-${preset.stages}`,
+    seed,
+    priceList,
+    descriptorTokens: preset.descriptorTokens,
+    providerCapTokens: preset.providerCapTokens,
+    tokenizer: LAB_TOKENIZER,
+    cacheRules: DEFAULT_CACHE_RULES,
+  };
 }
 
 /** Run the staged assignment through every arm, one after the other, same plan and seed. */
@@ -57,7 +73,12 @@ export async function runStagedWorkload(options: StagedRunOptions): Promise<LabR
       ...(options.onRow === undefined ? {} : { onRow: options.onRow }),
       ...(options.foldThresholds === undefined ? {} : { foldThresholds: options.foldThresholds }),
     });
-    const scored = { ...result, probes: scoreProbes(plan, sheet, agent.log), workingSet: scoreChecks(plan, sheet, agent.log), recoveryCalls: recoveryCalls(agent.log) };
+    const scored = {
+      ...result,
+      probes: scoreProbes(plan, sheet, agent.log),
+      workingSet: scoreChecks(plan, sheet, agent.log),
+      recoveryCalls: recoveryCalls(agent.log),
+    };
     options.onArmEnd?.(scored, performance.now() - started);
     arms.push(scored);
   }
@@ -75,7 +96,13 @@ export function scoreProbes(plan: AssignmentPlan, sheet: AnswerSheet, log: Agent
   }
   const asked = plan.answerKey.size;
   const { peeks, searches, fileRereads, stageRereads } = log.recoveryReads;
-  return { asked, correct, recovered, lost: asked - correct - recovered, recoveryReads: peeks + searches + fileRereads + stageRereads };
+  return {
+    asked,
+    correct,
+    recovered,
+    lost: asked - correct - recovered,
+    recoveryReads: peeks + searches + fileRereads + stageRereads,
+  };
 }
 
 /** Every working-set check is counted: the line quoted right from the window, right after a recovery, or lost. */

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
 import { createRequire } from 'node:module';
+import { dirname, join, relative, sep } from 'node:path';
 import { FoldError } from '../../core/fold-error.ts';
 
 /** One file of the workload's source tree. */
@@ -38,6 +38,10 @@ export function zodSourceTree(): SourceTree {
   };
   walk(root);
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  if (files.length < 50) throw new FoldError('HOST.PACKAGE_MISSING', `the lab's source tree ${root} has ${files.length} .ts files; is zod installed?`);
+  if (files.length < 50)
+    throw new FoldError(
+      'HOST.PACKAGE_MISSING',
+      `the lab's source tree ${root} has ${files.length} .ts files; is zod installed?`,
+    );
   return { root, label: `zod@${version}/src`, files, read: (path) => readFileSync(join(root, path), 'utf8') };
 }

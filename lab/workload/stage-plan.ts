@@ -65,7 +65,34 @@ export const CHECK_LINE_LIMIT = 40;
 /** A checked line is long enough to be unmistakable. */
 const CHECK_MIN_CHARS = 12;
 
-const WORDS = ['amber', 'basalt', 'cobalt', 'dune', 'ember', 'fjord', 'garnet', 'harbor', 'indigo', 'juniper', 'kelp', 'lumen', 'meadow', 'nickel', 'onyx', 'pewter', 'quartz', 'russet', 'saffron', 'tundra', 'umber', 'velvet', 'willow', 'xenon', 'yarrow', 'zephyr'];
+const WORDS = [
+  'amber',
+  'basalt',
+  'cobalt',
+  'dune',
+  'ember',
+  'fjord',
+  'garnet',
+  'harbor',
+  'indigo',
+  'juniper',
+  'kelp',
+  'lumen',
+  'meadow',
+  'nickel',
+  'onyx',
+  'pewter',
+  'quartz',
+  'russet',
+  'saffron',
+  'tundra',
+  'umber',
+  'velvet',
+  'willow',
+  'xenon',
+  'yarrow',
+  'zephyr',
+];
 
 /** mulberry32: a small seeded generator, so the same seed plans the same assignment. */
 export function seededRandom(seed: number): () => number {
@@ -90,13 +117,19 @@ export function planAssignment(tree: SourceTree, preset: StagedPreset, seed: num
   const asked = new Set<number>();
   const answerKey = new Map<string, string>();
   const markers: string[] = [];
-  for (let stage = 1; stage <= preset.stages; stage += 1) markers.push(`${WORDS[pick(0, WORDS.length - 1)]}-${String(pick(0, 9999)).padStart(4, '0')}`);
+  for (let stage = 1; stage <= preset.stages; stage += 1)
+    markers.push(`${WORDS[pick(0, WORDS.length - 1)]}-${String(pick(0, 9999)).padStart(4, '0')}`);
   const stages: StagePlan[] = [];
   for (let stage = 1; stage <= preset.stages; stage += 1) {
-    const files = Array.from({ length: preset.filesPerStage }, (_, offset) => tree.files[((stage - 1) * preset.filesPerStage + offset) % tree.files.length]!);
+    const files = Array.from(
+      { length: preset.filesPerStage },
+      (_, offset) => tree.files[((stage - 1) * preset.filesPerStage + offset) % tree.files.length]!,
+    );
     let probe: Question | undefined;
     if (stage >= preset.firstProbeStage && (stage - preset.firstProbeStage) % preset.probeEvery === 0) {
-      const candidates = Array.from({ length: stage - 2 }, (_, index) => index + 1).filter((earlier) => !asked.has(earlier));
+      const candidates = Array.from({ length: stage - 2 }, (_, index) => index + 1).filter(
+        (earlier) => !asked.has(earlier),
+      );
       if (candidates.length > 0) {
         const target = candidates[pick(0, candidates.length - 1)]!;
         asked.add(target);
@@ -126,7 +159,12 @@ export function planAssignment(tree: SourceTree, preset: StagedPreset, seed: num
  * `workingSetStages` stages before it. Drawn from a generator of its own, so markers and
  * probes are the same as without checks. Fills `stages[k].checks`; returns the key.
  */
-function planWorkingSetChecks(tree: SourceTree, preset: StagedPreset, seed: number, stages: StagePlan[]): Map<string, string> {
+function planWorkingSetChecks(
+  tree: SourceTree,
+  preset: StagedPreset,
+  seed: number,
+  stages: StagePlan[],
+): Map<string, string> {
   const random = seededRandom(seed ^ 0x5eed_c0de);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
   const key = new Map<string, string>();
@@ -134,21 +172,33 @@ function planWorkingSetChecks(tree: SourceTree, preset: StagedPreset, seed: numb
   const checkable = (path: string): { line: number; text: string }[] => {
     let lines = lineCache.get(path);
     if (lines === undefined) {
-      lines = tree.read(path).split('\n').slice(0, CHECK_LINE_LIMIT).map((text, index) => ({ line: index + 1, text: text.trim() })).filter((candidate) => candidate.text.length >= CHECK_MIN_CHARS);
+      lines = tree
+        .read(path)
+        .split('\n')
+        .slice(0, CHECK_LINE_LIMIT)
+        .map((text, index) => ({ line: index + 1, text: text.trim() }))
+        .filter((candidate) => candidate.text.length >= CHECK_MIN_CHARS);
       lineCache.set(path, lines);
     }
     return lines;
   };
   for (let position = 1; position < stages.length; position += 1) {
     const recent = stages.slice(Math.max(0, position - preset.workingSetStages), position);
-    const candidates = recent.flatMap((earlier) => earlier.files.slice(1).map((file) => ({ file, stage: earlier.stage }))).filter(({ file }) => checkable(file.path).length > 0);
+    const candidates = recent
+      .flatMap((earlier) => earlier.files.slice(1).map((file) => ({ file, stage: earlier.stage })))
+      .filter(({ file }) => checkable(file.path).length > 0);
     const checks: WorkingSetCheck[] = [];
     for (let count = 0; count < preset.checksPerStage; count += 1) {
       const open = candidates.filter(({ file }) => !checks.some((check) => check.path === file.path));
       if (open.length === 0) break;
       const chosen = pick(open);
       const line = pick(checkable(chosen.file.path));
-      const check = { id: `W${position + 1}${String.fromCharCode(97 + count)}`, path: chosen.file.path, line: line.line, readAtStage: chosen.stage };
+      const check = {
+        id: `W${position + 1}${String.fromCharCode(97 + count)}`,
+        path: chosen.file.path,
+        line: line.line,
+        readAtStage: chosen.stage,
+      };
       checks.push(check);
       key.set(check.id, line.text);
     }

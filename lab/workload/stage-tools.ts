@@ -7,12 +7,15 @@ export const ANSWER_TOOL = 'submit_answers';
 
 /** The words a stage payload uses; the agent policy parses them, so they live in one place. */
 export const PAYLOAD = {
-  marker: (stage: number, value: string) => `Marker for stage ${stage}: ${value} (asked about later; it is in no file).`,
+  marker: (stage: number, value: string) =>
+    `Marker for stage ${stage}: ${value} (asked about later; it is in no file).`,
   markerPattern: (stage: number) => new RegExp(`Marker for stage ${stage}: ([a-z]+-\\d{4})`),
   readLine: 'Read with the read tool: ',
-  probe: (question: Question) => `Probe ${question.id}: what is the marker of stage ${question.stage}? Answer with ${ANSWER_TOOL}.`,
+  probe: (question: Question) =>
+    `Probe ${question.id}: what is the marker of stage ${question.stage}? Answer with ${ANSWER_TOOL}.`,
   probePattern: /Probe (\w+): what is the marker of stage (\d+)\?/g,
-  check: (check: WorkingSetCheck) => `Check ${check.id}: this stage's work needs line ${check.line} of ${check.path} (read at stage ${check.readAtStage}); quote it, trimmed, with ${ANSWER_TOOL}.`,
+  check: (check: WorkingSetCheck) =>
+    `Check ${check.id}: this stage's work needs line ${check.line} of ${check.path} (read at stage ${check.readAtStage}); quote it, trimmed, with ${ANSWER_TOOL}.`,
   checkPattern: /Check (\w+): this stage's work needs line (\d+) of (\S+) \(read at stage \d+\)/g,
   finalHeader: 'All stages are delivered. Final questions, withheld until now:',
   redelivered: '(re-delivered)',
@@ -30,7 +33,7 @@ export class AnswerSheet {
 export function stagePayload(plan: AssignmentPlan, stage: StagePlan, redelivery: boolean): string {
   const [inline, ...toRead] = stage.files;
   const lines = [
-    `Stage ${stage.stage} of ${plan.preset.stages} ${redelivery ? PAYLOAD.redelivered + ' ' : ''}· ${plan.tree.label} · ${stage.files.length} files`,
+    `Stage ${stage.stage} of ${plan.preset.stages} ${redelivery ? `${PAYLOAD.redelivered} ` : ''}· ${plan.tree.label} · ${stage.files.length} files`,
     'Files in this slice:',
     ...stage.files.map((file) => `  ${file.path} (${file.bytes} bytes)`),
     PAYLOAD.marker(stage.stage, stage.marker),
@@ -47,7 +50,11 @@ export function stagePayload(plan: AssignmentPlan, stage: StagePlan, redelivery:
 
 /** The withheld block, delivered by the stage after the last. */
 export function finalBlockPayload(plan: AssignmentPlan): string {
-  return [PAYLOAD.finalHeader, ...plan.finalBlock.map((question) => PAYLOAD.probe(question)), 'Answer every question, then finish.'].join('\n');
+  return [
+    PAYLOAD.finalHeader,
+    ...plan.finalBlock.map((question) => PAYLOAD.probe(question)),
+    'Answer every question, then finish.',
+  ].join('\n');
 }
 
 /** `repo_stage {stage}`: stage 1..N delivers a slice (again on a later call), N+1 the final block. */
@@ -59,9 +66,11 @@ export function createStageTool(plan: AssignmentPlan, sheet: AnswerSheet): ToolD
     parameters: Type.Object({ stage: Type.Integer({ description: 'stage number' }) }),
     async execute(_id, params) {
       const { stage } = params as { stage: number };
-      if (stage === plan.preset.stages + 1) return { content: [{ type: 'text', text: finalBlockPayload(plan) }], details: {} };
+      if (stage === plan.preset.stages + 1)
+        return { content: [{ type: 'text', text: finalBlockPayload(plan) }], details: {} };
       const planned = plan.stages[stage - 1];
-      if (planned === undefined) throw new Error(`${STAGE_TOOL}: stage ${stage} does not exist (1..${plan.preset.stages + 1})`);
+      if (planned === undefined)
+        throw new Error(`${STAGE_TOOL}: stage ${stage} does not exist (1..${plan.preset.stages + 1})`);
       const redelivery = sheet.delivered.has(stage);
       if (redelivery) sheet.stageRereads += 1;
       sheet.delivered.add(stage);

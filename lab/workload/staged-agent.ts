@@ -4,7 +4,17 @@ import type { RecoveryCalls } from '../report/lab-records.ts';
 import { summarizeForCompaction } from './lab-summarizer.ts';
 import type { AssignmentPlan } from './stage-plan.ts';
 import { ANSWER_TOOL, PAYLOAD, STAGE_TOOL } from './stage-tools.ts';
-import { FOLD_TOOL, foldMentioning, readCallId, readMentions, READ_TOOL, resultMention, searchHitShowing, visibleFiles, visibleLine } from './window-files.ts';
+import {
+  FOLD_TOOL,
+  foldMentioning,
+  READ_TOOL,
+  readCallId,
+  readMentions,
+  resultMention,
+  searchHitShowing,
+  visibleFiles,
+  visibleLine,
+} from './window-files.ts';
 
 export { FOLD_TOOL } from './window-files.ts';
 /** Recovery calls the agent makes in one batch at most (a small batch keeps re-reads from flooding the window). */
@@ -24,7 +34,9 @@ export interface AgentLog {
 type ToolCallRequest = { name: string; arguments: Record<string, unknown> };
 
 /** Something the agent must answer: a probe about a stage's marker, or a working-set check on a file's line. */
-type Need = { readonly kind: 'probe'; readonly id: string; readonly stage: number } | { readonly kind: 'check'; readonly id: string; readonly path: string; readonly line: number };
+type Need =
+  | { readonly kind: 'probe'; readonly id: string; readonly stage: number }
+  | { readonly kind: 'check'; readonly id: string; readonly path: string; readonly line: number };
 
 interface OpenNeed {
   readonly need: Need;
@@ -62,7 +74,10 @@ export function createStagedAgent(plan: AssignmentPlan): { policy: ModelPolicy; 
 
 /** The agent's plan, kept outside the window: stages absorbed and to come, and the needs still open. */
 class StagedAgent {
-  readonly log: AgentLog = { recovered: new Set(), recoveryReads: { peeks: 0, searches: 0, fileRereads: 0, stageRereads: 0 } };
+  readonly log: AgentLog = {
+    recovered: new Set(),
+    recoveryReads: { peeks: 0, searches: 0, fileRereads: 0, stageRereads: 0 },
+  };
   private readonly lastStage: number;
   private readonly absorbed = new Set<number>();
   private readonly open = new Map<string, OpenNeed>();
@@ -83,19 +98,33 @@ class StagedAgent {
     if (toRead.length > 0) return { toolCalls: toRead.map((path) => ({ name: READ_TOOL, arguments: { path } })) };
     const note = reads.length > 0 ? noteFor(this.noteStage, reads) : undefined;
     const { answers, recoveries } = this.answerFromWindow(request);
-    const toolCalls = [...(Object.keys(answers).length > 0 ? [{ name: ANSWER_TOOL, arguments: { answers } }] : []), ...recoveries];
+    const toolCalls = [
+      ...(Object.keys(answers).length > 0 ? [{ name: ANSWER_TOOL, arguments: { answers } }] : []),
+      ...recoveries,
+    ];
     if (this.open.size === 0 && recoveries.length === 0 && !this.finalDelivered && this.nextStage <= this.lastStage) {
       toolCalls.push({ name: STAGE_TOOL, arguments: { stage: this.nextStage } });
       this.nextStage += 1;
     }
     this.awaitingRecovery = recoveries.length > 0;
-    const purpose = recovering ? ('recovery' as const) : Object.keys(answers).length > 0 || recoveries.length > 0 ? ('probe' as const) : undefined;
-    if (toolCalls.length === 0) return { text: `${note === undefined ? '' : `${note}\n`}Assignment complete: ${this.plan.preset.stages} stages delivered, every question answered.`, ...(purpose === undefined ? {} : { purpose }) };
+    const purpose = recovering
+      ? ('recovery' as const)
+      : Object.keys(answers).length > 0 || recoveries.length > 0
+        ? ('probe' as const)
+        : undefined;
+    if (toolCalls.length === 0)
+      return {
+        text: `${note === undefined ? '' : `${note}\n`}Assignment complete: ${this.plan.preset.stages} stages delivered, every question answered.`,
+        ...(purpose === undefined ? {} : { purpose }),
+      };
     return { ...(note === undefined ? {} : { text: note }), toolCalls, ...(purpose === undefined ? {} : { purpose }) };
   }
 
   /** The newest batch's results: stage payloads absorbed (files to read, needs opened) and the file reads to note. */
-  private absorbBatch(messages: readonly Message[], recovering: boolean): { toRead: string[]; reads: { path: string; text: string }[] } {
+  private absorbBatch(
+    messages: readonly Message[],
+    recovering: boolean,
+  ): { toRead: string[]; reads: { path: string; text: string }[] } {
     const { calls, results } = newestBatch(messages);
     const toRead: string[] = [];
     const reads: { path: string; text: string }[] = [];
@@ -112,7 +141,13 @@ class StagedAgent {
         this.absorbed.add(stage);
         this.noteStage = stage;
         const line = text.split('\n').find((candidate) => candidate.startsWith(PAYLOAD.readLine));
-        if (line !== undefined) toRead.push(...line.slice(PAYLOAD.readLine.length).split(', ').filter((path) => path.length > 0));
+        if (line !== undefined)
+          toRead.push(
+            ...line
+              .slice(PAYLOAD.readLine.length)
+              .split(', ')
+              .filter((path) => path.length > 0),
+          );
         this.addNeeds(text);
       }
     }
@@ -127,7 +162,15 @@ class StagedAgent {
     const recoveries: ToolCallRequest[] = [];
     const offersFold = request.tools.some((tool) => tool.name === FOLD_TOOL);
     for (const [id, entry] of this.open) {
-      const value = entry.need.kind === 'probe' ? PAYLOAD.markerPattern(entry.need.stage).exec(visible)?.[1] : visibleLine(files, entry.need.path, entry.need.line, readCallId(request.messages, visible, entry.need.path) ?? entry.callId);
+      const value =
+        entry.need.kind === 'probe'
+          ? PAYLOAD.markerPattern(entry.need.stage).exec(visible)?.[1]
+          : visibleLine(
+              files,
+              entry.need.path,
+              entry.need.line,
+              readCallId(request.messages, visible, entry.need.path) ?? entry.callId,
+            );
       if (value !== undefined) {
         answers[id] = value;
         if (entry.attempts > 0) this.log.recovered.add(id);
@@ -149,16 +192,27 @@ class StagedAgent {
 
   private addNeeds(text: string): void {
     const add = (need: Need): void => {
-      if (!this.open.has(need.id)) this.open.set(need.id, { need, peeked: new Set(), searched: new Set(), reread: false, attempts: 0 });
+      if (!this.open.has(need.id))
+        this.open.set(need.id, { need, peeked: new Set(), searched: new Set(), reread: false, attempts: 0 });
     };
-    for (const match of text.matchAll(PAYLOAD.probePattern)) add({ kind: 'probe', id: match[1]!, stage: Number(match[2]) });
-    for (const match of text.matchAll(PAYLOAD.checkPattern)) add({ kind: 'check', id: match[1]!, line: Number(match[2]), path: match[3]! });
+    for (const match of text.matchAll(PAYLOAD.probePattern))
+      add({ kind: 'probe', id: match[1]!, stage: Number(match[2]) });
+    for (const match of text.matchAll(PAYLOAD.checkPattern))
+      add({ kind: 'check', id: match[1]!, line: Number(match[2]), path: match[3]! });
   }
 
-  private nextRecovery(entry: OpenNeed, messages: readonly Message[], visible: string, offersFold: boolean): ToolCallRequest | undefined {
+  private nextRecovery(
+    entry: OpenNeed,
+    messages: readonly Message[],
+    visible: string,
+    offersFold: boolean,
+  ): ToolCallRequest | undefined {
     const { need } = entry;
     if (offersFold && entry.attempts < FOLD_STEPS_PER_NEED) {
-      const step = need.kind === 'probe' ? this.markerFoldStep(entry, need.stage, visible) : this.fileFoldStep(entry, need.path, messages, visible);
+      const step =
+        need.kind === 'probe'
+          ? this.markerFoldStep(entry, need.stage, visible)
+          : this.fileFoldStep(entry, need.path, messages, visible);
       if (step !== undefined) return step;
     }
     if (entry.reread) return undefined;
@@ -195,7 +249,12 @@ class StagedAgent {
    * exact search of its arguments, then its result found by exact search of the call id, and
    * the fold that holds that result peeked whole.
    */
-  private fileFoldStep(entry: OpenNeed, path: string, messages: readonly Message[], visible: string): ToolCallRequest | undefined {
+  private fileFoldStep(
+    entry: OpenNeed,
+    path: string,
+    messages: readonly Message[],
+    visible: string,
+  ): ToolCallRequest | undefined {
     const named = foldMentioning(visible, [readMentions(path)[0]!], entry.peeked);
     if (named !== undefined) return this.peek(entry, named, { bytes: FILE_PEEK_BYTES });
     const callId = readCallId(messages, visible, path) ?? entry.callId;
@@ -203,7 +262,8 @@ class StagedAgent {
       entry.callId = callId;
       const hit = searchHitShowing(visible, resultMention(callId));
       // The hit's offset points at the call id, which canonical JSON puts after the text: the fold is peeked whole.
-      if (hit !== undefined && !entry.peeked.has(hit.foldId)) return this.peek(entry, hit.foldId, { bytes: FILE_PEEK_BYTES });
+      if (hit !== undefined && !entry.peeked.has(hit.foldId))
+        return this.peek(entry, hit.foldId, { bytes: FILE_PEEK_BYTES });
       if (!entry.searched.has(resultMention(callId))) return this.search(entry, resultMention(callId));
     }
     const callPattern = readMentions(path)[1]!;
@@ -217,7 +277,10 @@ export function recoveryCalls(log: AgentLog): RecoveryCalls {
 }
 
 /** The newest assistant message's tool calls (by id) and the results that answered them (runtime notices after them skipped). */
-function newestBatch(messages: readonly Message[]): { calls: Map<string, ToolCallRequest>; results: Extract<Message, { role: 'toolResult' }>[] } {
+function newestBatch(messages: readonly Message[]): {
+  calls: Map<string, ToolCallRequest>;
+  results: Extract<Message, { role: 'toolResult' }>[];
+} {
   const calls = new Map<string, ToolCallRequest>();
   const results: Extract<Message, { role: 'toolResult' }>[] = [];
   for (let position = messages.length - 1; position >= 0; position -= 1) {
@@ -228,15 +291,21 @@ function newestBatch(messages: readonly Message[]): { calls: Map<string, ToolCal
     }
     // A runtime's receipt or notice (a user-role message) may follow the results.
     if (message.role === 'user' && position > 0) continue;
-    if (message.role === 'assistant') for (const part of message.content) if (part.type === 'toolCall') calls.set(part.id, { name: part.name, arguments: part.arguments });
+    if (message.role === 'assistant')
+      for (const part of message.content)
+        if (part.type === 'toolCall') calls.set(part.id, { name: part.name, arguments: part.arguments });
     break;
   }
   return { calls, results };
 }
 
 function textOf(message: Message): string {
-  if (message.role === 'user') return typeof message.content === 'string' ? message.content : message.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
-  if (message.role === 'assistant') return message.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
+  if (message.role === 'user')
+    return typeof message.content === 'string'
+      ? message.content
+      : message.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
+  if (message.role === 'assistant')
+    return message.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
   return message.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
 }
 
@@ -254,7 +323,11 @@ export function foldNaming(visible: string, stage: number, exclude: ReadonlySet<
 function noteFor(stage: number, reads: readonly { path: string; text: string }[]): string {
   const findings = reads.map(({ path, text }) => {
     const lines = text.split('\n');
-    const declaration = lines.find((line) => /^export\s/.test(line))?.replace(/\s*[{=(].*$/, '').slice(0, 60) ?? 'no exports';
+    const declaration =
+      lines
+        .find((line) => /^export\s/.test(line))
+        ?.replace(/\s*[{=(].*$/, '')
+        .slice(0, 60) ?? 'no exports';
     return `${path}: ${lines.length} lines, ${declaration}`;
   });
   return `Stage ${stage} notes: ${findings.join('; ')}`;

@@ -36,7 +36,13 @@ export interface VisibleFiles {
 function noteCalls(content: readonly unknown[], sightings: ReadSightings): void {
   for (const part of content) {
     const call = part as { type?: unknown; name?: unknown; id?: unknown; arguments?: { path?: unknown } };
-    if (call.type === 'toolCall' && call.name === READ_TOOL && typeof call.id === 'string' && typeof call.arguments?.path === 'string') sightings.calls.set(call.id, call.arguments.path);
+    if (
+      call.type === 'toolCall' &&
+      call.name === READ_TOOL &&
+      typeof call.id === 'string' &&
+      typeof call.arguments?.path === 'string'
+    )
+      sightings.calls.set(call.id, call.arguments.path);
   }
 }
 
@@ -58,7 +64,9 @@ function notePeekedSource(text: string, sightings: ReadSightings): void {
     if (message.role === 'assistant') noteCalls(message.content, sightings);
     if (message.role === 'toolResult' && message.toolName === READ_TOOL && typeof message.toolCallId === 'string') {
       const path = sightings.calls.get(message.toolCallId);
-      const body = (message.content as { type?: unknown; text?: unknown }[]).map((part) => (part.type === 'text' && typeof part.text === 'string' ? part.text : '')).join('\n');
+      const body = (message.content as { type?: unknown; text?: unknown }[])
+        .map((part) => (part.type === 'text' && typeof part.text === 'string' ? part.text : ''))
+        .join('\n');
       if (isStub(body)) continue;
       if (path !== undefined) sightings.texts.set(path, body);
       else sightings.byCallId.set(message.toolCallId, body);
@@ -100,7 +108,11 @@ export function visibleLine(files: VisibleFiles, path: string, line: number, cal
  * briefs, search hits and child-fold lines all name the fold before describing it),
  * skipping folds already tried.
  */
-export function foldMentioning(visible: string, mentions: readonly string[], exclude: ReadonlySet<string>): string | undefined {
+export function foldMentioning(
+  visible: string,
+  mentions: readonly string[],
+  exclude: ReadonlySet<string>,
+): string | undefined {
   const escaped = mentions.map(escapeRegExp);
   const pattern = new RegExp(`fold_[0-9a-f]{24}|${escaped.join('|')}`, 'g');
   let lastFold: string | undefined;
@@ -119,7 +131,8 @@ export function readCallId(messages: readonly Message[], visible: string, path: 
   let found: string | undefined;
   for (const message of messages) {
     if (message.role !== 'assistant') continue;
-    for (const part of message.content) if (part.type === 'toolCall' && part.name === READ_TOOL && part.arguments.path === path) found = part.id;
+    for (const part of message.content)
+      if (part.type === 'toolCall' && part.name === READ_TOOL && part.arguments.path === path) found = part.id;
   }
   if (found !== undefined) return found;
   const pattern = new RegExp(`"path":${escapeRegExp(JSON.stringify(path))}\\},"id":"([^"]+)"`, 'g');
@@ -137,7 +150,10 @@ export function searchHitShowing(visible: string, mention: string): { foldId: st
   const lines = visible.split('\n');
   let hit: { foldId: string; offset: number } | undefined;
   for (let position = 0; position + 1 < lines.length; position += 1) {
-    const line = /^\d+\. fold (fold_[0-9a-f]{24}) · .* read: \{"action":"peek","id":"fold_[0-9a-f]{24}","offset":(\d+)\}$/.exec(lines[position]!);
+    const line =
+      /^\d+\. fold (fold_[0-9a-f]{24}) · .* read: \{"action":"peek","id":"fold_[0-9a-f]{24}","offset":(\d+)\}$/.exec(
+        lines[position]!,
+      );
     if (line !== null && lines[position + 1]!.includes(mention)) hit = { foldId: line[1]!, offset: Number(line[2]) };
   }
   return hit;

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Context, Message } from '@mariozechner/pi-ai';
-import * as piCodingAgent from '@mariozechner/pi-coding-agent';
 import type { AuthStorage, ModelRegistry } from '@mariozechner/pi-coding-agent';
+import * as piCodingAgent from '@mariozechner/pi-coding-agent';
 
 /**
  * The parts of a scripted Pi session that differ between Pi 0.x and 1.x: where a provider is
@@ -20,7 +20,10 @@ export interface ScriptedModelHost {
 
 /** Pi 1.x's model runtime, as far as these tests use it (not in the 0.x types the root compiles against). */
 interface ModelRuntimeClass {
-  create(options: { authPath: string; modelsPath: null; refreshOnCreate: boolean }): Promise<{ registerProvider(name: string, config: unknown): void; getModel(provider: string, id: string): unknown }>;
+  create(options: { authPath: string; modelsPath: null; refreshOnCreate: boolean }): Promise<{
+    registerProvider(name: string, config: unknown): void;
+    getModel(provider: string, id: string): unknown;
+  }>;
 }
 
 /**
@@ -30,7 +33,11 @@ interface ModelRuntimeClass {
 export async function scriptedModelHost(workDirectory: string): Promise<ScriptedModelHost> {
   const ModelRuntime = (piCodingAgent as unknown as { ModelRuntime?: ModelRuntimeClass }).ModelRuntime;
   if (ModelRuntime !== undefined) {
-    const modelRuntime = await ModelRuntime.create({ authPath: join(workDirectory, 'auth.json'), modelsPath: null, refreshOnCreate: false });
+    const modelRuntime = await ModelRuntime.create({
+      authPath: join(workDirectory, 'auth.json'),
+      modelsPath: null,
+      refreshOnCreate: false,
+    });
     return {
       registerProvider: (name, config) => modelRuntime.registerProvider(name, config),
       find: (provider, id) => modelRuntime.getModel(provider, id) as ReturnType<ModelRegistry['find']>,
@@ -39,10 +46,17 @@ export async function scriptedModelHost(workDirectory: string): Promise<Scripted
   }
   // Read from the namespace, not imported by name: Pi >= 0.74 has no AuthStorage export, and a
   // named import of it would fail to link under plain Node (the lab on another Pi version).
-  const { AuthStorage: authStorages, ModelRegistry: modelRegistries } = piCodingAgent as unknown as { AuthStorage: typeof AuthStorage; ModelRegistry: typeof ModelRegistry };
+  const { AuthStorage: authStorages, ModelRegistry: modelRegistries } = piCodingAgent as unknown as {
+    AuthStorage: typeof AuthStorage;
+    ModelRegistry: typeof ModelRegistry;
+  };
   const authStorage = authStorages.inMemory();
   const modelRegistry = modelRegistries.inMemory(authStorage);
-  return { registerProvider: (name, config) => modelRegistry.registerProvider(name, config), find: (provider, id) => modelRegistry.find(provider, id), sessionOptions: { authStorage, modelRegistry } };
+  return {
+    registerProvider: (name, config) => modelRegistry.registerProvider(name, config),
+    find: (provider, id) => modelRegistry.find(provider, id),
+    sessionOptions: { authStorage, modelRegistry },
+  };
 }
 
 /**
@@ -54,7 +68,10 @@ export function splitPrompt(context: Context): { messages: Message[]; overhead: 
   const all = context.messages as (Message | { role: 'system' })[];
   const messages = all.filter((message): message is Message => message.role !== 'system');
   const system = all.filter((message) => message.role === 'system');
-  const overhead = (context.systemPrompt?.length ?? 0) + JSON.stringify(context.tools ?? []).length + (system.length === 0 ? 0 : JSON.stringify(system).length);
+  const overhead =
+    (context.systemPrompt?.length ?? 0) +
+    JSON.stringify(context.tools ?? []).length +
+    (system.length === 0 ? 0 : JSON.stringify(system).length);
   return { messages, overhead };
 }
 

@@ -2,14 +2,24 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Message } from '@mariozechner/pi-ai';
-import { createAgentSession, DefaultResourceLoader, SessionManager, SettingsManager, VERSION, type AgentSession, type ExtensionAPI, type ModelRegistry, type ToolDefinition } from '@mariozechner/pi-coding-agent';
+import {
+  type AgentSession,
+  createAgentSession,
+  DefaultResourceLoader,
+  type ExtensionAPI,
+  type ModelRegistry,
+  SessionManager,
+  SettingsManager,
+  type ToolDefinition,
+  VERSION,
+} from '@mariozechner/pi-coding-agent';
 import { Type } from 'typebox';
-import { registerPiFold, type PiFoldRegistration } from '../../adapters/pi/register-pi-fold.ts';
 import type { PiHostScope } from '../../adapters/pi/host-api.ts';
+import { type PiFoldRegistration, registerPiFold } from '../../adapters/pi/register-pi-fold.ts';
 import type { PiFoldOptions } from '../../adapters/pi/session-registry.ts';
 import type { LedgerRow, Projection, ProjectionSink } from '../../ports/projection-sink.port.ts';
-import { notifyingUi, scriptedModelHost, type ProviderConfig } from './scripted-host.ts';
-import { scriptedProvider, type RecordedRequest, type ScriptedProviderOptions } from './scripted-provider.ts';
+import { notifyingUi, type ProviderConfig, scriptedModelHost } from './scripted-host.ts';
+import { type RecordedRequest, type ScriptedProviderOptions, scriptedProvider } from './scripted-provider.ts';
 
 export type { RecordedRequest, Script, ScriptedReply } from './scripted-provider.ts';
 export { CONTEXT_WINDOW } from './scripted-provider.ts';
@@ -66,7 +76,9 @@ export interface ScriptedPi {
  * above them, docs/behaviour.md B6.2): for tests of folding, commits and recovery that need the window to fill
  * at the pace of whole results. Spill itself is tested with the default policy.
  */
-export const KEEP_BLOBS_RAW: Readonly<Record<string, unknown>> = Object.freeze({ spill: { thresholdBytes: 65_536, keepBytes: 4_096 } });
+export const KEEP_BLOBS_RAW: Readonly<Record<string, unknown>> = Object.freeze({
+  spill: { thresholdBytes: 65_536, keepBytes: 4_096 },
+});
 
 /** Options for one scripted Pi session (the provider's own are in ScriptedProviderOptions). */
 export interface ScriptedPiOptions extends ScriptedProviderOptions {
@@ -78,7 +90,10 @@ export interface ScriptedPiOptions extends ScriptedProviderOptions {
   /** Wrap the extension API pi-fold registers on (the benchmark times the context hook this way). */
   readonly wrapExtensionApi?: (pi: ExtensionAPI) => ExtensionAPI;
   /** Other extensions loaded before and after pi-fold (a rival context manager). */
-  readonly otherExtensions?: { readonly before?: readonly ((pi: ExtensionAPI) => void)[]; readonly after?: readonly ((pi: ExtensionAPI) => void)[] };
+  readonly otherExtensions?: {
+    readonly before?: readonly ((pi: ExtensionAPI) => void)[];
+    readonly after?: readonly ((pi: ExtensionAPI) => void)[];
+  };
   /** Tools the session offers beside `fetch_blob`. */
   readonly extraTools?: readonly ToolDefinition[];
   /** More providers beside `scripted`, e.g. one on pi-ai's own API code against a local server. */
@@ -99,12 +114,17 @@ export async function openScriptedPi(options: ScriptedPiOptions): Promise<Script
 }
 
 /** The same scripted Pi session without pi-fold: the host alone, the reference the latency benchmark measures against. */
-export async function openScriptedHostAlone(options: Omit<ScriptedPiOptions, 'fold' | 'wrapExtensionApi'>): Promise<Omit<ScriptedPi, 'registration' | 'ledger'>> {
+export async function openScriptedHostAlone(
+  options: Omit<ScriptedPiOptions, 'fold' | 'wrapExtensionApi'>,
+): Promise<Omit<ScriptedPi, 'registration' | 'ledger'>> {
   const { registration: _none, ledger: _empty, ...opened } = await openSession({ ...options, fold: {} }, false);
   return opened;
 }
 
-async function openSession(options: ScriptedPiOptions, withFold: boolean): Promise<Omit<ScriptedPi, 'registration'> & { registration: PiFoldRegistration | undefined }> {
+async function openSession(
+  options: ScriptedPiOptions,
+  withFold: boolean,
+): Promise<Omit<ScriptedPi, 'registration'> & { registration: PiFoldRegistration | undefined }> {
   const requests: RecordedRequest[] = [];
   const ledger: LedgerRow[] = [];
   const notices: string[] = [];
@@ -117,7 +137,10 @@ async function openSession(options: ScriptedPiOptions, withFold: boolean): Promi
   const start = options.startModel ?? { provider: 'scripted', id: 's1' };
   const startModel = models.find(start.provider, start.id);
   // Said here rather than left to Pi, which would start on no model and send nothing.
-  if (startModel === undefined) throw new Error(`scripted Pi: no model ${start.id} of provider ${start.provider} (is the provider in options.providers?)`);
+  if (startModel === undefined)
+    throw new Error(
+      `scripted Pi: no model ${start.id} of provider ${start.provider} (is the provider in options.providers?)`,
+    );
   const settingsManager = SettingsManager.inMemory({ compaction: { enabled: options.compaction ?? true } });
   let registration: PiFoldRegistration | undefined;
   const sink: ProjectionSink = {
@@ -131,7 +154,11 @@ async function openSession(options: ScriptedPiOptions, withFold: boolean): Promi
     cwd: workDirectory,
     agentDir: agentDirectory,
     settingsManager,
-    extensionFactories: extensionFactories(options, withFold ? (registered) => (registration = registered) : undefined, sink),
+    extensionFactories: extensionFactories(
+      options,
+      withFold ? (registered) => (registration = registered) : undefined,
+      sink,
+    ),
     noSkills: true,
     noPromptTemplates: true,
     noThemes: true,
@@ -139,7 +166,10 @@ async function openSession(options: ScriptedPiOptions, withFold: boolean): Promi
   });
   await resourceLoader.reload();
   const sessionDirectory = options.sessionDirectory ?? join(workDirectory, 'sessions');
-  const sessionManager = options.sessionFile === undefined ? SessionManager.create(workDirectory, sessionDirectory) : SessionManager.open(options.sessionFile, sessionDirectory);
+  const sessionManager =
+    options.sessionFile === undefined
+      ? SessionManager.create(workDirectory, sessionDirectory)
+      : SessionManager.open(options.sessionFile, sessionDirectory);
   const { session } = await createAgentSession({
     cwd: workDirectory,
     agentDir: agentDirectory,
@@ -163,9 +193,23 @@ async function openSession(options: ScriptedPiOptions, withFold: boolean): Promi
 }
 
 /** The session's extensions: the other extensions around pi-fold, which registers on its (wrapped) API when `registered` is given. */
-function extensionFactories(options: ScriptedPiOptions, registered: ((registration: PiFoldRegistration) => void) | undefined, sink: ProjectionSink): ((pi: ExtensionAPI) => void)[] {
-  const piFold = (pi: ExtensionAPI) => registered?.(registerPiFold(options.wrapExtensionApi === undefined ? pi : options.wrapExtensionApi(pi), { ...options.fold, projectionSink: sink }));
-  return [...(options.otherExtensions?.before ?? []), ...(registered === undefined ? [] : [piFold]), ...(options.otherExtensions?.after ?? [])];
+function extensionFactories(
+  options: ScriptedPiOptions,
+  registered: ((registration: PiFoldRegistration) => void) | undefined,
+  sink: ProjectionSink,
+): ((pi: ExtensionAPI) => void)[] {
+  const piFold = (pi: ExtensionAPI) =>
+    registered?.(
+      registerPiFold(options.wrapExtensionApi === undefined ? pi : options.wrapExtensionApi(pi), {
+        ...options.fold,
+        projectionSink: sink,
+      }),
+    );
+  return [
+    ...(options.otherExtensions?.before ?? []),
+    ...(registered === undefined ? [] : [piFold]),
+    ...(options.otherExtensions?.after ?? []),
+  ];
 }
 
 /** Wait until Pi has finished any compaction or retry it started after a prompt. */

@@ -1,5 +1,12 @@
-import { createAssistantMessageEventStream, type AssistantMessage, type Context, type Message, type TextContent, type ToolCall } from '@mariozechner/pi-ai';
-import { splitPrompt, type ProviderConfig } from './scripted-host.ts';
+import {
+  type AssistantMessage,
+  type Context,
+  createAssistantMessageEventStream,
+  type Message,
+  type TextContent,
+  type ToolCall,
+} from '@mariozechner/pi-ai';
+import { type ProviderConfig, splitPrompt } from './scripted-host.ts';
 
 /**
  * The offline model of a scripted Pi session: a provider whose `streamSimple` records exactly
@@ -28,8 +35,16 @@ export interface RecordedRequest {
 
 /** What the scripted model answers. */
 export type ScriptedReply =
-  | { readonly kind: 'text'; readonly text: string; /** Report this many input tokens instead of the real count (to cross Pi's compaction threshold). */ readonly reportTokens?: number }
-  | { readonly kind: 'tools'; readonly text?: string; readonly calls: readonly { readonly name: string; readonly arguments: Record<string, unknown> }[] }
+  | {
+      readonly kind: 'text';
+      readonly text: string /** Report this many input tokens instead of the real count (to cross Pi's compaction threshold). */;
+      readonly reportTokens?: number;
+    }
+  | {
+      readonly kind: 'tools';
+      readonly text?: string;
+      readonly calls: readonly { readonly name: string; readonly arguments: Record<string, unknown> }[];
+    }
   | { readonly kind: 'overflow' };
 
 export type Script = (request: RecordedRequest, history: readonly RecordedRequest[]) => ScriptedReply;
@@ -67,22 +82,45 @@ type Model = Parameters<StreamSimple>[0];
 type StreamOptions = Parameters<StreamSimple>[2];
 type EventStream = ReturnType<typeof createAssistantMessageEventStream>;
 
-const ZERO_USAGE = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+const ZERO_USAGE = {
+  input: 0,
+  output: 0,
+  cacheRead: 0,
+  cacheWrite: 0,
+  totalTokens: 0,
+  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+};
 
 /** The `scripted` provider's registration: model `s1` (and `extraModels`), answering from `options.script`. */
 export function scriptedProvider(options: ScriptedProviderOptions, log: ScriptedProviderLog): ProviderConfig {
   const toolCallIds = { next: 0, prefix: options.toolCallIdPrefix ?? 'call_' };
-  const answer = (model: Model, context: Context, streamOptions: StreamOptions, stream: EventStream) => answerRequest({ options, log, toolCallIds }, model, context, streamOptions, stream);
+  const answer = (model: Model, context: Context, streamOptions: StreamOptions, stream: EventStream) =>
+    answerRequest({ options, log, toolCallIds }, model, context, streamOptions, stream);
   return {
     api: 'scripted-api',
     apiKey: 'offline',
     baseUrl: 'http://localhost:0',
-    models: [{ id: 's1', contextWindow: options.contextWindow ?? CONTEXT_WINDOW }, ...(options.extraModels ?? [])].map(({ id, contextWindow }) => ({ id, name: `Scripted ${id}`, reasoning: false, input: ['text' as const], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow, maxTokens: 8192 })),
+    models: [{ id: 's1', contextWindow: options.contextWindow ?? CONTEXT_WINDOW }, ...(options.extraModels ?? [])].map(
+      ({ id, contextWindow }) => ({
+        id,
+        name: `Scripted ${id}`,
+        reasoning: false,
+        input: ['text' as const],
+        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+        contextWindow,
+        maxTokens: 8192,
+      }),
+    ),
     streamSimple: (model, context: Context, streamOptions) => {
       const stream = createAssistantMessageEventStream();
       if (options.payloadHook === false) return answer(model, context, streamOptions, stream);
       // pi-ai's providers hand the request body to `onPayload` (Pi's before_provider_request) before sending it.
-      const payload = { model: model.id, system: context.systemPrompt, messages: context.messages, tools: context.tools };
+      const payload = {
+        model: model.id,
+        system: context.systemPrompt,
+        messages: context.messages,
+        tools: context.tools,
+      };
       void Promise.resolve(streamOptions?.onPayload?.(payload, model)).then(
         () => answer(model, context, streamOptions, stream),
         (error: unknown) => log.errors.push(`onPayload: ${String(error)}`),
@@ -99,19 +137,47 @@ interface Answering {
 }
 
 /** Record one request, ask the script, and stream its reply (or the failure it asks for). */
-function answerRequest(answering: Answering, model: Model, context: Context, streamOptions: StreamOptions, stream: EventStream): EventStream {
+function answerRequest(
+  answering: Answering,
+  model: Model,
+  context: Context,
+  streamOptions: StreamOptions,
+  stream: EventStream,
+): EventStream {
   const { options, log } = answering;
   const base = { api: model.api, provider: model.provider, model: model.id, timestamp: Date.now() };
-  if (streamOptions?.signal?.aborted) return fail(stream, 'aborted', { ...base, role: 'assistant', content: [], usage: ZERO_USAGE, stopReason: 'aborted', errorMessage: 'aborted before sending' });
+  if (streamOptions?.signal?.aborted)
+    return fail(stream, 'aborted', {
+      ...base,
+      role: 'assistant',
+      content: [],
+      usage: ZERO_USAGE,
+      stopReason: 'aborted',
+      errorMessage: 'aborted before sending',
+    });
   const { request, overhead } = recordedRequest(log.requests.length, model, context);
   log.requests.push(request);
   const reply = options.script(request, log.requests);
   if (reply.kind === 'overflow') {
-    return fail(stream, 'error', { ...base, role: 'assistant', content: [], usage: ZERO_USAGE, stopReason: 'error', errorMessage: `prompt is too long: ${request.promptTokens} tokens > ${CONTEXT_WINDOW} maximum` });
+    return fail(stream, 'error', {
+      ...base,
+      role: 'assistant',
+      content: [],
+      usage: ZERO_USAGE,
+      stopReason: 'error',
+      errorMessage: `prompt is too long: ${request.promptTokens} tokens > ${CONTEXT_WINDOW} maximum`,
+    });
   }
-  const reported = reply.kind === 'text' && reply.reportTokens !== undefined ? reply.reportTokens : request.promptTokens;
+  const reported =
+    reply.kind === 'text' && reply.reportTokens !== undefined ? reply.reportTokens : request.promptTokens;
   const previous = log.requests.length > 1 ? log.requests[log.requests.length - 2] : undefined;
-  const message: AssistantMessage = { ...base, role: 'assistant', content: replyContent(reply, answering.toolCallIds), usage: cachedUsage(reported, request, previous, overhead), stopReason: reply.kind === 'tools' ? 'toolUse' : 'stop' };
+  const message: AssistantMessage = {
+    ...base,
+    role: 'assistant',
+    content: replyContent(reply, answering.toolCallIds),
+    usage: cachedUsage(reported, request, previous, overhead),
+    stopReason: reply.kind === 'tools' ? 'toolUse' : 'stop',
+  };
   const deliver = () => {
     stream.push({ type: 'start', partial: message });
     stream.push({ type: 'done', reason: message.stopReason as 'stop' | 'toolUse', message });
@@ -123,27 +189,56 @@ function answerRequest(answering: Answering, model: Model, context: Context, str
 }
 
 /** What the model received, as the suites compare it; `overhead` is the chars sent around the messages. */
-function recordedRequest(index: number, model: Model, context: Context): { request: RecordedRequest; overhead: number } {
+function recordedRequest(
+  index: number,
+  model: Model,
+  context: Context,
+): { request: RecordedRequest; overhead: number } {
   const { messages, overhead } = splitPrompt(context);
   const serialized = messages.map((message) => JSON.stringify(message));
   const promptTokens = Math.ceil((serialized.reduce((sum, line) => sum + line.length, 0) + overhead) / 4);
   const wire = (context.messages as readonly unknown[]).map((message) => JSON.stringify(message));
-  return { request: { index, messages, serialized, wire, promptTokens, model: model.id, toolNames: offeredToolNames(context) }, overhead };
+  return {
+    request: { index, messages, serialized, wire, promptTokens, model: model.id, toolNames: offeredToolNames(context) },
+    overhead,
+  };
 }
 
-function replyContent(reply: Exclude<ScriptedReply, { kind: 'overflow' }>, toolCallIds: Answering['toolCallIds']): (TextContent | ToolCall)[] {
+function replyContent(
+  reply: Exclude<ScriptedReply, { kind: 'overflow' }>,
+  toolCallIds: Answering['toolCallIds'],
+): (TextContent | ToolCall)[] {
   const content: (TextContent | ToolCall)[] = [];
-  if (reply.kind === 'text' || reply.text !== undefined) content.push({ type: 'text', text: reply.kind === 'text' ? reply.text : reply.text! });
+  if (reply.kind === 'text' || reply.text !== undefined)
+    content.push({ type: 'text', text: reply.kind === 'text' ? reply.text : reply.text! });
   if (reply.kind === 'tools') {
-    for (const call of reply.calls) content.push({ type: 'toolCall', id: `${toolCallIds.prefix}${(toolCallIds.next += 1)}`, name: call.name, arguments: call.arguments });
+    for (const call of reply.calls)
+      content.push({
+        type: 'toolCall',
+        id: `${toolCallIds.prefix}${(toolCallIds.next += 1)}`,
+        name: call.name,
+        arguments: call.arguments,
+      });
   }
   return content;
 }
 
 /** Usage as a prefix-caching provider reports it: the messages shared with the previous request are read from cache. */
-function cachedUsage(reported: number, request: RecordedRequest, previous: RecordedRequest | undefined, overhead: number): AssistantMessage['usage'] {
+function cachedUsage(
+  reported: number,
+  request: RecordedRequest,
+  previous: RecordedRequest | undefined,
+  overhead: number,
+): AssistantMessage['usage'] {
   let sharedChars = overhead;
-  for (let position = 0; previous !== undefined && position < previous.serialized.length && previous.serialized[position] === request.serialized[position]; position += 1) sharedChars += request.serialized[position]!.length;
+  for (
+    let position = 0;
+    previous !== undefined &&
+    position < previous.serialized.length &&
+    previous.serialized[position] === request.serialized[position];
+    position += 1
+  )
+    sharedChars += request.serialized[position]!.length;
   const cacheRead = previous === undefined ? 0 : Math.min(reported, Math.floor(sharedChars / 4));
   return { ...ZERO_USAGE, input: reported - cacheRead, cacheRead, output: 20, totalTokens: reported + 20 };
 }
@@ -161,11 +256,18 @@ function fail(stream: EventStream, reason: 'aborted' | 'error', error: Assistant
  * declares them in its `system` messages (`toolsAdded`, `toolsRemoved`), whose replay in order
  * is the tool set in force, and `context.tools` stays empty.
  */
-function offeredToolNames(context: { readonly tools?: readonly { readonly name: string }[]; readonly messages: readonly unknown[] }): string[] {
+function offeredToolNames(context: {
+  readonly tools?: readonly { readonly name: string }[];
+  readonly messages: readonly unknown[];
+}): string[] {
   const listed = (context.tools ?? []).map((tool) => tool.name);
   if (listed.length > 0) return listed;
   const names = new Set<string>();
-  for (const message of context.messages as readonly { role?: string; toolsAdded?: readonly { name: string }[]; toolsRemoved?: readonly { name: string }[] }[]) {
+  for (const message of context.messages as readonly {
+    role?: string;
+    toolsAdded?: readonly { name: string }[];
+    toolsRemoved?: readonly { name: string }[];
+  }[]) {
     if (message.role !== 'system') continue;
     for (const tool of message.toolsAdded ?? []) names.add(tool.name);
     for (const tool of message.toolsRemoved ?? []) names.delete(tool.name);

@@ -31,7 +31,9 @@ type CallOptions = Parameters<MockLanguageModelV3['doGenerate']>[0];
  * models, but its providers are V4). The two take the same options and return the same
  * shapes for everything scripted here; the root's ai@6 types name only the V3 one.
  */
-const MockLanguageModel: typeof MockLanguageModelV3 = (aiTest as unknown as { MockLanguageModelV4?: typeof MockLanguageModelV3 }).MockLanguageModelV4 ?? MockLanguageModelV3;
+const MockLanguageModel: typeof MockLanguageModelV3 =
+  (aiTest as unknown as { MockLanguageModelV4?: typeof MockLanguageModelV3 }).MockLanguageModelV4 ??
+  MockLanguageModelV3;
 
 /**
  * A MockLanguageModelV3 driven by a script, reporting usage like a provider with a prefix
@@ -53,7 +55,11 @@ export class ScriptedModel {
    */
   constructor(
     private readonly script: Script,
-    private readonly options: { readonly cheapUsage?: boolean; readonly modelId?: string; readonly callIdPrefix?: string } = {},
+    private readonly options: {
+      readonly cheapUsage?: boolean;
+      readonly modelId?: string;
+      readonly callIdPrefix?: string;
+    } = {},
   ) {
     const callId = (call: number, position: number) => `${options.callIdPrefix ?? 'call_'}${call}_${position}`;
     this.model = new MockLanguageModel({
@@ -61,7 +67,15 @@ export class ScriptedModel {
       doGenerate: async (options) => {
         const { step, usage, call } = this.respond(options);
         return {
-          content: step.text !== undefined ? [{ type: 'text', text: step.text }] : (step.toolCalls ?? []).map((toolCall, position) => ({ type: 'tool-call' as const, toolCallId: callId(call, position), toolName: toolCall.toolName, input: JSON.stringify(toolCall.input) })),
+          content:
+            step.text !== undefined
+              ? [{ type: 'text', text: step.text }]
+              : (step.toolCalls ?? []).map((toolCall, position) => ({
+                  type: 'tool-call' as const,
+                  toolCallId: callId(call, position),
+                  toolName: toolCall.toolName,
+                  input: JSON.stringify(toolCall.input),
+                })),
           finishReason: { unified: step.text !== undefined ? 'stop' : 'tool-calls', raw: undefined },
           usage,
           warnings: [],
@@ -70,12 +84,28 @@ export class ScriptedModel {
       doStream: async (options) => {
         const { step, usage, call } = this.respond(options);
         const parts: unknown[] = [{ type: 'stream-start', warnings: [] }];
-        if (step.text !== undefined) parts.push({ type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: step.text }, { type: 'text-end', id: 't' });
+        if (step.text !== undefined)
+          parts.push(
+            { type: 'text-start', id: 't' },
+            { type: 'text-delta', id: 't', delta: step.text },
+            { type: 'text-end', id: 't' },
+          );
         for (const [position, toolCall] of (step.toolCalls ?? []).entries()) {
-          parts.push({ type: 'tool-call', toolCallId: callId(call, position), toolName: toolCall.toolName, input: JSON.stringify(toolCall.input) });
+          parts.push({
+            type: 'tool-call',
+            toolCallId: callId(call, position),
+            toolName: toolCall.toolName,
+            input: JSON.stringify(toolCall.input),
+          });
         }
-        parts.push({ type: 'finish', finishReason: { unified: step.text !== undefined ? 'stop' : 'tool-calls', raw: undefined }, usage });
-        return { stream: simulateReadableStream({ chunks: parts as never[], initialDelayInMs: null, chunkDelayInMs: null }) };
+        parts.push({
+          type: 'finish',
+          finishReason: { unified: step.text !== undefined ? 'stop' : 'tool-calls', raw: undefined },
+          usage,
+        });
+        return {
+          stream: simulateReadableStream({ chunks: parts as never[], initialDelayInMs: null, chunkDelayInMs: null }),
+        };
       },
     });
   }
@@ -85,8 +115,14 @@ export class ScriptedModel {
     const cheap = this.options.cheapUsage === true;
     const serialized = cheap ? '' : serializePrompt(options.prompt);
     const tokens = cheap ? Math.ceil(JSON.stringify(options.prompt).length / 3.6) + 50 : promptTokens(options.prompt);
-    const cacheRead = this.previousSerialized.length > 0 && serialized.startsWith(this.previousSerialized) ? this.previousTokens : 0;
-    this.calls.push({ prompt: options.prompt, tokens, cacheRead, toolNames: (options.tools ?? []).map((tool) => tool.name) });
+    const cacheRead =
+      this.previousSerialized.length > 0 && serialized.startsWith(this.previousSerialized) ? this.previousTokens : 0;
+    this.calls.push({
+      prompt: options.prompt,
+      tokens,
+      cacheRead,
+      toolNames: (options.tools ?? []).map((tool) => tool.name),
+    });
     this.previousSerialized = serialized;
     this.previousTokens = tokens;
     const usage: ModelUsage = {

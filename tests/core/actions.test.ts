@@ -12,7 +12,11 @@ beforeEach(async () => {
 });
 
 function stateOf(target: FoldRuntime): string {
-  return JSON.stringify({ memory: target.view.memory.snapshot(target.view.lattice.expanded, []), frozen: serialize(target.view.frozen ?? []), causes: [...target.view.pendingCauses] });
+  return JSON.stringify({
+    memory: target.view.memory.snapshot(target.view.lattice.expanded, []),
+    frozen: serialize(target.view.frozen ?? []),
+    causes: [...target.view.pendingCauses],
+  });
 }
 
 async function refusal(call: unknown): Promise<FoldError> {
@@ -21,7 +25,8 @@ async function refusal(call: unknown): Promise<FoldError> {
     () => undefined,
     (caught: unknown) => caught,
   );
-  if (!FoldError.isInstance(error)) throw new Error(`expected a FoldError for ${JSON.stringify(call)}, got ${String(error)}`);
+  if (!FoldError.isInstance(error))
+    throw new Error(`expected a FoldError for ${JSON.stringify(call)}, got ${String(error)}`);
   expect(stateOf(runtime)).toBe(before);
   return error;
 }
@@ -84,10 +89,13 @@ describe('every action refuses bad input with a named error and leaves state unc
   });
 
   it('expand is refused on an expanded fold, on a hidden child, and over maxTarget', async () => {
-    const chapter = runtime.view.visibleFolds.find((placed) => placed.record.parts.some((part) => part.kind === 'fold'));
+    const chapter = runtime.view.visibleFolds.find((placed) =>
+      placed.record.parts.some((part) => part.kind === 'fold'),
+    );
     if (chapter !== undefined) {
       const child = chapter.record.parts.find((part) => part.kind === 'fold')!;
-      if (child.kind === 'fold') expect((await refusal({ action: 'expand', id: child.foldId })).code).toBe('ACTION.NOT_EXPANDED');
+      if (child.kind === 'fold')
+        expect((await refusal({ action: 'expand', id: child.foldId })).code).toBe('ACTION.NOT_EXPANDED');
     }
     // Outermost first, so each child becomes visible before it is tried.
     const depth = (id: string): number => {
@@ -113,9 +121,13 @@ describe('every action refuses bad input with a named error and leaves state unc
   });
 
   it('unpin of something not pinned, refold of a collapsed fold, peek past the end', async () => {
-    expect((await refusal({ action: 'unpin', ids: [runtime.view.index.entries[2]!.id] })).code).toBe('ACTION.UNKNOWN_ID');
+    expect((await refusal({ action: 'unpin', ids: [runtime.view.index.entries[2]!.id] })).code).toBe(
+      'ACTION.UNKNOWN_ID',
+    );
     expect((await refusal({ action: 'refold', id: standingFold() })).code).toBe('ACTION.NOT_EXPANDED');
-    expect((await refusal({ action: 'peek', id: standingFold(), offset: 10_000_000 })).code).toBe('ACTION.INVALID_ARGUMENT');
+    expect((await refusal({ action: 'peek', id: standingFold(), offset: 10_000_000 })).code).toBe(
+      'ACTION.INVALID_ARGUMENT',
+    );
   });
 });
 
@@ -136,7 +148,12 @@ describe('actions that succeed', () => {
     const record = runtime.view.lattice.record(mark)!;
     expect(record.brief).toBe('My own words.');
     expect(record.provenance).toBe('supplied');
-    expect(runtime.view.frozen!.some((message) => (message.kind === 'synthetic' || message.kind === 'stub') && message.text.includes('My own words.'))).toBe(true);
+    expect(
+      runtime.view.frozen!.some(
+        (message) =>
+          (message.kind === 'synthetic' || message.kind === 'stub') && message.text.includes('My own words.'),
+      ),
+    ).toBe(true);
   });
 
   it('peek slices exact verified bytes and pages with nextOffset', async () => {
@@ -146,7 +163,8 @@ describe('actions that succeed', () => {
     const first = await runtime.act({ action: 'peek', id, offset: 0, bytes: 1024 });
     const next = first.data.nextOffset as number;
     const second = await runtime.act({ action: 'peek', id, offset: next, bytes: 1024 });
-    const joined = first.text.slice(0, first.text.lastIndexOf('\n[')) + second.text.slice(0, second.text.lastIndexOf('\n['));
+    const joined =
+      first.text.slice(0, first.text.lastIndexOf('\n[')) + second.text.slice(0, second.text.lastIndexOf('\n['));
     expect(document.startsWith(joined)).toBe(true);
     const head = await runtime.act({ action: 'peek', id, bytes: 1024 });
     expect(head.text).toMatch(/exact source bytes omitted/);
@@ -162,7 +180,8 @@ describe('actions that succeed', () => {
   });
 
   it('unmark holds a span raw; reboundary re-cuts and can return to raw', async () => {
-    const mark = runtime.view.memory.marks.find((candidate) => candidate.kind === 'chapter') ?? runtime.view.memory.marks[0]!;
+    const mark =
+      runtime.view.memory.marks.find((candidate) => candidate.kind === 'chapter') ?? runtime.view.memory.marks[0]!;
     await runtime.act({ action: 'unmark', id: mark.id });
     expect(runtime.view.memory.markById(mark.id)).toBeUndefined();
     expect(runtime.view.memory.holds.length).toBe(1);
@@ -176,13 +195,23 @@ describe('actions that succeed', () => {
 
 describe('unmark keeps its promise', () => {
   it('no pending mark around or inside a withdrawn span can fold it later', async () => {
-    const chapter = runtime.view.memory.marks.find((mark) => mark.kind === 'chapter' && runtime.view.memory.marks.some((inner) => inner.kind === 'tool' && runtime.view.index.positionOf(inner.firstEntryId)! > runtime.view.index.positionOf(mark.firstEntryId)! && runtime.view.index.positionOf(inner.lastEntryId)! <= runtime.view.index.positionOf(mark.lastEntryId)!));
+    const chapter = runtime.view.memory.marks.find(
+      (mark) =>
+        mark.kind === 'chapter' &&
+        runtime.view.memory.marks.some(
+          (inner) =>
+            inner.kind === 'tool' &&
+            runtime.view.index.positionOf(inner.firstEntryId)! > runtime.view.index.positionOf(mark.firstEntryId)! &&
+            runtime.view.index.positionOf(inner.lastEntryId)! <= runtime.view.index.positionOf(mark.lastEntryId)!,
+        ),
+    );
     const target = chapter ?? runtime.view.memory.marks.find((mark) => mark.kind === 'chapter')!;
     const first = runtime.view.index.positionOf(target.firstEntryId)!;
     const last = runtime.view.index.positionOf(target.lastEntryId)!;
     // Folds that already stood inside the span stay as they were; nothing new may hide.
     const hiddenBefore = new Set<number>();
-    for (let position = first; position <= last; position += 1) if (runtime.view.lattice.isHidden(position)) hiddenBefore.add(position);
+    for (let position = first; position <= last; position += 1)
+      if (runtime.view.lattice.isHidden(position)) hiddenBefore.add(position);
     await runtime.act({ action: 'unmark', id: target.id });
     for (const mark of runtime.view.memory.marks) {
       const markFirst = runtime.view.index.positionOf(mark.firstEntryId)!;
@@ -191,6 +220,7 @@ describe('unmark keeps its promise', () => {
     }
     runtime.requestCommit('user-fold');
     await runtime.project(runtime.view.index.entries);
-    for (let position = first; position <= last; position += 1) expect(runtime.view.lattice.isHidden(position)).toBe(hiddenBefore.has(position));
+    for (let position = first; position <= last; position += 1)
+      expect(runtime.view.lattice.isHidden(position)).toBe(hiddenBefore.has(position));
   });
 });

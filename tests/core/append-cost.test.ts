@@ -6,10 +6,16 @@ import { FoldRuntime } from '../../core/fold-runtime.ts';
 import { DEFAULT_PRICE_LIST } from '../../core/price-lists.ts';
 import { resolveSettings } from '../../core/settings.ts';
 import type { TranscriptIndex } from '../../core/transcript-index.ts';
-import type { EngineState } from '../../ports/fold-records.ts';
 import type { PriceList } from '../../ports/cost-model.port.ts';
+import type { EngineState } from '../../ports/fold-records.ts';
 import type { TranscriptEntry } from '../../ports/transcript-source.port.ts';
-import { assistantEntry, seededRandom, sourceLikeText, toolResultEntry, userEntry } from '../../testing/synthetic-session.ts';
+import {
+  assistantEntry,
+  seededRandom,
+  sourceLikeText,
+  toolResultEntry,
+  userEntry,
+} from '../../testing/synthetic-session.ts';
 
 /**
  * A pure append must cost what it adds, not the session (bench:engine's append scaling).
@@ -26,7 +32,10 @@ class CountingStore extends MemoryFoldStore {
   }
 }
 
-async function openBand(priceList: PriceList, settings: { rawFloorTokens?: number } = {}): Promise<{ runtime: FoldRuntime; store: CountingStore }> {
+async function openBand(
+  priceList: PriceList,
+  settings: { rawFloorTokens?: number } = {},
+): Promise<{ runtime: FoldRuntime; store: CountingStore }> {
   const store = new CountingStore();
   const runtime = await FoldRuntime.open({
     sessionId: 'append-cost',
@@ -40,7 +49,10 @@ async function openBand(priceList: PriceList, settings: { rawFloorTokens?: numbe
 /** One read step whose result is `resultChars` long. */
 function readStep(random: () => number, step: number, resultChars: number): TranscriptEntry[] {
   const call = { id: `c${step}`, name: 'read', arguments: { path: `src/f${step}.c` } };
-  return [assistantEntry(`a${step}`, `step ${step}`, [call]), toolResultEntry(`r${step}`, call.id, 'read', sourceLikeText(random, resultChars, `f${step}`))];
+  return [
+    assistantEntry(`a${step}`, `step ${step}`, [call]),
+    toolResultEntry(`r${step}`, call.id, 'read', sourceLikeText(random, resultChars, `f${step}`)),
+  ];
 }
 
 /** Count calls of the index's `positionOf` (how the engine places a mark or a hold on the branch). */
@@ -83,7 +95,10 @@ describe('a pure append costs what it adds (docs/behaviour.md B3.2, B3.6)', () =
     // A line at 2,000 tokens is crossed at once; the band's aim (40 % of 50M tokens) is far above the window,
     // so the band asks to free nothing: no commit is planned and no state is written for it. The floor is off
     // so the tool marks stand outside it (a commit could land them, were one planned).
-    const { runtime, store } = await openBand({ ...DEFAULT_PRICE_LIST, longContext: { aboveTokens: 2_000, rates: DEFAULT_PRICE_LIST.base } }, { rawFloorTokens: 0 });
+    const { runtime, store } = await openBand(
+      { ...DEFAULT_PRICE_LIST, longContext: { aboveTokens: 2_000, rates: DEFAULT_PRICE_LIST.base } },
+      { rawFloorTokens: 0 },
+    );
     const random = seededRandom(5);
     const entries: TranscriptEntry[] = [userEntry('u0', 'go')];
     for (let step = 1; step <= 12; step += 1) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { collectGarbage } from '../../application/retention/store-gc.ts';
-import { BlobPrewrites, PREWRITE_FRESH_MS, PREWRITES_IN_FLIGHT, type BlobToStore } from '../../core/blob-prewrites.ts';
+import { BlobPrewrites, type BlobToStore, PREWRITE_FRESH_MS, PREWRITES_IN_FLIGHT } from '../../core/blob-prewrites.ts';
 import { createCharsCostModel } from '../../core/chars-cost-model.ts';
 import { FoldRuntime } from '../../core/fold-runtime.ts';
 import { sha256Hex } from '../../core/hashing.ts';
@@ -52,7 +52,12 @@ const turns = async (count = 20) => {
 };
 
 async function runSession(store: LoggingStore, requestTime: (step: number) => number | undefined) {
-  const runtime = await FoldRuntime.open({ sessionId: 'session-prewrite', settings: resolveSettings({ providerInputBudget: 18_000 }), foldStore: store, costModel: createCharsCostModel() });
+  const runtime = await FoldRuntime.open({
+    sessionId: 'session-prewrite',
+    settings: resolveSettings({ providerInputBudget: 18_000 }),
+    foldStore: store,
+    costModel: createCharsCostModel(),
+  });
   const session = new SyntheticSession({ seed: 3, resultChars: [2_000, 6_000], noteShare: 0 });
   /** Mark ids pending when each request began (a mark keeps its id as a fold). */
   const pendingBefore: Set<string>[] = [];
@@ -74,14 +79,27 @@ describe('blobs of pending marks are written before their commit', () => {
   it('a commit request writes and reads back no blob of a mark that was pending before it; each was put, read back and flushed earlier', async () => {
     const store = new LoggingStore();
     const pendingBefore = await runSession(store, (step) => 1_000_000 + step * 1_000);
-    const folds = store.log.flatMap((event, at) => (event.kind === 'fold' && pendingBefore[event.request]?.has(event.record.id) ? [{ event, at }] : []));
+    const folds = store.log.flatMap((event, at) =>
+      event.kind === 'fold' && pendingBefore[event.request]?.has(event.record.id) ? [{ event, at }] : [],
+    );
     expect(folds.length, 'some commits landed marks that were pending before their request').toBeGreaterThan(0);
     for (const { event, at } of folds) {
       for (const sha256 of entryShas(event.record)) {
-        const touching = store.log.filter((logged) => logged.kind !== 'flush' && logged.kind !== 'fold' && logged.sha256 === sha256 && logged.request === event.request);
-        expect(touching, `blob ${sha256.slice(0, 8)} of ${event.record.id} was not written again by its commit request`).toEqual([]);
+        const touching = store.log.filter(
+          (logged) =>
+            logged.kind !== 'flush' &&
+            logged.kind !== 'fold' &&
+            logged.sha256 === sha256 &&
+            logged.request === event.request,
+        );
+        expect(
+          touching,
+          `blob ${sha256.slice(0, 8)} of ${event.record.id} was not written again by its commit request`,
+        ).toEqual([]);
         const put = store.log.findIndex((logged) => logged.kind === 'put' && logged.sha256 === sha256);
-        const read = store.log.findIndex((logged, index) => index > put && logged.kind === 'read' && logged.sha256 === sha256);
+        const read = store.log.findIndex(
+          (logged, index) => index > put && logged.kind === 'read' && logged.sha256 === sha256,
+        );
         const flush = store.log.findIndex((logged, index) => index > read && logged.kind === 'flush');
         expect(put, 'put ahead').toBeGreaterThanOrEqual(0);
         expect(read, 'read back after its put').toBeGreaterThan(put);
@@ -98,9 +116,21 @@ describe('blobs of pending marks are written before their commit', () => {
     expect(folds.length).toBeGreaterThan(0);
     for (const fold of folds) {
       for (const sha256 of entryShas(fold.record)) {
-        const kinds = store.log.filter((logged) => logged.kind !== 'flush' && logged.kind !== 'fold' && logged.sha256 === sha256 && logged.request <= fold.request).map((logged) => logged.kind);
+        const kinds = store.log
+          .filter(
+            (logged) =>
+              logged.kind !== 'flush' &&
+              logged.kind !== 'fold' &&
+              logged.sha256 === sha256 &&
+              logged.request <= fold.request,
+          )
+          .map((logged) => logged.kind);
         expect(kinds, 'put and read back by a commit request, never between requests').toContain('put');
-        expect(store.log.some((logged) => logged.kind === 'put' && logged.sha256 === sha256 && !Number.isInteger(logged.request))).toBe(false);
+        expect(
+          store.log.some(
+            (logged) => logged.kind === 'put' && logged.sha256 === sha256 && !Number.isInteger(logged.request),
+          ),
+        ).toBe(false);
       }
     }
   });
@@ -122,7 +152,9 @@ describe('BlobPrewrites', () => {
     expect(collected).toEqual(['second']);
     await prewrites.settle();
     expect(puts().sort()).toEqual([one!.sha256, two!.sha256].sort());
-    expect([...(await prewrites.readyAmong([one!.sha256, two!.sha256], 2))].sort()).toEqual([one!.sha256, two!.sha256].sort());
+    expect([...(await prewrites.readyAmong([one!.sha256, two!.sha256], 2))].sort()).toEqual(
+      [one!.sha256, two!.sha256].sort(),
+    );
 
     // A commit before the turn: the waiting collection runs, the commit takes back the blob it writes itself.
     prewrites.startLater(store, () => (collected.push('third'), [three!, four!]), 3);
@@ -181,7 +213,12 @@ describe('BlobPrewrites', () => {
     expect([...(await ready)].sort()).toEqual(underWay.map((item) => item.sha256).sort());
     await prewrites.settle();
     const written = await Promise.all(blobs.map((item) => store.hasBlob(item.sha256)));
-    expect(written, 'the queued ones were left to the commit').toEqual([...underWay.map(() => true), false, false, false]);
+    expect(written, 'the queued ones were left to the commit').toEqual([
+      ...underWay.map(() => true),
+      false,
+      false,
+      false,
+    ]);
   });
 
   it('a write the store refuses is not ready (the commit writes it and meets the error itself)', async () => {
@@ -206,7 +243,10 @@ describe('BlobPrewrites', () => {
     const kept = blob('bytes of a committed fold');
     prewrites.start(store, [orphan, kept], Date.now());
     await prewrites.settle();
-    const withKept: FoldRecord = { ...sampleFoldRecord(), parts: [{ kind: 'entry', entryId: kept.entryId, sha256: kept.sha256, chars: kept.bytes.length }] };
+    const withKept: FoldRecord = {
+      ...sampleFoldRecord(),
+      parts: [{ kind: 'entry', entryId: kept.entryId, sha256: kept.sha256, chars: kept.bytes.length }],
+    };
     await store.putFold('session-gc', withKept);
     const recent = await collectGarbage(store);
     expect(recent.deleted.count, 'within the grace period nothing is deleted').toBe(0);

@@ -6,12 +6,20 @@ import { assistantEntry, SyntheticSession, toolResultEntry, userEntry } from '..
 import { openRuntime, providerTokens } from '../support/drive-session.ts';
 
 /** Project until the runtime refuses; returns the refusal. */
-async function driveUntilRefused(runtime: Awaited<ReturnType<typeof openRuntime>>['runtime'], session: SyntheticSession): Promise<FoldError> {
+async function driveUntilRefused(
+  runtime: Awaited<ReturnType<typeof openRuntime>>['runtime'],
+  session: SyntheticSession,
+): Promise<FoldError> {
   for (let step = 0; step < 200; step += 1) {
     session.step();
     try {
       const result = await runtime.project(session.entries);
-      runtime.recordUsage({ input: providerTokens(result.ledger.totalChars), cacheRead: 0, cacheWrite: 0, output: 100 });
+      runtime.recordUsage({
+        input: providerTokens(result.ledger.totalChars),
+        cacheRead: 0,
+        cacheWrite: 0,
+        output: 100,
+      });
     } catch (error) {
       if (FoldError.isInstance(error)) return error;
       throw error;
@@ -37,7 +45,10 @@ describe('I6 refusals say why', () => {
     // Two results each under the spill threshold (a single 30 KB one would be spilled, docs/behaviour.md B6.2).
     const entries = [
       userEntry('u1', 'start'),
-      assistantEntry('a1', 'reading', [{ id: 'c1', name: 'read', arguments: { path: 'x' } }, { id: 'c2', name: 'read', arguments: { path: 'z' } }]),
+      assistantEntry('a1', 'reading', [
+        { id: 'c1', name: 'read', arguments: { path: 'x' } },
+        { id: 'c2', name: 'read', arguments: { path: 'z' } },
+      ]),
       toolResultEntry('r1', 'c1', 'read', 'y'.repeat(15_000)),
       toolResultEntry('r2', 'c2', 'read', 'w'.repeat(15_000)),
     ];

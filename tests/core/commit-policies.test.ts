@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { priceRequest } from '../../core/chars-cost-model.ts';
-import { DEFAULT_PRICE_LIST } from '../../core/price-lists.ts';
-import type { FoldRuntime } from '../../core/fold-runtime.ts';
 import type { RecordingProjectionSink } from '../../adapters/projection-recorder/recording-projection-sink.ts';
+import { priceRequest } from '../../core/chars-cost-model.ts';
+import type { FoldRuntime } from '../../core/fold-runtime.ts';
+import { DEFAULT_PRICE_LIST } from '../../core/price-lists.ts';
 import { SyntheticSession } from '../../testing/synthetic-session.ts';
 import { appendOnlyViolations } from '../../testing/window-checks.ts';
 import { openRuntime, providerTokens } from '../support/drive-session.ts';
@@ -20,7 +20,14 @@ interface Driven {
 }
 
 /** Drive a synthetic session, billing each request like a prefix cache would (rewrites pay fresh from their first changed byte on). */
-async function drive(options: { seed: number; steps: number; settings?: Record<string, unknown>; gapAt?: number; gapMs?: number; onRequest?: (runtime: FoldRuntime, session: SyntheticSession) => void }): Promise<Driven> {
+async function drive(options: {
+  seed: number;
+  steps: number;
+  settings?: Record<string, unknown>;
+  gapAt?: number;
+  gapMs?: number;
+  onRequest?: (runtime: FoldRuntime, session: SyntheticSession) => void;
+}): Promise<Driven> {
   const { runtime, sink } = await openRuntime({ settings: { providerInputBudget: BUDGET, ...options.settings } });
   const session = new SyntheticSession({ seed: options.seed, resultChars: [3000, 16_000] });
   let dollars = 0;
@@ -32,12 +39,22 @@ async function drive(options: { seed: number; steps: number; settings?: Record<s
     const result = await runtime.project(session.entries, { requestTime: clock });
     const prompt = providerTokens(result.ledger.totalChars);
     const previous = sink.projections[sink.projections.length - 2];
-    const keptChars = previous === undefined ? 0 : result.ledger.causes.length === 0 ? previous.ledger.totalChars : keptPrefixChars(previous.messages, result.messages);
+    const keptChars =
+      previous === undefined
+        ? 0
+        : result.ledger.causes.length === 0
+          ? previous.ledger.totalChars
+          : keptPrefixChars(previous.messages, result.messages);
     const cached = Math.min(prompt, keptChars === 0 ? 0 : providerTokens(keptChars));
     const usage = { input: prompt - cached, cacheRead: cached, cacheWrite: 0, output: 200 };
     dollars += priceRequest(DEFAULT_PRICE_LIST, usage);
     runtime.recordUsage(usage);
-    if (result.ledger.foldsLanded > 0) commits.push({ request: result.ledger.request, reason: runtime.view.scheduler.lastReason, folds: result.ledger.foldsLanded });
+    if (result.ledger.foldsLanded > 0)
+      commits.push({
+        request: result.ledger.request,
+        reason: runtime.view.scheduler.lastReason,
+        folds: result.ledger.foldsLanded,
+      });
     options.onRequest?.(runtime, session);
   }
   return { runtime, sink, dollars, commits };
@@ -45,7 +62,12 @@ async function drive(options: { seed: number; steps: number; settings?: Record<s
 
 function keptPrefixChars(before: readonly { bytes: string }[], after: readonly { bytes: string }[]): number {
   let chars = 0;
-  for (let index = 0; index < Math.min(before.length, after.length) && before[index]!.bytes === after[index]!.bytes; index += 1) chars += before[index]!.bytes.length;
+  for (
+    let index = 0;
+    index < Math.min(before.length, after.length) && before[index]!.bytes === after[index]!.bytes;
+    index += 1
+  )
+    chars += before[index]!.bytes.length;
   return chars;
 }
 
@@ -58,11 +80,12 @@ describe('B3.2 the cost policy against the seed band', () => {
     expect(cost.dollars).toBeLessThan(band.dollars);
     expect(appendOnlyViolations(cost.sink.projections)).toEqual([]);
     expect(cost.runtime.view.memory.counters.unattributedRewrites).toBe(0);
-    for (const projection of cost.sink.projections) expect(projection.ledger.estimatedTokens).toBeLessThanOrEqual(BUDGET);
+    for (const projection of cost.sink.projections)
+      expect(projection.ledger.estimatedTokens).toBeLessThanOrEqual(BUDGET);
   });
 });
 
-describe('B3.6 immediate: the default\'s trigger, one mark per request', () => {
+describe("B3.6 immediate: the default's trigger, one mark per request", () => {
   it('fires where the cost policy first fires, lands one fold per request, and rewrites more often', async () => {
     const cost = await drive({ seed: 11, steps: 220 });
     const immediate = await drive({ seed: 11, steps: 220, settings: { scheduling: 'immediate' } });
@@ -74,7 +97,7 @@ describe('B3.6 immediate: the default\'s trigger, one mark per request', () => {
 });
 
 describe('B3.3 a cold cache lands due marks', () => {
-  it('after an idle gap past the list\'s cache lifetime the next request commits; the same request without the gap does not', async () => {
+  it("after an idle gap past the list's cache lifetime the next request commits; the same request without the gap does not", async () => {
     const lifetimeMs = DEFAULT_PRICE_LIST.cacheLifetimeSeconds! * 1000;
     const warm = await drive({ seed: 5, steps: 60 });
     // The request just before warm's first commit: marks stand, the policy waits.
@@ -110,27 +133,37 @@ describe('B3.3 a cold cache lands due marks', () => {
 describe('B3.2 the raw working-set floor (property)', () => {
   it('no automatic commit folds any of the newest rawFloorTokens of transcript', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 1, max: 10_000 }), fc.constantFrom('cost', 'band', 'immediate'), fc.integer({ min: 5_000, max: 40_000 }), async (seed, scheduling, floor) => {
-        const violations: string[] = [];
-        await drive({
-          seed,
-          steps: 120,
-          settings: { scheduling, rawFloorTokens: floor },
-          onRequest: (runtime) => {
-            const row = runtime.view.ledger[runtime.view.ledger.length - 1]!;
-            if (row.foldsLanded === 0 || runtime.view.scheduler.lastReason === 'fence') return;
-            // Independent of the engine's own floor arithmetic: Pi's 4 chars per token, capped at a quarter of the budget.
-            const floorChars = Math.min(floor, BUDGET / 4) * 4;
-            for (const record of runtime.view.lattice.allRecords()) {
-              if (record.epoch !== runtime.view.memory.epoch) continue;
-              const last = runtime.view.index.positionOf(record.lastEntryId)!;
-              const after = runtime.view.index.entries.slice(last + 1).reduce((sum, entry) => sum + entry.bytes.length, 0);
-              if (after < floorChars) violations.push(`${scheduling} seed ${seed}: fold ${record.id} ends with ${after} chars after it, floor ${floorChars}`);
-            }
-          },
-        });
-        expect(violations).toEqual([]);
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 10_000 }),
+        fc.constantFrom('cost', 'band', 'immediate'),
+        fc.integer({ min: 5_000, max: 40_000 }),
+        async (seed, scheduling, floor) => {
+          const violations: string[] = [];
+          await drive({
+            seed,
+            steps: 120,
+            settings: { scheduling, rawFloorTokens: floor },
+            onRequest: (runtime) => {
+              const row = runtime.view.ledger[runtime.view.ledger.length - 1]!;
+              if (row.foldsLanded === 0 || runtime.view.scheduler.lastReason === 'fence') return;
+              // Independent of the engine's own floor arithmetic: Pi's 4 chars per token, capped at a quarter of the budget.
+              const floorChars = Math.min(floor, BUDGET / 4) * 4;
+              for (const record of runtime.view.lattice.allRecords()) {
+                if (record.epoch !== runtime.view.memory.epoch) continue;
+                const last = runtime.view.index.positionOf(record.lastEntryId)!;
+                const after = runtime.view.index.entries
+                  .slice(last + 1)
+                  .reduce((sum, entry) => sum + entry.bytes.length, 0);
+                if (after < floorChars)
+                  violations.push(
+                    `${scheduling} seed ${seed}: fold ${record.id} ends with ${after} chars after it, floor ${floorChars}`,
+                  );
+              }
+            },
+          });
+          expect(violations).toEqual([]);
+        },
+      ),
       { numRuns: 12, seed: 15 },
     );
   }, 120_000);

@@ -29,12 +29,22 @@ describe('occupancy estimator', () => {
 describe('price lists reproduce the seeds', () => {
   // Every folding request stayed under the 272k boundary, so its totals price at base rates.
   it('$11.57 from the folding arm usage at stage 56', () => {
-    const dollars = priceRequest(PRICE_LISTS['gpt-5.6-flat']!, { input: 1_249_415, cacheRead: 8_309_760, cacheWrite: 0, output: 38_951 });
+    const dollars = priceRequest(PRICE_LISTS['gpt-5.6-flat']!, {
+      input: 1_249_415,
+      cacheRead: 8_309_760,
+      cacheWrite: 0,
+      output: 38_951,
+    });
     expect(dollars.toFixed(2)).toBe('11.57');
   });
 
   it('$16.51 at flat base rates for native compaction', () => {
-    const dollars = priceRequest(PRICE_LISTS['gpt-5.6-flat']!, { input: 1_322_539, cacheRead: 14_602_240, cacheWrite: 0, output: 86_390 });
+    const dollars = priceRequest(PRICE_LISTS['gpt-5.6-flat']!, {
+      input: 1_322_539,
+      cacheRead: 14_602_240,
+      cacheWrite: 0,
+      output: 86_390,
+    });
     expect(dollars.toFixed(2)).toBe('16.51');
   });
 

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { CacheClock } from '../../core/cache-clock.ts';
 import { createCharsCostModel } from '../../core/chars-cost-model.ts';
-import { commitPaysOff, dollarsPerRequest, economicExcess, hardCeiling, LINE_SAFETY_SHARE, schedulingRates } from '../../core/commit-cost.ts';
+import {
+  commitPaysOff,
+  dollarsPerRequest,
+  economicExcess,
+  hardCeiling,
+  LINE_SAFETY_SHARE,
+  schedulingRates,
+} from '../../core/commit-cost.ts';
 import { InflowTracker } from '../../core/inflow-tracker.ts';
 import { priceListForModel } from '../../core/model-windows.ts';
 import { DEFAULT_PRICE_LIST, PRICE_LISTS, ratesFor } from '../../core/price-lists.ts';
@@ -12,11 +19,13 @@ import { openRuntime } from '../support/drive-session.ts';
 const ledger = DEFAULT_PRICE_LIST;
 
 describe('B3.2 the cost arithmetic, from the price list', () => {
-  it('the economic excess is √(2·R·(f − r)·g / r) at the list\'s own rates', () => {
+  it("the economic excess is √(2·R·(f − r)·g / r) at the list's own rates", () => {
     const rates = schedulingRates(ledger, 100_000);
     expect(rates).toEqual({ cacheRead: ledger.base.cacheRead, fresh: ledger.base.input });
     const [rewrite, inflow] = [40_000, 6_000];
-    const expected = Math.sqrt((2 * rewrite * (ledger.base.input - ledger.base.cacheRead) * inflow) / ledger.base.cacheRead);
+    const expected = Math.sqrt(
+      (2 * rewrite * (ledger.base.input - ledger.base.cacheRead) * inflow) / ledger.base.cacheRead,
+    );
     expect(economicExcess(rewrite, inflow, rates)).toBeCloseTo(expected, 9);
   });
 
@@ -39,10 +48,13 @@ describe('B3.2 the cost arithmetic, from the price list', () => {
     expect(withWrite.fresh).toBe(sonnet.base.cacheWrite);
     const withoutWrite = { cacheRead: sonnet.base.cacheRead, fresh: sonnet.base.input };
     expect(economicExcess(40_000, 5_000, withWrite)).toBeGreaterThan(economicExcess(40_000, 5_000, withoutWrite));
-    expect(economicExcess(40_000, 5_000, withWrite) / economicExcess(40_000, 5_000, withoutWrite)).toBeCloseTo(Math.sqrt((sonnet.base.cacheWrite - sonnet.base.cacheRead) / (sonnet.base.input - sonnet.base.cacheRead)), 9);
+    expect(economicExcess(40_000, 5_000, withWrite) / economicExcess(40_000, 5_000, withoutWrite)).toBeCloseTo(
+      Math.sqrt((sonnet.base.cacheWrite - sonnet.base.cacheRead) / (sonnet.base.input - sonnet.base.cacheRead)),
+      9,
+    );
   });
 
-  it('commits when the window\'s excess over the aim reaches the economic excess, not before', () => {
+  it("commits when the window's excess over the aim reaches the economic excess, not before", () => {
     const rates = schedulingRates(ledger, 100_000);
     const excess = economicExcess(30_000, 4_000, rates);
     const prospect = { afterTokens: 40_000, rewriteTokens: 30_000, inflowTokens: 4_000 };
@@ -54,9 +66,13 @@ describe('B3.2 the cost arithmetic, from the price list', () => {
 
   it('the hard ceiling is the lowest of the band top, the budget and the long-context line less its safety share', () => {
     const line = ledger.longContext!.aboveTokens;
-    expect(hardCeiling({ budgetTokens: 272_000, priceList: ledger, ceilingShare: 1 })).toBe(Math.floor(line * (1 - LINE_SAFETY_SHARE)));
+    expect(hardCeiling({ budgetTokens: 272_000, priceList: ledger, ceilingShare: 1 })).toBe(
+      Math.floor(line * (1 - LINE_SAFETY_SHARE)),
+    );
     expect(hardCeiling({ budgetTokens: 272_000, priceList: ledger, ceilingShare: 0.8 })).toBe(272_000 * 0.8);
-    expect(hardCeiling({ budgetTokens: 100_000, priceList: PRICE_LISTS['gpt-5.6-flat']!, ceilingShare: 1 })).toBe(100_000);
+    expect(hardCeiling({ budgetTokens: 100_000, priceList: PRICE_LISTS['gpt-5.6-flat']!, ceilingShare: 1 })).toBe(
+      100_000,
+    );
   });
 
   it('prices above the line at the long-context tier', () => {
@@ -83,7 +99,7 @@ describe('price lists by model id', () => {
     expect(fixed.priceList.name).toBe('gpt-5');
   });
 
-  it('states a cache lifetime where the provider has one (Anthropic 5 minutes), none for Gemini\'s implicit cache', () => {
+  it("states a cache lifetime where the provider has one (Anthropic 5 minutes), none for Gemini's implicit cache", () => {
     expect(PRICE_LISTS['claude-sonnet-4-5']!.cacheLifetimeSeconds).toBe(300);
     expect(PRICE_LISTS['gemini-2.5-pro']!.cacheLifetimeSeconds).toBeUndefined();
     expect(ledger.cacheLifetimeSeconds).toBeGreaterThan(0);
@@ -111,7 +127,7 @@ describe('B3.3 the cache clock', () => {
     expect(clock.coldReason({ requestTime: 10 ** 12, model: { id: 'a', provider: 'p' } }, undefined)).toBeUndefined();
   });
 
-  it('a lifetime the host reports (Pi\'s warming TTL) takes precedence over the list\'s', () => {
+  it("a lifetime the host reports (Pi's warming TTL) takes precedence over the list's", () => {
     const clock = new CacheClock();
     clock.requestSent({ requestTime: 0 });
     clock.warmed(0, 3_600_000);
@@ -163,7 +179,8 @@ describe('scheduling settings (B3.6)', () => {
     const settings = resolveSettings({});
     expect(settings.scheduling).toBe('cost');
     expect(settings.rawFloorTokens).toBe(20_000);
-    for (const mode of ['band', 'immediate', 'eager'] as const) expect(resolveSettings({ scheduling: mode }).scheduling).toBe(mode);
+    for (const mode of ['band', 'immediate', 'eager'] as const)
+      expect(resolveSettings({ scheduling: mode }).scheduling).toBe(mode);
   });
 
   it('refuses the old "epoch" by name, saying what to write, and a bad floor', () => {

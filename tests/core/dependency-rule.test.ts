@@ -23,8 +23,10 @@ describe('dependency rule', () => {
 
   it('catches core and ports reaching outward, or core pulling in the DI container', () => {
     const tree = fixture({
-      'core/engine.ts': "import { container } from 'tsyringe';\nimport { FsStore } from '../adapters/storage-fs/fs-store.ts';\nconst lazy = import('../composition/root.ts');\nimport { ok } from './fine.ts';\n",
-      'ports/store.port.ts': "import type { Engine } from '../core/engine.ts';\nimport type { Other } from './other.port.ts';\n",
+      'core/engine.ts':
+        "import { container } from 'tsyringe';\nimport { FsStore } from '../adapters/storage-fs/fs-store.ts';\nconst lazy = import('../composition/root.ts');\nimport { ok } from './fine.ts';\n",
+      'ports/store.port.ts':
+        "import type { Engine } from '../core/engine.ts';\nimport type { Other } from './other.port.ts';\n",
     });
     expect(layerViolations(tree)).toEqual([
       'engine-imports-no-sdk-or-di: core/engine.ts imports tsyringe',
@@ -48,7 +50,8 @@ describe('dependency rule', () => {
 
   it('catches an adapter importing another adapter, but not the shared storage helpers or the SQLite preset’s base', () => {
     const tree = fixture({
-      'adapters/pi/registry.ts': "import { FsFoldStore } from '../storage-fs/fs-fold-store.ts';\nimport { wrap } from '../../adapters/storage-memory/memory-fold-store.ts';\n",
+      'adapters/pi/registry.ts':
+        "import { FsFoldStore } from '../storage-fs/fs-fold-store.ts';\nimport { wrap } from '../../adapters/storage-memory/memory-fold-store.ts';\n",
       'adapters/storage-fs/fs-fold-store.ts': "import { assertBlobMatches } from '../storage-shared/blob-checks.ts';\n",
       'adapters/storage-sqlite/create.ts': "import { KeyvFoldStore } from '../storage-keyv/keyv-fold-store.ts';\n",
       'adapters/storage-keyv/keyv-fold-store.ts': "import { createSqliteKeyv } from '../storage-sqlite/create.ts';\n",
@@ -62,7 +65,8 @@ describe('dependency rule', () => {
 
   it('catches a bench taking helpers from the tests or from another bench', () => {
     const tree = fixture({
-      'bench/pi/run.ts': "import { openScriptedPi } from '../../tests/pi/support/scripted-pi.ts';\nimport { median } from '../engine/median-timing.ts';\nimport { own } from './own.ts';\nimport { scripted } from '../../testing/pi/scripted-pi.ts';\nimport { FoldRuntime } from '../../core/fold-runtime.ts';\n",
+      'bench/pi/run.ts':
+        "import { openScriptedPi } from '../../tests/pi/support/scripted-pi.ts';\nimport { median } from '../engine/median-timing.ts';\nimport { own } from './own.ts';\nimport { scripted } from '../../testing/pi/scripted-pi.ts';\nimport { FoldRuntime } from '../../core/fold-runtime.ts';\n",
     });
     expect(layerViolations(tree)).toEqual([
       'bench-takes-from-testing-or-own-folder: bench/pi/run.ts imports ../../tests/pi/support/scripted-pi.ts',
@@ -72,7 +76,8 @@ describe('dependency rule', () => {
 
   it('catches a shipped room other than composition/ importing tsyringe', () => {
     const tree = fixture({
-      'adapters/pi/registry.ts': "import { container } from 'tsyringe';\nimport type { InjectionToken } from '../../composition/tokens.ts';\n",
+      'adapters/pi/registry.ts':
+        "import { container } from 'tsyringe';\nimport type { InjectionToken } from '../../composition/tokens.ts';\n",
       'bin/cli.ts': "import 'reflect-metadata';\n",
       'composition/root.ts': "import 'reflect-metadata';\nimport { container } from 'tsyringe';\n",
     });

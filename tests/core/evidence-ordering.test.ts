@@ -3,12 +3,12 @@ import { MemoryEvidenceStore } from '../../adapters/storage-memory/memory-eviden
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { createCharsCostModel } from '../../core/chars-cost-model.ts';
 import { FoldRuntime } from '../../core/fold-runtime.ts';
+import { sha256Hex } from '../../core/hashing.ts';
 import { resolveSettings } from '../../core/settings.ts';
 import type { EvidenceReference, EvidenceStore } from '../../ports/evidence-store.port.ts';
 import type { EngineState, FoldRecord } from '../../ports/fold-records.ts';
-import { sha256Hex } from '../../core/hashing.ts';
 import type { TranscriptEntry } from '../../ports/transcript-source.port.ts';
-import { SyntheticSession, toolResultEntry, userEntry, assistantEntry } from '../../testing/synthetic-session.ts';
+import { assistantEntry, SyntheticSession, toolResultEntry, userEntry } from '../../testing/synthetic-session.ts';
 
 /**
  * Evidence writes are off the request path, yet durable before anything refers to them
@@ -48,11 +48,17 @@ class OrderLog {
       if (event.kind === 'evidence-durable') durable.add(event.sha256);
       else if (event.kind === 'fold') {
         artifactsOfFold.set(event.id, event.artifacts);
-        if (missing(event.artifacts) > 0) violations.push(`fold ${event.id} written while ${missing(event.artifacts)} artifact(s) it covers were not durable`);
+        if (missing(event.artifacts) > 0)
+          violations.push(
+            `fold ${event.id} written while ${missing(event.artifacts)} artifact(s) it covers were not durable`,
+          );
       } else if (event.kind === 'state') {
         for (const foldId of event.foldIds) {
           const artifacts = artifactsOfFold.get(foldId) ?? [];
-          if (missing(artifacts) > 0) violations.push(`a state listing ${foldId} written while ${missing(artifacts)} of its artifact(s) were not durable`);
+          if (missing(artifacts) > 0)
+            violations.push(
+              `a state listing ${foldId} written while ${missing(artifacts)} of its artifact(s) were not durable`,
+            );
         }
       }
     }
@@ -124,7 +130,13 @@ class HeldEvidenceStore implements EvidenceStore {
 async function openHeld(settings: Record<string, unknown> = {}) {
   const log = new OrderLog();
   const evidence = new HeldEvidenceStore(log);
-  const runtime = await FoldRuntime.open({ sessionId: 'session-evidence', settings: resolveSettings({ providerInputBudget: 60_000, ...settings }), foldStore: new LoggedFoldStore(log), costModel: createCharsCostModel(), evidenceStore: evidence });
+  const runtime = await FoldRuntime.open({
+    sessionId: 'session-evidence',
+    settings: resolveSettings({ providerInputBudget: 60_000, ...settings }),
+    foldStore: new LoggedFoldStore(log),
+    costModel: createCharsCostModel(),
+    evidenceStore: evidence,
+  });
   return { log, evidence, runtime };
 }
 
@@ -136,7 +148,11 @@ async function letItRun(turns = 20): Promise<void> {
 describe('evidence writes off the request path', () => {
   it('a request with a spilled result goes out while its artifact is still being written', async () => {
     const { log, evidence, runtime } = await openHeld();
-    const entries = [userEntry('u1', 'read the log'), assistantEntry('a1', 'reading', [{ id: 'c1', name: 'read', arguments: { path: 'big.log' } }]), toolResultEntry('r1', 'c1', 'read', 'line of the log\n'.repeat(2_000))];
+    const entries = [
+      userEntry('u1', 'read the log'),
+      assistantEntry('a1', 'reading', [{ id: 'c1', name: 'read', arguments: { path: 'big.log' } }]),
+      toolResultEntry('r1', 'c1', 'read', 'line of the log\n'.repeat(2_000)),
+    ];
     let storedWhenReturned: boolean | undefined;
     let startedWhenReturned: boolean | undefined;
     const projected = runtime.project(entries).then((result) => {
@@ -154,7 +170,10 @@ describe('evidence writes off the request path', () => {
     const result = await projected;
     expect(result.messages.some((message) => message.kind === 'spilled')).toBe(true);
     await runtime.dispose();
-    expect(log.events.filter((event) => event.kind.startsWith('evidence')).map((event) => event.kind)).toEqual(['evidence-start', 'evidence-durable']);
+    expect(log.events.filter((event) => event.kind.startsWith('evidence')).map((event) => event.kind)).toEqual([
+      'evidence-start',
+      'evidence-durable',
+    ]);
   });
 
   it('commits over spilled results write no fold record (and no state listing one) before the artifacts it covers are durable', async () => {
@@ -173,7 +192,9 @@ describe('evidence writes off the request path', () => {
     }
     await evidence.releaseUntil(runtime.dispose());
     expect(log.events.filter((event) => event.kind === 'fold').length, 'folds were committed').toBeGreaterThan(0);
-    expect(commitsWhileHeld, 'some commits landed in a request whose artifact was still being written').toBeGreaterThan(0);
+    expect(commitsWhileHeld, 'some commits landed in a request whose artifact was still being written').toBeGreaterThan(
+      0,
+    );
     expect(log.referencesBeforeDurable()).toEqual([]);
   });
 
@@ -184,19 +205,29 @@ describe('evidence writes off the request path', () => {
     log.entries = session.entries;
     const projected = runtime.project(session.entries);
     await letItRun();
-    expect(log.events.some((event) => event.kind === 'fold'), 'no record was written while the first artifact is held').toBe(false);
+    expect(
+      log.events.some((event) => event.kind === 'fold'),
+      'no record was written while the first artifact is held',
+    ).toBe(false);
     const result = await evidence.releaseUntil(projected);
     expect(result.ledger.foldsLanded, 'the first request committed').toBeGreaterThan(0);
     await evidence.releaseUntil(runtime.dispose());
     expect(log.referencesBeforeDurable()).toEqual([]);
     // Writes run in transcript order and the commit folds the oldest entries: it went out before the newest artifacts were stored.
     const lastFold = log.events.map((event) => event.kind).lastIndexOf('fold');
-    expect(log.events.slice(lastFold).some((event) => event.kind === 'evidence-durable'), 'artifacts of entries the commit does not cover were still being written').toBe(true);
+    expect(
+      log.events.slice(lastFold).some((event) => event.kind === 'evidence-durable'),
+      'artifacts of entries the commit does not cover were still being written',
+    ).toBe(true);
   });
 
   it('dispose waits for the artifacts still being written', async () => {
     const { log, evidence, runtime } = await openHeld();
-    await runtime.project([userEntry('u1', 'go'), assistantEntry('a1', 'ok', [{ id: 'c1', name: 'read', arguments: {} }]), toolResultEntry('r1', 'c1', 'read', 'x'.repeat(40_000))]);
+    await runtime.project([
+      userEntry('u1', 'go'),
+      assistantEntry('a1', 'ok', [{ id: 'c1', name: 'read', arguments: {} }]),
+      toolResultEntry('r1', 'c1', 'read', 'x'.repeat(40_000)),
+    ]);
     let disposed = false;
     const disposing = runtime.dispose().then(() => (disposed = true));
     await letItRun();

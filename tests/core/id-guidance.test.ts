@@ -45,7 +45,11 @@ describe('status and refusals point at what can be read', () => {
     const distances = [...runtime.view.lattice.allRecords()]
       .map((record) => runtime.view.lattice.placement(record.id))
       .filter((placed) => placed !== undefined)
-      .map((placed) => ({ id: placed.record.id, distance: placed.last < markFirst ? markFirst - placed.last : placed.first > markLast ? placed.first - markLast : 0 }))
+      .map((placed) => ({
+        id: placed.record.id,
+        distance:
+          placed.last < markFirst ? markFirst - placed.last : placed.first > markLast ? placed.first - markLast : 0,
+      }))
       .sort((a, b) => a.distance - b.distance);
     for (const verb of ['peek', 'expand']) {
       const error = await refused({ action: verb, id: mark.id });
@@ -55,7 +59,8 @@ describe('status and refusals point at what can be read', () => {
       expect(distances.find((row) => row.id === named[0])!.distance).toBe(distances[0]!.distance);
       expect(error.message).toContain(`{"action":"${verb}","id":"${named[0]}"}`);
       // The named fold really is peekable.
-      if (verb === 'peek') expect((await runtime.act({ action: 'peek', id: named[0]! })).text.length).toBeGreaterThan(0);
+      if (verb === 'peek')
+        expect((await runtime.act({ action: 'peek', id: named[0]! })).text.length).toBeGreaterThan(0);
     }
   });
 });
@@ -85,7 +90,8 @@ describe('pin takes the ids the agent sees', () => {
 
   it("a collapsed fold's id is refused with the true reason and the call that helps; an expanded one pins its entries", async () => {
     // A fold with raw entries at its own level, so expanding it shows some.
-    const fold = runtime.view.visibleFolds.find((placed) => placed.record.parts.some((part) => part.kind === 'entry'))!.record.id;
+    const fold = runtime.view.visibleFolds.find((placed) => placed.record.parts.some((part) => part.kind === 'entry'))!
+      .record.id;
     const error = await refused({ action: 'pin', ids: [fold] });
     expect(error.code).toBe('ACTION.NOT_EXPANDED');
     expect(error.message).toContain(`${fold} is a committed fold and its entries are folded out of the window`);
@@ -93,7 +99,9 @@ describe('pin takes the ids the agent sees', () => {
     expect(error.message).not.toMatch(/is not a fold, mark or entry/);
     await runtime.act({ action: 'expand', id: fold });
     const placed = runtime.view.lattice.placement(fold)!;
-    const shownRaw = runtime.view.index.entries.slice(placed.first, placed.last + 1).filter((_entry, offset) => !runtime.view.lattice.isHidden(placed.first + offset));
+    const shownRaw = runtime.view.index.entries
+      .slice(placed.first, placed.last + 1)
+      .filter((_entry, offset) => !runtime.view.lattice.isHidden(placed.first + offset));
     expect(shownRaw.length).toBeGreaterThan(0);
     const answer = await runtime.act({ action: 'pin', ids: [fold] });
     for (const entry of shownRaw) expect(runtime.view.memory.pins.has(entry.id)).toBe(true);
@@ -104,6 +112,8 @@ describe('pin takes the ids the agent sees', () => {
   it('an id of nothing says what pin takes and where to find it', async () => {
     const error = await refused({ action: 'pin', ids: ['fold_000000000000000000000000'] });
     expect(error.code).toBe('ACTION.UNKNOWN_ID');
-    expect(error.message).toMatch(/is not an entry, pending mark or fold of this session; status with detail "tree" lists the raw entry ids you can pin/);
+    expect(error.message).toMatch(
+      /is not an entry, pending mark or fold of this session; status with detail "tree" lists the raw entry ids you can pin/,
+    );
   });
 });

@@ -15,7 +15,9 @@ function sourceFiles(directory: string): string[] {
 /** Relative imports of a file, type-only ones included: a cycle of types still ties modules together. */
 function localImports(path: string): string[] {
   const text = readFileSync(path, 'utf8');
-  const specifiers = [...text.matchAll(/(?:import|export)[^'";]*?from\s+['"](\.[^'"]+)['"]|import\s*\(\s*['"](\.[^'"]+)['"]\s*\)/g)].map((match) => match[1] ?? match[2]!);
+  const specifiers = [
+    ...text.matchAll(/(?:import|export)[^'";]*?from\s+['"](\.[^'"]+)['"]|import\s*\(\s*['"](\.[^'"]+)['"]\s*\)/g),
+  ].map((match) => match[1] ?? match[2]!);
   return specifiers.map((specifier) => resolve(path, '..', specifier));
 }
 
@@ -31,7 +33,8 @@ function importCycles(base: string, folders: readonly string[]): string[][] {
     state.set(file, 'open');
     stack.push(file);
     for (const target of edges.get(file) ?? []) {
-      if (state.get(target) === 'open') cycles.push([...stack.slice(stack.indexOf(target)), target].map((path) => relative(base, path)));
+      if (state.get(target) === 'open')
+        cycles.push([...stack.slice(stack.indexOf(target)), target].map((path) => relative(base, path)));
       else if (state.get(target) === undefined) visit(target);
     }
     stack.pop();
@@ -49,9 +52,17 @@ describe('no import cycles in the engine', () => {
   it('the check finds a cycle when one exists, through a type-only import too', () => {
     const fixture = mkdtempSync(join(tmpdir(), 'pi-fold-cycles-'));
     mkdirSync(join(fixture, 'core/actions'), { recursive: true });
-    writeFileSync(join(fixture, 'core/runtime.ts'), "import { act } from './actions/act.ts';\nexport const run = act;\n");
-    writeFileSync(join(fixture, 'core/actions/act.ts'), "import type { Runtime } from '../runtime.ts';\nexport const act = 1;\n");
-    writeFileSync(join(fixture, 'core/leaf.ts'), "export const leaf = 1;\n");
-    expect(importCycles(fixture, ['core'])).toEqual([['core/actions/act.ts', 'core/runtime.ts', 'core/actions/act.ts']]);
+    writeFileSync(
+      join(fixture, 'core/runtime.ts'),
+      "import { act } from './actions/act.ts';\nexport const run = act;\n",
+    );
+    writeFileSync(
+      join(fixture, 'core/actions/act.ts'),
+      "import type { Runtime } from '../runtime.ts';\nexport const act = 1;\n",
+    );
+    writeFileSync(join(fixture, 'core/leaf.ts'), 'export const leaf = 1;\n');
+    expect(importCycles(fixture, ['core'])).toEqual([
+      ['core/actions/act.ts', 'core/runtime.ts', 'core/actions/act.ts'],
+    ]);
   });
 });

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { FoldError } from '../../core/fold-error.ts';
 import { readFoldSource } from '../../core/fold-source.ts';
+import { assistantEntry, toolResultEntry, userEntry } from '../../testing/synthetic-session.ts';
 import { appendOnlyViolations, forestViolations, pairingViolations, serialize } from '../../testing/window-checks.ts';
 import { corruptingStore } from '../support/corrupting-store.ts';
 import { driveSession, openRuntime } from '../support/drive-session.ts';
-import { assistantEntry, toolResultEntry, userEntry } from '../../testing/synthetic-session.ts';
 
 // One long tool-heavy run shared by the gates: 260 requests against a 60k-token budget.
 const run = await driveSession({ seed: 7, steps: 260 });
@@ -26,14 +26,16 @@ describe('I1 append-only window', () => {
   });
 
   it('the gate catches an unattributed mid-window edit', () => {
-    const tampered = sink.projections.slice(0, 3).map((projection) => ({ ...projection, messages: [...projection.messages] }));
+    const tampered = sink.projections
+      .slice(0, 3)
+      .map((projection) => ({ ...projection, messages: [...projection.messages] }));
     const victim = tampered[2]!.messages[0]!;
     tampered[2]!.messages[0] = { ...victim, bytes: `${victim.bytes} `, digest: 'x' } as typeof victim;
     expect(appendOnlyViolations(tampered).length).toBeGreaterThan(0);
   });
 });
 
-describe('B3.2 the band policy (the seed\'s, chosen in settings)', () => {
+describe("B3.2 the band policy (the seed's, chosen in settings)", () => {
   it('commits fire at maxTarget and bring occupancy to about minTarget', async () => {
     const budget = 60_000;
     let commits = 0;
@@ -74,23 +76,35 @@ describe('I2 lossless', () => {
     corrupt();
     const error = await corrupted.runtime.act({ action: 'peek', id: fold.id }).catch((caught: unknown) => caught);
     expect(FoldError.isInstance(error) && error.code).toBe('STORE.HASH_MISMATCH');
-    await expect(readFoldSource(corrupting, (id) => corrupted.runtime.view.lattice.record(id), fold.id)).rejects.toThrow(/STORE.HASH_MISMATCH/);
+    await expect(
+      readFoldSource(corrupting, (id) => corrupted.runtime.view.lattice.record(id), fold.id),
+    ).rejects.toThrow(/STORE.HASH_MISMATCH/);
   });
 });
 
 describe('I3 structure', () => {
   it('folds form a forest and every projection keeps call/result pairing', () => {
-    expect(forestViolations([...runtime.view.lattice.allRecords()], (id) => runtime.view.index.positionOf(id))).toEqual([]);
+    expect(forestViolations([...runtime.view.lattice.allRecords()], (id) => runtime.view.index.positionOf(id))).toEqual(
+      [],
+    );
     for (const projection of sink.projections) expect(pairingViolations(projection.messages)).toEqual([]);
   });
 
   it('the checks catch a split pair and an overlap', () => {
     const messages = sink.projections[5]!.messages;
-    const resultAt = messages.findIndex((message) => message.kind === 'entry' && message.bytes.includes('"role":"toolResult"'));
+    const resultAt = messages.findIndex(
+      (message) => message.kind === 'entry' && message.bytes.includes('"role":"toolResult"'),
+    );
     expect(pairingViolations(messages.filter((_, position) => position !== resultAt - 1)).length).toBeGreaterThan(0);
     const [a, b] = [...runtime.view.lattice.allRecords()].filter((record) => record.kind === 'chapter');
-    const overlapping = { ...b!, id: 'fold_overlap', firstEntryId: runtime.view.index.entries[runtime.view.index.positionOf(a!.firstEntryId)! + 1]!.id };
-    expect(forestViolations([a!, overlapping, b!], (id) => runtime.view.index.positionOf(id)).length).toBeGreaterThan(0);
+    const overlapping = {
+      ...b!,
+      id: 'fold_overlap',
+      firstEntryId: runtime.view.index.entries[runtime.view.index.positionOf(a!.firstEntryId)! + 1]!.id,
+    };
+    expect(forestViolations([a!, overlapping, b!], (id) => runtime.view.index.positionOf(id)).length).toBeGreaterThan(
+      0,
+    );
   });
 });
 
@@ -132,7 +146,8 @@ describe('I5 determinism', () => {
 
 describe('I6 budget fence', () => {
   it('no request exceeds the budget while a fold could make room', () => {
-    for (const projection of sink.projections) expect(projection.ledger.estimatedTokens).toBeLessThanOrEqual(projection.ledger.budgetTokens);
+    for (const projection of sink.projections)
+      expect(projection.ledger.estimatedTokens).toBeLessThanOrEqual(projection.ledger.budgetTokens);
   });
 
   it('when nothing can fold, the request is refused out of band and the window is untouched', async () => {
@@ -140,7 +155,10 @@ describe('I6 budget fence', () => {
     // Two results each under the spill threshold (a single 30 KB one would be spilled, docs/behaviour.md B6.2).
     const entries = [
       userEntry('u1', 'start'),
-      assistantEntry('a1', 'reading', [{ id: 'c1', name: 'read', arguments: { path: 'x' } }, { id: 'c2', name: 'read', arguments: { path: 'z' } }]),
+      assistantEntry('a1', 'reading', [
+        { id: 'c1', name: 'read', arguments: { path: 'x' } },
+        { id: 'c2', name: 'read', arguments: { path: 'z' } },
+      ]),
       toolResultEntry('r1', 'c1', 'read', 'y'.repeat(15_000)),
       toolResultEntry('r2', 'c2', 'read', 'w'.repeat(15_000)),
     ];
@@ -160,15 +178,20 @@ describe('I7 never show then take back', () => {
     for (const projection of sink.projections) {
       if (projection.ledger.causes.length > 0) noticesThisEpoch = 0;
       const fresh = projection.messages.filter(
-        (message) => message.kind === 'synthetic' && message.origin !== 'placeholder' && !seen.has(`${message.origin}:${message.digest}`),
+        (message) =>
+          message.kind === 'synthetic' &&
+          message.origin !== 'placeholder' &&
+          !seen.has(`${message.origin}:${message.digest}`),
       );
       // A notice or receipt appears once, at the tail, and is never shown again with other words.
-      for (const message of fresh) expect(projection.messages.indexOf(message)).toBeGreaterThanOrEqual(projection.ledger.divergenceIndex);
+      for (const message of fresh)
+        expect(projection.messages.indexOf(message)).toBeGreaterThanOrEqual(projection.ledger.divergenceIndex);
       noticesThisEpoch += fresh.filter((message) => message.kind === 'synthetic' && message.origin === 'notice').length;
       expect(noticesThisEpoch).toBeLessThanOrEqual(1);
       const receipts = fresh.filter((message) => message.kind === 'synthetic' && message.origin === 'receipt');
       expect(receipts.length).toBe(projection.ledger.foldsLanded > 0 ? 1 : 0);
-      for (const message of fresh) if (message.kind === 'synthetic') seen.set(`${message.origin}:${message.digest}`, message.text);
+      for (const message of fresh)
+        if (message.kind === 'synthetic') seen.set(`${message.origin}:${message.digest}`, message.text);
     }
     expect([...seen.keys()].some((key) => key.startsWith('receipt'))).toBe(true);
     expect([...seen.keys()].some((key) => key.startsWith('notice'))).toBe(true);
@@ -185,11 +208,13 @@ describe('I6 with held spans', () => {
       await held.project(session.entries);
       // The agent withdraws every mark it sees: without the fence nothing would ever fold.
       // Unmarking one mark can withdraw another (a parent over it): only those still standing.
-      for (const mark of [...held.view.memory.marks]) if (held.view.memory.markById(mark.id) !== undefined) await held.act({ action: 'unmark', id: mark.id });
+      for (const mark of [...held.view.memory.marks])
+        if (held.view.memory.markById(mark.id) !== undefined) await held.act({ action: 'unmark', id: mark.id });
     }
     expect(held.view.memory.holds.length).toBeGreaterThan(5);
     expect(held.view.memory.counters.commits).toBeGreaterThan(0);
-    for (const projection of heldSink.projections) expect(projection.ledger.estimatedTokens).toBeLessThanOrEqual(projection.ledger.budgetTokens);
+    for (const projection of heldSink.projections)
+      expect(projection.ledger.estimatedTokens).toBeLessThanOrEqual(projection.ledger.budgetTokens);
   });
 });
 
@@ -199,7 +224,9 @@ describe('B3.6 eager scheduling (ablation)', () => {
     expect(appendOnlyViolations(immediate.sink.projections)).toEqual([]);
     expect(immediate.runtime.view.memory.counters.unattributedRewrites).toBe(0);
     expect(immediate.runtime.view.memory.counters.rewrites).toBeGreaterThan(3 * runtime.view.memory.counters.rewrites);
-    const peakImmediate = Math.max(...immediate.sink.projections.map((projection) => projection.ledger.estimatedTokens));
+    const peakImmediate = Math.max(
+      ...immediate.sink.projections.map((projection) => projection.ledger.estimatedTokens),
+    );
     expect(peakImmediate).toBeLessThan(0.8 * 60_000);
   });
 });

@@ -9,7 +9,12 @@ import type { PendingMarkV1 } from '../../ports/fold-records.ts';
 import { assistantEntry, seededRandom, toolResultEntry, userEntry } from '../../testing/synthetic-session.ts';
 
 /** The rule as the frontier states it, looking every mark up each time. */
-function blocksByLookup(positionOf: (id: string) => number | undefined, marks: readonly PendingMarkV1[], first: number, last: number): boolean {
+function blocksByLookup(
+  positionOf: (id: string) => number | undefined,
+  marks: readonly PendingMarkV1[],
+  first: number,
+  last: number,
+): boolean {
   for (const mark of marks) {
     const markFirst = positionOf(mark.firstEntryId);
     const markLast = positionOf(mark.lastEntryId);
@@ -42,7 +47,14 @@ describe('MarkSpans, the marks’ places during one frontier pass', () => {
       const newMark = (): PendingMarkV1 => {
         const first = pick(length + 5);
         const last = first + pick(4);
-        return { id: `fold_${trial}_${first}_${last}`, kind: KINDS[pick(3)]!, origin: 'runtime', firstEntryId: `e${first}`, lastEntryId: `e${last}`, cutAtRequest: 1 };
+        return {
+          id: `fold_${trial}_${first}_${last}`,
+          kind: KINDS[pick(3)]!,
+          origin: 'runtime',
+          firstEntryId: `e${first}`,
+          lastEntryId: `e${last}`,
+          cutAtRequest: 1,
+        };
       };
       let marks: PendingMarkV1[] = Array.from({ length: pick(12) }, newMark);
       const spans = new MarkSpans(branch);
@@ -59,21 +71,32 @@ describe('MarkSpans, the marks’ places during one frontier pass', () => {
         }
         const first = pick(branch.length);
         const last = Math.min(branch.length - 1, first + pick(4));
-        expect(spans.blocks(marks, first, last), `trial ${trial}, question ${question}`).toBe(blocksByLookup(positionOf, marks, first, last));
+        expect(spans.blocks(marks, first, last), `trial ${trial}, question ${question}`).toBe(
+          blocksByLookup(positionOf, marks, first, last),
+        );
       }
     }
   });
 
   it('a tool mark blocks only its own span; any other kind blocks every span it overlaps; a mark off the branch blocks none', () => {
     const positionOf = (id: string): number | undefined => (id === 'gone' ? undefined : Number(id.slice(1)));
-    const mark = (kind: PendingMarkV1['kind'], first: string, last: string): PendingMarkV1 => ({ id: `fold_${kind}${first}${last}`, kind, origin: 'runtime', firstEntryId: first, lastEntryId: last, cutAtRequest: 1 });
+    const mark = (kind: PendingMarkV1['kind'], first: string, last: string): PendingMarkV1 => ({
+      id: `fold_${kind}${first}${last}`,
+      kind,
+      origin: 'runtime',
+      firstEntryId: first,
+      lastEntryId: last,
+      cutAtRequest: 1,
+    });
     const tool = [mark('tool', 'e3', 'e5')];
     expect(new MarkSpans({ positionOf, length: 100, generation: 0 }).blocks(tool, 3, 5)).toBe(true);
     expect(new MarkSpans({ positionOf, length: 100, generation: 0 }).blocks(tool, 2, 5)).toBe(false);
     const chapter = [mark('tool', 'e0', 'e1'), mark('chapter', 'e3', 'e5')];
     expect(new MarkSpans({ positionOf, length: 100, generation: 0 }).blocks(chapter, 5, 8)).toBe(true);
     expect(new MarkSpans({ positionOf, length: 100, generation: 0 }).blocks(chapter, 6, 8)).toBe(false);
-    expect(new MarkSpans({ positionOf, length: 100, generation: 0 }).blocks([mark('chapter', 'e2', 'gone')], 0, 50)).toBe(false);
+    expect(
+      new MarkSpans({ positionOf, length: 100, generation: 0 }).blocks([mark('chapter', 'e2', 'gone')], 0, 50),
+    ).toBe(false);
   });
 });
 
@@ -90,9 +113,23 @@ describe('the frontier leaves a span a pending mark already covers', () => {
       userEntry('u3', 'thanks'),
     ]);
     const memory = new EngineMemory('s1');
-    memory.marks.push({ id: 'fold_000000000000000000000001', kind: 'chapter', origin: 'agent', firstEntryId: 'a1', lastEntryId: 'r1', cutAtRequest: 1 });
+    memory.marks.push({
+      id: 'fold_000000000000000000000001',
+      kind: 'chapter',
+      origin: 'agent',
+      firstEntryId: 'a1',
+      lastEntryId: 'r1',
+      cutAtRequest: 1,
+    });
     const lattice = new FoldLattice(index);
-    const cuts = new Frontier().pass({ index, lattice, memory, settings: resolveSettings({}), visibleFolds: [], request: 2 });
+    const cuts = new Frontier().pass({
+      index,
+      lattice,
+      memory,
+      settings: resolveSettings({}),
+      visibleFolds: [],
+      request: 2,
+    });
     const toolCuts = cuts.filter((mark) => mark.kind === 'tool').map((mark) => [mark.firstEntryId, mark.lastEntryId]);
     expect(toolCuts).toEqual([['r2', 'r2']]);
   });

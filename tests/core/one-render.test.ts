@@ -17,7 +17,9 @@ afterEach(() => {
 describe('one full render per request', () => {
   it('a request with an expand queued and a commit landing renders once, and sends what a fresh render shows', async () => {
     const renderAll = vi.spyOn(ProjectionRenderer.prototype, 'renderAll');
-    const { runtime } = await openRuntime({ settings: { scheduling: 'band', providerInputBudget: 40_000, rawFloorTokens: 0 } });
+    const { runtime } = await openRuntime({
+      settings: { scheduling: 'band', providerInputBudget: 40_000, rawFloorTokens: 0 },
+    });
     const session = new SyntheticSession({ seed: 11, resultChars: [3000, 12_000] });
     const both: number[] = [];
     let expanded = 0;
@@ -36,15 +38,27 @@ describe('one full render per request', () => {
       renderAll.mockClear();
       const result = await runtime.project(session.entries);
       const rendersInRequest = renderAll.mock.calls.length;
-      expect(rendersInRequest, `request ${result.ledger.request} (causes ${result.ledger.causes.join(', ')})`).toBeLessThanOrEqual(1);
+      expect(
+        rendersInRequest,
+        `request ${result.ledger.request} (causes ${result.ledger.causes.join(', ')})`,
+      ).toBeLessThanOrEqual(1);
       if (result.ledger.causes.includes('expand') && result.ledger.foldsLanded > 0) {
         both.push(result.ledger.request);
         expect(rendersInRequest).toBe(1);
         // The patched window is the window: byte for byte what a full render of the state gives.
-        expect(result.messages.map((message) => message.digest)).toEqual(runtime.view.pendingWindow().map((message) => message.digest));
-        expect(runtime.view.visibleFolds.map((placed) => placed.record.id)).toEqual(visibleFoldIdsOfFreshRender(runtime));
+        expect(result.messages.map((message) => message.digest)).toEqual(
+          runtime.view.pendingWindow().map((message) => message.digest),
+        );
+        expect(runtime.view.visibleFolds.map((placed) => placed.record.id)).toEqual(
+          visibleFoldIdsOfFreshRender(runtime),
+        );
       }
-      runtime.recordUsage({ input: providerTokens(result.ledger.totalChars), cacheRead: 0, cacheWrite: 0, output: 200 });
+      runtime.recordUsage({
+        input: providerTokens(result.ledger.totalChars),
+        cacheRead: 0,
+        cacheWrite: 0,
+        output: 200,
+      });
     }
     expect(expanded).toBeGreaterThan(0);
     expect(both.length).toBeGreaterThan(0);

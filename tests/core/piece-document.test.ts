@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { codePointStart, PieceDocument } from '../../core/actions/piece-document.ts';
 import { slicePeek } from '../../core/actions/peek-slice.ts';
+import { codePointStart, PieceDocument } from '../../core/actions/piece-document.ts';
 import { seededRandom } from '../../testing/synthetic-session.ts';
 
 const ALPHABET = ['a', 'z', ' ', '\n', 'é', 'ß', '€', '中', '😀', '\u0000', '"'];
@@ -30,7 +30,8 @@ describe('PieceDocument: a peek document read without joining its pieces', () =>
         const [from, to] = a <= b ? [a, b] : [b, a];
         expect(document.text(from, to)).toBe(joined.subarray(from, to).toString('utf8'));
       }
-      for (let offset = 0; offset <= joined.length; offset += 1) expect(document.codePointStart(offset)).toBe(codePointStart(joined, offset));
+      for (let offset = 0; offset <= joined.length; offset += 1)
+        expect(document.codePointStart(offset)).toBe(codePointStart(joined, offset));
     }
   });
 });
@@ -40,9 +41,17 @@ describe('slicePeek counts the bytes of the text it cuts', () => {
     const random = seededRandom(43);
     for (let trial = 0; trial < 200; trial += 1) {
       // Pieces long enough that a 1 KiB budget cuts most documents into head and tail.
-      const pieces = Array.from({ length: 1 + Math.floor(random() * 6) }, () => Buffer.concat(randomPieces(random).concat(randomPieces(random), randomPieces(random))));
+      const pieces = Array.from({ length: 1 + Math.floor(random() * 6) }, () =>
+        Buffer.concat(randomPieces(random).concat(randomPieces(random), randomPieces(random))),
+      );
       const document = new PieceDocument(pieces);
-      const requests = [{}, { bytes: 1_024 }, { bytes: 16_000 }, { offset: Math.floor(random() * (document.length + 1)), bytes: 1_024 }, { offset: document.length }];
+      const requests = [
+        {},
+        { bytes: 1_024 },
+        { bytes: 16_000 },
+        { offset: Math.floor(random() * (document.length + 1)), bytes: 1_024 },
+        { offset: document.length },
+      ];
       for (const request of requests) {
         const slice = slicePeek(document, 'fold_test', request);
         expect(slice.textBytes, JSON.stringify(request)).toBe(Buffer.byteLength(slice.text));

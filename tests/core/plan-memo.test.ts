@@ -3,12 +3,18 @@ import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store
 import { createCharsCostModel } from '../../core/chars-cost-model.ts';
 import { planLanding } from '../../core/commit-landing.ts';
 import { displayedChars } from '../../core/commit-planner.ts';
-import { sha256HexOfLines } from '../../core/hashing.ts';
 import { FoldRuntime } from '../../core/fold-runtime.ts';
+import { sha256HexOfLines } from '../../core/hashing.ts';
 import { planMemoCounters } from '../../core/plan-memo.ts';
 import { resolveSettings } from '../../core/settings.ts';
 import type { TranscriptEntry } from '../../ports/transcript-source.port.ts';
-import { assistantEntry, seededRandom, sourceLikeText, toolResultEntry, userEntry } from '../../testing/synthetic-session.ts';
+import {
+  assistantEntry,
+  seededRandom,
+  sourceLikeText,
+  toolResultEntry,
+  userEntry,
+} from '../../testing/synthetic-session.ts';
 
 /**
  * The cost scheduler asks the planner the same questions on every request: what the standing
@@ -20,7 +26,11 @@ import { assistantEntry, seededRandom, sourceLikeText, toolResultEntry, userEntr
 async function foldingSession(): Promise<{ runtime: FoldRuntime; entries: TranscriptEntry[] }> {
   const runtime = await FoldRuntime.open({
     sessionId: 'plan-memo',
-    settings: resolveSettings({ providerInputBudget: 60_000, scheduling: 'band', spill: { thresholdBytes: 262_144, keepBytes: 4_096 } }),
+    settings: resolveSettings({
+      providerInputBudget: 60_000,
+      scheduling: 'band',
+      spill: { thresholdBytes: 262_144, keepBytes: 4_096 },
+    }),
     foldStore: new MemoryFoldStore(),
     costModel: createCharsCostModel(),
   });
@@ -28,7 +38,15 @@ async function foldingSession(): Promise<{ runtime: FoldRuntime; entries: Transc
   const entries: TranscriptEntry[] = [userEntry('u0', 'go')];
   for (let step = 1; step <= 120; step += 1) {
     const call = { id: `c${step}`, name: 'read', arguments: { path: `src/f${step}.c` } };
-    entries.push(assistantEntry(`a${step}`, `step ${step}`, [call]), toolResultEntry(`r${step}`, call.id, 'read', sourceLikeText(random, 1_500 + Math.floor(random() * 1_500), `f${step}`)));
+    entries.push(
+      assistantEntry(`a${step}`, `step ${step}`, [call]),
+      toolResultEntry(
+        `r${step}`,
+        call.id,
+        'read',
+        sourceLikeText(random, 1_500 + Math.floor(random() * 1_500), `f${step}`),
+      ),
+    );
     const result = await runtime.project(entries);
     runtime.recordUsage({ input: result.ledger.estimatedTokens, cacheRead: 0, cacheWrite: 0, output: 20 });
   }
@@ -50,7 +68,9 @@ describe('planning a commit reuses what stands (bench:pi engine p50)', () => {
     const second = planAll(runtime);
     expect(planMemoCounters.recordsBuilt).toBe(builtBefore);
     expect(second.folds.map((fold) => fold.record)).toEqual(first.folds.map((fold) => fold.record));
-    second.folds.forEach((fold, position) => expect(fold.record).toBe(first.folds[position]!.record));
+    second.folds.forEach((fold, position) => {
+      expect(fold.record).toBe(first.folds[position]!.record);
+    });
     expect(second.savedChars).toBe(first.savedChars);
 
     // A mark replaced by the agent's brief is another mark: its record is built again, with the brief.
@@ -61,8 +81,13 @@ describe('planning a commit reuses what stands (bench:pi engine p50)', () => {
     expect(rebuilt.record).not.toBe(briefed.record);
     expect(rebuilt.record.brief).toBe('the agent read the first files');
     expect(rebuilt.record.sourceSha256).toBe(briefed.record.sourceSha256);
-    const untouched = third.folds.filter((fold) => fold.mark.id !== briefed.mark.id && !fold.record.parts.some((part) => part.kind === 'fold' && part.foldId === briefed.mark.id));
-    for (const fold of untouched) expect(fold.record).toBe(first.folds.find((earlier) => earlier.mark.id === fold.mark.id)!.record);
+    const untouched = third.folds.filter(
+      (fold) =>
+        fold.mark.id !== briefed.mark.id &&
+        !fold.record.parts.some((part) => part.kind === 'fold' && part.foldId === briefed.mark.id),
+    );
+    for (const fold of untouched)
+      expect(fold.record).toBe(first.folds.find((earlier) => earlier.mark.id === fold.mark.id)!.record);
   });
 
   it("planning hashes no fold source: a record's digest is computed when first read, once, and is its lines' digest", async () => {

@@ -20,13 +20,20 @@ function memorySubject() {
     advance: () => {
       turn += 1;
       const call = { id: `call${turn}`, name: 'read', arguments: { path: `f${turn}.c` } };
-      source.append(userEntry(`u${turn}`, `turn ${turn}`), assistantEntry(`a${turn}`, `reading f${turn}`, [call]), toolResultEntry(`r${turn}`, call.id, 'read', `contents of f${turn}`));
+      source.append(
+        userEntry(`u${turn}`, `turn ${turn}`),
+        assistantEntry(`a${turn}`, `reading f${turn}`, [call]),
+        toolResultEntry(`r${turn}`, call.id, 'read', `contents of f${turn}`),
+      );
     },
     rewrite: () => source.replace([userEntry('u-edited', 'the first message, edited'), ...source.entries.slice(1)]),
   };
 }
 
-transcriptSourceConformance({ test }, memorySubject, { createFoldStore: () => new MemoryFoldStore(), label: 'MemoryTranscriptSource' });
+transcriptSourceConformance({ test }, memorySubject, {
+  createFoldStore: () => new MemoryFoldStore(),
+  label: 'MemoryTranscriptSource',
+});
 
 /** The recording sink also keeps warnings, so the suite can ask it what it heard. */
 class RecordingSinkWithWarnings extends RecordingProjectionSink {
@@ -50,4 +57,7 @@ projectionSinkConformance({ test }, () => new RecordingSinkWithWarnings(), {
 });
 
 costModelConformance({ test }, () => createCharsCostModel(), { label: 'chars cost model (default price list)' });
-for (const priceList of Object.values(PRICE_LISTS)) costModelConformance({ test }, () => createCharsCostModel({ priceList }), { label: `chars cost model (${priceList.name})` });
+for (const priceList of Object.values(PRICE_LISTS))
+  costModelConformance({ test }, () => createCharsCostModel({ priceList }), {
+    label: `chars cost model (${priceList.name})`,
+  });

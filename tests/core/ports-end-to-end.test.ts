@@ -3,8 +3,8 @@ import { RecordingProjectionSink } from '../../adapters/projection-recorder/reco
 import { MemoryEvidenceStore } from '../../adapters/storage-memory/memory-evidence-store.ts';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { createCharsCostModel } from '../../core/chars-cost-model.ts';
-import { readFoldSource } from '../../core/fold-source.ts';
 import { FoldRuntime } from '../../core/fold-runtime.ts';
+import { readFoldSource } from '../../core/fold-source.ts';
 import { resolveSettings } from '../../core/settings.ts';
 import type { BranchRead, KnownBranch } from '../../ports/transcript-source.port.ts';
 import { MemoryTranscriptSource } from '../../testing/memory-transcript-source.ts';
@@ -42,10 +42,18 @@ describe('the engine on in-memory ports only', () => {
       session.step();
       source.append(...session.entries.slice(before));
       const result = await runtime.project(source);
-      runtime.recordUsage({ input: Math.ceil(result.ledger.totalChars / 3.6), cacheRead: 0, cacheWrite: 0, output: 80 });
+      runtime.recordUsage({
+        input: Math.ceil(result.ledger.totalChars / 3.6),
+        cacheRead: 0,
+        cacheWrite: 0,
+        output: 80,
+      });
     }
     // A rewrite of history: the first message is edited, and the engine records it as a change.
-    source.replace([{ ...session.entries[0]!, id: 'u-edited', bytes: '{"role":"user","text":"edited"}' }, ...session.entries.slice(1)]);
+    source.replace([
+      { ...session.entries[0]!, id: 'u-edited', bytes: '{"role":"user","text":"edited"}' },
+      ...session.entries.slice(1),
+    ]);
     const changed = await runtime.project(source);
 
     expect(changed.ledger.causes).toContain('transcript-changed');
@@ -56,7 +64,9 @@ describe('the engine on in-memory ports only', () => {
     expect(ledger.every((row) => !row.unattributed)).toBe(true);
     expect(sink.projections.map((projection) => projection.ledger.request)).toEqual(ledger.map((row) => row.request));
     expect(observed).toEqual(ledger.map((row) => row.request));
-    expect(sink.commitEvents.filter((event) => event.phase === 'landed').length).toBe(ledger.filter((row) => row.foldsLanded > 0).length);
+    expect(sink.commitEvents.filter((event) => event.phase === 'landed').length).toBe(
+      ledger.filter((row) => row.foldsLanded > 0).length,
+    );
     const bytesById = new Map(session.entries.map((entry) => [entry.id, entry.bytes]));
     for (const record of runtime.view.lattice.allRecords()) {
       const entries = await readFoldSource(foldStore, (id) => runtime.view.lattice.record(id), record.id);
@@ -65,17 +75,33 @@ describe('the engine on in-memory ports only', () => {
   });
 
   it('refuses a source of another session by name, and changes nothing', async () => {
-    const runtime = await FoldRuntime.open({ sessionId: 'mine', settings: resolveSettings({ providerInputBudget: 80_000 }), foldStore: new MemoryFoldStore(), costModel: createCharsCostModel() });
-    await expect(runtime.project(new MemoryTranscriptSource('theirs'))).rejects.toMatchObject({ code: 'TRANSCRIPT.WRONG_SESSION' });
+    const runtime = await FoldRuntime.open({
+      sessionId: 'mine',
+      settings: resolveSettings({ providerInputBudget: 80_000 }),
+      foldStore: new MemoryFoldStore(),
+      costModel: createCharsCostModel(),
+    });
+    await expect(runtime.project(new MemoryTranscriptSource('theirs'))).rejects.toMatchObject({
+      code: 'TRANSCRIPT.WRONG_SESSION',
+    });
     expect(runtime.view.memory.counters.requests).toBe(0);
   });
 
   it('refuses an appended read that does not continue the branch the engine holds', async () => {
-    const runtime = await FoldRuntime.open({ sessionId: 'stale', settings: resolveSettings({ providerInputBudget: 80_000 }), foldStore: new MemoryFoldStore(), costModel: createCharsCostModel() });
+    const runtime = await FoldRuntime.open({
+      sessionId: 'stale',
+      settings: resolveSettings({ providerInputBudget: 80_000 }),
+      foldStore: new MemoryFoldStore(),
+      costModel: createCharsCostModel(),
+    });
     const session = new SyntheticSession({ seed: 3 });
     session.step();
     await runtime.project(session.entries);
-    const stale = { specificationVersion: 'v1' as const, sessionId: 'stale', read: (): BranchRead => ({ kind: 'appended', afterEntryId: 'not-the-newest', entries: [] }) };
+    const stale = {
+      specificationVersion: 'v1' as const,
+      sessionId: 'stale',
+      read: (): BranchRead => ({ kind: 'appended', afterEntryId: 'not-the-newest', entries: [] }),
+    };
     await expect(runtime.project(stale)).rejects.toMatchObject({ code: 'TRANSCRIPT.STALE_READ' });
     expect(runtime.view.memory.counters.requests).toBe(1);
   });

@@ -3,7 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { FoldError } from '../../core/fold-error.ts';
 import { readFoldSource } from '../../core/fold-source.ts';
 import type { TranscriptEntry } from '../../ports/transcript-source.port.ts';
-import { assistantEntry, seededRandom, sourceLikeText, toolResultEntry, userEntry } from '../../testing/synthetic-session.ts';
+import {
+  assistantEntry,
+  seededRandom,
+  sourceLikeText,
+  toolResultEntry,
+  userEntry,
+} from '../../testing/synthetic-session.ts';
 import { appendOnlyViolations, forestViolations, pairingViolations, serialize } from '../../testing/window-checks.ts';
 import { openRuntime, providerTokens } from '../support/drive-session.ts';
 
@@ -17,12 +23,29 @@ type Operation =
 const operation: fc.Arbitrary<Operation> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ type: fc.constant('user' as const), size: fc.integer({ min: 10, max: 3000 }) }) },
   { weight: 2, arbitrary: fc.record({ type: fc.constant('note' as const), size: fc.integer({ min: 10, max: 2500 }) }) },
-  { weight: 6, arbitrary: fc.record({ type: fc.constant('batch' as const), sizes: fc.array(fc.integer({ min: 50, max: 6000 }), { minLength: 1, maxLength: 3 }) }) },
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      type: fc.constant('batch' as const),
+      sizes: fc.array(fc.integer({ min: 50, max: 6000 }), { minLength: 1, maxLength: 3 }),
+    }),
+  },
   {
     weight: 4,
     arbitrary: fc.record({
       type: fc.constant('action' as const),
-      verb: fc.constantFrom('status', 'peek', 'brief', 'expand', 'refold', 'pin', 'unpin', 'reboundary', 'unmark', 'bogus'),
+      verb: fc.constantFrom(
+        'status',
+        'peek',
+        'brief',
+        'expand',
+        'refold',
+        'pin',
+        'unpin',
+        'reboundary',
+        'unmark',
+        'bogus',
+      ),
       pick: fc.nat(),
       span: fc.integer({ min: 0, max: 6 }),
       text: fc.integer({ min: 0, max: 2200 }),
@@ -33,7 +56,12 @@ const operation: fc.Arbitrary<Operation> = fc.oneof(
 
 /** Play a list of operations like a host would, returning everything a property needs. */
 async function play(operations: readonly Operation[]) {
-  const { runtime, sink, store } = await openRuntime({ settings: { providerInputBudget: 9_000, thresholds: { maxTarget: 0.8, minTarget: 0.4, consolidateAfter: 3, minFoldChars: 1_000 } } });
+  const { runtime, sink, store } = await openRuntime({
+    settings: {
+      providerInputBudget: 9_000,
+      thresholds: { maxTarget: 0.8, minTarget: 0.4, consolidateAfter: 3, minFoldChars: 1_000 },
+    },
+  });
   const entries: TranscriptEntry[] = [userEntry('u0', 'begin')];
   const random = seededRandom(99);
   const refusals: string[] = [];
@@ -53,9 +81,17 @@ async function play(operations: readonly Operation[]) {
     if (op.type === 'user') entries.push(userEntry(id('u'), sourceLikeText(random, op.size, 'ask')));
     else if (op.type === 'note') entries.push(assistantEntry(id('a'), sourceLikeText(random, op.size, 'note')));
     else if (op.type === 'batch') {
-      const calls = op.sizes.map((_, position) => ({ id: id('c'), name: position === 1 ? 'grep' : 'read', arguments: { path: `f${position}` } }));
+      const calls = op.sizes.map((_, position) => ({
+        id: id('c'),
+        name: position === 1 ? 'grep' : 'read',
+        arguments: { path: `f${position}` },
+      }));
       entries.push(assistantEntry(id('a'), 'working', calls));
-      op.sizes.forEach((size, position) => entries.push(toolResultEntry(id('r'), calls[position]!.id, calls[position]!.name, sourceLikeText(random, size, 'out'))));
+      op.sizes.forEach((size, position) => {
+        entries.push(
+          toolResultEntry(id('r'), calls[position]!.id, calls[position]!.name, sourceLikeText(random, size, 'out')),
+        );
+      });
     } else if (op.type === 'fold') runtime.requestCommit('user-fold');
     else {
       const args = actionArguments(runtime, op);
@@ -79,7 +115,10 @@ async function play(operations: readonly Operation[]) {
   return { runtime, sink, store, refusals };
 }
 
-function actionArguments(runtime: Awaited<ReturnType<typeof openRuntime>>['runtime'], op: Extract<Operation, { type: 'action' }>): Record<string, unknown> {
+function actionArguments(
+  runtime: Awaited<ReturnType<typeof openRuntime>>['runtime'],
+  op: Extract<Operation, { type: 'action' }>,
+): Record<string, unknown> {
   const folds = [...runtime.view.lattice.allRecords()].map((record) => record.id);
   const marks = runtime.view.memory.marks.map((mark) => mark.id);
   const entryIds = runtime.view.index.entries.map((entry) => entry.id);
@@ -89,7 +128,11 @@ function actionArguments(runtime: Awaited<ReturnType<typeof openRuntime>>['runti
     case 'status':
       return { action: 'status', detail: op.pick % 2 === 0 ? 'tree' : 'summary' };
     case 'peek':
-      return { action: 'peek', id: pick(folds, anyId), ...(op.span > 3 ? { offset: op.pick % 3000, bytes: 1024 } : {}) };
+      return {
+        action: 'peek',
+        id: pick(folds, anyId),
+        ...(op.span > 3 ? { offset: op.pick % 3000, bytes: 1024 } : {}),
+      };
     case 'brief':
       return { action: 'brief', id: pick(marks, anyId), text: 'x'.repeat(op.text) };
     case 'expand':
@@ -100,7 +143,12 @@ function actionArguments(runtime: Awaited<ReturnType<typeof openRuntime>>['runti
       return { action: op.verb, ids: [pick(entryIds, anyId)] };
     case 'reboundary': {
       const start = op.pick % Math.max(1, entryIds.length);
-      return { action: 'reboundary', ids: entryIds.slice(start, start + op.span + 1).filter((_, position, list) => position === 0 || position === list.length - 1) };
+      return {
+        action: 'reboundary',
+        ids: entryIds
+          .slice(start, start + op.span + 1)
+          .filter((_, position, list) => position === 0 || position === list.length - 1),
+      };
     }
     case 'unmark':
       return { action: 'unmark', id: pick(marks, anyId) };
@@ -119,12 +167,20 @@ describe('properties over random transcripts and action sequences', () => {
         const records = [...first.runtime.view.lattice.allRecords()];
         expect(forestViolations(records, (entryId) => first.runtime.view.index.positionOf(entryId))).toEqual([]);
         for (const record of records) {
-          const source = await readFoldSource(first.store, (foldId) => first.runtime.view.lattice.record(foldId), record.id);
+          const source = await readFoldSource(
+            first.store,
+            (foldId) => first.runtime.view.lattice.record(foldId),
+            record.id,
+          );
           const start = first.runtime.view.index.positionOf(record.firstEntryId)!;
-          expect(source.map((entry) => entry.bytes)).toEqual(first.runtime.view.index.entries.slice(start, start + source.length).map((entry) => entry.bytes));
+          expect(source.map((entry) => entry.bytes)).toEqual(
+            first.runtime.view.index.entries.slice(start, start + source.length).map((entry) => entry.bytes),
+          );
         }
         const second = await play(operations);
-        expect(second.sink.projections.map((projection) => serialize(projection.messages))).toEqual(first.sink.projections.map((projection) => serialize(projection.messages)));
+        expect(second.sink.projections.map((projection) => serialize(projection.messages))).toEqual(
+          first.sink.projections.map((projection) => serialize(projection.messages)),
+        );
       }),
       { numRuns: 40, seed: 20261130 },
     );
@@ -139,7 +195,8 @@ describe('the property run exercises what it claims', () => {
     let nested = 0;
     for (const operations of samples) {
       const { runtime, sink } = await play(operations);
-      for (const projection of sink.projections) for (const cause of projection.ledger.causes) causes.set(cause, (causes.get(cause) ?? 0) + 1);
+      for (const projection of sink.projections)
+        for (const cause of projection.ledger.causes) causes.set(cause, (causes.get(cause) ?? 0) + 1);
       const records = [...runtime.view.lattice.allRecords()];
       folds += records.length;
       nested += records.filter((record) => record.parts.some((part) => part.kind === 'fold')).length;

@@ -2,10 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { createCharsCostModel } from '../../core/chars-cost-model.ts';
 import { FoldRuntime } from '../../core/fold-runtime.ts';
-import { resolveSettings } from '../../core/settings.ts';
 import type { SessionState } from '../../core/session-state.ts';
+import { resolveSettings } from '../../core/settings.ts';
 import type { TranscriptEntry } from '../../ports/transcript-source.port.ts';
-import { assistantEntry, seededRandom, sourceLikeText, toolResultEntry, userEntry } from '../../testing/synthetic-session.ts';
+import {
+  assistantEntry,
+  seededRandom,
+  sourceLikeText,
+  toolResultEntry,
+  userEntry,
+} from '../../testing/synthetic-session.ts';
 
 /**
  * Every request renders at least what it appended, and a render looks up the window's
@@ -14,14 +20,23 @@ import { assistantEntry, seededRandom, sourceLikeText, toolResultEntry, userEntr
  */
 
 function lists(session: SessionState): readonly unknown[] {
-  return [session.memory.inserts, session.memory.inserts.length, session.memory.ephemeralPeeks, session.memory.ephemeralPeeks.length];
+  return [
+    session.memory.inserts,
+    session.memory.inserts.length,
+    session.memory.ephemeralPeeks,
+    session.memory.ephemeralPeeks.length,
+  ];
 }
 
 describe("a request's render looks up the window's inserts without rebuilding them", () => {
   it('requests that change no insert or peek build no lookup, however many inserts stand', async () => {
     const runtime = await FoldRuntime.open({
       sessionId: 'render-lookups',
-      settings: resolveSettings({ providerInputBudget: 60_000, scheduling: 'band', spill: { thresholdBytes: 262_144, keepBytes: 4_096 } }),
+      settings: resolveSettings({
+        providerInputBudget: 60_000,
+        scheduling: 'band',
+        spill: { thresholdBytes: 262_144, keepBytes: 4_096 },
+      }),
       foldStore: new MemoryFoldStore(),
       costModel: createCharsCostModel(),
     });
@@ -32,7 +47,15 @@ describe("a request's render looks up the window's inserts without rebuilding th
     let previousChanged = true;
     for (let step = 1; step <= 300; step += 1) {
       const call = { id: `c${step}`, name: 'read', arguments: { path: `src/f${step}.c` } };
-      entries.push(assistantEntry(`a${step}`, `step ${step}`, [call]), toolResultEntry(`r${step}`, call.id, 'read', sourceLikeText(random, 800 + Math.floor(random() * 1_200), `f${step}`)));
+      entries.push(
+        assistantEntry(`a${step}`, `step ${step}`, [call]),
+        toolResultEntry(
+          `r${step}`,
+          call.id,
+          'read',
+          sourceLikeText(random, 800 + Math.floor(random() * 1_200), `f${step}`),
+        ),
+      );
       const before = lists(session);
       const builds = session.lookupBuilds;
       const result = await runtime.project(entries);
@@ -47,7 +70,9 @@ describe("a request's render looks up the window's inserts without rebuilding th
       // Whatever was reused, the render reads the lookups the lists stand for now.
       const inputs = session.renderInputs();
       expect([...inputs.insertsByAnchor.entries()]).toEqual(expectedInserts(session));
-      expect([...inputs.retiredPeeks.entries()]).toEqual(session.memory.ephemeralPeeks.filter((peek) => peek.retired).map((peek) => [peek.toolCallId, peek.foldId]));
+      expect([...inputs.retiredPeeks.entries()]).toEqual(
+        session.memory.ephemeralPeeks.filter((peek) => peek.retired).map((peek) => [peek.toolCallId, peek.foldId]),
+      );
     }
     expect(runtime.view.memory.counters.commits).toBeGreaterThan(2);
     expect(runtime.view.memory.inserts.length).toBeGreaterThan(0);
@@ -58,6 +83,7 @@ describe("a request's render looks up the window's inserts without rebuilding th
 /** The inserts by anchor, built here from the state's list. */
 function expectedInserts(session: SessionState): [string, unknown[]][] {
   const byAnchor = new Map<string, unknown[]>();
-  for (const insert of session.memory.inserts) byAnchor.set(insert.afterEntryId, [...(byAnchor.get(insert.afterEntryId) ?? []), insert]);
+  for (const insert of session.memory.inserts)
+    byAnchor.set(insert.afterEntryId, [...(byAnchor.get(insert.afterEntryId) ?? []), insert]);
   return [...byAnchor.entries()];
 }

@@ -21,10 +21,14 @@ describe('restart', () => {
     expect(second.view.lattice.size).toBe(first.runtime.view.lattice.size);
     expect([...second.view.memory.pins]).toContain(pinId);
     if (mark !== undefined) expect(second.view.memory.markById(mark.id)?.brief).toBe('kept across restarts');
-    const deep = [...second.view.lattice.allRecords()].find((record) => record.kind === 'consolidation') ?? [...second.view.lattice.allRecords()][0]!;
+    const deep =
+      [...second.view.lattice.allRecords()].find((record) => record.kind === 'consolidation') ??
+      [...second.view.lattice.allRecords()][0]!;
     const source = await readFoldSource(store, (id) => second.view.lattice.record(id), deep.id);
     const start = first.runtime.view.index.positionOf(deep.firstEntryId)!;
-    expect(source.map((entry) => entry.bytes)).toEqual(first.session.entries.slice(start, start + source.length).map((entry) => entry.bytes));
+    expect(source.map((entry) => entry.bytes)).toEqual(
+      first.session.entries.slice(start, start + source.length).map((entry) => entry.bytes),
+    );
   });
 
   it('a state from an unknown schema version is refused by name, and nothing is overwritten', async () => {
@@ -50,7 +54,9 @@ describe('branch navigation', () => {
     const branch = [...session.entries.slice(0, 5), userEntry('branch-1', 'try another approach')];
     const result = await runtime.project(branch);
     expect(result.ledger.causes).toContain('transcript-changed');
-    expect(result.messages.every((message) => message.kind !== 'synthetic' || message.origin !== 'placeholder')).toBe(true);
+    expect(result.messages.every((message) => message.kind !== 'synthetic' || message.origin !== 'placeholder')).toBe(
+      true,
+    );
     expect(appendOnlyViolations(sink.projections)).toEqual([]);
     // And back to the original branch: its folds are shown again.
     const back = await runtime.project(session.entries);

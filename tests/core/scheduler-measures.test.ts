@@ -11,7 +11,13 @@ import type { SessionState } from '../../core/session-state.ts';
 import { resolveSettings } from '../../core/settings.ts';
 import { TranscriptIndex } from '../../core/transcript-index.ts';
 import type { TranscriptEntry } from '../../ports/transcript-source.port.ts';
-import { assistantEntry, seededRandom, sourceLikeText, toolResultEntry, userEntry } from '../../testing/synthetic-session.ts';
+import {
+  assistantEntry,
+  seededRandom,
+  sourceLikeText,
+  toolResultEntry,
+  userEntry,
+} from '../../testing/synthetic-session.ts';
 
 /**
  * The cost scheduler measures the same things on every request: where the working-set floor
@@ -36,9 +42,15 @@ function floorByWalk(index: TranscriptIndex, floorTokens: number, charsPerToken:
 
 function batch(step: number, random: () => number, contentShare = 1): TranscriptEntry[] {
   const call = { id: `c${step}`, name: 'read', arguments: { path: `src/f${step}.c` } };
-  const result = toolResultEntry(`r${step}`, call.id, 'read', sourceLikeText(random, 600 + Math.floor(random() * 2_400), `f${step}`));
+  const result = toolResultEntry(
+    `r${step}`,
+    call.id,
+    'read',
+    sourceLikeText(random, 600 + Math.floor(random() * 2_400), `f${step}`),
+  );
   // Some hosts count less than the bytes (bookkeeping in them is not read).
-  const withContent = contentShare < 1 ? { ...result, contentChars: Math.floor(result.bytes.length * contentShare) } : result;
+  const withContent =
+    contentShare < 1 ? { ...result, contentChars: Math.floor(result.bytes.length * contentShare) } : result;
   return [assistantEntry(`a${step}`, `step ${step}`, [call]), withContent];
 }
 
@@ -54,7 +66,10 @@ describe('the working-set floor found by halving', () => {
       index.ingest(entries);
       for (const floorTokens of [0, 1, 50, 500, 5_000, 50_000, 10_000_000]) {
         for (const charsPerToken of [2.5, 4, 6.2]) {
-          expect(rawFloorStart(index, floorTokens, charsPerToken), `step ${step}, floor ${floorTokens}, ${charsPerToken} chars per token`).toBe(floorByWalk(index, floorTokens, charsPerToken));
+          expect(
+            rawFloorStart(index, floorTokens, charsPerToken),
+            `step ${step}, floor ${floorTokens}, ${charsPerToken} chars per token`,
+          ).toBe(floorByWalk(index, floorTokens, charsPerToken));
         }
       }
     }
@@ -63,7 +78,12 @@ describe('the working-set floor found by halving', () => {
 
   it('counts an entry that brings the floor to exactly its size as inside it', () => {
     const index = new TranscriptIndex();
-    index.ingest(Array.from({ length: 10 }, (_, position) => ({ ...userEntry(`u${position}`, 'x'.repeat(300)), contentChars: 100 })));
+    index.ingest(
+      Array.from({ length: 10 }, (_, position) => ({
+        ...userEntry(`u${position}`, 'x'.repeat(300)),
+        contentChars: 100,
+      })),
+    );
     // 100 tokens at 4 chars: the newest four entries read exactly 400 chars.
     expect(rawFloorStart(index, 100, 4)).toBe(6);
     expect(floorByWalk(index, 100, 4)).toBe(6);
@@ -74,7 +94,9 @@ describe('the working-set floor found by halving', () => {
     index.ingest([userEntry('u0', 'go')]);
     for (const contentChars of [-1, 2.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31, 1e300]) {
       const bad = { ...userEntry('u1', 'next'), contentChars };
-      expect(() => index.ingest([userEntry('u0', 'go'), bad])).toThrowError(/contentChars must be a non-negative integer/);
+      expect(() => index.ingest([userEntry('u0', 'go'), bad])).toThrowError(
+        /contentChars must be a non-negative integer/,
+      );
       expect(index.length).toBe(1);
       expect(index.readCharsBefore).toEqual([0, index.windowChars[0]]);
     }
@@ -136,14 +158,26 @@ describe("the scheduler's span measures, kept between commits, and the folds aro
         spans.push([0, pick(length)]);
       }
       // The folds around each position (the frontier asks on every request) as a scan of every placed fold finds them.
-      const placedFolds = [...session.lattice.allRecords()].map((record) => session.lattice.placement(record.id)).filter((placed) => placed !== undefined);
+      const placedFolds = [...session.lattice.allRecords()]
+        .map((record) => session.lattice.placement(record.id))
+        .filter((placed) => placed !== undefined);
       for (let position = 0; position < length + 2; position += 1) {
-        const scanned = placedFolds.filter((placed) => placed.first <= position && position <= placed.last).sort((a, b) => a.first - b.first || b.last - a.last);
-        expect(session.lattice.enclosing(position).map((placed) => placed.record.id), `${when}: folds around ${position}`).toEqual(scanned.map((placed) => placed.record.id));
+        const scanned = placedFolds
+          .filter((placed) => placed.first <= position && position <= placed.last)
+          .sort((a, b) => a.first - b.first || b.last - a.last);
+        expect(
+          session.lattice.enclosing(position).map((placed) => placed.record.id),
+          `${when}: folds around ${position}`,
+        ).toEqual(scanned.map((placed) => placed.record.id));
       }
       for (const [first, last] of spans) {
         if (last >= length) continue;
-        const fresh = displayedChars({ index: session.index, toolName: session.settings.toolName }, session.lattice, first, last);
+        const fresh = displayedChars(
+          { index: session.index, toolName: session.settings.toolName },
+          session.lattice,
+          first,
+          last,
+        );
         expect(memo.measure(first, last), `${when}: span ${first}..${last}`).toBe(fresh);
       }
     };

@@ -18,7 +18,10 @@ class CountingStore extends MemoryFoldStore {
 }
 
 async function refusal(run: () => Promise<unknown>): Promise<FoldError> {
-  const caught = await run().then(() => undefined, (error: unknown) => error);
+  const caught = await run().then(
+    () => undefined,
+    (error: unknown) => error,
+  );
   if (!FoldError.isInstance(caught)) throw new Error(`expected a FoldError, got ${String(caught)}`);
   return caught;
 }
@@ -57,7 +60,9 @@ describe('search answers from bytes verified once in this process (docs/behaviou
     corrupt();
     const after = await runtime.act(search);
     expect(after.text).toBe(before.text);
-    const error = await refusal(() => runtime.act({ action: 'peek', id: hit.foldId, offset: hit.peekOffset, bytes: 1024 }));
+    const error = await refusal(() =>
+      runtime.act({ action: 'peek', id: hit.foldId, offset: hit.peekOffset, bytes: 1024 }),
+    );
     expect(error.code).toBe('STORE.HASH_MISMATCH');
   });
 

@@ -5,7 +5,7 @@ import type { FoldRuntime } from '../../core/fold-runtime.ts';
 import type { TranscriptEntry } from '../../ports/transcript-source.port.ts';
 import { serialize } from '../../testing/window-checks.ts';
 import { corruptingStore } from '../support/corrupting-store.ts';
-import { driveSession, type DrivenSession } from '../support/drive-session.ts';
+import { type DrivenSession, driveSession } from '../support/drive-session.ts';
 
 let driven: DrivenSession;
 let runtime: FoldRuntime;
@@ -21,7 +21,8 @@ function foldedEntries(): TranscriptEntry[] {
   for (const record of runtime.view.lattice.allRecords()) {
     const placed = runtime.view.lattice.placement(record.id);
     if (placed === undefined) continue;
-    for (let position = placed.first; position <= placed.last; position += 1) inside.add(driven.session.entries[position]!.id);
+    for (let position = placed.first; position <= placed.last; position += 1)
+      inside.add(driven.session.entries[position]!.id);
   }
   return driven.session.entries.filter((entry) => inside.has(entry.id));
 }
@@ -30,7 +31,8 @@ function foldedEntries(): TranscriptEntry[] {
 function bruteForce(needle: RegExp): { entryId: string; entryOffset: number }[] {
   const found: { entryId: string; entryOffset: number }[] = [];
   for (const entry of foldedEntries()) {
-    for (const match of entry.bytes.matchAll(needle)) found.push({ entryId: entry.id, entryOffset: Buffer.byteLength(entry.bytes.slice(0, match.index)) });
+    for (const match of entry.bytes.matchAll(needle))
+      found.push({ entryId: entry.id, entryOffset: Buffer.byteLength(entry.bytes.slice(0, match.index)) });
   }
   return found;
 }
@@ -48,18 +50,25 @@ async function allPages(call: Record<string, unknown>): Promise<SearchHit[]> {
 }
 
 function windowState(): string {
-  return JSON.stringify({ memory: runtime.view.memory.snapshot(runtime.view.lattice.expanded, []), frozen: serialize(runtime.view.frozen ?? []), causes: [...runtime.view.pendingCauses] });
+  return JSON.stringify({
+    memory: runtime.view.memory.snapshot(runtime.view.lattice.expanded, []),
+    frozen: serialize(runtime.view.frozen ?? []),
+    causes: [...runtime.view.pendingCauses],
+  });
 }
 
 async function refusal(call: Record<string, unknown>): Promise<FoldError> {
   const before = windowState();
-  const error = await runtime.act(call).then(() => undefined, (caught: unknown) => caught);
+  const error = await runtime.act(call).then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
   if (!FoldError.isInstance(error)) throw new Error(`expected a refusal for ${JSON.stringify(call)}`);
   expect(windowState()).toBe(before);
   return error;
 }
 
-describe('search: exact recall over every fold\'s verified source', () => {
+describe("search: exact recall over every fold's verified source", () => {
   it('finds exactly the occurrences an independent scan of the original bytes finds, in order, across pages', async () => {
     expect(runtime.view.lattice.size).toBeGreaterThan(3);
     const word = /"role":"toolResult"/g;
@@ -82,7 +91,13 @@ describe('search: exact recall over every fold\'s verified source', () => {
     expect(hits.length).toBe(5);
     for (const hit of hits) {
       expect(hit.excerpt).toContain('socket');
-      const peek = await runtime.act({ action: 'peek', id: hit.foldId, offset: hit.peekOffset, bytes: 1024, ephemeral: false });
+      const peek = await runtime.act({
+        action: 'peek',
+        id: hit.foldId,
+        offset: hit.peekOffset,
+        bytes: 1024,
+        ephemeral: false,
+      });
       expect(peek.text.slice(0, 400)).toContain('socket');
       expect(answer.text).toContain(`{"action":"peek","id":"${hit.foldId}","offset":${hit.peekOffset}}`);
     }
@@ -106,7 +121,8 @@ describe('search: exact recall over every fold\'s verified source', () => {
     const hits = await allPages({ action: 'search', pattern: '"role"', within: fold.id });
     const inside = new Set<string>();
     const visit = (id: string): void => {
-      for (const part of runtime.view.lattice.record(id)!.parts) part.kind === 'entry' ? inside.add(part.entryId) : visit(part.foldId);
+      for (const part of runtime.view.lattice.record(id)!.parts)
+        part.kind === 'entry' ? inside.add(part.entryId) : visit(part.foldId);
     };
     visit(fold.id);
     expect(hits.length).toBeGreaterThan(0);
@@ -145,10 +161,15 @@ describe('search: exact recall over every fold\'s verified source', () => {
   });
 
   it('a tampered blob is refused by its hash, never searched (I2)', async () => {
-    const { store: corrupting, corrupt } = corruptingStore((bytes) => (bytes[bytes.length - 1] = bytes[bytes.length - 1]! ^ 1));
+    const { store: corrupting, corrupt } = corruptingStore(
+      (bytes) => (bytes[bytes.length - 1] = bytes[bytes.length - 1]! ^ 1),
+    );
     const tampered = await driveSession({ seed: 4, steps: 60, store: corrupting });
     corrupt();
-    const error = await tampered.runtime.act({ action: 'search', pattern: 'socket' }).then(() => undefined, (caught: unknown) => caught);
+    const error = await tampered.runtime.act({ action: 'search', pattern: 'socket' }).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
     expect(FoldError.isInstance(error) && error.code).toBe('STORE.HASH_MISMATCH');
   });
 });

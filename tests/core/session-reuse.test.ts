@@ -26,7 +26,9 @@ describe('a stored session id reused by another conversation in a new process', 
 
     const other = new SyntheticSession({ seed: 77, resultChars: [3000, 16_000] });
     for (let step = 0; step < 40; step += 1) other.step();
-    const sharedIds = other.entries.filter((entry) => original.runtime.view.index.positionOf(entry.id) !== undefined).length;
+    const sharedIds = other.entries.filter(
+      (entry) => original.runtime.view.index.positionOf(entry.id) !== undefined,
+    ).length;
     expect(sharedIds).toBeGreaterThan(20);
     const reopened = await openRuntime({ store });
     const result = await reopened.runtime.project(other.entries);
@@ -42,6 +44,8 @@ describe('a stored session id reused by another conversation in a new process', 
     // The original conversation, handed over again, gets its folds back.
     const back = await openRuntime({ store });
     await back.runtime.project(original.session.entries);
-    expect(back.runtime.view.visibleFolds.map((placed) => placed.record.id).sort()).toEqual(original.runtime.view.visibleFolds.map((placed) => placed.record.id).sort());
+    expect(back.runtime.view.visibleFolds.map((placed) => placed.record.id).sort()).toEqual(
+      original.runtime.view.visibleFolds.map((placed) => placed.record.id).sort(),
+    );
   }, 60_000);
 });

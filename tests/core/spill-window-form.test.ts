@@ -1,8 +1,14 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { sha256Hex, sha256HexOfLines, stableStringify } from '../../core/hashing.ts';
 import { sourceDigest } from '../../core/commit-planner.ts';
-import { maySpill, planSpill, spilledResultBytes, spillPeekHeader, spillPeekHeaderBytes } from '../../core/spill/spill-plan.ts';
+import { sha256Hex, sha256HexOfLines, stableStringify } from '../../core/hashing.ts';
+import {
+  maySpill,
+  planSpill,
+  spilledResultBytes,
+  spillPeekHeader,
+  spillPeekHeaderBytes,
+} from '../../core/spill/spill-plan.ts';
 import { DEFAULT_SPILL_POLICY } from '../../core/spill/spill-policy.ts';
 import { seededRandom, toolResultEntry } from '../../testing/synthetic-session.ts';
 
@@ -16,11 +22,24 @@ describe("a spilled result's window form is its stableStringify serialisation", 
   it('the same bytes for ASCII and other texts, with and without a tool name', () => {
     const random = seededRandom(91);
     for (let trial = 0; trial < 60; trial += 1) {
-      const text = randomText(random, 17_000 + Math.floor(random() * 20_000), trial % 2 === 0 ? ALPHABET.slice(0, 8) : ALPHABET);
-      const entry = { ...toolResultEntry(`r${trial}`, `c${trial}`, 'read', text), ...(trial % 3 === 0 ? { toolName: undefined } : {}) };
+      const text = randomText(
+        random,
+        17_000 + Math.floor(random() * 20_000),
+        trial % 2 === 0 ? ALPHABET.slice(0, 8) : ALPHABET,
+      );
+      const entry = {
+        ...toolResultEntry(`r${trial}`, `c${trial}`, 'read', text),
+        ...(trial % 3 === 0 ? { toolName: undefined } : {}),
+      };
       const plan = planSpill(entry, DEFAULT_SPILL_POLICY, 'pi_fold_context')!;
       const part = plan.parts[0]!;
-      const expected = stableStringify({ role: 'toolResult', toolCallId: entry.toolCallId, toolName: entry.toolName, content: [{ type: 'text', text: part.shown }], spilled: [part.pointer] });
+      const expected = stableStringify({
+        role: 'toolResult',
+        toolCallId: entry.toolCallId,
+        toolName: entry.toolName,
+        content: [{ type: 'text', text: part.shown }],
+        spilled: [part.pointer],
+      });
       expect(plan.bytes, `trial ${trial}`).toBe(expected);
       expect(spilledResultBytes(entry, part)).toBe(expected);
       // The pointer line's peek offset lands on the first byte the head left out.
@@ -32,9 +51,14 @@ describe("a spilled result's window form is its stableStringify serialisation", 
 
   it('a result just over the threshold in bytes but not in chars is spilled; one at the threshold is not', () => {
     const wide = '€'.repeat(Math.ceil((DEFAULT_SPILL_POLICY.thresholdBytes + 1) / 3));
-    expect(planSpill(toolResultEntry('w', 'cw', 'read', wide), DEFAULT_SPILL_POLICY, 'pi_fold_context')?.parts[0]?.pointer.bytes).toBe(Buffer.byteLength(wide));
+    expect(
+      planSpill(toolResultEntry('w', 'cw', 'read', wide), DEFAULT_SPILL_POLICY, 'pi_fold_context')?.parts[0]?.pointer
+        .bytes,
+    ).toBe(Buffer.byteLength(wide));
     const exact = 'a'.repeat(DEFAULT_SPILL_POLICY.thresholdBytes);
-    expect(planSpill(toolResultEntry('e', 'ce', 'read', exact), DEFAULT_SPILL_POLICY, 'pi_fold_context')).toBeUndefined();
+    expect(
+      planSpill(toolResultEntry('e', 'ce', 'read', exact), DEFAULT_SPILL_POLICY, 'pi_fold_context'),
+    ).toBeUndefined();
   });
 });
 
@@ -48,7 +72,15 @@ describe('maySpill, the length test before a plan', () => {
       const text = randomText(random, Math.floor(random() * 4_000), trial % 2 === 0 ? ALPHABET.slice(0, 4) : ALPHABET);
       const entry =
         trial % 3 === 0
-          ? { id: `a${trial}`, role: 'assistant' as const, text: '', bytes: '{}', toolCalls: [{ id: `c${trial}`, name: 'write', argumentsJson: JSON.stringify({ path: 'x', content: text }) }] }
+          ? {
+              id: `a${trial}`,
+              role: 'assistant' as const,
+              text: '',
+              bytes: '{}',
+              toolCalls: [
+                { id: `c${trial}`, name: 'write', argumentsJson: JSON.stringify({ path: 'x', content: text }) },
+              ],
+            }
           : toolResultEntry(`r${trial}`, `c${trial}`, 'read', text);
       const plan = planSpill(entry, policy, 'pi_fold_context');
       if (!maySpill(entry, policy)) {
@@ -83,11 +115,16 @@ describe('a fold source digest hashes the lines one by one', () => {
     const random = seededRandom(92);
     expect(sha256HexOfLines([])).toBe(sha256Hex(''));
     for (let trial = 0; trial < 40; trial += 1) {
-      const lines = Array.from({ length: Math.floor(random() * 6) }, () => randomText(random, Math.floor(random() * 3_000)));
+      const lines = Array.from({ length: Math.floor(random() * 6) }, () =>
+        randomText(random, Math.floor(random() * 3_000)),
+      );
       expect(sha256HexOfLines(lines), `trial ${trial}`).toBe(sha256Hex(lines.map((line) => `${line}\n`).join('')));
       const entries = lines.map((line, position) => toolResultEntry(`e${position}`, `c${position}`, 'read', line));
       const joined = entries.map((entry) => `${entry.bytes}\n`).join('');
-      expect(sourceDigest(entries)).toEqual({ sha256: sha256Hex(joined), chars: entries.reduce((sum, entry) => sum + entry.bytes.length, 0) });
+      expect(sourceDigest(entries)).toEqual({
+        sha256: sha256Hex(joined),
+        chars: entries.reduce((sum, entry) => sum + entry.bytes.length, 0),
+      });
     }
   });
 });

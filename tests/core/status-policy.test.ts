@@ -17,7 +17,13 @@ describe('status names the commit policy actually in force', () => {
   });
 
   it('the band names its trigger and aim, and the floor it keeps', async () => {
-    expect(await statusHead({ providerInputBudget: 100_000, scheduling: 'band', thresholds: { maxTarget: 0.7, minTarget: 0.3, consolidateAfter: 10, minFoldChars: 8000 } })).toContain('commit at 0.7, down to 0.3, keeps ≥20000 raw tokens');
+    expect(
+      await statusHead({
+        providerInputBudget: 100_000,
+        scheduling: 'band',
+        thresholds: { maxTarget: 0.7, minTarget: 0.3, consolidateAfter: 10, minFoldChars: 8000 },
+      }),
+    ).toContain('commit at 0.7, down to 0.3, keeps ≥20000 raw tokens');
   });
 
   it('a floor larger than a quarter of the budget is shown as the quarter it is capped to', async () => {
@@ -25,6 +31,8 @@ describe('status names the commit policy actually in force', () => {
   });
 
   it('eager says it folds every closed unit', async () => {
-    expect(await statusHead({ scheduling: 'eager' })).toContain('eager: folds every closed unit at once, never past 0.8');
+    expect(await statusHead({ scheduling: 'eager' })).toContain(
+      'eager: folds every closed unit at once, never past 0.8',
+    );
   });
 });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { statusReport, formatStatus } from '../../core/actions/status-action.ts';
+import { formatStatus, statusReport } from '../../core/actions/status-action.ts';
 import { totalChars } from '../../core/projection-ledger.ts';
-import { driveSession, openRuntime, providerTokens } from '../support/drive-session.ts';
 import { SyntheticSession } from '../../testing/synthetic-session.ts';
+import { driveSession, openRuntime, providerTokens } from '../support/drive-session.ts';
 
 describe('commit telemetry tells what happened: estimates at the commit, provider counts after', () => {
   it('every commit is reported twice and its numbers match the ledger and the reported usage', async () => {
@@ -59,14 +59,21 @@ describe('commit telemetry tells what happened: estimates at the commit, provide
     for (let step = 0; step < 80; step += 1) {
       session.step();
       const result = await runtime.project(session.entries);
-      runtime.recordUsage({ input: providerTokens(result.ledger.totalChars), cacheRead: 0, cacheWrite: 0, output: 100 });
+      runtime.recordUsage({
+        input: providerTokens(result.ledger.totalChars),
+        cacheRead: 0,
+        cacheWrite: 0,
+        output: 100,
+      });
     }
     const commits = runtime.view.memory.counters.commits;
     expect(commits).toBeGreaterThan(0);
     expect(logged).toEqual(sink.commitEvents);
     expect(logged).toHaveLength(2 * commits);
     expect(runtime.view.telemetry.listenerFailures).toBe(2 * commits);
-    expect(formatStatus(statusReport(runtime.view))).toContain(`telemetry listeners threw ${2 * commits} times (last: log server unreachable); folding went on`);
+    expect(formatStatus(statusReport(runtime.view))).toContain(
+      `telemetry listeners threw ${2 * commits} times (last: log server unreachable); folding went on`,
+    );
   });
 
   it('status shows the latest commits, and says when the provider count is still pending', async () => {
@@ -97,7 +104,9 @@ describe('action telemetry reports the size of each answer', () => {
       { action: 'peek', id: fold, bytes: 1_024 },
       { action: 'peek', id: fold, offset: 700, bytes: 1_024 },
       { action: 'status' },
-      ...(mark === undefined ? [] : [{ action: 'brief', id: mark, text: 'reads of the configuration files, résumé ✓' }]),
+      ...(mark === undefined
+        ? []
+        : [{ action: 'brief', id: mark, text: 'reads of the configuration files, résumé ✓' }]),
     ];
     const texts: string[] = [];
     for (const request of requests) texts.push((await runtime.act(request)).text);

@@ -8,10 +8,19 @@ const call = (id: string) => ({ id, name: 'read', arguments: { path: id } });
 describe('units and closedness', () => {
   it('groups a call with its results, closes it once answered and no longer newest', () => {
     const index = new TranscriptIndex();
-    index.ingest([userEntry('u1', 'hi'), assistantEntry('a1', 'two reads', [call('c1'), call('c2')]), toolResultEntry('r1', 'c1', 'read', 'x')]);
+    index.ingest([
+      userEntry('u1', 'hi'),
+      assistantEntry('a1', 'two reads', [call('c1'), call('c2')]),
+      toolResultEntry('r1', 'c1', 'read', 'x'),
+    ]);
     expect(index.units.map((unit) => unit.kind)).toEqual(['user', 'tool-batch']);
     expect(index.units[1]!.complete).toBe(false);
-    index.ingest([userEntry('u1', 'hi'), assistantEntry('a1', 'two reads', [call('c1'), call('c2')]), toolResultEntry('r1', 'c1', 'read', 'x'), toolResultEntry('r2', 'c2', 'read', 'y')]);
+    index.ingest([
+      userEntry('u1', 'hi'),
+      assistantEntry('a1', 'two reads', [call('c1'), call('c2')]),
+      toolResultEntry('r1', 'c1', 'read', 'x'),
+      toolResultEntry('r2', 'c2', 'read', 'y'),
+    ]);
     expect(index.units[1]!.complete).toBe(true);
     expect(index.isClosed(1)).toBe(false);
     index.ingest([...index.entries, assistantEntry('a2', 'done')]);
@@ -20,7 +29,12 @@ describe('units and closedness', () => {
 
   it('an interrupted batch and an orphan result are protected', () => {
     const index = new TranscriptIndex();
-    index.ingest([assistantEntry('a1', '', [call('c1'), call('c2')]), toolResultEntry('r1', 'c1', 'read', 'x'), userEntry('u1', 'stop'), toolResultEntry('r2', 'c2', 'read', 'late')]);
+    index.ingest([
+      assistantEntry('a1', '', [call('c1'), call('c2')]),
+      toolResultEntry('r1', 'c1', 'read', 'x'),
+      userEntry('u1', 'stop'),
+      toolResultEntry('r2', 'c2', 'read', 'late'),
+    ]);
     expect(index.units.map((unit) => [unit.kind, unit.protected])).toEqual([
       ['tool-batch', true],
       ['user', false],
@@ -43,7 +57,12 @@ describe('units and closedness', () => {
     const index = new TranscriptIndex();
     const base = [userEntry('u1', 'a'), assistantEntry('a1', 'b'), userEntry('u2', 'c'), assistantEntry('a2', 'd')];
     index.ingest(base);
-    const result = index.ingest([base[0]!, userEntry('a1~edited', 'b, rewritten by another extension'), base[2]!, base[3]!]);
+    const result = index.ingest([
+      base[0]!,
+      userEntry('a1~edited', 'b, rewritten by another extension'),
+      base[2]!,
+      base[3]!,
+    ]);
     expect(result.divergedAt).toBe(1);
     expect(index.entries.map((entry) => entry.id)).toEqual(['u1', 'a1~edited', 'u2', 'a2']);
     expect(index.positionOf('a1')).toBeUndefined();

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SessionManager } from '@mariozechner/pi-coding-agent';
 import { describe, expect, it } from 'vitest';
-import { auditFsStore } from '../../adapters/storage-fs/fs-store-audit.ts';
-import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
 import { PiEntryMapper } from '../../adapters/pi/message-entries.ts';
+import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
+import { auditFsStore } from '../../adapters/storage-fs/fs-store-audit.ts';
 import { createCharsCostModel } from '../../core/chars-cost-model.ts';
 import { FoldRuntime } from '../../core/fold-runtime.ts';
 import { resolveSettings } from '../../core/settings.ts';
@@ -42,7 +42,9 @@ interface TrialResult {
 }
 
 describe('hardening: SIGKILL of a real Pi session at random points', () => {
-  it(`${TRIALS} kills lose no committed fold, leave no dangling reference, and resume to a valid projection`, { timeout: TRIALS * 20_000 }, async () => {
+  it(`${TRIALS} kills lose no committed fold, leave no dangling reference, and resume to a valid projection`, {
+    timeout: TRIALS * 20_000,
+  }, async () => {
     const sessionDirectory = mkdtempSync(join(tmpdir(), 'pi-fold-crash-pi-'));
     const root = join(sessionDirectory, 'pi-fold');
     const random = seededRandom(2026);
@@ -73,9 +75,15 @@ describe('hardening: SIGKILL of a real Pi session at random points', () => {
       const audit = await auditFsStore(root);
       expect(audit.problems).toEqual([]);
       expect(previousFolds.size, 'the session committed folds across the trials').toBeGreaterThan(0);
-      for (const phase of ['blob', 'fold', 'state', 'evidence']) expect(hits.get(phase) ?? 0, `kills landed inside a ${phase} write`).toBeGreaterThan(0);
-      const phases = [...hits.entries()].sort().map(([phase, count]) => `${phase}=${count}`).join(' ');
-      console.info(`[crash pi] ${TRIALS} SIGKILLs; open phase at kill: ${phases}; ${foldsChecked} fold checks (${entriesCompared} entries byte-equal), ${previousFolds.size} folds at the end, ${audit.notes.length} temp files left, ${orphanTrials} resumes met a tool call a kill left unanswered (Pi's own gap, repaired on the wire), losses ${losses}`);
+      for (const phase of ['blob', 'fold', 'state', 'evidence'])
+        expect(hits.get(phase) ?? 0, `kills landed inside a ${phase} write`).toBeGreaterThan(0);
+      const phases = [...hits.entries()]
+        .sort()
+        .map(([phase, count]) => `${phase}=${count}`)
+        .join(' ');
+      console.info(
+        `[crash pi] ${TRIALS} SIGKILLs; open phase at kill: ${phases}; ${foldsChecked} fold checks (${entriesCompared} entries byte-equal), ${previousFolds.size} folds at the end, ${audit.notes.length} temp files left, ${orphanTrials} resumes met a tool call a kill left unanswered (Pi's own gap, repaired on the wire), losses ${losses}`,
+      );
     } finally {
       rmSync(sessionDirectory, { recursive: true, force: true });
     }
@@ -83,8 +91,18 @@ describe('hardening: SIGKILL of a real Pi session at random points', () => {
 });
 
 /** Run one child, kill it inside `target` (or at a random moment), and report the phase the kill landed in. */
-function runTrial(sessionDirectory: string, sessionFile: string, trial: number, target: Target, random: () => number): Promise<TrialResult> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, sessionDirectory, sessionFile, String(trial + 1), String(SLOW_MS)], { stdio: ['ignore', 'pipe', 'pipe'] });
+function runTrial(
+  sessionDirectory: string,
+  sessionFile: string,
+  trial: number,
+  target: Target,
+  random: () => number,
+): Promise<TrialResult> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', CHILD, sessionDirectory, sessionFile, String(trial + 1), String(SLOW_MS)],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   const violations: string[] = [];
   let stderr = '';
   let file = sessionFile;
@@ -156,21 +174,29 @@ async function checkAfterKill(sessionFile: string, root: string, previousFolds: 
   const losses = [...audit.losses];
   const state = await store.loadState(sessionId);
   const folds = new Set(state?.foldIds ?? []);
-  for (const foldId of previousFolds) if (!folds.has(foldId)) losses.push(`fold ${foldId} was committed before this kill and is no longer listed`);
+  for (const foldId of previousFolds)
+    if (!folds.has(foldId)) losses.push(`fold ${foldId} was committed before this kill and is no longer listed`);
   // Opened on a copy of the store, so checking changes nothing the next trial sees, yet a
   // commit the resumed window needs can still land (a read-only store would refuse it, and
   // the window the kill left can be past the budget until that commit lands).
   const copy = mkdtempSync(join(tmpdir(), 'pi-fold-crash-check-'));
   cpSync(root, copy, { recursive: true });
   const projections: Projection[] = [];
-  const runtime = await FoldRuntime.open({ sessionId, settings: resolveSettings({ ...SMALL_BUDGET_SETTINGS, toolName: 'pi_fold_context' }), foldStore: new FsFoldStore({ root: copy }), costModel: createCharsCostModel(), projectionSink: { specificationVersion: 'v1', accept: (projection) => projections.push(projection) } });
+  const runtime = await FoldRuntime.open({
+    sessionId,
+    settings: resolveSettings({ ...SMALL_BUDGET_SETTINGS, toolName: 'pi_fold_context' }),
+    foldStore: new FsFoldStore({ root: copy }),
+    costModel: createCharsCostModel(),
+    projectionSink: { specificationVersion: 'v1', accept: (projection) => projections.push(projection) },
+  });
   try {
     await runtime.project(mapped.entries);
     await runtime.project(mapped.entries);
   } finally {
     rmSync(copy, { recursive: true, force: true });
   }
-  for (const projection of projections) losses.push(...withoutHostOrphans(pairingViolations(projection.messages), manager).violations);
+  for (const projection of projections)
+    losses.push(...withoutHostOrphans(pairingViolations(projection.messages), manager).violations);
   losses.push(...appendOnlyViolations(projections));
   losses.push(...forestViolations([...runtime.view.lattice.allRecords()], (id) => runtime.view.index.positionOf(id)));
   return { losses, folds, entriesCompared: audit.entriesCompared };

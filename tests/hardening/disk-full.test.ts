@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readFoldSource } from '../../core/fold-source.ts';
-import { FaultSwitch, FaultyEvidenceStore, FaultyFoldStore } from '../../testing/faulty-stores.ts';
-import { appendOnlyViolations, pairingViolations } from '../../testing/window-checks.ts';
 import type { Projection } from '../../ports/projection-sink.port.ts';
+import { FaultSwitch, FaultyEvidenceStore, FaultyFoldStore } from '../../testing/faulty-stores.ts';
 import { openScriptedPi, settle } from '../../testing/pi/scripted-pi.ts';
+import { appendOnlyViolations, pairingViolations } from '../../testing/window-checks.ts';
 import { auditSessionFolds } from './support/fold-audit.ts';
-import { branchBytes, readingScript, sessionStores, SMALL_BUDGET_SETTINGS } from './support/pi-sessions.ts';
+import { branchBytes, readingScript, SMALL_BUDGET_SETTINGS, sessionStores } from './support/pi-sessions.ts';
 
 /**
  * Disk full: a real Pi session whose fold and evidence stores start refusing every write
@@ -22,11 +22,15 @@ const OUTAGES = long ? 6 : 2;
 const HEALTHY_READS = 14;
 const OUTAGE_READS = 5;
 
-const foldStoreNotices = (notices: readonly string[]) => notices.filter((notice) => /the commit was skipped|refused to save this session's state/.test(notice));
-const evidenceNotices = (notices: readonly string[]) => notices.filter((notice) => /refused a spilled item/.test(notice));
+const foldStoreNotices = (notices: readonly string[]) =>
+  notices.filter((notice) => /the commit was skipped|refused to save this session's state/.test(notice));
+const evidenceNotices = (notices: readonly string[]) =>
+  notices.filter((notice) => /refused a spilled item/.test(notice));
 
 describe('hardening: a full disk under a real Pi session', () => {
-  it(`sends every request, tells the person once per outage, commits nothing unreadable, and recovers (${OUTAGES} outages)`, { timeout: 60_000 * OUTAGES }, async () => {
+  it(`sends every request, tells the person once per outage, commits nothing unreadable, and recovers (${OUTAGES} outages)`, {
+    timeout: 60_000 * OUTAGES,
+  }, async () => {
     const sessionDirectory = mkdtempSync(join(tmpdir(), 'pi-fold-diskfull-'));
     const { foldStore: realFolds, evidenceStore: realEvidence } = sessionStores(sessionDirectory);
     const faults = new FaultSwitch();
@@ -70,8 +74,13 @@ describe('hardening: a full disk under a real Pi session', () => {
       await pi.session.prompt(`Outage ${outage}: /fold while the disk is full.`);
       await settle(pi.session);
       const notices = pi.notices.slice(noticesBefore);
-      expect(pi.requests.length - requestsBefore, 'every request of the outage reached the provider').toBe(OUTAGE_READS + 2);
-      expect(faults.refusals.blob + faults.refusals.state + faults.refusals.evidence - refusedBefore, 'the outage was hit more than once').toBeGreaterThan(2);
+      expect(pi.requests.length - requestsBefore, 'every request of the outage reached the provider').toBe(
+        OUTAGE_READS + 2,
+      );
+      expect(
+        faults.refusals.blob + faults.refusals.state + faults.refusals.evidence - refusedBefore,
+        'the outage was hit more than once',
+      ).toBeGreaterThan(2);
       expect(faults.refusals.blob, 'the forced commit met the full disk').toBeGreaterThanOrEqual(outage);
       expect(landed(), 'nothing lands while the store refuses writes').toBe(landedBefore);
       expect(foldStoreNotices(notices), 'one fold-store notice for the whole outage').toHaveLength(1);
@@ -96,7 +105,9 @@ describe('hardening: a full disk under a real Pi session', () => {
     expect(appendOnlyViolations(projections)).toEqual([]);
     for (const projection of projections) expect(pairingViolations(projection.messages)).toEqual([]);
     const { blob, fold, state, evidence } = faults.refusals;
-    console.info(`[disk-full] ${OUTAGES} outages, ${pi.requests.length} requests all sent, refused writes blob/fold/state/evidence ${blob}/${fold}/${state}/${evidence}, ${audit.folds} folds audited (${audit.entriesCompared} entries byte-equal), 0 lost`);
+    console.info(
+      `[disk-full] ${OUTAGES} outages, ${pi.requests.length} requests all sent, refused writes blob/fold/state/evidence ${blob}/${fold}/${state}/${evidence}, ${audit.folds} folds audited (${audit.entriesCompared} entries byte-equal), 0 lost`,
+    );
     pi.session.dispose();
   });
 });

@@ -1,4 +1,4 @@
-import { generateText, stepCountIs, tool, type Tool } from 'ai';
+import { generateText, stepCountIs, type Tool, tool } from 'ai';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
@@ -6,10 +6,17 @@ import { createFolding } from '../../adapters/vercel-ai/index.ts';
 import type { ModelPrompt, PromptRecord } from '../../adapters/vercel-ai/usage-middleware.ts';
 import { readFoldSource } from '../../core/fold-source.ts';
 import type { LedgerRow } from '../../ports/projection-sink.port.ts';
+import { readFileTool, ScriptedModel } from '../../testing/vercel-ai/scripted-model.ts';
 import { forestViolations } from '../../testing/window-checks.ts';
 import { appendOnlyViolations, pairingViolations } from '../vercel-ai/support/prompt-checks.ts';
-import { readFileTool, ScriptedModel } from '../../testing/vercel-ai/scripted-model.ts';
-import { hostileCall, livePools, refusalProblems, resolveCall, runtimeFingerprint, type HostileCall } from './support/hostile-actions.ts';
+import {
+  type HostileCall,
+  hostileCall,
+  livePools,
+  refusalProblems,
+  resolveCall,
+  runtimeFingerprint,
+} from './support/hostile-actions.ts';
 
 /**
  * Model-based fuzzing of `fold_context` through a real AI SDK loop: generateText with a
@@ -26,9 +33,16 @@ const READS = 40;
 const BUDGET = 120_000;
 
 describe('hardening: fuzzing fold_context through a real generateText loop', () => {
-  it(`${HOSTILE_STEPS} hostile calls in one loop: no crash, refusals named and inert, every prompt valid`, { timeout: long ? 1_800_000 : 300_000 }, async () => {
+  it(`${HOSTILE_STEPS} hostile calls in one loop: no crash, refusals named and inert, every prompt valid`, {
+    timeout: long ? 1_800_000 : 300_000,
+  }, async () => {
     const store = new MemoryFoldStore();
-    const other = await createFolding({ sessionId: 'other-session', store, settings: { providerInputBudget: BUDGET }, onWarning: () => undefined });
+    const other = await createFolding({
+      sessionId: 'other-session',
+      store,
+      settings: { providerInputBudget: BUDGET },
+      onWarning: () => undefined,
+    });
     await runLoop(other, READS + 2, () => undefined);
     const foreign = [...other.runtime.view.lattice.allRecords()].map((record) => record.id);
     expect(foreign.length).toBeGreaterThan(0);
@@ -44,7 +58,10 @@ describe('hardening: fuzzing fold_context through a real generateText loop', () 
       projectionSink: { specificationVersion: 'v1', accept: (projection) => ledger.push(projection.ledger) },
     });
     const runtime = folding.runtime;
-    const calls: HostileCall[] = fc.sample(fc.array(hostileCall, { minLength: HOSTILE_STEPS, maxLength: HOSTILE_STEPS }), { numRuns: 1, seed: 777 })[0]!;
+    const calls: HostileCall[] = fc.sample(
+      fc.array(hostileCall, { minLength: HOSTILE_STEPS, maxLength: HOSTILE_STEPS }),
+      { numRuns: 1, seed: 777 },
+    )[0]!;
     const counts = { refused: 0, accepted: 0 };
     const problems: string[] = [];
     const real = folding.tools.fold_context!;
@@ -61,7 +78,8 @@ describe('hardening: fuzzing fold_context through a real generateText loop', () 
         } catch (error) {
           counts.refused += 1;
           problems.push(...refusalProblems(error, input as Record<string, unknown>));
-          if (runtimeFingerprint(runtime) !== before) problems.push(`refusal ${String((error as Error).message).slice(0, 120)} changed the runtime`);
+          if (runtimeFingerprint(runtime) !== before)
+            problems.push(`refusal ${String((error as Error).message).slice(0, 120)} changed the runtime`);
           throw error;
         }
       },
@@ -70,7 +88,9 @@ describe('hardening: fuzzing fold_context through a real generateText loop', () 
       if (call < READS) return { toolCalls: [{ toolName: 'read_file', input: { path: `src/module_${call}.ts` } }] };
       if (call >= READS + HOSTILE_STEPS) return { text: 'done' };
       // JSON round trip: what a provider can actually deliver (NaN becomes null, functions vanish).
-      const args = JSON.parse(JSON.stringify(resolveCall(calls[call - READS]!, livePools(runtime, foreign))) ?? 'null') as unknown;
+      const args = JSON.parse(
+        JSON.stringify(resolveCall(calls[call - READS]!, livePools(runtime, foreign))) ?? 'null',
+      ) as unknown;
       return { toolCalls: [{ toolName: 'fold_context', input: args }] };
     };
     const model = new ScriptedModel(script, { cheapUsage: true });
@@ -82,22 +102,45 @@ describe('hardening: fuzzing fold_context through a real generateText loop', () 
       prompt: 'Audit the repository.',
     });
     expect(problems).toEqual([]);
-    expect([...runtime.view.lattice.allRecords()].length, "the fuzzed session has folds to aim at").toBeGreaterThan(0);
+    expect([...runtime.view.lattice.allRecords()].length, 'the fuzzed session has folds to aim at').toBeGreaterThan(0);
     expect(counts.refused + counts.accepted).toBe(HOSTILE_STEPS);
     for (const record of prompts) expect(pairingViolations(record.prompt as ModelPrompt)).toEqual([]);
     expect(appendOnlyViolations(prompts, ledger)).toEqual([]);
     for (const row of ledger) expect(row.estimatedTokens).toBeLessThanOrEqual(row.budgetTokens);
-    expect(forestViolations([...runtime.view.lattice.allRecords()], (id) => runtime.view.index.positionOf(id))).toEqual([]);
-    for (const record of runtime.view.lattice.allRecords()) await readFoldSource(store, (id) => runtime.view.lattice.record(id), record.id);
+    expect(forestViolations([...runtime.view.lattice.allRecords()], (id) => runtime.view.index.positionOf(id))).toEqual(
+      [],
+    );
+    for (const record of runtime.view.lattice.allRecords())
+      await readFoldSource(store, (id) => runtime.view.lattice.record(id), record.id);
     // Every refusal reached the model as an error result carrying its code.
     const errorResults = result.steps.flatMap((step) => step.content).filter((part) => part.type === 'tool-error');
     expect(errorResults.length).toBe(counts.refused);
-    for (const part of errorResults) expect(String((part as { error: unknown }).error)).toMatch(/^FoldError: [A-Z]+\.[A-Z_]+: |[A-Z]+\.[A-Z_]+: /);
-    console.info(`[fuzz ai-sdk] ${HOSTILE_STEPS} hostile calls through generateText: ${counts.accepted} accepted, ${counts.refused} refused, ${prompts.length} prompts checked, ${[...runtime.view.lattice.allRecords()].length} folds verified`);
+    for (const part of errorResults)
+      expect(String((part as { error: unknown }).error)).toMatch(/^FoldError: [A-Z]+\.[A-Z_]+: |[A-Z]+\.[A-Z_]+: /);
+    console.info(
+      `[fuzz ai-sdk] ${HOSTILE_STEPS} hostile calls through generateText: ${counts.accepted} accepted, ${counts.refused} refused, ${prompts.length} prompts checked, ${[...runtime.view.lattice.allRecords()].length} folds verified`,
+    );
   });
 });
 
-async function runLoop(folding: Awaited<ReturnType<typeof createFolding>>, steps: number, onStep: () => void): Promise<void> {
-  const model = new ScriptedModel(({ call }) => (call < steps ? { toolCalls: [{ toolName: 'read_file', input: { path: `other/module_${call}.ts` } }] } : { text: 'done' }), { cheapUsage: true });
-  await generateText({ model: folding.wrapModel(model.model), tools: { read_file: readFileTool, ...folding.tools }, prepareStep: folding.prepareStep, stopWhen: stepCountIs(steps + 1), prompt: 'Fill the other session.', onStepFinish: onStep });
+async function runLoop(
+  folding: Awaited<ReturnType<typeof createFolding>>,
+  steps: number,
+  onStep: () => void,
+): Promise<void> {
+  const model = new ScriptedModel(
+    ({ call }) =>
+      call < steps
+        ? { toolCalls: [{ toolName: 'read_file', input: { path: `other/module_${call}.ts` } }] }
+        : { text: 'done' },
+    { cheapUsage: true },
+  );
+  await generateText({
+    model: folding.wrapModel(model.model),
+    tools: { read_file: readFileTool, ...folding.tools },
+    prepareStep: folding.prepareStep,
+    stopWhen: stepCountIs(steps + 1),
+    prompt: 'Fill the other session.',
+    onStepFinish: onStep,
+  });
 }

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { afterAll, describe, expect, it, test } from 'vitest';
 import { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
-import { stableStringify } from '../../core/hashing.ts';
-import { foldBytes, foldRecordFor, sharedBytes, stateFor } from '../../bench/load/session-workload.ts';
 import { runLoad } from '../../bench/load/run-children.ts';
-import { redisKeyv, runNamespace } from '../storage/support/storage-backends.ts';
+import { foldBytes, foldRecordFor, sharedBytes, stateFor } from '../../bench/load/session-workload.ts';
+import { stableStringify } from '../../core/hashing.ts';
 import { REDIS_URL_VARIABLE, serverUrl } from '../storage/support/server-urls.ts';
+import { redisKeyv, runNamespace } from '../storage/support/storage-backends.ts';
 
 /**
  * Load: many sessions fold at once into one Redis-backed store from several processes.
@@ -20,7 +20,10 @@ const FOLDS = long ? 10 : 6;
 const server = serverUrl(REDIS_URL_VARIABLE);
 
 if (server.url === undefined) {
-  if (server.required) test('redis server is available for the load test', () => { throw new Error(server.missingReason); });
+  if (server.required)
+    test('redis server is available for the load test', () => {
+      throw new Error(server.missingReason);
+    });
   else describe.skip(`load (${server.missingReason})`, () => test('skipped', () => undefined));
 } else {
   const url = server.url;
@@ -31,9 +34,18 @@ if (server.url === undefined) {
     await keyv.disconnect();
   });
   describe('hardening: concurrent sessions sharing one Redis store', () => {
-    it(`${SESSIONS} sessions from ${PROCESSES} processes: no lost or crossed records`, { timeout: long ? 600_000 : 180_000 }, async () => {
+    it(`${SESSIONS} sessions from ${PROCESSES} processes: no lost or crossed records`, {
+      timeout: long ? 600_000 : 180_000,
+    }, async () => {
       const prefix = `load-${process.pid}`;
-      const { reports, wallMs } = await runLoad({ url, namespace, prefix, sessions: SESSIONS, processes: PROCESSES, folds: FOLDS });
+      const { reports, wallMs } = await runLoad({
+        url,
+        namespace,
+        prefix,
+        sessions: SESSIONS,
+        processes: PROCESSES,
+        folds: FOLDS,
+      });
       const sessions = reports.flatMap((report) => report.sessions);
       expect(new Set(sessions).size).toBe(SESSIONS);
       const store = new KeyvFoldStore({ keyv });
@@ -45,7 +57,10 @@ if (server.url === undefined) {
         expect(listed.map((record) => record.id).sort(), sessionId).toEqual(expected.map((record) => record.id).sort());
         for (const record of expected) {
           expect(stableStringify(await store.getFold(sessionId, record.id))).toBe(stableStringify(record));
-          for (const [position, text] of [foldBytes(sessionId, record.epoch - 1), sharedBytes(record.epoch - 1)].entries()) {
+          for (const [position, text] of [
+            foldBytes(sessionId, record.epoch - 1),
+            sharedBytes(record.epoch - 1),
+          ].entries()) {
             const sha = createHash('sha256').update(text).digest('hex');
             expect(sha).toBe((record.parts[position] as { sha256: string }).sha256);
             expect(Buffer.from(await store.getBlob(sha)).toString('utf8')).toBe(text);
@@ -56,8 +71,13 @@ if (server.url === undefined) {
         expect(state?.sessionId).toBe(sessionId);
         expect(state?.foldIds).toEqual(stateFor(sessionId, FOLDS - 1).foldIds);
       }
-      const operations = reports.reduce((sum, report) => sum + Object.values(report.timings).reduce((count, samples) => count + samples.length, 0), 0);
-      console.info(`[load] ${SESSIONS} sessions × ${FOLDS} folds from ${PROCESSES} processes: ${operations} store operations in ${wallMs} ms; ${blobsCompared} blob reads byte-equal, 0 lost, 0 crossed (figures: npm run bench:load)`);
+      const operations = reports.reduce(
+        (sum, report) => sum + Object.values(report.timings).reduce((count, samples) => count + samples.length, 0),
+        0,
+      );
+      console.info(
+        `[load] ${SESSIONS} sessions × ${FOLDS} folds from ${PROCESSES} processes: ${operations} store operations in ${wallMs} ms; ${blobsCompared} blob reads byte-equal, 0 lost, 0 crossed (figures: npm run bench:load)`,
+      );
     });
   });
 }

@@ -1,14 +1,23 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { loadSettingsFile } from '../../adapters/pi/settings-file.ts';
 import { FsEvidenceStore } from '../../adapters/storage-fs/fs-evidence-store.ts';
 import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
-import { loadSettingsFile } from '../../adapters/pi/settings-file.ts';
+import { wrapFold, wrapState } from '../../adapters/storage-shared/stored-records.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import { sha256Hex } from '../../core/hashing.ts';
-import { wrapFold, wrapState } from '../../adapters/storage-shared/stored-records.ts';
 import { sampleEngineState, sampleFoldRecord } from '../../testing/store-fixtures.ts';
 import { snapshotTree, treeChanges } from './support/tree-snapshot.ts';
 
@@ -23,23 +32,86 @@ const long = process.env.PI_FOLD_LONG_TESTS === '1';
 const RUNS = long ? 5_000 : 600;
 
 const pathLike = fc.oneof(
-  fc.constantFrom('..', '../..', '../../sentinel', '../../../sentinel', 'planted', '../../etc/passwd', '/etc/passwd', '/tmp', 'sentinel', '../sentinel/secret.txt', '..\\..\\x', 'a/b', 'a\\b', '.', '', 'x\u0000y', 'C:\\x', '%2e%2e', 'a..b', '.hidden', '~', 'sessions/../..', 'fold_..', ' ', 'a'.repeat(201)),
+  fc.constantFrom(
+    '..',
+    '../..',
+    '../../sentinel',
+    '../../../sentinel',
+    'planted',
+    '../../etc/passwd',
+    '/etc/passwd',
+    '/tmp',
+    'sentinel',
+    '../sentinel/secret.txt',
+    '..\\..\\x',
+    'a/b',
+    'a\\b',
+    '.',
+    '',
+    'x\u0000y',
+    'C:\\x',
+    '%2e%2e',
+    'a..b',
+    '.hidden',
+    '~',
+    'sessions/../..',
+    'fold_..',
+    ' ',
+    'a'.repeat(201),
+  ),
   fc.string({ maxLength: 30 }),
-  fc.array(fc.constantFrom('..', '/', '\\', '.', 'sentinel', 'etc', 'passwd', '\u0000', '~'), { minLength: 1, maxLength: 8 }).map((parts) => parts.join('')),
+  fc
+    .array(fc.constantFrom('..', '/', '\\', '.', 'sentinel', 'etc', 'passwd', '\u0000', '~'), {
+      minLength: 1,
+      maxLength: 8,
+    })
+    .map((parts) => parts.join('')),
 );
-const wrongType = fc.constantFrom<unknown>(null, undefined, 0, 1.5, Number.NaN, [], {}, ['..'], { toString: () => '../x' });
+const wrongType = fc.constantFrom<unknown>(null, undefined, 0, 1.5, Number.NaN, [], {}, ['..'], {
+  toString: () => '../x',
+});
 const key = fc.oneof({ weight: 4, arbitrary: pathLike }, { weight: 1, arbitrary: wrongType });
-const shaLike = fc.oneof(key, fc.constantFrom('A'.repeat(64), '0'.repeat(63), `${'0'.repeat(62)}/.`, `../${'0'.repeat(61)}`));
+const shaLike = fc.oneof(
+  key,
+  fc.constantFrom('A'.repeat(64), '0'.repeat(63), `${'0'.repeat(62)}/.`, `../${'0'.repeat(61)}`),
+);
 
-type StoreCall = { readonly kind: 'putFold' | 'getFold' | 'listFolds' | 'saveState' | 'loadState' | 'getBlob' | 'hasBlob' | 'evidencePut' | 'evidenceGet' | 'evidenceUsage'; readonly session: unknown; readonly id: unknown };
+type StoreCall = {
+  readonly kind:
+    | 'putFold'
+    | 'getFold'
+    | 'listFolds'
+    | 'saveState'
+    | 'loadState'
+    | 'getBlob'
+    | 'hasBlob'
+    | 'evidencePut'
+    | 'evidenceGet'
+    | 'evidenceUsage';
+  readonly session: unknown;
+  readonly id: unknown;
+};
 const storeCall: fc.Arbitrary<StoreCall> = fc.record({
-  kind: fc.constantFrom('putFold', 'getFold', 'listFolds', 'saveState', 'loadState', 'getBlob', 'hasBlob', 'evidencePut', 'evidenceGet', 'evidenceUsage'),
+  kind: fc.constantFrom(
+    'putFold',
+    'getFold',
+    'listFolds',
+    'saveState',
+    'loadState',
+    'getBlob',
+    'hasBlob',
+    'evidencePut',
+    'evidenceGet',
+    'evidenceUsage',
+  ),
   session: key,
   id: shaLike,
 });
 
 describe('hardening: nothing is read or written outside the store', () => {
-  it(`${RUNS} fuzzed hostile keys against the fs stores touch nothing outside the root`, { timeout: 300_000 }, async () => {
+  it(`${RUNS} fuzzed hostile keys against the fs stores touch nothing outside the root`, {
+    timeout: 300_000,
+  }, async () => {
     const scratch = mkdtempSync(join(tmpdir(), 'pi-fold-security-'));
     const root = join(scratch, 'store');
     const sentinel = join(scratch, 'sentinel');
@@ -76,7 +148,10 @@ describe('hardening: nothing is read or written outside the store', () => {
       fc.asyncProperty(storeCall, async (call) => {
         try {
           const value = await run(call);
-          if (JSON.stringify(value ?? null).includes('PLANTED-OUTSIDE')) throw new Error(`${call.kind}(${String(call.session)}, ${String(call.id)}) returned a record planted outside the root`);
+          if (JSON.stringify(value ?? null).includes('PLANTED-OUTSIDE'))
+            throw new Error(
+              `${call.kind}(${String(call.session)}, ${String(call.id)}) returned a record planted outside the root`,
+            );
           accepted += 1;
         } catch (error) {
           // A refusal is a named FoldError, never a crash or a stray Node error.
@@ -94,7 +169,9 @@ describe('hardening: nothing is read or written outside the store', () => {
     for (const attempt of planted) await expect(attempt()).rejects.toMatchObject({ code: 'STORE.INVALID_KEY' });
     expect(treeChanges(outsideBefore, await snapshotTree(scratch, [root]))).toEqual([]);
     expect(readFileSync(join(sentinel, 'secret.txt'), 'utf8')).toBe('do not touch');
-    console.info(`[security] ${RUNS} hostile store calls: ${accepted} served inside the root, refused ${[...refusedCodes].map(([code, count]) => `${code}=${count}`).join(' ')}; nothing outside the root changed`);
+    console.info(
+      `[security] ${RUNS} hostile store calls: ${accepted} served inside the root, refused ${[...refusedCodes].map(([code, count]) => `${code}=${count}`).join(' ')}; nothing outside the root changed`,
+    );
     rmSync(scratch, { recursive: true, force: true });
 
     async function run(call: StoreCall): Promise<unknown> {
@@ -112,13 +189,21 @@ describe('hardening: nothing is read or written outside the store', () => {
         case 'loadState':
           return folds.loadState(session);
         case 'getBlob':
-          return void (await folds.getBlob(id).catch((error: unknown) => (FoldError.isInstance(error) && error.code === 'STORE.NOT_FOUND' ? undefined : Promise.reject(error))));
+          return void (await folds
+            .getBlob(id)
+            .catch((error: unknown) =>
+              FoldError.isInstance(error) && error.code === 'STORE.NOT_FOUND' ? undefined : Promise.reject(error),
+            ));
         case 'hasBlob':
           return void (await folds.hasBlob(id));
         case 'evidencePut':
           return void (await evidence.put(session, `payload for ${String(id).slice(0, 20)}`));
         case 'evidenceGet':
-          return void (await evidence.get(session, id).catch((error: unknown) => (FoldError.isInstance(error) && error.code === 'STORE.NOT_FOUND' ? undefined : Promise.reject(error))));
+          return void (await evidence
+            .get(session, id)
+            .catch((error: unknown) =>
+              FoldError.isInstance(error) && error.code === 'STORE.NOT_FOUND' ? undefined : Promise.reject(error),
+            ));
         case 'evidenceUsage':
           return void (await evidence.usage(session));
       }
@@ -145,15 +230,33 @@ describe('hardening: nothing is read or written outside the store', () => {
 describe('hardening: the settings file is data, validated and never executed', () => {
   const marker = join(tmpdir(), `pi-fold-settings-executed-${process.pid}`);
   const payloads: readonly [string, string][] = [
-    ['JavaScript', `module.exports = { thresholds: {} }; require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'ran');\n`],
-    ['an ES module', `export default { thresholds: {} };\nimport('node:fs').then((fs) => fs.writeFileSync(${JSON.stringify(marker)}, 'ran'));\n`],
-    ['a top-level __proto__', '{"__proto__": {"polluted": "yes"}, "thresholds": {"maxTarget": 0.8, "minTarget": 0.4, "consolidateAfter": 10, "minFoldChars": 8000}}'],
+    [
+      'JavaScript',
+      `module.exports = { thresholds: {} }; require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'ran');\n`,
+    ],
+    [
+      'an ES module',
+      `export default { thresholds: {} };\nimport('node:fs').then((fs) => fs.writeFileSync(${JSON.stringify(marker)}, 'ran'));\n`,
+    ],
+    [
+      'a top-level __proto__',
+      '{"__proto__": {"polluted": "yes"}, "thresholds": {"maxTarget": 0.8, "minTarget": 0.4, "consolidateAfter": 10, "minFoldChars": 8000}}',
+    ],
     ['a __proto__ inside thresholds', '{"thresholds": {"__proto__": {"polluted": "yes", "maxTarget": 0.1}}}'],
-    ['a __proto__ beside whole thresholds', '{"thresholds": {"maxTarget": 0.8, "minTarget": 0.4, "consolidateAfter": 10, "minFoldChars": 8000, "__proto__": {"polluted": "yes"}}}'],
+    [
+      'a __proto__ beside whole thresholds',
+      '{"thresholds": {"maxTarget": 0.8, "minTarget": 0.4, "consolidateAfter": 10, "minFoldChars": 8000, "__proto__": {"polluted": "yes"}}}',
+    ],
     ['constructor.prototype', '{"thresholds": {"constructor": {"prototype": {"polluted": "yes"}}}}'],
     ['a prototype key', '{"thresholds": {"prototype": {"polluted": "yes"}, "maxTarget": 0.8}}'],
-    ['a function-like string', '{"thresholds": {"maxTarget": "(() => 0.5)()", "minTarget": 0.4, "consolidateAfter": 10, "minFoldChars": 8000}}'],
-    ['a huge number', '{"thresholds": {"maxTarget": 1e309, "minTarget": 0.4, "consolidateAfter": 10, "minFoldChars": 8000}}'],
+    [
+      'a function-like string',
+      '{"thresholds": {"maxTarget": "(() => 0.5)()", "minTarget": 0.4, "consolidateAfter": 10, "minFoldChars": 8000}}',
+    ],
+    [
+      'a huge number',
+      '{"thresholds": {"maxTarget": 1e309, "minTarget": 0.4, "consolidateAfter": 10, "minFoldChars": 8000}}',
+    ],
     ['a truncated file', '{"thresholds": {"maxTarget": 0.8, "minTa'],
   ];
   for (const [label, text] of payloads) {

@@ -3,15 +3,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Keyv from 'keyv';
 import { describe, expect, it, test } from 'vitest';
-import { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
 import { RecordingProjectionSink } from '../../adapters/projection-recorder/recording-projection-sink.ts';
+import { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
 import { createCharsCostModel } from '../../core/chars-cost-model.ts';
 import { FoldRuntime } from '../../core/fold-runtime.ts';
 import { resolveSettings } from '../../core/settings.ts';
 import { SyntheticSession } from '../../testing/synthetic-session.ts';
 import { appendOnlyViolations, pairingViolations } from '../../testing/window-checks.ts';
 import { auditSessionFolds } from './support/fold-audit.ts';
-import { missingServerBinaries, startPrivatePostgres, startPrivateRedis, type PrivateServer } from './support/private-servers.ts';
+import {
+  missingServerBinaries,
+  type PrivateServer,
+  startPrivatePostgres,
+  startPrivateRedis,
+} from './support/private-servers.ts';
 import { failFastPostgresKeyv, failFastRedisKeyv } from './support/server-keyvs.ts';
 
 /**
@@ -31,12 +36,17 @@ const backends = [
 ] as const;
 
 if (missing !== undefined) {
-  if (process.env.CI === 'true') test('redis-server and postgresql are installed', () => { throw new Error(missing); });
+  if (process.env.CI === 'true')
+    test('redis-server and postgresql are installed', () => {
+      throw new Error(missing);
+    });
   else describe.skip(`store down (${missing})`, () => test('skipped', () => undefined));
 } else {
   describe('hardening: the shared store goes down mid-session', () => {
     for (const backend of backends) {
-      it(`${backend.name}: ${OUTAGES} server kill(s) and restart(s): requests go out, one warning per outage, commits resume, nothing lost`, { timeout: 90_000 * OUTAGES }, async () => {
+      it(`${backend.name}: ${OUTAGES} server kill(s) and restart(s): requests go out, one warning per outage, commits resume, nothing lost`, {
+        timeout: 90_000 * OUTAGES,
+      }, async () => {
         const directory = mkdtempSync(join(tmpdir(), `pi-fold-down-${backend.name}-`));
         // PostgreSQL runs as its own user and must be able to reach its data directory.
         chmodSync(directory, 0o755);
@@ -57,7 +67,13 @@ if (missing !== undefined) {
 async function driveThroughOutages(store: KeyvFoldStore, server: PrivateServer, label: string): Promise<void> {
   const sessionId = `down-${label}`;
   const sink = new RecordingProjectionSink();
-  const runtime = await FoldRuntime.open({ sessionId, settings: resolveSettings({ providerInputBudget: 40_000 }), foldStore: store, costModel: createCharsCostModel(), projectionSink: sink });
+  const runtime = await FoldRuntime.open({
+    sessionId,
+    settings: resolveSettings({ providerInputBudget: 40_000 }),
+    foldStore: store,
+    costModel: createCharsCostModel(),
+    projectionSink: sink,
+  });
   const session = new SyntheticSession({ seed: 5, resultChars: [2_000, 6_000], parallelShare: 0 });
   const warnings: string[] = [];
   const landed = () => sink.projections.reduce((sum, projection) => sum + projection.ledger.foldsLanded, 0);
@@ -101,10 +117,17 @@ async function driveThroughOutages(store: KeyvFoldStore, server: PrivateServer, 
   expect(appendOnlyViolations(sink.projections)).toEqual([]);
   for (const projection of sink.projections) expect(pairingViolations(projection.messages)).toEqual([]);
   // A new process would open the session from the store alone: it must load and project.
-  const reopened = await FoldRuntime.open({ sessionId, settings: resolveSettings({ providerInputBudget: 40_000 }), foldStore: store, costModel: createCharsCostModel() });
+  const reopened = await FoldRuntime.open({
+    sessionId,
+    settings: resolveSettings({ providerInputBudget: 40_000 }),
+    foldStore: store,
+    costModel: createCharsCostModel(),
+  });
   const next = await reopened.project(session.entries);
   expect(pairingViolations(next.messages)).toEqual([]);
-  console.info(`[store-down ${label}] ${OUTAGES} outage(s), ${sink.projections.length} requests all sent, ${warnings.length} warning(s), ${audit.folds} folds audited (${audit.entriesCompared} entries byte-equal), 0 lost`);
+  console.info(
+    `[store-down ${label}] ${OUTAGES} outage(s), ${sink.projections.length} requests all sent, ${warnings.length} warning(s), ${audit.folds} folds audited (${audit.entriesCompared} entries byte-equal), 0 lost`,
+  );
 }
 
 async function waitUntilReachable(store: KeyvFoldStore): Promise<void> {

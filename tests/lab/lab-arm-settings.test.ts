@@ -10,14 +10,28 @@ const preset = stagedPreset('smoke');
 
 describe("lab arms' settings reach the runtime", () => {
   it('a fold arm run with thresholds runs with exactly those, as the runtime reports them', async () => {
-    const run = await runStagedWorkload({ preset, seed: 1, arms: ['fold'], foldThresholds: { maxTarget: 0.7, minTarget: 0.1 } });
+    const run = await runStagedWorkload({
+      preset,
+      seed: 1,
+      arms: ['fold'],
+      foldThresholds: { maxTarget: 0.7, minTarget: 0.1 },
+    });
     const fold = run.arms[0]!;
     expect(fold.failure).toBeUndefined();
-    expect(fold.foldSettings!.thresholds).toEqual({ maxTarget: 0.7, minTarget: 0.1, consolidateAfter: 10, minFoldChars: 8000 });
+    expect(fold.foldSettings!.thresholds).toEqual({
+      maxTarget: 0.7,
+      minTarget: 0.1,
+      consolidateAfter: 10,
+      minFoldChars: 8000,
+    });
   }, 120_000);
 
   it('refuses a run whose runtime ran with other settings than asked, naming both', () => {
-    const asked = { providerInputBudget: 30_000, scheduling: 'band' as const, thresholds: { ...SEED_BAND, minTarget: 0.1 } };
+    const asked = {
+      providerInputBudget: 30_000,
+      scheduling: 'band' as const,
+      thresholds: { ...SEED_BAND, minTarget: 0.1 },
+    };
     const error = (() => {
       try {
         checkedFoldSettings('fold', asked, { scheduling: 'band', thresholds: SEED_BAND });
@@ -28,12 +42,34 @@ describe("lab arms' settings reach the runtime", () => {
     })();
     expect(FoldError.isInstance(error)).toBe(true);
     expect((error as FoldError).code).toBe('SETTINGS.INVALID');
-    expect((error as Error).message).toMatch(/arm fold: its settings did not reach the runtime: asked .*"minTarget":0.1.*the runtime ran with .*"minTarget":0.4/);
-    expect(checkedFoldSettings('fold', asked, { scheduling: 'band', thresholds: asked.thresholds }).thresholds.minTarget).toBe(0.1);
+    expect((error as Error).message).toMatch(
+      /arm fold: its settings did not reach the runtime: asked .*"minTarget":0.1.*the runtime ran with .*"minTarget":0.4/,
+    );
+    expect(
+      checkedFoldSettings('fold', asked, { scheduling: 'band', thresholds: asked.thresholds }).thresholds.minTarget,
+    ).toBe(0.1);
     // The scheduler's price list is read back too: a fold arm deciding by other prices than it is billed by is refused.
-    expect(() => checkedFoldSettings('fold', { providerInputBudget: 1, priceList: 'claude-sonnet-4-5' }, { scheduling: 'cost', thresholds: SEED_BAND, priceList: 'gpt-5.6-ledger' })).toThrow(/"priceList":"claude-sonnet-4-5".*"priceList":"gpt-5.6-ledger"/);
-    expect(checkedFoldSettings('fold', { providerInputBudget: 1, priceList: 'claude-sonnet-4-5' }, { scheduling: 'cost', thresholds: SEED_BAND, priceList: 'claude-sonnet-4-5' }).priceList).toBe('claude-sonnet-4-5');
-    expect(() => checkedFoldSettings('fold-eager', { providerInputBudget: 1, scheduling: 'eager' }, { scheduling: 'cost', thresholds: SEED_BAND })).toThrow(/fold-eager.*"scheduling":"eager".*"scheduling":"cost"/);
+    expect(() =>
+      checkedFoldSettings(
+        'fold',
+        { providerInputBudget: 1, priceList: 'claude-sonnet-4-5' },
+        { scheduling: 'cost', thresholds: SEED_BAND, priceList: 'gpt-5.6-ledger' },
+      ),
+    ).toThrow(/"priceList":"claude-sonnet-4-5".*"priceList":"gpt-5.6-ledger"/);
+    expect(
+      checkedFoldSettings(
+        'fold',
+        { providerInputBudget: 1, priceList: 'claude-sonnet-4-5' },
+        { scheduling: 'cost', thresholds: SEED_BAND, priceList: 'claude-sonnet-4-5' },
+      ).priceList,
+    ).toBe('claude-sonnet-4-5');
+    expect(() =>
+      checkedFoldSettings(
+        'fold-eager',
+        { providerInputBudget: 1, scheduling: 'eager' },
+        { scheduling: 'cost', thresholds: SEED_BAND },
+      ),
+    ).toThrow(/fold-eager.*"scheduling":"eager".*"scheduling":"cost"/);
   });
 
   it('fold-band keeps the seed band whatever thresholds the run asks of the others', () => {
@@ -45,10 +81,15 @@ describe("lab arms' settings reach the runtime", () => {
   });
 
   it('names the arms and threshold options it knows when given one it does not', () => {
-    for (const name of ['fold', 'fold-band', 'fold-immediate', 'fold-eager', 'extension:/x.ts']) expect(parseArmName(name)).toBe(name);
-    expect(() => parseArmName('fold-lazy')).toThrow(/unknown lab arm "fold-lazy" \(known: unmanaged, native, fold, fold-band, fold-immediate, fold-eager, oracle, extension:<path>\)/);
+    for (const name of ['fold', 'fold-band', 'fold-immediate', 'fold-eager', 'extension:/x.ts'])
+      expect(parseArmName(name)).toBe(name);
+    expect(() => parseArmName('fold-lazy')).toThrow(
+      /unknown lab arm "fold-lazy" \(known: unmanaged, native, fold, fold-band, fold-immediate, fold-eager, oracle, extension:<path>\)/,
+    );
     expect(parseThresholdsOption('maxTarget=0.7, minTarget=0.05')).toEqual({ maxTarget: 0.7, minTarget: 0.05 });
-    expect(() => parseThresholdsOption('maxTarget=high')).toThrow(/--thresholds takes name=value pairs of maxTarget, minTarget, consolidateAfter, minFoldChars, got "maxTarget=high"/);
+    expect(() => parseThresholdsOption('maxTarget=high')).toThrow(
+      /--thresholds takes name=value pairs of maxTarget, minTarget, consolidateAfter, minFoldChars, got "maxTarget=high"/,
+    );
     expect(() => parseThresholdsOption('band=0.8')).toThrow(/got "band=0.8"/);
   });
 });

@@ -1,9 +1,17 @@
-import { describe, expect, it } from 'vitest';
 import type { Message } from '@mariozechner/pi-ai';
+import { describe, expect, it } from 'vitest';
 import { summarizeForCompaction } from '../../lab/workload/lab-summarizer.ts';
-import { foldNaming } from '../../lab/workload/staged-agent.ts';
 import { PAYLOAD } from '../../lab/workload/stage-tools.ts';
-import { foldMentioning, readCallId, readMentions, resultMention, searchHitShowing, visibleFiles, visibleLine } from '../../lab/workload/window-files.ts';
+import { foldNaming } from '../../lab/workload/staged-agent.ts';
+import {
+  foldMentioning,
+  readCallId,
+  readMentions,
+  resultMention,
+  searchHitShowing,
+  visibleFiles,
+  visibleLine,
+} from '../../lab/workload/window-files.ts';
 
 const FOLD_A = `fold_${'a'.repeat(24)}`;
 const FOLD_B = `fold_${'b'.repeat(24)}`;
@@ -26,7 +34,12 @@ describe('staged agent: finding the fold to peek', () => {
   });
 
   it('reads a consolidation brief line by line and skips folds already peeked', () => {
-    const window = [`[folded consolidation ${FOLD_C} · 40 entries]`, 'covers 2 folds', `${FOLD_A} (tool): repo_stage(stage=3) result (9000 chars) starts: Stage 3 of 64`, `${FOLD_B} (tool): repo_stage(stage=4) result`].join('\n');
+    const window = [
+      `[folded consolidation ${FOLD_C} · 40 entries]`,
+      'covers 2 folds',
+      `${FOLD_A} (tool): repo_stage(stage=3) result (9000 chars) starts: Stage 3 of 64`,
+      `${FOLD_B} (tool): repo_stage(stage=4) result`,
+    ].join('\n');
     expect(foldNaming(window, 4, new Set())).toBe(FOLD_B);
     expect(foldNaming(window, 4, new Set([FOLD_B]))).toBeUndefined();
   });
@@ -34,14 +47,31 @@ describe('staged agent: finding the fold to peek', () => {
 
 describe('native baseline: the stated summarizer', () => {
   it('keeps first lines and agent notes, drops what sits deeper in a tool result, and stays capped', () => {
-    const stage = ['Stage 7 of 64 · zod@4.6.7/src · 5 files', 'Files in this slice:', PAYLOAD.marker(7, 'amber-0042')].join('\n');
-    const conversation = ['[User]: do the assignment', '[Assistant]: Stage 6 notes: a.ts: 10 lines, export const a', '[Assistant tool calls]: repo_stage(stage=7)', `[Tool result]: ${stage}`].join('\n');
-    const prompt: Message = { role: 'user', content: [{ type: 'text', text: `<conversation>\n${conversation}\n</conversation>\n\nSummarize.` }], timestamp: 0 };
+    const stage = [
+      'Stage 7 of 64 · zod@4.6.7/src · 5 files',
+      'Files in this slice:',
+      PAYLOAD.marker(7, 'amber-0042'),
+    ].join('\n');
+    const conversation = [
+      '[User]: do the assignment',
+      '[Assistant]: Stage 6 notes: a.ts: 10 lines, export const a',
+      '[Assistant tool calls]: repo_stage(stage=7)',
+      `[Tool result]: ${stage}`,
+    ].join('\n');
+    const prompt: Message = {
+      role: 'user',
+      content: [{ type: 'text', text: `<conversation>\n${conversation}\n</conversation>\n\nSummarize.` }],
+      timestamp: 0,
+    };
     const summary = summarizeForCompaction([prompt]);
     expect(summary).toContain('Stage 6 notes: a.ts: 10 lines');
     expect(summary).toContain('Stage 7 of 64');
     expect(summary).not.toContain('amber-0042');
-    const long: Message = { role: 'user', content: `<conversation>\n${Array.from({ length: 500 }, (_, index) => `[Assistant]: note ${index} ${'x'.repeat(100)}`).join('\n')}\n</conversation>`, timestamp: 0 };
+    const long: Message = {
+      role: 'user',
+      content: `<conversation>\n${Array.from({ length: 500 }, (_, index) => `[Assistant]: note ${index} ${'x'.repeat(100)}`).join('\n')}\n</conversation>`,
+      timestamp: 0,
+    };
     const capped = summarizeForCompaction([long]);
     expect(capped.length).toBeLessThan(8200);
     expect(capped).toContain('note 499');
@@ -51,25 +81,76 @@ describe('native baseline: the stated summarizer', () => {
 
 describe('staged agent: which files its window shows', () => {
   const call = (id: string, path: string) => ({ type: 'toolCall' as const, id, name: 'read', arguments: { path } });
-  const assistant = (...content: ReturnType<typeof call>[]): Message => ({ role: 'assistant', content, api: 'x', provider: 'x', model: 'x', usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }, stopReason: 'toolUse', timestamp: 0 });
-  const result = (toolCallId: string, toolName: string, text: string): Message => ({ role: 'toolResult', toolCallId, toolName, content: [{ type: 'text', text }], isError: false, timestamp: 0 });
+  const assistant = (...content: ReturnType<typeof call>[]): Message => ({
+    role: 'assistant',
+    content,
+    api: 'x',
+    provider: 'x',
+    model: 'x',
+    usage: {
+      input: 0,
+      output: 0,
+      cacheRead: 0,
+      cacheWrite: 0,
+      totalTokens: 0,
+      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+    },
+    stopReason: 'toolUse',
+    timestamp: 0,
+  });
+  const result = (toolCallId: string, toolName: string, text: string): Message => ({
+    role: 'toolResult',
+    toolCallId,
+    toolName,
+    content: [{ type: 'text', text }],
+    isError: false,
+    timestamp: 0,
+  });
   const FILE = 'line one\n  const second = line(2);\nthird';
 
   it('sees a raw read result, not a stub or placeholder left where a folded one was', () => {
-    const raw = [assistant(call('c1', 'a.ts'), call('c2', 'b.ts')), result('c1', 'read', FILE), result('c2', 'read', `[result folded into ${FOLD_A}, described in the first result of this batch]`)];
+    const raw = [
+      assistant(call('c1', 'a.ts'), call('c2', 'b.ts')),
+      result('c1', 'read', FILE),
+      result('c2', 'read', `[result folded into ${FOLD_A}, described in the first result of this batch]`),
+    ];
     const files = visibleFiles(raw);
     expect(visibleLine(files, 'a.ts', 2)).toBe('const second = line(2);');
     expect(visibleLine(files, 'b.ts', 1)).toBeUndefined();
-    const placeholder = [assistant(call('c1', 'a.ts')), result('c1', 'read', `[folded tool ${FOLD_A} · 2 entries · 90 chars · sha256 0123]\nread(path="a.ts")`)];
+    const placeholder = [
+      assistant(call('c1', 'a.ts')),
+      result('c1', 'read', `[folded tool ${FOLD_A} · 2 entries · 90 chars · sha256 0123]\nread(path="a.ts")`),
+    ];
     expect(visibleLine(visibleFiles(placeholder), 'a.ts', 1)).toBeUndefined();
   });
 
   it("reads a file out of a peek's exact source, and by call id when the peek holds the result alone", () => {
     const entryLine = (message: object) => JSON.stringify(message);
-    const peekText = [`fold ${FOLD_A} | tool | 2 entries`, '--- entry e1 | sha256 00 verified', entryLine({ role: 'assistant', content: [call('c9', 'z.ts')] }), '--- entry e2 | sha256 01 verified', entryLine({ role: 'toolResult', toolCallId: 'c9', toolName: 'read', content: [{ type: 'text', text: FILE }] })].join('\n');
+    const peekText = [
+      `fold ${FOLD_A} | tool | 2 entries`,
+      '--- entry e1 | sha256 00 verified',
+      entryLine({ role: 'assistant', content: [call('c9', 'z.ts')] }),
+      '--- entry e2 | sha256 01 verified',
+      entryLine({ role: 'toolResult', toolCallId: 'c9', toolName: 'read', content: [{ type: 'text', text: FILE }] }),
+    ].join('\n');
     const peeked = [assistant(), result('p1', 'pi_fold_context', peekText)];
     expect(visibleLine(visibleFiles(peeked), 'z.ts', 3)).toBe('third');
-    const resultsOnly = [assistant(), result('p2', 'pi_fold_context', [`fold ${FOLD_B} | tool | 1 entries`, entryLine({ role: 'toolResult', toolCallId: 'c9', toolName: 'read', content: [{ type: 'text', text: FILE }] })].join('\n'))];
+    const resultsOnly = [
+      assistant(),
+      result(
+        'p2',
+        'pi_fold_context',
+        [
+          `fold ${FOLD_B} | tool | 1 entries`,
+          entryLine({
+            role: 'toolResult',
+            toolCallId: 'c9',
+            toolName: 'read',
+            content: [{ type: 'text', text: FILE }],
+          }),
+        ].join('\n'),
+      ),
+    ];
     expect(visibleLine(visibleFiles(resultsOnly), 'z.ts', 3)).toBeUndefined();
     expect(visibleLine(visibleFiles(resultsOnly), 'z.ts', 3, 'c9')).toBe('third');
   });
@@ -86,6 +167,12 @@ describe('staged agent: which files its window shows', () => {
     expect(readCallId([], hits, 'a.ts')).toBeUndefined();
     expect(searchHitShowing(hits, resultMention('call_3_2'))).toEqual({ foldId: FOLD_C, offset: 5707 });
     expect(searchHitShowing(hits, resultMention('call_9_9'))).toBeUndefined();
-    expect(foldMentioning(`${FOLD_A}\nread(path="b.ts")\n${FOLD_B}\nread(path="a.ts")`, readMentions('a.ts').slice(0, 1), new Set())).toBe(FOLD_B);
+    expect(
+      foldMentioning(
+        `${FOLD_A}\nread(path="b.ts")\n${FOLD_B}\nread(path="a.ts")`,
+        readMentions('a.ts').slice(0, 1),
+        new Set(),
+      ),
+    ).toBe(FOLD_B);
   });
 });

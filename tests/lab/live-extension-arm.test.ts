@@ -16,13 +16,21 @@ describe('lab extension arm: any Pi extension file on the same bench', () => {
     expect(extension!.failure).toBeUndefined();
     // The extension keeps the window small, so it finishes where unmanaged hits the cap.
     expect(unmanaged!.failure).toMatch(/exceeds the context window/);
-    expect(Math.max(...extension!.rows.map((row) => row.promptTokens))).toBeLessThan(stagedPreset('smoke').providerCapTokens);
+    expect(Math.max(...extension!.rows.map((row) => row.promptTokens))).toBeLessThan(
+      stagedPreset('smoke').providerCapTokens,
+    );
     expect(extension!.rewritesUnattributed).toBeGreaterThan(0);
-    expect(extension!.probes!.correct + extension!.probes!.recovered + extension!.probes!.lost).toBe(extension!.probes!.asked);
+    expect(extension!.probes!.correct + extension!.probes!.recovered + extension!.probes!.lost).toBe(
+      extension!.probes!.asked,
+    );
   }, 120_000);
 
   it('an extension arm runs on a session with a file, for peers that keep evidence beside it', async () => {
-    const run = await runStagedWorkload({ preset: stagedPreset('smoke'), seed: 3, arms: [`extension:${sessionFilePeer}`] });
+    const run = await runStagedWorkload({
+      preset: stagedPreset('smoke'),
+      seed: 3,
+      arms: [`extension:${sessionFilePeer}`],
+    });
     expect(run.arms[0]!.failure).toBeUndefined();
     expect(run.arms[0]!.fileReads).toBeGreaterThan(0);
   }, 120_000);

@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SEED_BAND } from '../../lab/arms/arm-profile.ts';
-import type { ArmName, ArmResult, LabRun } from '../../lab/report/lab-records.ts';
-import { stableSummaryJson, summarizeArm } from '../../lab/report/index.ts';
 import { PRICE_LISTS } from '../../core/price-lists.ts';
+import { SEED_BAND } from '../../lab/arms/arm-profile.ts';
+import { stableSummaryJson, summarizeArm } from '../../lab/report/index.ts';
+import type { ArmName, ArmResult, LabRun } from '../../lab/report/lab-records.ts';
 import { stagedPreset } from '../../lab/workload/presets.ts';
 import { runStagedWorkload } from '../../lab/workload/run-staged-workload.ts';
-import { planAssignment } from '../../lab/workload/stage-plan.ts';
 import { zodSourceTree } from '../../lab/workload/source-tree.ts';
+import { planAssignment } from '../../lab/workload/stage-plan.ts';
 
 const ARMS: readonly ArmName[] = ['unmanaged', 'native', 'fold', 'fold-band', 'fold-immediate', 'fold-eager', 'oracle'];
 const FOLD_ARMS: readonly ArmName[] = ['fold', 'fold-band', 'fold-immediate', 'fold-eager'];
@@ -29,7 +29,8 @@ describe('lab smoke preset: the staged assignment through every arm in real Pi s
     for (const name of FOLD_ARMS) {
       const result = arm(name);
       expect(result.failure, name).toBeUndefined();
-      for (const row of result.rows) expect(row.promptTokens, `${name} request ${row.index}`).toBeLessThanOrEqual(preset.descriptorTokens);
+      for (const row of result.rows)
+        expect(row.promptTokens, `${name} request ${row.index}`).toBeLessThanOrEqual(preset.descriptorTokens);
       expect(result.rows.some((row) => row.rejected)).toBe(false);
       expect(result.compactions).toBe(0);
       expect(result.foldEvents).toBeGreaterThan(0);
@@ -43,7 +44,9 @@ describe('lab smoke preset: the staged assignment through every arm in real Pi s
       const result = arm(name);
       expect(result.rewritesUnattributed, name).toBe(0);
       expect(result.rewritesAttributed, name).toBeGreaterThan(0);
-      for (const row of result.rows) if (row.purpose !== 'summary' && row.event !== 'append') expect(row.event, `${name} request ${row.index}`).toBe('commit');
+      for (const row of result.rows)
+        if (row.purpose !== 'summary' && row.event !== 'append')
+          expect(row.event, `${name} request ${row.index}`).toBe('commit');
     }
   });
 
@@ -62,7 +65,10 @@ describe('lab smoke preset: the staged assignment through every arm in real Pi s
   });
 
   it('each fold arm ran with its own settings, read back from the runtime', () => {
-    expect(arm('fold-band').foldSettings!.thresholds).toMatchObject({ maxTarget: SEED_BAND.maxTarget, minTarget: SEED_BAND.minTarget });
+    expect(arm('fold-band').foldSettings!.thresholds).toMatchObject({
+      maxTarget: SEED_BAND.maxTarget,
+      minTarget: SEED_BAND.minTarget,
+    });
     expect(arm('fold-band').foldSettings!.scheduling).toBe('band');
     expect(arm('fold-immediate').foldSettings!.scheduling).toBe('immediate');
     expect(arm('fold-eager').foldSettings!.scheduling).toBe('eager');
@@ -85,10 +91,31 @@ describe('lab smoke preset: the staged assignment through every arm in real Pi s
       for (const part of Object.values(split)) expect(part).toBeGreaterThanOrEqual(0);
       const agentRows = billed.filter((row) => row.purpose !== 'summary');
       const perMillion = (tokens: number, rate: number): number => (tokens * rate) / 1_000_000;
-      expect(split.summaryCallsUsd, result.arm).toBeCloseTo(billed.filter((row) => row.purpose === 'summary').reduce((sum, row) => sum + row.costUsd, 0), 5);
-      expect(split.rewriteFreshUsd, result.arm).toBeCloseTo(perMillion(agentRows.filter((row) => row.event !== 'append').reduce((sum, row) => sum + row.freshInput, 0), ledger.base.input), 5);
-      expect(split.appendedFreshUsd, result.arm).toBeCloseTo(perMillion(agentRows.filter((row) => row.event === 'append').reduce((sum, row) => sum + row.freshInput, 0), ledger.base.input), 5);
-      expect(split.cacheReadUsd, result.arm).toBeCloseTo(perMillion(agentRows.reduce((sum, row) => sum + row.cacheRead, 0), ledger.base.cacheRead), 5);
+      expect(split.summaryCallsUsd, result.arm).toBeCloseTo(
+        billed.filter((row) => row.purpose === 'summary').reduce((sum, row) => sum + row.costUsd, 0),
+        5,
+      );
+      expect(split.rewriteFreshUsd, result.arm).toBeCloseTo(
+        perMillion(
+          agentRows.filter((row) => row.event !== 'append').reduce((sum, row) => sum + row.freshInput, 0),
+          ledger.base.input,
+        ),
+        5,
+      );
+      expect(split.appendedFreshUsd, result.arm).toBeCloseTo(
+        perMillion(
+          agentRows.filter((row) => row.event === 'append').reduce((sum, row) => sum + row.freshInput, 0),
+          ledger.base.input,
+        ),
+        5,
+      );
+      expect(split.cacheReadUsd, result.arm).toBeCloseTo(
+        perMillion(
+          agentRows.reduce((sum, row) => sum + row.cacheRead, 0),
+          ledger.base.cacheRead,
+        ),
+        5,
+      );
       expect(split.longContextSurchargeUsd, result.arm).toBe(0);
     }
     expect(summarizeArm(arm('native')).costSplit.summaryCallsUsd).toBeGreaterThan(0);
@@ -122,7 +149,8 @@ describe('lab smoke preset: the staged assignment through every arm in real Pi s
     expect(native.compactions).toBeGreaterThanOrEqual(1);
     expect(native.rows.some((row) => row.purpose === 'summary' && row.costUsd > 0)).toBe(true);
     expect(native.rewritesUnattributed).toBe(0);
-    for (const row of native.rows.filter((candidate) => !candidate.rejected)) expect(row.promptTokens).toBeLessThanOrEqual(preset.providerCapTokens);
+    for (const row of native.rows.filter((candidate) => !candidate.rejected))
+      expect(row.promptTokens).toBeLessThanOrEqual(preset.providerCapTokens);
   });
 
   it('unmanaged ends at the first refused prompt; the oracle has no cap and goes past it', () => {

@@ -3,7 +3,10 @@ import { PrefixCacheSimulator, type PromptMessage } from '../../lab/provider/pre
 
 let sequence = 0;
 function message(tokens: number, seed = sequence++): PromptMessage {
-  return { digest: `m${seed}`, tokens: Array.from({ length: tokens }, (_, position) => (seed * 7919 + position) % 50_000) };
+  return {
+    digest: `m${seed}`,
+    tokens: Array.from({ length: tokens }, (_, position) => (seed * 7919 + position) % 50_000),
+  };
 }
 
 describe('prefix cache simulator', () => {
@@ -21,7 +24,10 @@ describe('prefix cache simulator', () => {
     const cache = new PrefixCacheSimulator();
     const [a, b, c] = [message(3000), message(3000), message(3000)];
     cache.bill([a, b, c], 0);
-    const edited: PromptMessage = { digest: 'edited', tokens: [...b.tokens.slice(0, 1000), 1, ...b.tokens.slice(1001)] };
+    const edited: PromptMessage = {
+      digest: 'edited',
+      tokens: [...b.tokens.slice(0, 1000), 1, ...b.tokens.slice(1001)],
+    };
     const bill = cache.bill([a, edited, c], 5);
     expect(bill.cacheRead).toBe(4000 - (4000 % 128));
     expect(bill.fresh).toBe(9000 - bill.cacheRead);
@@ -38,6 +44,8 @@ describe('prefix cache simulator', () => {
   });
 
   it('impossible rules are refused by name', () => {
-    expect(() => new PrefixCacheSimulator({ minimumTokens: 0, granularity: 0, ttlSeconds: 1, maxEntries: 1 })).toThrow(/SETTINGS.INVALID/);
+    expect(() => new PrefixCacheSimulator({ minimumTokens: 0, granularity: 0, ttlSeconds: 1, maxEntries: 1 })).toThrow(
+      /SETTINGS.INVALID/,
+    );
   });
 });

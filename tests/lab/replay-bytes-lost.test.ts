@@ -10,10 +10,15 @@ const shared = resolve(import.meta.dirname, '../../../shared/transcripts');
 const session = join(shared, 'claude-code/0d510331-7c2a-45ab-850a-088f3499b4cc.jsonl');
 
 describe('replay: bytes lost per arm (issue 15: "0 bytes lost")', () => {
-  it('the fold arm loses 0 of its folded bytes, native loses what its compactions summarised away; in the table, the JSON and the HTML', { timeout: 180_000 }, async () => {
+  it('the fold arm loses 0 of its folded bytes, native loses what its compactions summarised away; in the table, the JSON and the HTML', {
+    timeout: 180_000,
+  }, async () => {
     const outDirectory = join(mkdtempSync(join(tmpdir(), 'replay-bytes-out-')), 'out');
     const out: string[] = [];
-    const code = await runCli(['replay', session, '--arms', 'native,fold', '--budget', '60000', '--cap', '80000', '--out', outDirectory], { out: (line) => out.push(line), error: () => undefined });
+    const code = await runCli(
+      ['replay', session, '--arms', 'native,fold', '--budget', '60000', '--cap', '80000', '--out', outDirectory],
+      { out: (line) => out.push(line), error: () => undefined },
+    );
     expect(code).toBe(0);
     const summary = JSON.parse(readFileSync(join(outDirectory, 'replay-summary.json'), 'utf8'));
     const arm = (name: string) => summary.arms.find((candidate: { arm: string }) => candidate.arm === name);
@@ -37,7 +42,11 @@ describe('replay: bytes lost per arm (issue 15: "0 bytes lost")', () => {
     const text = out.join('\n');
     const foldLine = `fold: bytes lost: 0 (of ${fold.foldedBytes.toLocaleString('en-US')} folded bytes, ${fold.folds} folds`;
     expect(text).toContain(foldLine);
-    expect(text).toMatch(new RegExp(`native: bytes lost: ${native.lostBytes.toLocaleString('en-US')} \\(${native.compactedBytes.toLocaleString('en-US')} bytes of \\d+ entries summarised away by \\d+ compactions?, no longer in the window\\)`));
+    expect(text).toMatch(
+      new RegExp(
+        `native: bytes lost: ${native.lostBytes.toLocaleString('en-US')} \\(${native.compactedBytes.toLocaleString('en-US')} bytes of \\d+ entries summarised away by \\d+ compactions?, no longer in the window\\)`,
+      ),
+    );
     expect(text).toContain('deciding with price list claude-sonnet-4-5');
     const html = readFileSync(join(outDirectory, 'replay-report.html'), 'utf8');
     expect(html).toMatch(/<ul class="bytes-lost"><li>native: bytes lost: [\d,]+ \(/);

@@ -2,12 +2,12 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadTranscript } from '../../lab/transcripts/load-transcript.ts';
-import { buildReplayPlan } from '../../lab/replay/replay-plan.ts';
-import { recordedTimes } from '../../lab/replay/replay-clock.ts';
-import { replayTranscript } from '../../lab/replay/replay-transcript.ts';
 import { runCli } from '../../bin/cli.ts';
+import { recordedTimes } from '../../lab/replay/replay-clock.ts';
+import { buildReplayPlan } from '../../lab/replay/replay-plan.ts';
+import { replayTranscript } from '../../lab/replay/replay-transcript.ts';
 import type { RequestRow } from '../../lab/report/lab-records.ts';
+import { loadTranscript } from '../../lab/transcripts/load-transcript.ts';
 
 const shared = resolve(import.meta.dirname, '../../../shared/transcripts');
 const silent = { write: () => true, isTTY: false };
@@ -19,12 +19,15 @@ const START = Date.parse('2025-10-01T09:00:00.000Z');
  * `idleMinutes` from response `idleBefore` on. One idle gap, everything else well inside the cache's 300 s.
  */
 function retimedSession(lineCount: number, idleBefore: number, idleMinutes: number): string {
-  const lines = readFileSync(join(shared, 'claude-code/0d510331-7c2a-45ab-850a-088f3499b4cc.jsonl'), 'utf8').split('\n').slice(0, lineCount);
+  const lines = readFileSync(join(shared, 'claude-code/0d510331-7c2a-45ab-850a-088f3499b4cc.jsonl'), 'utf8')
+    .split('\n')
+    .slice(0, lineCount);
   const seen = new Set<string>();
   const out = lines.map((text) => {
     if (text.trim().length === 0) return text;
     const line = JSON.parse(text);
-    if (line.type === 'assistant' && line.isSidechain !== true && line.message?.model !== '<synthetic>') seen.add(line.message?.id ?? line.uuid);
+    if (line.type === 'assistant' && line.isSidechain !== true && line.message?.model !== '<synthetic>')
+      seen.add(line.message?.id ?? line.uuid);
     const response = Math.max(0, seen.size - 1);
     const time = START + response * 10_000 + (response >= idleBefore ? idleMinutes * 60_000 : 0);
     if ('timestamp' in line) line.timestamp = new Date(time).toISOString();
@@ -36,7 +39,9 @@ function retimedSession(lineCount: number, idleBefore: number, idleMinutes: numb
 }
 
 function agentRows(report: Awaited<ReturnType<typeof replayTranscript>>, arm: string): RequestRow[] {
-  return report.run.arms.find((result) => result.arm === arm)!.rows.filter((row) => row.purpose !== 'summary' && !row.rejected);
+  return report.run.arms
+    .find((result) => result.arm === arm)!
+    .rows.filter((row) => row.purpose !== 'summary' && !row.rejected);
 }
 
 describe('the replay clock', () => {
@@ -48,20 +53,44 @@ describe('the replay clock', () => {
     expect(times.offsetsMs[20]! - times.offsetsMs[19]!).toBe(7 * 60_000 + 10_000);
     expect(times.idleGaps).toBe(1);
     // A response without a time leaves the plan without a recorded clock (the replay says so and runs uniform).
-    const untimed = { turns: plan.turns.map((turn, position) => (position === 0 ? { ...turn, responses: turn.responses.map(({ time: _time, ...rest }) => rest) } : turn)) };
+    const untimed = {
+      turns: plan.turns.map((turn, position) =>
+        position === 0 ? { ...turn, responses: turn.responses.map(({ time: _time, ...rest }) => rest) } : turn,
+      ),
+    };
     expect(recordedTimes(untimed, 300)).toBeUndefined();
   });
 
   it('a recorder clock stepping back counts as no time passing', () => {
-    const turns = [{ prompt: 'p', synthetic: false, responses: [1_000, 5_000, 4_000, 400_000].map((time, order) => ({ order, entryIndex: order, text: '', toolCalls: [], time })) }];
+    const turns = [
+      {
+        prompt: 'p',
+        synthetic: false,
+        responses: [1_000, 5_000, 4_000, 400_000].map((time, order) => ({
+          order,
+          entryIndex: order,
+          text: '',
+          toolCalls: [],
+          time,
+        })),
+      },
+    ];
     expect(recordedTimes({ turns }, 300)).toEqual({ offsetsMs: [0, 4_000, 4_000, 399_000], idleGaps: 1 });
   });
 
-  it('an idle gap expires every arm\'s cache and the fold arm commits there for free; on the uniform clock neither happens', { timeout: 180_000 }, async () => {
+  it("an idle gap expires every arm's cache and the fold arm commits there for free; on the uniform clock neither happens", {
+    timeout: 180_000,
+  }, async () => {
     const idleBefore = 60;
     const path = retimedSession(260, idleBefore, 12);
     const recorded = await replayTranscript({ path, arms: ['native', 'fold'], maxRequests: 70, progress: silent });
-    const uniform = await replayTranscript({ path, arms: ['native', 'fold'], maxRequests: 70, progress: silent, clock: 'uniform' });
+    const uniform = await replayTranscript({
+      path,
+      arms: ['native', 'fold'],
+      maxRequests: 70,
+      progress: silent,
+      clock: 'uniform',
+    });
     expect(recorded.notes.join('\n')).toContain('clock: recorded request times; 1 idle gap(s)');
     expect(uniform.notes.join('\n')).toContain('clock: uniform, 15 s per request (--clock uniform)');
 
@@ -70,7 +99,9 @@ describe('the replay clock', () => {
     expect(nativeRecorded[idleBefore]!.cacheRead).toBe(0);
     expect(nativeUniform[idleBefore]!.cacheRead).toBeGreaterThan(0);
     // Before the gap both clocks bill alike.
-    expect(nativeRecorded.slice(0, idleBefore).map((row) => row.cacheRead)).toEqual(nativeUniform.slice(0, idleBefore).map((row) => row.cacheRead));
+    expect(nativeRecorded.slice(0, idleBefore).map((row) => row.cacheRead)).toEqual(
+      nativeUniform.slice(0, idleBefore).map((row) => row.cacheRead),
+    );
 
     const foldRecorded = agentRows(recorded, 'fold');
     const foldUniform = agentRows(uniform, 'fold');
@@ -86,19 +117,31 @@ describe('the replay clock', () => {
   it('the command line takes --clock recorded or uniform and refuses anything else by name', async () => {
     const out: string[] = [];
     const error: string[] = [];
-    const code = await runCli(['replay', retimedSession(40, 5, 7), '--clock', 'sometimes'], { out: (line) => out.push(line), error: (line) => error.push(line) });
+    const code = await runCli(['replay', retimedSession(40, 5, 7), '--clock', 'sometimes'], {
+      out: (line) => out.push(line),
+      error: (line) => error.push(line),
+    });
     expect(code).toBe(2);
     expect(error.join('\n')).toMatch(/pi-fold replay: --clock must be recorded or uniform, not "sometimes"/);
     expect(out).toEqual([]);
     const uniform: string[] = [];
-    expect(await runCli(['replay', retimedSession(40, 5, 7), '--arms', 'native', '--clock', 'uniform'], { out: (line) => uniform.push(line), error: () => undefined })).toBe(0);
+    expect(
+      await runCli(['replay', retimedSession(40, 5, 7), '--arms', 'native', '--clock', 'uniform'], {
+        out: (line) => uniform.push(line),
+        error: () => undefined,
+      }),
+    ).toBe(0);
     expect(uniform.join('\n')).toContain('note: clock: uniform, 15 s per request (--clock uniform)');
   });
 
   it('--clock recorded on a file without times is refused by name', async () => {
     const path = resolve(import.meta.dirname, 'fixtures/mini-swe-agent-toolcall.traj.json');
-    await expect(replayTranscript({ path, arms: ['native'], progress: silent, clock: 'recorded' })).rejects.toThrow(/--clock recorded: .*does not give every response a time/);
+    await expect(replayTranscript({ path, arms: ['native'], progress: silent, clock: 'recorded' })).rejects.toThrow(
+      /--clock recorded: .*does not give every response a time/,
+    );
     const report = await replayTranscript({ path, arms: ['native'], progress: silent });
-    expect(report.notes.join('\n')).toContain('clock: uniform, 15 s per request (the file does not give every response a time)');
+    expect(report.notes.join('\n')).toContain(
+      'clock: uniform, 15 s per request (the file does not give every response a time)',
+    );
   });
 });

@@ -12,13 +12,18 @@ const silent = { write: () => true, isTTY: false };
 async function replayCli(argumentsList: string[]): Promise<{ code: number; out: string; error: string }> {
   const out: string[] = [];
   const error: string[] = [];
-  const code = await runCli(['replay', ...argumentsList], { out: (line) => out.push(line), error: (line) => error.push(line) });
+  const code = await runCli(['replay', ...argumentsList], {
+    out: (line) => out.push(line),
+    error: (line) => error.push(line),
+  });
   return { code, out: out.join('\n'), error: error.join('\n') };
 }
 
 /** The first `lineCount` lines of a real Claude Code transcript with garbage lines between them. */
 function transcriptWithGarbage(lineCount: number): { path: string; garbage: number } {
-  const lines = readFileSync(join(shared, 'claude-code/0d510331-7c2a-45ab-850a-088f3499b4cc.jsonl'), 'utf8').split('\n').slice(0, lineCount);
+  const lines = readFileSync(join(shared, 'claude-code/0d510331-7c2a-45ab-850a-088f3499b4cc.jsonl'), 'utf8')
+    .split('\n')
+    .slice(0, lineCount);
   const mixed: string[] = [];
   let garbage = 0;
   lines.forEach((line, position) => {
@@ -47,7 +52,9 @@ describe('replay inputs', () => {
     for (const arm of report.arms) {
       expect(arm.result.failure, arm.result.arm).toBeUndefined();
       expect(arm.answeredAgentRequests).toBe(expected.responses);
-      expect(arm.result.rows.filter((row) => row.purpose === 'summary').length + expected.responses).toBe(arm.result.rows.filter((row) => !row.rejected).length);
+      expect(arm.result.rows.filter((row) => row.purpose === 'summary').length + expected.responses).toBe(
+        arm.result.rows.filter((row) => !row.rejected).length,
+      );
     }
     expect(report.memory.peakRssBytes).toBeGreaterThan(report.memory.peakHeapUsedBytes);
     expect(report.measurements['peak rss (MB)']).toBeGreaterThan(0);
@@ -60,7 +67,9 @@ describe('replay inputs', () => {
     const outDirectory = join(directory, 'out');
     const unknown = await replayCli([path, '--out', outDirectory]);
     expect(unknown.code).toBe(2);
-    expect(unknown.error).toMatch(/pi-fold replay: .*notes\.jsonl: not a Pi session .*, a Claude Code transcript .*, a Codex rollout .* nor a chat trajectory/);
+    expect(unknown.error).toMatch(
+      /pi-fold replay: .*notes\.jsonl: not a Pi session .*, a Claude Code transcript .*, a Codex rollout .* nor a chat trajectory/,
+    );
     expect(() => readFileSync(join(outDirectory, 'replay-summary.json'))).toThrow(/ENOENT/);
 
     const missing = await replayCli([join(directory, 'absent.jsonl')]);

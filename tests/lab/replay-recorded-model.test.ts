@@ -1,17 +1,34 @@
 import { describe, expect, it } from 'vitest';
+import type { ModelRequest } from '../../lab/provider/simulated-provider.ts';
 import { createRecordedModel } from '../../lab/replay/recorded-model.ts';
 import { buildReplayPlan, SYNTHETIC_PROMPT } from '../../lab/replay/replay-plan.ts';
-import type { ModelRequest } from '../../lab/provider/simulated-provider.ts';
 import type { RecordedSession } from '../../lab/transcripts/recorded-session.ts';
 import type { TranscriptEntry } from '../../ports/transcript-source.port.ts';
 import { assistantEntry, toolResultEntry, userEntry } from '../../testing/synthetic-session.ts';
 
 function recording(entries: TranscriptEntry[]): RecordedSession {
-  const responses = entries.flatMap((entry, entryIndex) => (entry.role === 'assistant' ? [{ entryIndex, usage: undefined }] : []));
-  return { format: 'pi-v3', path: 'memory', entries, responses, compactions: 0, malformedLines: [], linesRead: entries.length };
+  const responses = entries.flatMap((entry, entryIndex) =>
+    entry.role === 'assistant' ? [{ entryIndex, usage: undefined }] : [],
+  );
+  return {
+    format: 'pi-v3',
+    path: 'memory',
+    entries,
+    responses,
+    compactions: 0,
+    malformedLines: [],
+    linesRead: entries.length,
+  };
 }
 
-const request = (index: number): ModelRequest => ({ index, purpose: 'agent', systemPrompt: '', tools: [], messages: [], promptTokens: 0 });
+const request = (index: number): ModelRequest => ({
+  index,
+  purpose: 'agent',
+  systemPrompt: '',
+  tools: [],
+  messages: [],
+  promptTokens: 0,
+});
 const call = (id: string, path: string) => ({ id, name: 'read', arguments: { path } });
 
 describe('the recorded model of a replay', () => {
@@ -43,18 +60,37 @@ describe('the recorded model of a replay', () => {
     const model = createRecordedModel(plan);
     const read = model.tools.find((tool) => tool.name === 'read')!;
     const execute = (id: string) => read.execute(id, {}, undefined, undefined, undefined as never);
-    expect(model.policy(request(0))).toEqual({ text: 'reading', toolCalls: [{ name: 'read', arguments: { path: 'a' } }, { name: 'read', arguments: { path: 'b' } }] });
+    expect(model.policy(request(0))).toEqual({
+      text: 'reading',
+      toolCalls: [
+        { name: 'read', arguments: { path: 'a' } },
+        { name: 'read', arguments: { path: 'b' } },
+      ],
+    });
     // The provider numbers calls its own way: results follow the order of the response's calls.
     expect((await execute('call_0_0')).content).toEqual([{ type: 'text', text: 'contents of a' }]);
     expect((await execute('call_0_1')).content).toEqual([{ type: 'text', text: 'contents of b' }]);
     const unknown = await execute('call_0_2');
-    expect(unknown.content[0]).toMatchObject({ text: expect.stringMatching(/no recorded result for read call call_0_2/) });
+    expect(unknown.content[0]).toMatchObject({
+      text: expect.stringMatching(/no recorded result for read call call_0_2/),
+    });
     expect(model.policy(request(1))).toEqual({ text: 'now c' });
     expect(model.policy(request(2))).toEqual({ text: 'ok' });
     expect(model.policy(request(3))).toEqual({ text: 'retried answer' });
     expect(model.policy(request(4)).text).toMatch(/no response left/);
-    expect(model.policy({ ...request(5), purpose: 'summary', messages: [{ role: 'user', content: 'look at a and b\nmore', timestamp: 0 }] }).text).toMatch(/- look at a and b$/);
+    expect(
+      model.policy({
+        ...request(5),
+        purpose: 'summary',
+        messages: [{ role: 'user', content: 'look at a and b\nmore', timestamp: 0 }],
+      }).text,
+    ).toMatch(/- look at a and b$/);
     expect(model.served()).toBe(4);
-    expect(model.gaps.map((gap) => gap.kind)).toEqual(['interrupted-tool-calls', 'response-without-prompt', 'unknown-tool-call', 'extra-request']);
+    expect(model.gaps.map((gap) => gap.kind)).toEqual([
+      'interrupted-tool-calls',
+      'response-without-prompt',
+      'unknown-tool-call',
+      'extra-request',
+    ]);
   });
 });

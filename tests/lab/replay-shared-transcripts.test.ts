@@ -11,7 +11,10 @@ const shared = resolve(import.meta.dirname, '../../../shared/transcripts');
 async function replayCli(argumentsList: string[]): Promise<{ code: number; out: string; error: string }> {
   const out: string[] = [];
   const error: string[] = [];
-  const code = await runCli(['replay', ...argumentsList], { out: (line) => out.push(line), error: (line) => error.push(line) });
+  const code = await runCli(['replay', ...argumentsList], {
+    out: (line) => out.push(line),
+    error: (line) => error.push(line),
+  });
   return { code, out: out.join('\n'), error: error.join('\n') };
 }
 
@@ -38,7 +41,9 @@ describe('replay of the shared real transcripts', () => {
     const csvRows = readFileSync(join(outDirectory, 'replay-requests.csv'), 'utf8').trimEnd().split('\n').slice(1);
     expect(csvRows.length).toBe(expected.responses);
     expect(summary.notes.join('\n')).toContain(`malformed lines skipped: ${expected.malformed}`);
-    expect(summary.notes.join('\n')).toContain(`fold: ${expected.responses} agent requests answered for ${expected.responses} recorded responses; gaps`);
+    expect(summary.notes.join('\n')).toContain(
+      `fold: ${expected.responses} agent requests answered for ${expected.responses} recorded responses; gaps`,
+    );
     const timings = JSON.parse(readFileSync(join(outDirectory, 'replay-timings.json'), 'utf8'));
     expect(timings.measurements['peak rss (MB)']).toBeGreaterThan(0);
     expect(existsSync(join(outDirectory, 'replay-report.html'))).toBe(true);
@@ -46,7 +51,9 @@ describe('replay of the shared real transcripts', () => {
     expect(result.out).toContain('no native arm in this run');
   });
 
-  it('--max-requests replays a prefix: exactly that many requests, cut mid-turn without a stray request', { timeout: 120_000 }, async () => {
+  it('--max-requests replays a prefix: exactly that many requests, cut mid-turn without a stray request', {
+    timeout: 120_000,
+  }, async () => {
     const path = join(shared, 'pi-mono/before-compaction.jsonl');
     const expected = responsesInFile(path);
     // 101 falls inside a tool loop of this recording (checked: response 100 calls tools).
@@ -54,7 +61,12 @@ describe('replay of the shared real transcripts', () => {
     const result = await replayCli([path, '--arms', 'native,fold', '--max-requests', '101', '--out', outDirectory]);
     expect(result.code, result.error).toBe(0);
     const summary = JSON.parse(readFileSync(join(outDirectory, 'replay-summary.json'), 'utf8'));
-    for (const arm of summary.arms) expect(readFileSync(join(outDirectory, 'replay-requests.csv'), 'utf8').split('\n').filter((line: string) => line.startsWith(`${arm.arm},`) && line.includes(',agent,')).length).toBe(101);
+    for (const arm of summary.arms)
+      expect(
+        readFileSync(join(outDirectory, 'replay-requests.csv'), 'utf8')
+          .split('\n')
+          .filter((line: string) => line.startsWith(`${arm.arm},`) && line.includes(',agent,')).length,
+      ).toBe(101);
     const notes = summary.notes.join('\n');
     expect(notes).toContain(`replayed the first 101 of ${expected.responses} recorded responses (--max-requests 101)`);
     expect(notes).toContain('fold: 101 agent requests answered for 101 recorded responses');

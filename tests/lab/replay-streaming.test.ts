@@ -14,14 +14,17 @@ function scratchFile(name: string, lines: readonly string[]): string {
 
 describe('streaming conversion', () => {
   it('a Pi v3 tree converted line by line keeps only the active branch and reports entries without ids', async () => {
-    const [headerLine, ...body] = readFileSync(join(shared, 'pi-mono/large-session.jsonl'), 'utf8').trimEnd().split('\n');
+    const [headerLine, ...body] = readFileSync(join(shared, 'pi-mono/large-session.jsonl'), 'utf8')
+      .trimEnd()
+      .split('\n');
     const header = { ...JSON.parse(headerLine!), version: 3 };
     const lines = [JSON.stringify(header)];
     // Entries 300–319 form an abandoned branch off e299; the session continues from e299 at e320.
     body.forEach((text, position) => {
       const parentId = position === 0 ? null : position === 320 ? 'e299' : `e${position - 1}`;
       lines.push(JSON.stringify({ ...JSON.parse(text), id: `e${position}`, parentId }));
-      if (position === 500) lines.push(JSON.stringify({ type: 'message', message: { role: 'user', content: 'no id' } }));
+      if (position === 500)
+        lines.push(JSON.stringify({ type: 'message', message: { role: 'user', content: 'no id' } }));
     });
     const session = await loadTranscript(scratchFile('tree.jsonl', lines));
     expect(session.format).toBe('pi-v3');
@@ -42,6 +45,8 @@ describe('streaming conversion', () => {
 
   it('a file of unknown lines is refused after the detection window, not read to its end', async () => {
     const lines = Array.from({ length: 12_000 }, (_, index) => JSON.stringify({ kind: 'metric', value: index }));
-    await expect(loadTranscript(scratchFile('metrics.jsonl', lines))).rejects.toThrow(/not a Pi session .* in 10000 lines read/);
+    await expect(loadTranscript(scratchFile('metrics.jsonl', lines))).rejects.toThrow(
+      /not a Pi session .* in 10000 lines read/,
+    );
   });
 });

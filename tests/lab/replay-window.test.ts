@@ -43,20 +43,29 @@ describe('the replay window: the recorded model by default, each flag overrides'
   });
 
   it('a cap alone brings the same reply reserve below it; a budget and a price list override', () => {
-    expect(resolveReplayWindow('claude-opus-4-5', { capTokens: 128_000 })).toMatchObject({ budgetTokens: 115_200, capTokens: 128_000 });
+    expect(resolveReplayWindow('claude-opus-4-5', { capTokens: 128_000 })).toMatchObject({
+      budgetTokens: 115_200,
+      capTokens: 128_000,
+    });
     const window = resolveReplayWindow('claude-opus-4-5', { budgetTokens: 120_000, priceList: 'gpt-5.6-flat' });
     expect(window).toMatchObject({ budgetTokens: 120_000, capTokens: 200_000, priceList: 'gpt-5.6-flat' });
     expect(window.note).toContain('overridden by --budget, --price-list');
   });
 
   it('an unknown or absent model falls back to the lab defaults and says which flags to give', () => {
-    expect(resolveReplayWindow('llama-3-70b', {})).toMatchObject({ budgetTokens: 272_000, capTokens: 372_000, priceList: 'gpt-5.6-ledger' });
+    expect(resolveReplayWindow('llama-3-70b', {})).toMatchObject({
+      budgetTokens: 272_000,
+      capTokens: 372_000,
+      priceList: 'gpt-5.6-ledger',
+    });
     expect(resolveReplayWindow('llama-3-70b', {}).note).toMatch(/not in the catalog.*--cap and --price-list/);
     expect(resolveReplayWindow(undefined, {}).note).toContain('names no model');
   });
 
   it('a budget above the cap, or an unknown price list, is refused by name', () => {
-    expect(() => resolveReplayWindow('claude-opus-4-5', { budgetTokens: 250_000 })).toThrow(/SETTINGS.INVALID: the budget \(250000 tokens\) is above the provider cap \(200000 tokens\)/);
+    expect(() => resolveReplayWindow('claude-opus-4-5', { budgetTokens: 250_000 })).toThrow(
+      /SETTINGS.INVALID: the budget \(250000 tokens\) is above the provider cap \(200000 tokens\)/,
+    );
     expect(() => resolveReplayWindow('claude-opus-4-5', { priceList: 'nope' })).toThrow(/unknown price list "nope"/);
   });
 });
@@ -75,7 +84,10 @@ describe('the shared transcripts record their models', () => {
 
   it('the CLI replays at that window by default and prices with the model list', { timeout: 60_000 }, async () => {
     const out: string[] = [];
-    const code = await runCli(['replay', `${shared}/pi-mono/before-compaction.jsonl`, '--arms', 'native', '--max-requests', '3'], { out: (line) => out.push(line), error: () => {} });
+    const code = await runCli(
+      ['replay', `${shared}/pi-mono/before-compaction.jsonl`, '--arms', 'native', '--max-requests', '3'],
+      { out: (line) => out.push(line), error: () => {} },
+    );
     expect(code).toBe(0);
     const printed = out.join('\n');
     expect(printed).toContain('price list claude-opus-4-5 · budget 183,616 · provider cap 200,000');

@@ -11,12 +11,22 @@ function withHookTimes(arm: ArmResult, hookMs: (index: number) => number): ArmRe
 }
 
 describe('report files', () => {
-  const arms = [growingArm('unmanaged', 40, 20_000, 9_000), growingArm('native', 35, 20_000, 7_000, { compactions: 1 }), growingArm('fold', 30, 20_000, 4_000, { foldEvents: 4 })];
+  const arms = [
+    growingArm('unmanaged', 40, 20_000, 9_000),
+    growingArm('native', 35, 20_000, 7_000, { compactions: 1 }),
+    growingArm('fold', 30, 20_000, 4_000, { foldEvents: 4 }),
+  ];
 
   it('CSV has one line per request; the summary bytes are stable when only timings change', async () => {
-    const first = await writeLabReports(labRun(arms), mkdtempSync(join(tmpdir(), 'lab-report-')), { notes: ['3 malformed lines skipped'], measurements: { 'peak rss MB': 123 } });
+    const first = await writeLabReports(labRun(arms), mkdtempSync(join(tmpdir(), 'lab-report-')), {
+      notes: ['3 malformed lines skipped'],
+      measurements: { 'peak rss MB': 123 },
+    });
     const retimed = arms.map((arm) => withHookTimes(arm, (index) => index * 3.7 + 1));
-    const second = await writeLabReports(labRun(retimed), mkdtempSync(join(tmpdir(), 'lab-report-')), { notes: ['3 malformed lines skipped'], measurements: { 'peak rss MB': 456 } });
+    const second = await writeLabReports(labRun(retimed), mkdtempSync(join(tmpdir(), 'lab-report-')), {
+      notes: ['3 malformed lines skipped'],
+      measurements: { 'peak rss MB': 456 },
+    });
 
     const csvLines = readFileSync(first.csv, 'utf8').trimEnd().split('\n');
     expect(csvLines.length - 1).toBe(40 + 35 + 30);
@@ -35,7 +45,9 @@ describe('report files', () => {
   });
 
   it('the HTML report is self-contained, with one chart per arm carrying the budget line and the price boundary', async () => {
-    const paths = await writeLabReports(labRun(arms), mkdtempSync(join(tmpdir(), 'lab-report-')), { title: 'fixture <run>' });
+    const paths = await writeLabReports(labRun(arms), mkdtempSync(join(tmpdir(), 'lab-report-')), {
+      title: 'fixture <run>',
+    });
     const html = readFileSync(paths.html, 'utf8');
     const charts = html.split('<svg class="request-chart"').slice(1);
     expect(charts.length).toBe(arms.length);
@@ -51,21 +63,26 @@ describe('report files', () => {
     expect(html).toContain('total tokens');
   });
 
-  it('overlays every arm on one prompt chart and one cumulative-dollar chart, stacks each arm\'s cost by part, and shows the table as a table', async () => {
+  it("overlays every arm on one prompt chart and one cumulative-dollar chart, stacks each arm's cost by part, and shows the table as a table", async () => {
     const paths = await writeLabReports(labRun(arms), mkdtempSync(join(tmpdir(), 'lab-report-')));
     const html = readFileSync(paths.html, 'utf8');
     const overlay = (id: string) => html.split(`id="${id}"`)[1]!.split('</svg>')[0]!;
     for (const id of ['overlay-prompt', 'overlay-cost']) {
       const chart = overlay(id);
       for (const arm of arms) {
-        const points = new RegExp(`<polyline class="arm-series" data-arm="${arm.arm}"[^>]* points="([^"]*)"`).exec(chart)![1]!.trim().split(' ');
+        const points = new RegExp(`<polyline class="arm-series" data-arm="${arm.arm}"[^>]* points="([^"]*)"`)
+          .exec(chart)![1]!
+          .trim()
+          .split(' ');
         expect(points.length, `${id} ${arm.arm}`).toBe(arm.rows.length);
       }
     }
     expect(overlay('overlay-prompt')).toMatch(/<line class="budget-line"/);
     const bars = overlay('cost-bars');
     for (const arm of arms) {
-      const titles = [...bars.matchAll(new RegExp(`data-arm="${arm.arm}"[^>]*><title>[^<]*\\$([\\d.]+)</title>`, 'g'))].map((match) => Number(match[1]));
+      const titles = [
+        ...bars.matchAll(new RegExp(`data-arm="${arm.arm}"[^>]*><title>[^<]*\\$([\\d.]+)</title>`, 'g')),
+      ].map((match) => Number(match[1]));
       const cost = arm.rows.reduce((sum, row) => sum + row.costUsd, 0);
       expect(titles.reduce((sum, value) => sum + value, 0)).toBeCloseTo(cost, 1);
     }

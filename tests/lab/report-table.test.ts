@@ -6,7 +6,10 @@ import { billedRow, growingArm, labRun } from './support/lab-run-fixture.ts';
 function cells(table: string, label: string): string[] {
   const line = table.split('\n').find((candidate) => candidate.startsWith(label));
   expect(line, `row ${label}`).toBeDefined();
-  return line!.slice(label.length).trim().split(/\s{2,}/);
+  return line!
+    .slice(label.length)
+    .trim()
+    .split(/\s{2,}/);
 }
 
 describe('the seeds table', () => {
@@ -17,7 +20,16 @@ describe('the seeds table', () => {
       billedRow('native', 2, { tokens: 400_000, cacheRead: 0, output: 0, rejected: true }),
       billedRow('native', 3, { tokens: 50_000, cacheRead: 0, output: 500, purpose: 'summary' }),
     ];
-    const summary = summarizeArm({ arm: 'native', rows, compactions: 1, foldEvents: 0, rewritesAttributed: 1, rewritesUnattributed: 0, fileReads: 0, fileBytes: 0 });
+    const summary = summarizeArm({
+      arm: 'native',
+      rows,
+      compactions: 1,
+      foldEvents: 0,
+      rewritesAttributed: 1,
+      rewritesUnattributed: 0,
+      fileReads: 0,
+      fileBytes: 0,
+    });
     expect(summary.requests).toBe(4);
     expect(summary.billedCalls).toBe(3);
     expect(summary.rejectedRequests).toBe(1);
@@ -44,14 +56,18 @@ describe('the seeds table', () => {
     expect(foldTotal).toBe(foldSummary.totalTokens.toLocaleString('en-US'));
     expect(foldRatio).toBe(`${(foldSummary.totalTokens / nativeSummary.totalTokens).toFixed(2)}×`);
     expect(Number(foldRatio!.replace('×', ''))).toBeLessThan(1);
-    expect(cells(table, 'peak request context')[3]).toBe(`${(foldSummary.peakPromptTokens / nativeSummary.peakPromptTokens).toFixed(2)}×`);
+    expect(cells(table, 'peak request context')[3]).toBe(
+      `${(foldSummary.peakPromptTokens / nativeSummary.peakPromptTokens).toFixed(2)}×`,
+    );
     expect(cells(table, 'compactions').slice(0, 2)).toEqual(['2', '1.00×']);
     expect(table).not.toMatch(/probes/);
     expect(table).not.toMatch(/no native arm/);
   });
 
   it('says so when there is no native arm, and shows probes when an arm was scored', () => {
-    const fold = growingArm('fold', 3, 1_000, 1_000, { probes: { asked: 5, correct: 3, recovered: 1, lost: 1, recoveryReads: 2 } });
+    const fold = growingArm('fold', 3, 1_000, 1_000, {
+      probes: { asked: 5, correct: 3, recovered: 1, lost: 1, recoveryReads: 2 },
+    });
     const table = formatArmTable(labRun([growingArm('unmanaged', 3, 1_000, 1_000), fold]));
     expect(table).toMatch(/no native arm in this run/);
     expect(cells(table, 'probes correct')).toEqual(['—', '—', '3', '—']);
@@ -63,7 +79,12 @@ describe('the seeds table', () => {
     expect(formatRatio(0, 0)).toBe('1.00×');
     expect(formatRatio(5, 0)).toBe('—');
     expect(percentile([5, 1, 4, 2, 3], 50)).toBe(3);
-    expect(percentile(Array.from({ length: 100 }, (_, index) => index + 1), 99)).toBe(99);
+    expect(
+      percentile(
+        Array.from({ length: 100 }, (_, index) => index + 1),
+        99,
+      ),
+    ).toBe(99);
     expect(percentile([], 99)).toBe(0);
   });
 });

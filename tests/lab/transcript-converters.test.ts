@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadTranscript } from '../../lab/transcripts/load-transcript.ts';
 import { TranscriptIndex } from '../../core/transcript-index.ts';
+import { loadTranscript } from '../../lab/transcripts/load-transcript.ts';
 
 const shared = resolve(import.meta.dirname, '../../../shared/transcripts');
 
@@ -18,7 +18,8 @@ function responsesInFile(path: string): number {
       continue;
     }
     if (line.type === 'message' && line.message?.role === 'assistant') count += 1;
-    if (line.type === 'assistant' && line.isSidechain !== true && line.message?.model !== '<synthetic>') ids.add(line.message?.id ?? line.uuid);
+    if (line.type === 'assistant' && line.isSidechain !== true && line.message?.model !== '<synthetic>')
+      ids.add(line.message?.id ?? line.uuid);
   }
   return count + ids.size;
 }
@@ -50,7 +51,9 @@ describe('real transcripts convert to engine entries', () => {
   });
 
   it('a file that is neither format is refused by name', async () => {
-    await expect(loadTranscript(resolve(import.meta.dirname, '../../package.json'))).rejects.toThrow(/TRANSCRIPT.INVALID_ENTRY: .*package.json: a JSON document with no chat messages/);
+    await expect(loadTranscript(resolve(import.meta.dirname, '../../package.json'))).rejects.toThrow(
+      /TRANSCRIPT.INVALID_ENTRY: .*package.json: a JSON document with no chat messages/,
+    );
     await expect(loadTranscript('/nonexistent/session.jsonl')).rejects.toThrow(/cannot read transcript/);
   });
 });

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../../bin/cli.ts';
 import { TranscriptIndex } from '../../core/transcript-index.ts';
 import { buildReplayPlan } from '../../lab/replay/replay-plan.ts';
-import { readJsonDocument, type DocumentPiece } from '../../lab/transcripts/json-document-stream.ts';
+import { type DocumentPiece, readJsonDocument } from '../../lab/transcripts/json-document-stream.ts';
 import { loadTranscript } from '../../lab/transcripts/load-transcript.ts';
 import { dominantModel, type RecordedSession } from '../../lab/transcripts/recorded-session.ts';
 
@@ -31,14 +31,28 @@ describe('Codex CLI rollouts', () => {
     const session = await loadTranscript(join(fixtures, 'codex-rollout.jsonl'));
     expect(session.format).toBe('codex');
     expect(session.responses.length).toBe(5);
-    expect(session.entries.map((entry) => entry.role)).toEqual(['user', 'user', 'assistant', 'toolResult', 'assistant', 'toolResult', 'assistant', 'user', 'assistant', 'toolResult', 'assistant']);
+    expect(session.entries.map((entry) => entry.role)).toEqual([
+      'user',
+      'user',
+      'assistant',
+      'toolResult',
+      'assistant',
+      'toolResult',
+      'assistant',
+      'user',
+      'assistant',
+      'toolResult',
+      'assistant',
+    ]);
     // OpenAI counts cached input inside input_tokens: fresh input is the difference.
     expect(session.responses[1]!.usage).toEqual({ input: 300, cacheRead: 5120, cacheWrite: 0, output: 140 });
     // A count that arrives after the tool output still belongs to the call before it; a repeated count is not a new call.
     expect(session.responses[3]!.usage).toEqual({ input: 168, cacheRead: 5632, cacheWrite: 0, output: 30 });
     expect(session.responses.every((response) => response.usage !== undefined)).toBe(true);
     expect(dominantModel(session.responses)).toBe('gpt-5-codex');
-    expect(session.entries[4]!.toolCalls).toEqual([{ id: 'call_B2', name: 'apply_patch', argumentsJson: expect.stringContaining('*** Begin Patch') }]);
+    expect(session.entries[4]!.toolCalls).toEqual([
+      { id: 'call_B2', name: 'apply_patch', argumentsJson: expect.stringContaining('*** Begin Patch') },
+    ]);
     expect(session.entries[3]!.text).toContain('throw new Error');
     expectPairedToolResults(session);
     expect(session.compactions).toBe(1);
@@ -53,7 +67,11 @@ describe('Codex CLI rollouts', () => {
     expect(session.format).toBe('codex-legacy');
     expect(session.responses.length).toBe(2);
     expect(session.responses.map((response) => response.usage)).toEqual([undefined, undefined]);
-    expect(session.entries.find((entry) => entry.role === 'toolResult')).toMatchObject({ toolCallId: 'call_L1', toolName: 'shell', text: expect.stringContaining('notes.md') });
+    expect(session.entries.find((entry) => entry.role === 'toolResult')).toMatchObject({
+      toolCallId: 'call_L1',
+      toolName: 'shell',
+      text: expect.stringContaining('notes.md'),
+    });
     expectPairedToolResults(session);
     expect(session.malformedLines.map((skipped) => skipped.line)).toEqual([8]);
   });
@@ -85,8 +103,12 @@ describe('chat trajectories (mini-swe-agent .traj.json)', () => {
   });
 
   it('a message that is not valid JSON is reported by its line; the other messages still convert', async () => {
-    const path = copyWith('mini-swe-agent-toolcall.traj.json', (text) => text.replace('"role": "tool",', '"role": "tool",,'));
-    const brokenLine = readFileSync(path, 'utf8').split('\n').findIndex((line) => line.includes('"role": "tool",,'));
+    const path = copyWith('mini-swe-agent-toolcall.traj.json', (text) =>
+      text.replace('"role": "tool",', '"role": "tool",,'),
+    );
+    const brokenLine = readFileSync(path, 'utf8')
+      .split('\n')
+      .findIndex((line) => line.includes('"role": "tool",,'));
     const session = await loadTranscript(path);
     expect(session.malformedLines.length).toBe(1);
     // The element is reported at the line its object opens, just above the broken field.
@@ -97,17 +119,26 @@ describe('chat trajectories (mini-swe-agent .traj.json)', () => {
   });
 
   it('a file cut short keeps what was read and says where it ended', async () => {
-    const path = copyWith('mini-swe-agent-toolcall.traj.json', (text) => text.slice(0, text.lastIndexOf('toolu_03') + 40));
+    const path = copyWith('mini-swe-agent-toolcall.traj.json', (text) =>
+      text.slice(0, text.lastIndexOf('toolu_03') + 40),
+    );
     const session = await loadTranscript(path);
     expect(session.responses.length).toBe(2);
     expect(session.entries.filter((entry) => entry.role === 'toolResult').length).toBe(2);
-    expect(session.malformedLines.at(-1)!.reason).toMatch(/file ends inside the document \(the element begun at line \d+ is unterminated\)/);
+    expect(session.malformedLines.at(-1)!.reason).toMatch(
+      /file ends inside the document \(the element begun at line \d+ is unterminated\)/,
+    );
   });
 
   it('the document is cut the same way whatever the chunk size (pieces across chunk boundaries)', async () => {
     const pieces = async (chunkBytes: number): Promise<DocumentPiece[]> => {
       const all: DocumentPiece[] = [];
-      for await (const piece of readJsonDocument(join(fixtures, 'mini-swe-agent-toolcall.traj.json'), 'messages', chunkBytes)) all.push(piece);
+      for await (const piece of readJsonDocument(
+        join(fixtures, 'mini-swe-agent-toolcall.traj.json'),
+        'messages',
+        chunkBytes,
+      ))
+        all.push(piece);
       return all;
     };
     const whole = await pieces(1 << 20);
@@ -118,7 +149,9 @@ describe('chat trajectories (mini-swe-agent .traj.json)', () => {
   it('a minified trajectory on one line, and a bare array of messages, convert too', async () => {
     const minified = copyWith('mini-swe-agent-toolcall.traj.json', (text) => JSON.stringify(JSON.parse(text)));
     expect((await loadTranscript(minified)).responses.length).toBe(3);
-    const bare = copyWith('mini-swe-agent-text.traj.json', (text) => JSON.stringify(JSON.parse(text).messages, null, 1));
+    const bare = copyWith('mini-swe-agent-text.traj.json', (text) =>
+      JSON.stringify(JSON.parse(text).messages, null, 1),
+    );
     expect((await loadTranscript(bare)).responses.length).toBe(2);
   });
 });
@@ -128,15 +161,26 @@ describe('the new formats replay through the CLI at their model window', () => {
     ['codex-rollout.jsonl', 5, 'budget 255616, provider cap 272000, price list gpt-5;', 'none'],
     ['codex-legacy-rollout.jsonl', 2, 'the recording names no model', 'none'],
     // The trajectory ends on the submit call: the recording holds nothing after it to re-issue it for.
-    ['mini-swe-agent-toolcall.traj.json', 3, 'budget 183616, provider cap 200000, price list claude-sonnet-4-5', '1 interrupted-tool-calls'],
+    [
+      'mini-swe-agent-toolcall.traj.json',
+      3,
+      'budget 183616, provider cap 200000, price list claude-sonnet-4-5',
+      '1 interrupted-tool-calls',
+    ],
     ['mini-swe-agent-text.traj.json', 2, 'price list gpt-5-mini', 'none'],
   ])('%s: %i agent requests per arm', { timeout: 60_000 }, async (file, responses, window, gaps) => {
     const out: string[] = [];
-    const code = await runCli(['replay', join(fixtures, file), '--arms', 'native,fold', '--json'], { out: (line) => out.push(line), error: () => {} });
+    const code = await runCli(['replay', join(fixtures, file), '--arms', 'native,fold', '--json'], {
+      out: (line) => out.push(line),
+      error: () => {},
+    });
     expect(code).toBe(0);
     const summary = JSON.parse(out.join('\n'));
     const notes: string = summary.notes.join('\n');
     expect(notes).toContain(window);
-    for (const arm of ['native', 'fold']) expect(notes).toContain(`${arm}: ${responses} agent requests answered for ${responses} recorded responses; gaps: ${gaps}`);
+    for (const arm of ['native', 'fold'])
+      expect(notes).toContain(
+        `${arm}: ${responses} agent requests answered for ${responses} recorded responses; gaps: ${gaps}`,
+      );
   });
 });

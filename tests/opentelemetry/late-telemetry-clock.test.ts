@@ -19,10 +19,13 @@ describe('the late OpenTelemetry sink and the host clock', () => {
   it('reads Date.now no more often than the engine alone, while it holds events and after the API arrives', async () => {
     let arrive!: (api: undefined) => void;
     const pending = new Promise<undefined>((resolve) => (arrive = resolve));
-    const late = await clockReads(new LateOpenTelemetrySink(pending, 'clock-session', new RecordingProjectionSink()), async () => {
-      arrive(undefined);
-      await pending;
-    });
+    const late = await clockReads(
+      new LateOpenTelemetrySink(pending, 'clock-session', new RecordingProjectionSink()),
+      async () => {
+        arrive(undefined);
+        await pending;
+      },
+    );
     const alone = await clockReads(new RecordingProjectionSink(), async () => undefined);
     expect(alone.first, 'the engine reads the clock itself').toBeGreaterThan(0);
     expect(late).toEqual(alone);
@@ -30,8 +33,17 @@ describe('the late OpenTelemetry sink and the host clock', () => {
 });
 
 /** Date.now calls of 20 requests, then of 20 more after `between`, through `sink`. */
-async function clockReads(sink: ProjectionSink, between: () => Promise<void>): Promise<{ first: number; second: number }> {
-  const runtime = await FoldRuntime.open({ sessionId: 'clock-session', settings: resolveSettings({ providerInputBudget: 30_000 }), foldStore: new MemoryFoldStore(), costModel: createCharsCostModel(), projectionSink: sink });
+async function clockReads(
+  sink: ProjectionSink,
+  between: () => Promise<void>,
+): Promise<{ first: number; second: number }> {
+  const runtime = await FoldRuntime.open({
+    sessionId: 'clock-session',
+    settings: resolveSettings({ providerInputBudget: 30_000 }),
+    foldStore: new MemoryFoldStore(),
+    costModel: createCharsCostModel(),
+    projectionSink: sink,
+  });
   const session = new SyntheticSession({ seed: 5, resultChars: [3_000, 9_000] });
   const clock = vi.spyOn(Date, 'now');
   const twentyRequests = async () => {

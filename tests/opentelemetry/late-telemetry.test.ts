@@ -1,17 +1,27 @@
 import * as api from '@opentelemetry/api';
-import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import {
+  AggregationTemporality,
+  InMemoryMetricExporter,
+  MeterProvider,
+  PeriodicExportingMetricReader,
+} from '@opentelemetry/sdk-metrics';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  type ReadableSpan,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RecordingProjectionSink } from '../../adapters/projection-recorder/recording-projection-sink.ts';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
-import { LateOpenTelemetrySink, lateStoreDurations } from '../../adapters/opentelemetry/late-telemetry.ts';
 import { instrumentFoldStore, timedFoldStore } from '../../adapters/opentelemetry/instrument-fold-store.ts';
-import type { FoldStore } from '../../ports/fold-store.port.ts';
+import { LateOpenTelemetrySink, lateStoreDurations } from '../../adapters/opentelemetry/late-telemetry.ts';
 import { OpenTelemetrySink } from '../../adapters/opentelemetry/opentelemetry-sink.ts';
 import { METRICS } from '../../adapters/opentelemetry/telemetry-names.ts';
+import { RecordingProjectionSink } from '../../adapters/projection-recorder/recording-projection-sink.ts';
+import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { createCharsCostModel } from '../../core/chars-cost-model.ts';
 import { FoldRuntime } from '../../core/fold-runtime.ts';
 import { resolveSettings } from '../../core/settings.ts';
+import type { FoldStore } from '../../ports/fold-store.port.ts';
 import type { ProjectionSink } from '../../ports/projection-sink.port.ts';
 import { SyntheticSession } from '../../testing/synthetic-session.ts';
 
@@ -21,7 +31,9 @@ const spanExporter = new InMemorySpanExporter();
 
 beforeAll(() => {
   api.metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
-  api.trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spanExporter)] }));
+  api.trace.setGlobalTracerProvider(
+    new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spanExporter)] }),
+  );
 });
 
 afterAll(() => {
@@ -30,8 +42,18 @@ afterAll(() => {
 });
 
 /** The same session, step for step, into `sink`: requests with usage, commits, and a peek and a refused action. */
-async function drive(sessionId: string, sink: ProjectionSink, foldStore: FoldStore = new MemoryFoldStore()): Promise<void> {
-  const runtime = await FoldRuntime.open({ sessionId, settings: resolveSettings({ providerInputBudget: 30_000 }), foldStore, costModel: createCharsCostModel(), projectionSink: sink });
+async function drive(
+  sessionId: string,
+  sink: ProjectionSink,
+  foldStore: FoldStore = new MemoryFoldStore(),
+): Promise<void> {
+  const runtime = await FoldRuntime.open({
+    sessionId,
+    settings: resolveSettings({ providerInputBudget: 30_000 }),
+    foldStore,
+    costModel: createCharsCostModel(),
+    projectionSink: sink,
+  });
   const session = new SyntheticSession({ seed: 21, resultChars: [3_000, 9_000] });
   for (let step = 0; step < 40; step += 1) {
     session.step();
@@ -46,14 +68,23 @@ async function drive(sessionId: string, sink: ProjectionSink, foldStore: FoldSto
 
 const millis = (time: api.HrTime) => time[0] * 1000 + time[1] / 1e6;
 const described = (spans: readonly ReadableSpan[]) =>
-  spans.map((span) => `${span.name} ${JSON.stringify({ ...span.attributes, 'gen_ai.conversation.id': undefined })} ${span.status.code}`).sort();
+  spans
+    .map(
+      (span) =>
+        `${span.name} ${JSON.stringify({ ...span.attributes, 'gen_ai.conversation.id': undefined })} ${span.status.code}`,
+    )
+    .sort();
 
 describe('a session opened while @opentelemetry/api loads reports everything once it has loaded', () => {
   it('holds every event, then hands it over with its own time: the same spans and metrics as a sink built with the API', async () => {
     let arrive!: (loaded: typeof api) => void;
     const pending = new Promise<typeof api>((resolve) => (arrive = resolve));
     const inner = new RecordingProjectionSink();
-    await drive('late-session', new LateOpenTelemetrySink(pending, 'late-session', inner), timedFoldStore(new MemoryFoldStore(), lateStoreDurations(pending)));
+    await drive(
+      'late-session',
+      new LateOpenTelemetrySink(pending, 'late-session', inner),
+      timedFoldStore(new MemoryFoldStore(), lateStoreDurations(pending)),
+    );
     const endedAt = Date.now();
     expect(inner.projections.length, 'the inner sink hears at once').toBe(40);
     expect(spanExporter.getFinishedSpans(), 'nothing reaches the API before it loaded').toHaveLength(0);
@@ -61,7 +92,9 @@ describe('a session opened while @opentelemetry/api loads reports everything onc
     arrive(api);
     await Promise.resolve();
     await Promise.resolve();
-    const late = spanExporter.getFinishedSpans().filter((span) => span.attributes['gen_ai.conversation.id'] === 'late-session');
+    const late = spanExporter
+      .getFinishedSpans()
+      .filter((span) => span.attributes['gen_ai.conversation.id'] === 'late-session');
     expect(late.length).toBeGreaterThan(40);
     for (const span of late) {
       expect(millis(span.startTime), span.name).toBeLessThanOrEqual(endedAt + 1);
@@ -71,8 +104,14 @@ describe('a session opened while @opentelemetry/api loads reports everything onc
     const lateMetrics = exportedPoints((value) => value);
 
     spanExporter.reset();
-    await drive('direct-session', new OpenTelemetrySink(api, 'direct-session', new RecordingProjectionSink()), instrumentFoldStore(new MemoryFoldStore(), api));
-    const direct = spanExporter.getFinishedSpans().filter((span) => span.attributes['gen_ai.conversation.id'] === 'direct-session');
+    await drive(
+      'direct-session',
+      new OpenTelemetrySink(api, 'direct-session', new RecordingProjectionSink()),
+      instrumentFoldStore(new MemoryFoldStore(), api),
+    );
+    const direct = spanExporter
+      .getFinishedSpans()
+      .filter((span) => span.attributes['gen_ai.conversation.id'] === 'direct-session');
     expect(described(late)).toEqual(described(direct));
     await reader.forceFlush();
     // Cumulative: after the direct session every point holds twice the late session's value.
@@ -85,7 +124,9 @@ describe('a session opened while @opentelemetry/api loads reports everything onc
     spanExporter.reset();
     await drive('absent-session', new LateOpenTelemetrySink(Promise.resolve(undefined), 'absent-session', inner));
     expect(inner.projections).toHaveLength(40);
-    expect(spanExporter.getFinishedSpans().filter((span) => span.attributes['gen_ai.conversation.id'] === 'absent-session')).toHaveLength(0);
+    expect(
+      spanExporter.getFinishedSpans().filter((span) => span.attributes['gen_ai.conversation.id'] === 'absent-session'),
+    ).toHaveLength(0);
   });
 });
 
@@ -94,11 +135,19 @@ describe('a session opened while @opentelemetry/api loads reports everything onc
  * times, different in every run, so only their counts are kept.
  */
 function exportedPoints(map: (value: unknown) => unknown): string {
-  const metrics = metricExporter.getMetrics().at(-1)!.scopeMetrics.flatMap((scope) => scope.metrics);
+  const metrics = metricExporter
+    .getMetrics()
+    .at(-1)!
+    .scopeMetrics.flatMap((scope) => scope.metrics);
   return JSON.stringify(
     metrics.map((metric) => [
       metric.descriptor.name,
-      metric.dataPoints.map((point) => [point.attributes, metric.descriptor.name === METRICS.storeDuration ? { count: (map(point.value) as { count: number }).count } : map(point.value)]),
+      metric.dataPoints.map((point) => [
+        point.attributes,
+        metric.descriptor.name === METRICS.storeDuration
+          ? { count: (map(point.value) as { count: number }).count }
+          : map(point.value),
+      ]),
     ]),
   );
 }
@@ -106,6 +155,17 @@ function exportedPoints(map: (value: unknown) => unknown): string {
 /** Half of a counter's or histogram's cumulative value (count, sum and bucket counts; min and max stay). */
 function halve(value: unknown): unknown {
   if (typeof value === 'number') return value / 2;
-  const histogram = value as { count: number; sum: number; buckets: { boundaries: number[]; counts: number[] }; min?: number; max?: number };
-  return { ...histogram, count: histogram.count / 2, sum: histogram.sum / 2, buckets: { boundaries: histogram.buckets.boundaries, counts: histogram.buckets.counts.map((count) => count / 2) } };
+  const histogram = value as {
+    count: number;
+    sum: number;
+    buckets: { boundaries: number[]; counts: number[] };
+    min?: number;
+    max?: number;
+  };
+  return {
+    ...histogram,
+    count: histogram.count / 2,
+    sum: histogram.sum / 2,
+    buckets: { boundaries: histogram.buckets.boundaries, counts: histogram.buckets.counts.map((count) => count / 2) },
+  };
 }

@@ -1,10 +1,15 @@
 import * as api from '@opentelemetry/api';
-import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
+import {
+  AggregationTemporality,
+  InMemoryMetricExporter,
+  MeterProvider,
+  PeriodicExportingMetricReader,
+} from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { OpenTelemetrySink } from '../../adapters/opentelemetry/opentelemetry-sink.ts';
 import { METRICS } from '../../adapters/opentelemetry/telemetry-names.ts';
+import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { createCharsCostModel } from '../../core/chars-cost-model.ts';
 import { FoldRuntime } from '../../core/fold-runtime.ts';
 import { resolveSettings } from '../../core/settings.ts';
@@ -17,7 +22,13 @@ import { SyntheticSession } from '../../testing/synthetic-session.ts';
  */
 
 async function openRuntime(sessionId: string, sink: OpenTelemetrySink): Promise<FoldRuntime> {
-  return FoldRuntime.open({ sessionId, settings: resolveSettings({ providerInputBudget: 30_000 }), foldStore: new MemoryFoldStore(), costModel: createCharsCostModel(), projectionSink: sink });
+  return FoldRuntime.open({
+    sessionId,
+    settings: resolveSettings({ providerInputBudget: 30_000 }),
+    foldStore: new MemoryFoldStore(),
+    costModel: createCharsCostModel(),
+    projectionSink: sink,
+  });
 }
 
 async function requests(runtime: FoldRuntime, session: SyntheticSession, count: number): Promise<void> {

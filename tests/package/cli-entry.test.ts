@@ -23,7 +23,9 @@ describe('the pi-fold command line entry', () => {
     expect(code).toBe(0);
     expect(out).toContain('usage: pi-fold <command> [arguments]');
     for (const command of COMMANDS) expect(out).toContain(command.usage);
-    expect(out).toMatch(/exit codes: 0 ok · 1 problems found .* · 2 bad arguments .* · 3 an optional package the command needs is not installed/);
+    expect(out).toMatch(
+      /exit codes: 0 ok · 1 problems found .* · 2 bad arguments .* · 3 an optional package the command needs is not installed/,
+    );
   });
 
   it('an unknown command exits 2 with the help on stderr', async () => {

@@ -32,7 +32,10 @@ describe('package.json entry points follow the sources', () => {
       expect(sourceOf(conditions.types), subpath).toBe(source);
       expect(conditions.default, subpath).toBe(conditions.import);
       expect(existsSync(join(root, source)), `${subpath} → ${source}`).toBe(true);
-      expect(buildConfig.include.some((folder) => source.startsWith(`${folder}/`)), `${source} is outside tsconfig.build.json's include`).toBe(true);
+      expect(
+        buildConfig.include.some((folder) => source.startsWith(`${folder}/`)),
+        `${source} is outside tsconfig.build.json's include`,
+      ).toBe(true);
     }
   });
 
@@ -46,7 +49,8 @@ describe('package.json entry points follow the sources', () => {
     for (const folder of ['core', 'ports', 'application', 'adapters', 'composition', 'testing', 'bin', 'lab']) {
       if (existsSync(join(root, folder))) expect(buildConfig.include, folder).toContain(folder);
     }
-    for (const folder of buildConfig.include) expect(existsSync(join(root, folder)), `tsconfig.build.json includes missing ${folder}`).toBe(true);
+    for (const folder of buildConfig.include)
+      expect(existsSync(join(root, folder)), `tsconfig.build.json includes missing ${folder}`).toBe(true);
     expect(manifest.files).toContain('dist/');
     expect(manifest.pi.extensions).toEqual(['./dist/pi-extension/pi-fold.js']);
   });

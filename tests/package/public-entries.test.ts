@@ -1,11 +1,11 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import * as core from '../../core/index.ts';
-import * as coreInternal from '../../core/internal.ts';
 import * as pi from '../../adapters/pi/index.ts';
 import * as piInternal from '../../adapters/pi/internal.ts';
 import * as vercelAi from '../../adapters/vercel-ai/index.ts';
 import * as vercelAiInternal from '../../adapters/vercel-ai/internal.ts';
+import * as core from '../../core/index.ts';
+import * as coreInternal from '../../core/internal.ts';
 import { unexportedReachableTypes } from './support/public-types.ts';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -20,9 +20,45 @@ describe('the public entries name what a user meets, and only that', () => {
 
   it('helpers (hashing, ids, budget arithmetic, mappers, id prefixes, version probes) are in the internal entries, not the main ones', () => {
     const moved: [Record<string, unknown>, Record<string, unknown>, readonly string[]][] = [
-      [core, coreInternal, ['sha256Hex', 'stableStringify', 'foldIdFor', 'sourceDigest', 'servingBudget', 'outputReservation', 'priceRequest']],
-      [pi, piInternal, ['PiEntryMapper', 'canonicalBytes', 'UNMATCHED_ID_PREFIX', 'toPiMessages', 'foldToolParameters', 'RECOVERY_SUMMARY_MARK']],
-      [vercelAi, vercelAiInternal, ['MessageEntryMapper', 'ProjectedMessageConverter', 'canonicalBytes', 'createUsageMiddleware', 'requestUsage', 'stepHistory', 'AI_SDK_MAJOR', 'MIDDLEWARE_SPECIFICATION']],
+      [
+        core,
+        coreInternal,
+        [
+          'sha256Hex',
+          'stableStringify',
+          'foldIdFor',
+          'sourceDigest',
+          'servingBudget',
+          'outputReservation',
+          'priceRequest',
+        ],
+      ],
+      [
+        pi,
+        piInternal,
+        [
+          'PiEntryMapper',
+          'canonicalBytes',
+          'UNMATCHED_ID_PREFIX',
+          'toPiMessages',
+          'foldToolParameters',
+          'RECOVERY_SUMMARY_MARK',
+        ],
+      ],
+      [
+        vercelAi,
+        vercelAiInternal,
+        [
+          'MessageEntryMapper',
+          'ProjectedMessageConverter',
+          'canonicalBytes',
+          'createUsageMiddleware',
+          'requestUsage',
+          'stepHistory',
+          'AI_SDK_MAJOR',
+          'MIDDLEWARE_SPECIFICATION',
+        ],
+      ],
     ];
     for (const [main, internal, names] of moved) {
       for (const name of names) {
@@ -31,8 +67,14 @@ describe('the public entries name what a user meets, and only that', () => {
       }
     }
     // What hosts build on stays where it was.
-    expect(Object.keys(core)).toEqual(expect.arrayContaining(['FoldError', 'FoldRuntime', 'resolveSettings', 'createCharsCostModel', 'readFoldSource']));
-    expect(Object.keys(pi)).toEqual(expect.arrayContaining(['default', 'registerPiFold', 'PiSessionRegistry', 'projectionCandidates']));
-    expect(Object.keys(vercelAi)).toEqual(expect.arrayContaining(['createFolding', 'foldingAgentSettings', 'createFoldContextTool']));
+    expect(Object.keys(core)).toEqual(
+      expect.arrayContaining(['FoldError', 'FoldRuntime', 'resolveSettings', 'createCharsCostModel', 'readFoldSource']),
+    );
+    expect(Object.keys(pi)).toEqual(
+      expect.arrayContaining(['default', 'registerPiFold', 'PiSessionRegistry', 'projectionCandidates']),
+    );
+    expect(Object.keys(vercelAi)).toEqual(
+      expect.arrayContaining(['createFolding', 'foldingAgentSettings', 'createFoldContextTool']),
+    );
   });
 });

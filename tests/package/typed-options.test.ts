@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SessionManager } from '@mariozechner/pi-coding-agent';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { FoldError, type FoldSettingsInput } from '../../core/index.ts';
-import { createFoldRuntime, type FoldRuntimeOptions } from '../../composition/index.ts';
+import { type PiFoldOptions, PiSessionRegistry, registerPiFold } from '../../adapters/pi/index.ts';
 import { createFolding, type FoldingOptions } from '../../adapters/vercel-ai/index.ts';
-import { PiSessionRegistry, registerPiFold, type PiFoldOptions } from '../../adapters/pi/index.ts';
-import { RUNTIME_OPTION_KEYS } from '../../composition/option-checks.ts';
+import { createFoldRuntime, type FoldRuntimeOptions } from '../../composition/index.ts';
+import type { RUNTIME_OPTION_KEYS } from '../../composition/option-checks.ts';
+import { FoldError, type FoldSettingsInput } from '../../core/index.ts';
 
 // Type-level checks first: `tsc --noEmit` (the test run's first step) compiles this file, and every
 // `@ts-expect-error` below must meet an error, or tsc fails with "Unused '@ts-expect-error'". So if
@@ -34,7 +34,9 @@ describe('options and settings are typed objects a user can name', () => {
     expectTypeOf<FoldRuntimeOptions['settings']>().toEqualTypeOf<FoldSettingsInput | undefined>();
     expectTypeOf<FoldingOptions['settings']>().toEqualTypeOf<FoldSettingsInput | undefined>();
     expectTypeOf<PiFoldOptions['settings']>().toEqualTypeOf<FoldSettingsInput | undefined>();
-    expectTypeOf<FoldSettingsInput['scheduling']>().toEqualTypeOf<'cost' | 'band' | 'immediate' | 'eager' | undefined>();
+    expectTypeOf<FoldSettingsInput['scheduling']>().toEqualTypeOf<
+      'cost' | 'band' | 'immediate' | 'eager' | undefined
+    >();
     // The run-time list of options createFoldRuntime accepts is exactly the type's keys.
     expectTypeOf<(typeof RUNTIME_OPTION_KEYS)[number]>().toEqualTypeOf<keyof FoldRuntimeOptions>();
   });
@@ -51,8 +53,10 @@ describe('options and settings are typed objects a user can name', () => {
     expect(misspelt.code).toBe('SETTINGS.UNKNOWN_OPTION');
     expect(misspelt.details.option).toBe('maxTarget');
 
-    // @ts-expect-error `summarizer` was removed; FoldSettingsInput does not name it
-    const removed = await refusal(() => createFoldRuntime({ sessionId: 'typed-b', store: 'memory', settings: { summarizer: 'gpt' } }));
+    const removed = await refusal(() =>
+      // @ts-expect-error `summarizer` was removed; FoldSettingsInput does not name it
+      createFoldRuntime({ sessionId: 'typed-b', store: 'memory', settings: { summarizer: 'gpt' } }),
+    );
     expect(removed.code).toBe('SETTINGS.DELETED_OPTION');
 
     // @ts-expect-error `stor` is not an option (the run-time check suggests `store`)
@@ -73,12 +77,21 @@ describe('options and settings are typed objects a user can name', () => {
     expect(misspelt.code).toBe('SETTINGS.UNKNOWN_OPTION');
     expect(misspelt.details.suggestion).toBe('contextWindow');
 
-    // @ts-expect-error "epoch" is not a SchedulingMode (it was split into "cost" and "band")
-    const renamed = await refusal(() => createFolding({ sessionId: 'typed-e', store: 'memory', contextWindow: 200_000, settings: { scheduling: 'epoch' } }));
+    const renamed = await refusal(() =>
+      createFolding({
+        sessionId: 'typed-e',
+        store: 'memory',
+        contextWindow: 200_000,
+        // @ts-expect-error "epoch" is not a SchedulingMode (it was split into "cost" and "band")
+        settings: { scheduling: 'epoch' },
+      }),
+    );
     expect(renamed.code).toBe('SETTINGS.DELETED_OPTION');
 
-    // @ts-expect-error `toolname` is not a setting (`toolName` is)
-    const setting = await refusal(() => createFolding({ sessionId: 'typed-f', store: 'memory', contextWindow: 200_000, settings: { toolname: 'fold' } }));
+    const setting = await refusal(() =>
+      // @ts-expect-error `toolname` is not a setting (`toolName` is)
+      createFolding({ sessionId: 'typed-f', store: 'memory', contextWindow: 200_000, settings: { toolname: 'fold' } }),
+    );
     expect(setting.code).toBe('SETTINGS.UNKNOWN_OPTION');
   });
 
@@ -96,7 +109,14 @@ describe('options and settings are typed objects a user can name', () => {
   });
 
   it('a well-typed settings object is accepted as written, every member optional', async () => {
-    const settings: FoldSettingsInput = { providerInputBudget: { 'gpt-5.6': 272_000, '*': 150_000 }, blacklistAutoFoldTools: ['bash'], scheduling: 'band', rawFloorTokens: 0, toolName: 'fold', spill: { thresholdBytes: 16_384, keepBytes: 4_096 } };
+    const settings: FoldSettingsInput = {
+      providerInputBudget: { 'gpt-5.6': 272_000, '*': 150_000 },
+      blacklistAutoFoldTools: ['bash'],
+      scheduling: 'band',
+      rawFloorTokens: 0,
+      toolName: 'fold',
+      spill: { thresholdBytes: 16_384, keepBytes: 4_096 },
+    };
     const { runtime, dispose } = await createFoldRuntime({ sessionId: 'typed-g', store: 'memory', settings });
     expect(runtime.view.settings.scheduling).toBe('band');
     expect(runtime.view.settings.modelInputBudgets.get('gpt-5.6')).toBe(272_000);

@@ -1,9 +1,15 @@
 import type { Message, ToolResultMessage } from '@mariozechner/pi-ai';
 import { describe, expect, it } from 'vitest';
+import type { PiSessionFolding } from '../../adapters/pi/session-registry.ts';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { stableStringify } from '../../core/hashing.ts';
-import type { PiSessionFolding } from '../../adapters/pi/session-registry.ts';
-import { openScriptedPi, settle, type RecordedRequest, type ScriptedReply, KEEP_BLOBS_RAW } from '../../testing/pi/scripted-pi.ts';
+import {
+  KEEP_BLOBS_RAW,
+  openScriptedPi,
+  type RecordedRequest,
+  type ScriptedReply,
+  settle,
+} from '../../testing/pi/scripted-pi.ts';
 import { assertPairing, prefixHolds } from './support/prompt-checks.ts';
 
 interface Step {
@@ -12,9 +18,11 @@ interface Step {
   readonly check: (result: ToolResultMessage, folding: PiSessionFolding, request: RecordedRequest) => void;
 }
 
-const text = (message: ToolResultMessage) => message.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
+const text = (message: ToolResultMessage) =>
+  message.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
 // Notices and receipts may follow the newest result, so look for the last tool result itself.
-const lastResult = (request: RecordedRequest) => [...request.messages].reverse().find((message) => message.role === 'toolResult') as ToolResultMessage;
+const lastResult = (request: RecordedRequest) =>
+  [...request.messages].reverse().find((message) => message.role === 'toolResult') as ToolResultMessage;
 
 describe('pi: the agent drives pi_fold_context in a real AgentSession', () => {
   it('gets exact, verified answers, clear refusals, and an ephemeral peek that only retires its own result', async () => {
@@ -53,14 +61,20 @@ describe('pi: the agent drives pi_fold_context in a real AgentSession', () => {
       },
       {
         name: 'brief',
-        call: (f) => ({ action: 'brief', id: f.runtime.view.memory.marks[0]!.id, text: 'Blob reads: nothing surprising, all words Greek letters.' }),
+        call: (f) => ({
+          action: 'brief',
+          id: f.runtime.view.memory.marks[0]!.id,
+          text: 'Blob reads: nothing surprising, all words Greek letters.',
+        }),
         check: (result, _f, request) => {
           expect(result.isError).toBe(false);
           expect(text(result)).toMatch(/brief kept for fold_/);
           expect(text(result)).toMatch(/next commit must free ≈\d+ tokens; standing marks will free ≈\d+ tokens/);
           // Give-back: the peek result is now a one-line stub, and it is the only message that changed.
           const before = requestAt(peekRequest);
-          const changed = before.serialized.map((line, position) => (request.serialized[position] === line ? -1 : position)).filter((position) => position >= 0);
+          const changed = before.serialized
+            .map((line, position) => (request.serialized[position] === line ? -1 : position))
+            .filter((position) => position >= 0);
           expect(changed.length).toBe(1);
           const stub = request.messages[changed[0]!] as ToolResultMessage;
           expect(stub.role).toBe('toolResult');
@@ -92,7 +106,9 @@ describe('pi: the agent drives pi_fold_context in a real AgentSession', () => {
         call: () => ({ action: 'expand', id: 'fold_000000000000000000000000' }),
         check: (result) => {
           expect(result.isError).toBe(true);
-          expect(text(result)).toMatch(/ACTION\.UNKNOWN_ID: expand: "fold_0+" is not a fold, mark or entry of this session/);
+          expect(text(result)).toMatch(
+            /ACTION\.UNKNOWN_ID: expand: "fold_0+" is not a fold, mark or entry of this session/,
+          );
         },
       },
       {
@@ -161,16 +177,33 @@ describe('pi: the agent drives pi_fold_context in a real AgentSession', () => {
           failures.push(`${step.name}: ${(error as Error).message}`);
         }
       }
-      const ready = folding !== undefined && folding.runtime.view.visibleFolds.some((placed) => placed.record.kind === 'tool') && folding.runtime.view.memory.marks.length >= 3;
+      const ready =
+        folding?.runtime.view.visibleFolds.some((placed) => placed.record.kind === 'tool') &&
+        folding.runtime.view.memory.marks.length >= 3;
       if (stepIndex < 0 && !ready) {
         if (request.index > 150) return { kind: 'text', text: 'gave up' };
-        return { kind: 'tools', calls: [{ name: 'fetch_blob', arguments: { seed: request.index, size: 12_000 + ((request.index * 3_571) % 20_000) } }] };
+        return {
+          kind: 'tools',
+          calls: [
+            {
+              name: 'fetch_blob',
+              arguments: { seed: request.index, size: 12_000 + ((request.index * 3_571) % 20_000) },
+            },
+          ],
+        };
       }
       stepIndex += 1;
       if (stepIndex >= steps.length) return { kind: 'text', text: 'done' };
       return { kind: 'tools', calls: [{ name: 'pi_fold_context', arguments: steps[stepIndex]!.call(folding!) }] };
     };
-    const pi = await openScriptedPi({ script, fold: { foldStore: new MemoryFoldStore(), settingsPath: '/nonexistent/pi-fold/settings.json', settings: KEEP_BLOBS_RAW } });
+    const pi = await openScriptedPi({
+      script,
+      fold: {
+        foldStore: new MemoryFoldStore(),
+        settingsPath: '/nonexistent/pi-fold/settings.json',
+        settings: KEEP_BLOBS_RAW,
+      },
+    });
     folding = await pi.registration.sessions.forSession(pi.sessionManager);
     await pi.session.prompt('Read blobs, then curate your context.');
     await settle(pi.session);
@@ -179,12 +212,14 @@ describe('pi: the agent drives pi_fold_context in a real AgentSession', () => {
     expect(pi.errors).toEqual([]);
     for (const request of pi.requests) assertPairing(request);
     for (let index = 1; index < pi.requests.length; index += 1) {
-      if (!prefixHolds(pi.requests[index - 1]!, pi.requests[index]!)) expect(pi.ledger[index]!.causes.length).toBeGreaterThan(0);
+      if (!prefixHolds(pi.requests[index - 1]!, pi.requests[index]!))
+        expect(pi.ledger[index]!.causes.length).toBeGreaterThan(0);
     }
 
     function sessionMessage(f: PiSessionFolding, entryId: string): Message {
       const entry = pi.sessionManager.getEntry(entryId);
-      if (entry === undefined || entry.type !== 'message') throw new Error(`no message entry ${entryId} for ${f.sessionId}`);
+      if (entry === undefined || entry.type !== 'message')
+        throw new Error(`no message entry ${entryId} for ${f.sessionId}`);
       return entry.message as Message;
     }
   }, 120_000);

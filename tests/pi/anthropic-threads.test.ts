@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
-import { PI_VERSION, openScriptedPi, settle } from '../../testing/pi/scripted-pi.ts';
-import { startAnthropicThreadServer, type AnthropicThreadServer } from './support/anthropic-thread-server.ts';
+import { openScriptedPi, PI_VERSION, settle } from '../../testing/pi/scripted-pi.ts';
+import { type AnthropicThreadServer, startAnthropicThreadServer } from './support/anthropic-thread-server.ts';
 
 /**
  * Pi 1.5.1 added Anthropic message threads: a request sends only the messages since the last
@@ -23,20 +23,35 @@ afterEach(async () => {
 
 describe.skipIf(!HAS_MESSAGE_THREADS)(`pi ${PI_VERSION}: Anthropic message threads under pi-fold`, () => {
   it('continues the thread between commits, starts one new thread per commit, and raises no ownership alarm', async () => {
-    const endpoint = (server = await startAnthropicThreadServer((_conversation, index) => (index >= READS ? { text: 'All read.' } : { call: { seed: index, size: 6_000 } })));
+    const endpoint = (server = await startAnthropicThreadServer((_conversation, index) =>
+      index >= READS ? { text: 'All read.' } : { call: { seed: index, size: 6_000 } },
+    ));
     const pi = await openScriptedPi({
       script: () => ({ kind: 'text', text: 'unused' }),
       contextWindow: 30_000,
       fold: { foldStore: new MemoryFoldStore(), settingsPath: '/nonexistent/pi-fold/settings.json' },
-      providers: [{
-        name: 'anthropic-local',
-        config: {
-          baseUrl: endpoint.baseUrl,
-          apiKey: 'offline',
-          api: 'anthropic-messages',
-          models: [{ id: 'claude-local', name: 'Claude (local)', reasoning: false, input: ['text'], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 30_000, maxTokens: 4_096, compat: { supportsMessageThreads: true } }],
-        } as never,
-      }],
+      providers: [
+        {
+          name: 'anthropic-local',
+          config: {
+            baseUrl: endpoint.baseUrl,
+            apiKey: 'offline',
+            api: 'anthropic-messages',
+            models: [
+              {
+                id: 'claude-local',
+                name: 'Claude (local)',
+                reasoning: false,
+                input: ['text'],
+                cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+                contextWindow: 30_000,
+                maxTokens: 4_096,
+                compat: { supportsMessageThreads: true },
+              },
+            ],
+          } as never,
+        },
+      ],
       startModel: { provider: 'anthropic-local', id: 'claude-local' },
     });
     await pi.session.prompt('Read the blobs.');

@@ -1,9 +1,15 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { noteWarmingDecision } from '../../adapters/pi/cache-warming.ts';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
-import { DEFAULT_PRICE_LIST } from '../../core/price-lists.ts';
 import type { FoldRuntime } from '../../core/fold-runtime.ts';
-import { openScriptedPi, settle, type RecordedRequest, type ScriptedPi, type ScriptedReply } from '../../testing/pi/scripted-pi.ts';
+import { DEFAULT_PRICE_LIST } from '../../core/price-lists.ts';
+import {
+  openScriptedPi,
+  type RecordedRequest,
+  type ScriptedPi,
+  type ScriptedReply,
+  settle,
+} from '../../testing/pi/scripted-pi.ts';
 
 const SETTINGS = '/nonexistent/pi-fold/settings.json';
 const REQUESTS = 20;
@@ -27,7 +33,10 @@ async function runTurn(gapMs: number, beforeGap?: (runtime: FoldRuntime, at: num
   const script = (request: RecordedRequest): ScriptedReply => {
     now += 10_000;
     // The session's runtime, as the adapter opened it for the first request.
-    if (request.index === 0) void pi!.registration.sessions.existing(pi!.sessionManager.getSessionId()).then((folding) => (runtime = folding?.runtime));
+    if (request.index === 0)
+      void pi!.registration.sessions
+        .existing(pi!.sessionManager.getSessionId())
+        .then((folding) => (runtime = folding?.runtime));
     if (request.index === AFTER_GAP - 1) {
       now += gapMs;
       beforeGap?.(runtime!, now - gapMs / 2);
@@ -58,7 +67,8 @@ describe('pi: B3.3 a cold cache lands due marks', () => {
   }, 60_000);
 
   it('a Pi 1.x cache refresh during the gap (cache_warming_decision "warm") keeps the cache warm; "stop" does not', async () => {
-    const refresh = (action: 'warm' | 'stop') => (runtime: FoldRuntime, at: number) => noteWarmingDecision(runtime, { action, ttlMs: LIFETIME_MS }, at);
+    const refresh = (action: 'warm' | 'stop') => (runtime: FoldRuntime, at: number) =>
+      noteWarmingDecision(runtime, { action, ttlMs: LIFETIME_MS }, at);
     const warmed = await runTurn(LIFETIME_MS + 1_000, refresh('warm'));
     expect(warmed.ledger[AFTER_GAP]!.foldsLanded).toBe(0);
     warmed.session.dispose();

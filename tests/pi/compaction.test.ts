@@ -1,11 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { RECOVERY_SUMMARY_MARK } from '../../adapters/pi/compaction-guard.ts';
-import { openScriptedPi, settle, type RecordedRequest, type ScriptedReply, KEEP_BLOBS_RAW } from '../../testing/pi/scripted-pi.ts';
+import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import {
+  KEEP_BLOBS_RAW,
+  openScriptedPi,
+  type RecordedRequest,
+  type ScriptedReply,
+  settle,
+} from '../../testing/pi/scripted-pi.ts';
 import { assertPairing } from './support/prompt-checks.ts';
 
 const SETTINGS = '/nonexistent/pi-fold/settings.json';
-const readBlob = (request: RecordedRequest): ScriptedReply => ({ kind: 'tools', calls: [{ name: 'fetch_blob', arguments: { seed: request.index, size: 24_000 } }] });
+const readBlob = (request: RecordedRequest): ScriptedReply => ({
+  kind: 'tools',
+  calls: [{ name: 'fetch_blob', arguments: { seed: request.index, size: 24_000 } }],
+});
 
 describe('pi: compaction interception (B6.1)', () => {
   it('turns an overflow into a recovery: commit, one retry that succeeds, one notice, nothing summarised', async () => {
@@ -19,7 +28,14 @@ describe('pi: compaction interception (B6.1)', () => {
       return readBlob(request);
     };
     // The band lets the window grow to the overflow this test provokes; the cost policy commits long before.
-    const pi = await openScriptedPi({ script, fold: { foldStore: new MemoryFoldStore(), settingsPath: SETTINGS, settings: { ...KEEP_BLOBS_RAW, scheduling: 'band' } } });
+    const pi = await openScriptedPi({
+      script,
+      fold: {
+        foldStore: new MemoryFoldStore(),
+        settingsPath: SETTINGS,
+        settings: { ...KEEP_BLOBS_RAW, scheduling: 'band' },
+      },
+    });
     await pi.session.prompt('Read blobs.');
     await settle(pi.session);
     expect(overflowAt).toBeGreaterThan(0);
@@ -32,9 +48,13 @@ describe('pi: compaction interception (B6.1)', () => {
     expect(pi.requests.at(-1)!.index).toBe(30);
     const compactions = pi.sessionManager.getEntries().filter((entry) => entry.type === 'compaction');
     expect(compactions.length).toBe(1);
-    expect(compactions[0]!.type === 'compaction' && compactions[0]!.summary.startsWith(RECOVERY_SUMMARY_MARK)).toBe(true);
+    expect(compactions[0]!.type === 'compaction' && compactions[0]!.summary.startsWith(RECOVERY_SUMMARY_MARK)).toBe(
+      true,
+    );
     // Nothing was summarised: no request went out for a summary, and the note never reaches the model.
-    expect(pi.requests.every((request) => request.serialized.every((line) => !line.includes(RECOVERY_SUMMARY_MARK)))).toBe(true);
+    expect(
+      pi.requests.every((request) => request.serialized.every((line) => !line.includes(RECOVERY_SUMMARY_MARK))),
+    ).toBe(true);
     expect(pi.notices.filter((notice) => notice.includes('refused the prompt as too long')).length).toBe(1);
     expect(pi.errors).toEqual([]);
     // pi-fold's own recovery compaction is not a compaction behind its back.
@@ -49,7 +69,10 @@ describe('pi: compaction interception (B6.1)', () => {
       if (request.index >= 6) return { kind: 'text', text: 'done', reportTokens: 190_000 };
       return readBlob(request);
     };
-    const pi = await openScriptedPi({ script, fold: { foldStore: new MemoryFoldStore(), settingsPath: SETTINGS, settings: KEEP_BLOBS_RAW } });
+    const pi = await openScriptedPi({
+      script,
+      fold: { foldStore: new MemoryFoldStore(), settingsPath: SETTINGS, settings: KEEP_BLOBS_RAW },
+    });
     await pi.session.prompt('Read blobs.');
     await settle(pi.session);
     // Pi saw 190k of a 200k window at agent_end: its threshold compaction fired and was cancelled.

@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ExtensionAPI } from '@mariozechner/pi-coding-agent';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { registerPiFold } from '../../adapters/pi/register-pi-fold.ts';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { createFolding } from '../../adapters/vercel-ai/create-folding.ts';
@@ -7,7 +7,7 @@ import { createCharsCostModel } from '../../core/chars-cost-model.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import { DEFAULT_PRICE_LIST } from '../../core/price-lists.ts';
 import type { PriceList } from '../../ports/cost-model.port.ts';
-import { openScriptedPi, settle, type RecordedRequest, type ScriptedReply } from '../../testing/pi/scripted-pi.ts';
+import { openScriptedPi, type RecordedRequest, type ScriptedReply, settle } from '../../testing/pi/scripted-pi.ts';
 
 const SETTINGS = '/nonexistent/pi-fold/settings.json';
 const REQUESTS = 20;
@@ -59,7 +59,13 @@ describe('pi: the costModel option is what the scheduler decides with', () => {
 
   it('refuses a bad cost model at registration with SETTINGS.INVALID naming the field, before any hook is installed', () => {
     const handlers: string[] = [];
-    const pi = { on: (event: string) => handlers.push(event), registerTool: () => undefined, registerCommand: () => undefined, getAllTools: () => [], getActiveTools: () => [] } as unknown as ExtensionAPI;
+    const pi = {
+      on: (event: string) => handlers.push(event),
+      registerTool: () => undefined,
+      registerCommand: () => undefined,
+      getAllTools: () => [],
+      getActiveTools: () => [],
+    } as unknown as ExtensionAPI;
     const refusal = (costModel: unknown): FoldError => {
       try {
         registerPiFold(pi, { costModel: costModel as never });
@@ -74,10 +80,26 @@ describe('pi: the costModel option is what the scheduler decides with', () => {
       ['cheap', 'costModel', /costModel must be a CostModel object .*got the string "cheap"/],
       [{ ...good, specificationVersion: 'v2' }, 'costModel.specificationVersion', /specificationVersion must be 'v1'/],
       [{ ...good, price: 3 }, 'costModel.price', /costModel.price must be a function, got number 3/],
-      [{ ...good, priceList: { ...SHORT_CACHE, base: { ...SHORT_CACHE.base, cacheRead: -1 } } }, 'costModel.priceList.base.cacheRead', /priceList.base.cacheRead must be a finite number .* at least 0, got number -1/],
-      [{ ...good, priceList: { ...SHORT_CACHE, base: { input: 1, output: 2 } } }, 'costModel.priceList.base.cacheRead', /cacheRead .* got undefined/],
-      [{ ...good, priceList: { ...SHORT_CACHE, cacheLifetimeSeconds: 0 } }, 'costModel.priceList.cacheLifetimeSeconds', /cacheLifetimeSeconds.*above 0, got number 0/],
-      [{ ...good, priceList: { ...SHORT_CACHE, longContext: { aboveTokens: 1.5, rates: SHORT_CACHE.base } } }, 'costModel.priceList.longContext.aboveTokens', /aboveTokens must be a whole number/],
+      [
+        { ...good, priceList: { ...SHORT_CACHE, base: { ...SHORT_CACHE.base, cacheRead: -1 } } },
+        'costModel.priceList.base.cacheRead',
+        /priceList.base.cacheRead must be a finite number .* at least 0, got number -1/,
+      ],
+      [
+        { ...good, priceList: { ...SHORT_CACHE, base: { input: 1, output: 2 } } },
+        'costModel.priceList.base.cacheRead',
+        /cacheRead .* got undefined/,
+      ],
+      [
+        { ...good, priceList: { ...SHORT_CACHE, cacheLifetimeSeconds: 0 } },
+        'costModel.priceList.cacheLifetimeSeconds',
+        /cacheLifetimeSeconds.*above 0, got number 0/,
+      ],
+      [
+        { ...good, priceList: { ...SHORT_CACHE, longContext: { aboveTokens: 1.5, rates: SHORT_CACHE.base } } },
+        'costModel.priceList.longContext.aboveTokens',
+        /aboveTokens must be a whole number/,
+      ],
       [{ ...good, defaultCharsPerToken: 0 }, 'costModel.defaultCharsPerToken', /between 1 and 16, got number 0/],
     ];
     for (const [costModel, field, message] of cases) {
@@ -92,8 +114,13 @@ describe('pi: the costModel option is what the scheduler decides with', () => {
   });
 
   it('the AI SDK adapter refuses the same bad cost model by the same field (parity)', async () => {
-    const costModel = { ...createCharsCostModel(), priceList: { ...SHORT_CACHE, base: { ...SHORT_CACHE.base, output: Number.NaN } } };
-    await expect(createFolding({ sessionId: 'parity', store: 'memory', contextWindow: 100_000, costModel })).rejects.toMatchObject({
+    const costModel = {
+      ...createCharsCostModel(),
+      priceList: { ...SHORT_CACHE, base: { ...SHORT_CACHE.base, output: Number.NaN } },
+    };
+    await expect(
+      createFolding({ sessionId: 'parity', store: 'memory', contextWindow: 100_000, costModel }),
+    ).rejects.toMatchObject({
       code: 'SETTINGS.INVALID',
       details: { option: 'costModel.priceList.base.output' },
     });

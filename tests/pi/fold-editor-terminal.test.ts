@@ -37,7 +37,11 @@ describe.skipIf(!hasTmux)('pi: /fold-editor in a real terminal', () => {
   it('opens from the command line, shows the window map, and pins from the keyboard', async () => {
     // PI_OFFLINE: Pi 1.x downloads fd and ripgrep at start-up when they are missing; offline, a
     // slow DNS failure once kept its start-up "in progress" past this test's wait (CI, Pi 1.6.0).
-    const env = [`PI_CODING_AGENT_DIR=${mkdtempSync(join(tmpdir(), 'pi-fold-tmux-agent-'))}`, `PI_FOLD_CONFIG_DIR=${mkdtempSync(join(tmpdir(), 'pi-fold-tmux-config-'))}`, 'PI_OFFLINE=1'];
+    const env = [
+      `PI_CODING_AGENT_DIR=${mkdtempSync(join(tmpdir(), 'pi-fold-tmux-agent-'))}`,
+      `PI_FOLD_CONFIG_DIR=${mkdtempSync(join(tmpdir(), 'pi-fold-tmux-config-'))}`,
+      'PI_OFFLINE=1',
+    ];
     const command = `cd ${checkout} && env ${env.join(' ')} ${process.execPath} ${process.env.PI_FOLD_PI_CLI ?? 'node_modules/@mariozechner/pi-coding-agent/dist/cli.js'} --provider scripted --model s1 -e tests/pi/support/scripted-provider-extension.ts -e adapters/pi/index.ts`;
     execFileSync('tmux', ['new-session', '-d', '-s', session, '-x', '120', '-y', '36', command]);
     await waitFor(/s1\s*$/m);

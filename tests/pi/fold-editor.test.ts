@@ -1,28 +1,42 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { FoldEditorComponent } from '../../adapters/pi/fold-editor.ts';
 import { occupancyBar } from '../../adapters/pi/fold-editor-model.ts';
 import { loadTerminalText } from '../../adapters/pi/host-api.ts';
-import { openScriptedPi, PI_HOST_SCOPE, settle, KEEP_BLOBS_RAW } from '../../testing/pi/scripted-pi.ts';
+import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import { KEEP_BLOBS_RAW, openScriptedPi, PI_HOST_SCOPE, settle } from '../../testing/pi/scripted-pi.ts';
 
 const DOWN = '\u001b[B';
 const ENTER = '\r';
 
 async function until(condition: () => boolean): Promise<void> {
-  for (let attempt = 0; attempt < 100 && !condition(); attempt += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+  for (let attempt = 0; attempt < 100 && !condition(); attempt += 1)
+    await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
 describe('pi: /fold-editor on a real session', () => {
   it('shows occupancy, folds, marks and entries, and its keys run the validated actions as the user', async () => {
     const pi = await openScriptedPi({
-      script: (request) => (request.index >= 40 ? { kind: 'text', text: 'done' } : { kind: 'tools', calls: [{ name: 'fetch_blob', arguments: { seed: request.index, size: 24_000 } }] }),
-      fold: { foldStore: new MemoryFoldStore(), settingsPath: '/nonexistent/pi-fold/settings.json', settings: KEEP_BLOBS_RAW },
+      script: (request) =>
+        request.index >= 40
+          ? { kind: 'text', text: 'done' }
+          : { kind: 'tools', calls: [{ name: 'fetch_blob', arguments: { seed: request.index, size: 24_000 } }] },
+      fold: {
+        foldStore: new MemoryFoldStore(),
+        settingsPath: '/nonexistent/pi-fold/settings.json',
+        settings: KEEP_BLOBS_RAW,
+      },
     });
     await pi.session.prompt('Read blobs.');
     await settle(pi.session);
     const { runtime } = await pi.registration.sessions.forSession(pi.sessionManager);
     let closed = false;
-    const editor = new FoldEditorComponent({ requestRender: () => undefined }, { fg: (_color: string, text: string) => text, bold: (text: string) => text } as never, runtime, () => (closed = true), await loadTerminalText(PI_HOST_SCOPE));
+    const editor = new FoldEditorComponent(
+      { requestRender: () => undefined },
+      { fg: (_color: string, text: string) => text, bold: (text: string) => text } as never,
+      runtime,
+      () => (closed = true),
+      await loadTerminalText(PI_HOST_SCOPE),
+    );
     const screen = () => editor.render(120).join('\n');
     expect(screen()).toMatch(/\[[█░|]{30}\] [\d.]+% of 183616 tokens · cost-scheduled · ≥20000 raw kept · fence 80%/);
     expect(screen()).toContain(runtime.view.visibleFolds[0]!.record.id);

@@ -2,15 +2,28 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { KEEP_BLOBS_RAW, openScriptedPi, settle, type RecordedRequest, type ScriptedReply } from '../../testing/pi/scripted-pi.ts';
+import {
+  KEEP_BLOBS_RAW,
+  openScriptedPi,
+  type RecordedRequest,
+  type ScriptedReply,
+  settle,
+} from '../../testing/pi/scripted-pi.ts';
 
-const readBlob = (request: RecordedRequest): ScriptedReply => ({ kind: 'tools', calls: [{ name: 'fetch_blob', arguments: { seed: request.index, size: 24_000 } }] });
+const readBlob = (request: RecordedRequest): ScriptedReply => ({
+  kind: 'tools',
+  calls: [{ name: 'fetch_blob', arguments: { seed: request.index, size: 24_000 } }],
+});
 
 describe('pi: /fold-view', () => {
   it('writes the viewer page of the current session beside its store and prints the path', async () => {
     const sessionDirectory = mkdtempSync(join(tmpdir(), 'pi-fold-view-'));
     const settingsPath = join(sessionDirectory, 'no-settings.json');
-    const pi = await openScriptedPi({ script: (request) => (request.index >= 30 ? { kind: 'text', text: 'done' } : readBlob(request)), fold: { settingsPath, settings: KEEP_BLOBS_RAW }, sessionDirectory });
+    const pi = await openScriptedPi({
+      script: (request) => (request.index >= 30 ? { kind: 'text', text: 'done' } : readBlob(request)),
+      fold: { settingsPath, settings: KEEP_BLOBS_RAW },
+      sessionDirectory,
+    });
     await pi.session.prompt('Read blobs.');
     await settle(pi.session);
     const commits = pi.ledger.filter((row) => row.foldsLanded > 0);

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { servingBudget } from '../../core/budget.ts';
 import { DEFAULT_THRESHOLDS } from '../../core/settings.ts';
-import { CONTEXT_WINDOW, openScriptedPi, settle, type RecordedRequest, type Script } from '../../testing/pi/scripted-pi.ts';
+import {
+  CONTEXT_WINDOW,
+  openScriptedPi,
+  type RecordedRequest,
+  type Script,
+  settle,
+} from '../../testing/pi/scripted-pi.ts';
 import { assertPairing, prefixHolds } from './support/prompt-checks.ts';
 
 const TOOL_CALLS = 84;
@@ -15,12 +21,19 @@ export const longTurnScript: Script = (request) => {
   const calls = request.index;
   if (calls >= TOOL_CALLS) return { kind: 'text', text: 'All blobs read; done.' };
   const size = 5_000 + ((calls * 7_919) % 35_001);
-  return { kind: 'tools', ...(calls % 5 === 0 ? { text: `Reading blob ${calls}; so far so good.` } : {}), calls: [{ name: 'fetch_blob', arguments: { seed: calls, size } }] };
+  return {
+    kind: 'tools',
+    ...(calls % 5 === 0 ? { text: `Reading blob ${calls}; so far so good.` } : {}),
+    calls: [{ name: 'fetch_blob', arguments: { seed: calls, size } }],
+  };
 };
 
 describe('pi: one long agentic turn in a real AgentSession', () => {
   it('stays under budget, keeps I1 on the exact prompts, attributes every rewrite and commits at maxTarget', async () => {
-    const pi = await openScriptedPi({ script: longTurnScript, fold: { foldStore: new MemoryFoldStore(), settingsPath: '/nonexistent/pi-fold/settings.json', settings: BAND } });
+    const pi = await openScriptedPi({
+      script: longTurnScript,
+      fold: { foldStore: new MemoryFoldStore(), settingsPath: '/nonexistent/pi-fold/settings.json', settings: BAND },
+    });
     await pi.session.prompt('Read the blobs one by one and report.');
     await settle(pi.session);
     const { requests, ledger } = pi;
@@ -36,7 +49,9 @@ describe('pi: one long agentic turn in a real AgentSession', () => {
       const appendOnly = prefixHolds(requests[index - 1]!, requests[index]!);
       if (!appendOnly) {
         rewrites += 1;
-        expect(row.causes.length, `request ${index + 1} rewrote the prompt without a recorded cause`).toBeGreaterThan(0);
+        expect(row.causes.length, `request ${index + 1} rewrote the prompt without a recorded cause`).toBeGreaterThan(
+          0,
+        );
       }
       if (row.causes.length === 0) expect(appendOnly, `request ${index + 1} is recorded as a pure append`).toBe(true);
     }
@@ -44,11 +59,14 @@ describe('pi: one long agentic turn in a real AgentSession', () => {
     expect(commits.length).toBeGreaterThan(0);
     expect(rewrites).toBeGreaterThan(0);
     expect(rewrites).toBeLessThan(requests.length / 4);
-    for (const row of commits) expect(row.preCommitTokens).toBeGreaterThanOrEqual(DEFAULT_THRESHOLDS.maxTarget * budget);
+    for (const row of commits)
+      expect(row.preCommitTokens).toBeGreaterThanOrEqual(DEFAULT_THRESHOLDS.maxTarget * budget);
     for (const request of requests) assertPairing(request);
     expect(pi.sessionManager.getEntries().some((entry) => entry.type === 'compaction')).toBe(false);
     const total = requests.at(-1)!.serialized.reduce((sum, line) => sum + line.length, 0);
-    const raw = pi.sessionManager.getBranch().reduce((sum, entry) => sum + (entry.type === 'message' ? JSON.stringify(entry.message).length : 0), 0);
+    const raw = pi.sessionManager
+      .getBranch()
+      .reduce((sum, entry) => sum + (entry.type === 'message' ? JSON.stringify(entry.message).length : 0), 0);
     expect(total).toBeLessThan(raw / 2);
   }, 120_000);
 });

@@ -1,16 +1,18 @@
-import { describe, expect, it } from 'vitest';
 import type { ExtensionAPI } from '@mariozechner/pi-coding-agent';
+import { describe, expect, it } from 'vitest';
+import { COMMIT_TELEMETRY_CHANNEL } from '../../adapters/pi/register-pi-fold.ts';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { DEFAULT_THRESHOLDS } from '../../core/settings.ts';
-import { COMMIT_TELEMETRY_CHANNEL } from '../../adapters/pi/register-pi-fold.ts';
 import type { CommitTelemetry } from '../../ports/projection-sink.port.ts';
-import { openScriptedPi, settle, type RecordedRequest, type ScriptedReply } from '../../testing/pi/scripted-pi.ts';
+import { openScriptedPi, type RecordedRequest, type ScriptedReply, settle } from '../../testing/pi/scripted-pi.ts';
 
 const SETTINGS = '/nonexistent/pi-fold/settings.json';
 const BUDGETS = { s1: 120_000, 'scripted/s2': 40_000 };
 
 /** Reads of 12 KB until the turn has made `readsPerTurn` calls, then an answer. */
-function readingScript(readsPerTurn: number): (request: RecordedRequest, history: readonly RecordedRequest[]) => ScriptedReply {
+function readingScript(
+  readsPerTurn: number,
+): (request: RecordedRequest, history: readonly RecordedRequest[]) => ScriptedReply {
   let turnStart = 0;
   return (request, history) => {
     const previous = history[request.index - 1];
@@ -50,15 +52,22 @@ describe('pi: the model of each request picks its budget, and commits reach the 
     for (const row of afterSwitch) expect(row.budgetTokens).toBe(BUDGETS['scripted/s2']);
     // The first request to s2 already carries a commit down to s2's budget.
     expect(afterSwitch[0]!.foldsLanded).toBeGreaterThan(0);
-    for (const request of pi.requests.slice(beforeSwitch)) expect(request.promptTokens).toBeLessThanOrEqual(BUDGETS['scripted/s2']);
+    for (const request of pi.requests.slice(beforeSwitch))
+      expect(request.promptTokens).toBeLessThanOrEqual(BUDGETS['scripted/s2']);
 
     // Every commit reached Pi's event bus: once landed, once measured, as the runtime logged it.
     const runtime = (await pi.registration.sessions.forSession(pi.sessionManager)).runtime;
     const commits = pi.ledger.filter((row) => row.foldsLanded > 0);
     expect(commits.length).toBeGreaterThan(0);
-    expect(telemetry.filter((event) => event.phase === 'landed').map((event) => event.request)).toEqual(commits.map((row) => row.request));
-    expect(telemetry.filter((event) => event.phase === 'measured').map((event) => event.request)).toEqual(commits.map((row) => row.request));
-    expect(telemetry.filter((event) => event.phase === 'measured')).toEqual(runtime.view.telemetry.recent.slice(-commits.length));
+    expect(telemetry.filter((event) => event.phase === 'landed').map((event) => event.request)).toEqual(
+      commits.map((row) => row.request),
+    );
+    expect(telemetry.filter((event) => event.phase === 'measured').map((event) => event.request)).toEqual(
+      commits.map((row) => row.request),
+    );
+    expect(telemetry.filter((event) => event.phase === 'measured')).toEqual(
+      runtime.view.telemetry.recent.slice(-commits.length),
+    );
     for (const event of telemetry) expect(event.sessionId).toBe(pi.sessionManager.getSessionId());
   }, 120_000);
 });

@@ -1,18 +1,45 @@
-import { describe, expect, it } from 'vitest';
 import type { AgentMessage } from '@mariozechner/pi-agent-core';
+import { describe, expect, it } from 'vitest';
 import { OwnershipMonitor } from '../../adapters/pi/ownership-monitor.ts';
 
 const user = (content: string) => ({ role: 'user', content, timestamp: 0 }) as AgentMessage;
-const assistant = (text: string, stopReason = 'stop') => ({ role: 'assistant', content: [{ type: 'thinking', thinking: 'private reasoning that providers may drop' }, { type: 'text', text }], stopReason, timestamp: 0 }) as unknown as AgentMessage;
-const result = (text: string) => ({ role: 'toolResult', toolCallId: 'c1', toolName: 'read', content: [{ type: 'text', text }], isError: false, timestamp: 0 }) as AgentMessage;
+const assistant = (text: string, stopReason = 'stop') =>
+  ({
+    role: 'assistant',
+    content: [
+      { type: 'thinking', thinking: 'private reasoning that providers may drop' },
+      { type: 'text', text },
+    ],
+    stopReason,
+    timestamp: 0,
+  }) as unknown as AgentMessage;
+const result = (text: string) =>
+  ({
+    role: 'toolResult',
+    toolCallId: 'c1',
+    toolName: 'read',
+    content: [{ type: 'text', text }],
+    isError: false,
+    timestamp: 0,
+  }) as AgentMessage;
 
 /** A provider body: the texts as some provider would nest them. */
-const body = (...texts: string[]) => ({ model: 'm', input: texts.map((text, position) => ({ role: position % 2 === 0 ? 'user' : 'assistant', content: [{ type: 'input_text', text }] })) });
+const body = (...texts: string[]) => ({
+  model: 'm',
+  input: texts.map((text, position) => ({
+    role: position % 2 === 0 ? 'user' : 'assistant',
+    content: [{ type: 'input_text', text }],
+  })),
+});
 
 describe('OwnershipMonitor (unit)', () => {
   it('accepts a body that carries every text, even re-encoded, reordered or with thinking dropped', () => {
     const monitor = new OwnershipMonitor();
-    const texts = ['Read the blobs one by one.', 'I will read blob 1 now, then report.', 'blob 1 begins. alpha beta gamma delta'];
+    const texts = [
+      'Read the blobs one by one.',
+      'I will read blob 1 now, then report.',
+      'blob 1 begins. alpha beta gamma delta',
+    ];
     monitor.projected([user(texts[0]!), assistant(texts[1]!), result(texts[2]!)], 1);
     expect(monitor.checkPayload(body(texts[2]!, texts[0]!, texts[1]!))).toBeUndefined();
     // A failed turn is dropped by pi-ai before sending; its text is not expected.
@@ -33,9 +60,13 @@ describe('OwnershipMonitor (unit)', () => {
     const monitor = new OwnershipMonitor();
     const long = `${'line of a long tool result\n'.repeat(300)}the end`;
     monitor.projected([user('Read the long file please.'), result(long)], 3);
-    expect(monitor.checkPayload(body('Read the long file please.', long.slice(0, 200)))?.message).toContain('1 of 2 texts');
+    expect(monitor.checkPayload(body('Read the long file please.', long.slice(0, 200)))?.message).toContain(
+      '1 of 2 texts',
+    );
     monitor.projected([user('Read the long file please.'), result(long)], 4);
-    expect(monitor.checkPayload(body('Read the long file please.', long.replace('the end', 'THE END')))).toBeUndefined();
+    expect(
+      monitor.checkPayload(body('Read the long file please.', long.replace('the end', 'THE END'))),
+    ).toBeUndefined();
     expect(monitor.warnings[0]!.occurrences).toBe(2);
     // Whole and in place, it is found (also inside a longer string, as some providers join texts).
     const fresh = new OwnershipMonitor();
@@ -45,10 +76,19 @@ describe('OwnershipMonitor (unit)', () => {
 
   it('reads an Anthropic thread continuation (only the new messages) without an alarm, and still sees a new text rewritten', () => {
     const monitor = new OwnershipMonitor();
-    const texts = ['Read the blobs one by one.', 'I will read blob 1 now, then report.', 'blob 1 begins. alpha beta gamma delta', 'Now blob 2, the last one.', 'blob 2 begins. omega sigma kappa zeta'];
+    const texts = [
+      'Read the blobs one by one.',
+      'I will read blob 1 now, then report.',
+      'blob 1 begins. alpha beta gamma delta',
+      'Now blob 2, the last one.',
+      'blob 2 begins. omega sigma kappa zeta',
+    ];
     const window = [user(texts[0]!), assistant(texts[1]!), result(texts[2]!), assistant(texts[3]!), result(texts[4]!)];
     // The server holds the thread up to the previous reply; the body carries what came after it.
-    const continuation = (...sent: string[]) => ({ ...body(...sent), thread: { type: 'continue', previous_message_id: 'msg_1' } });
+    const continuation = (...sent: string[]) => ({
+      ...body(...sent),
+      thread: { type: 'continue', previous_message_id: 'msg_1' },
+    });
     monitor.projected(window, 1);
     expect(monitor.checkPayload(continuation(texts[4]!))).toBeUndefined();
     monitor.projected(window, 2);
@@ -56,7 +96,9 @@ describe('OwnershipMonitor (unit)', () => {
     expect(monitor.warnings).toEqual([]);
     // Another extension cut the newest result: the continuation lacks it.
     monitor.projected(window, 3);
-    expect(monitor.checkPayload(continuation(texts[3]!, texts[4]!.slice(0, 14)))?.problem).toBe('rewritten-after-pi-fold');
+    expect(monitor.checkPayload(continuation(texts[3]!, texts[4]!.slice(0, 14)))?.problem).toBe(
+      'rewritten-after-pi-fold',
+    );
     monitor.projected(window, 4);
     expect(monitor.checkPayload(continuation('[result dropped by another extension]'))).toBeUndefined();
     expect(monitor.warnings[0]!.occurrences).toBe(2);
@@ -86,7 +128,9 @@ describe('OwnershipMonitor (unit)', () => {
     expect(monitor.checkPayload(body('summarise this'))).toBeUndefined();
     monitor.projected([user(texts[0]!), user(texts[1]!)], 5);
     expect(monitor.checkPayload(body('[dropped]'))).toBeUndefined();
-    expect(monitor.warnings.map((known) => [known.problem, known.occurrences])).toEqual([['rewritten-after-pi-fold', 2]]);
+    expect(monitor.warnings.map((known) => [known.problem, known.occurrences])).toEqual([
+      ['rewritten-after-pi-fold', 2],
+    ]);
   });
 
   it('lets a manual compaction and its own recovery through, once, and reports any other', () => {
@@ -96,6 +140,8 @@ describe('OwnershipMonitor (unit)', () => {
     expect(monitor.compacted({ tokensBefore: 1000 }, 4)).toBeUndefined();
     expect(monitor.compacted({ tokensBefore: 190_000 }, 9)?.message).toContain('about 190000 tokens summarised');
     expect(monitor.compacted({ tokensBefore: 1000 }, 12)).toBeUndefined();
-    expect(monitor.warnings.map((known) => [known.problem, known.occurrences, known.firstRequest])).toEqual([['compacted-by-pi', 2, 9]]);
+    expect(monitor.warnings.map((known) => [known.problem, known.occurrences, known.firstRequest])).toEqual([
+      ['compacted-by-pi', 2, 9],
+    ]);
   });
 });

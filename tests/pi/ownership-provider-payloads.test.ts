@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
 import type { AgentMessage } from '@mariozechner/pi-agent-core';
-import * as piAi from '@mariozechner/pi-ai';
 import type { Context, Message, Model } from '@mariozechner/pi-ai';
+import * as piAi from '@mariozechner/pi-ai';
+import { describe, expect, it } from 'vitest';
 import { OwnershipMonitor } from '../../adapters/pi/ownership-monitor.ts';
 import { blobText, PI_VERSION } from '../../testing/pi/scripted-pi.ts';
 
@@ -13,10 +13,20 @@ import { blobText, PI_VERSION } from '../../testing/pi/scripted-pi.ts';
  */
 interface PayloadBuilder {
   readonly models: readonly Model<string>[];
-  readonly streamSimple: (model: Model<string>, context: Context, options: { apiKey: string; onPayload: (body: unknown) => unknown }) => AsyncIterable<{ type: string }>;
+  readonly streamSimple: (
+    model: Model<string>,
+    context: Context,
+    options: { apiKey: string; onPayload: (body: unknown) => unknown },
+  ) => AsyncIterable<{ type: string }>;
 }
 
-type BuiltinModels = { builtinModels: () => { getProviders(): readonly { id: string }[]; getModels(provider: string): readonly Model<string>[]; streamSimple: PayloadBuilder['streamSimple'] } };
+type BuiltinModels = {
+  builtinModels: () => {
+    getProviders(): readonly { id: string }[];
+    getModels(provider: string): readonly Model<string>[];
+    streamSimple: PayloadBuilder['streamSimple'];
+  };
+};
 
 // Typed as a plain string: the root's pi-ai 0.73.1 has no such module (its compiler would refuse the import).
 const PROVIDERS_MODULE: string = '@mariozechner/pi-ai/providers/all';
@@ -24,10 +34,16 @@ const PROVIDERS_MODULE: string = '@mariozechner/pi-ai/providers/all';
 async function payloadBuilder(): Promise<PayloadBuilder> {
   const { getModels, getProviders, streamSimple } = piAi as Partial<typeof piAi>;
   if (typeof getProviders === 'function' && typeof getModels === 'function' && typeof streamSimple === 'function') {
-    return { models: getProviders().flatMap((provider) => getModels(provider) as Model<string>[]), streamSimple: streamSimple as unknown as PayloadBuilder['streamSimple'] };
+    return {
+      models: getProviders().flatMap((provider) => getModels(provider) as Model<string>[]),
+      streamSimple: streamSimple as unknown as PayloadBuilder['streamSimple'],
+    };
   }
   const collection = ((await import(PROVIDERS_MODULE)) as BuiltinModels).builtinModels();
-  return { models: collection.getProviders().flatMap((provider) => collection.getModels(provider.id)), streamSimple: (model, context, options) => collection.streamSimple(model, context, options) };
+  return {
+    models: collection.getProviders().flatMap((provider) => collection.getModels(provider.id)),
+    streamSimple: (model, context, options) => collection.streamSimple(model, context, options),
+  };
 }
 
 /** Providers whose models build a body from an API key alone; asked first for their formats. */
@@ -36,7 +52,8 @@ const DIRECT_PROVIDERS = ['openai', 'anthropic', 'google', 'mistral', 'groq'];
 /** One model per wire format pi-ai speaks, keyed by API (a direct provider's when it has one). */
 function oneModelPerApi(models: readonly Model<string>[]): Map<string, Model<string>> {
   const byApi = new Map<string, Model<string>>();
-  for (const model of [...models].sort((a, b) => rank(a.provider) - rank(b.provider))) if (!byApi.has(model.api)) byApi.set(model.api, model);
+  for (const model of [...models].sort((a, b) => rank(a.provider) - rank(b.provider)))
+    if (!byApi.has(model.api)) byApi.set(model.api, model);
   return byApi;
 }
 
@@ -67,17 +84,54 @@ async function realPayload(builder: PayloadBuilder, model: Model<string>, contex
 /** A window as pi-fold projects it: a user turn, tool calls with results, a fold placeholder, unicode. */
 function projectedWindow(): Message[] {
   const now = 1_700_000_000_000;
-  const usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
-  const messages: Message[] = [{ role: 'user', content: 'Audit the parser module and report every unsafe cast — «ünïcödé» included.', timestamp: now }];
+  const usage = {
+    input: 0,
+    output: 0,
+    cacheRead: 0,
+    cacheWrite: 0,
+    totalTokens: 0,
+    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+  };
+  const messages: Message[] = [
+    {
+      role: 'user',
+      content: 'Audit the parser module and report every unsafe cast — «ünïcödé» included.',
+      timestamp: now,
+    },
+  ];
   for (let call = 1; call <= 4; call += 1) {
     messages.push({
       role: 'assistant',
-      content: [{ type: 'text', text: `Reading blob ${call} before deciding anything about the casts.` }, { type: 'toolCall', id: `toolu_${call}`, name: 'fetch_blob', arguments: { seed: call, size: 3000 } }],
-      api: 'x', provider: 'x', model: 'x', usage, stopReason: 'toolUse', timestamp: now + call,
+      content: [
+        { type: 'text', text: `Reading blob ${call} before deciding anything about the casts.` },
+        { type: 'toolCall', id: `toolu_${call}`, name: 'fetch_blob', arguments: { seed: call, size: 3000 } },
+      ],
+      api: 'x',
+      provider: 'x',
+      model: 'x',
+      usage,
+      stopReason: 'toolUse',
+      timestamp: now + call,
     } as Message);
-    messages.push({ role: 'toolResult', toolCallId: `toolu_${call}`, toolName: 'fetch_blob', content: [{ type: 'text', text: blobText(call, 3000) }], isError: false, timestamp: now + call });
+    messages.push({
+      role: 'toolResult',
+      toolCallId: `toolu_${call}`,
+      toolName: 'fetch_blob',
+      content: [{ type: 'text', text: blobText(call, 3000) }],
+      isError: false,
+      timestamp: now + call,
+    });
   }
-  messages.push({ role: 'user', content: [{ type: 'text', text: '[pi-fold] fold_1e9726dcfb65771f3e24808f (tool, 1 entry): fetch_blob(seed=0, size=23084) — peek it by id with pi_fold_context' }], timestamp: now + 10 });
+  messages.push({
+    role: 'user',
+    content: [
+      {
+        type: 'text',
+        text: '[pi-fold] fold_1e9726dcfb65771f3e24808f (tool, 1 entry): fetch_blob(seed=0, size=23084) — peek it by id with pi_fold_context',
+      },
+    ],
+    timestamp: now + 10,
+  });
   return messages;
 }
 
@@ -97,11 +151,19 @@ describe(`ownership check on the request bodies pi-ai really builds (Pi ${PI_VER
       expect(monitor.checkPayload(payload), `${api}: a body built from pi-fold's own window`).toBeUndefined();
 
       // Another extension blanks the second result after pi-fold projected the window.
-      const rewritten = messages.map((message) => (message.role === 'toolResult' && message.toolCallId === 'toolu_2' ? { ...message, content: [{ type: 'text' as const, text: '[result dropped by another extension]' }] } : message));
+      const rewritten = messages.map((message) =>
+        message.role === 'toolResult' && message.toolCallId === 'toolu_2'
+          ? { ...message, content: [{ type: 'text' as const, text: '[result dropped by another extension]' }] }
+          : message,
+      );
       monitor.projected(messages as AgentMessage[], 2);
-      expect(monitor.checkPayload(await realPayload(builder, model, { ...context, messages: rewritten }))?.problem, `${api}: a rewritten body`).toBe('rewritten-after-pi-fold');
+      expect(
+        monitor.checkPayload(await realPayload(builder, model, { ...context, messages: rewritten }))?.problem,
+        `${api}: a rewritten body`,
+      ).toBe('rewritten-after-pi-fold');
     }
     // The main formats build their bodies offline: Anthropic, OpenAI Responses and Chat Completions, Google.
-    for (const api of ['anthropic-messages', 'openai-responses', 'openai-completions', 'google-generative-ai']) expect(checked).toContain(api);
+    for (const api of ['anthropic-messages', 'openai-responses', 'openai-completions', 'google-generative-ai'])
+      expect(checked).toContain(api);
   }, 60_000);
 });

@@ -1,17 +1,26 @@
-import { describe, expect, it } from 'vitest';
 import type { ExtensionAPI } from '@mariozechner/pi-coding-agent';
+import { describe, expect, it } from 'vitest';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import {
+  openScriptedPi,
+  type RecordedRequest,
+  type ScriptedPi,
+  type ScriptedReply,
+  settle,
+} from '../../testing/pi/scripted-pi.ts';
 import dropOldResults from '../lab/support/drop-old-results-extension.ts';
-import { openScriptedPi, settle, type RecordedRequest, type ScriptedPi, type ScriptedReply } from '../../testing/pi/scripted-pi.ts';
 
 const SETTINGS = '/nonexistent/pi-fold/settings.json';
 const READS = 14;
 
 /** Fourteen reads of 6 KB, then an answer: more tool results than the rival keeps (8). */
 const readThenAnswer = (request: RecordedRequest): ScriptedReply =>
-  request.index >= READS ? { kind: 'text', text: 'All read.' } : { kind: 'tools', calls: [{ name: 'fetch_blob', arguments: { seed: request.index, size: 6_000 } }] };
+  request.index >= READS
+    ? { kind: 'text', text: 'All read.' }
+    : { kind: 'tools', calls: [{ name: 'fetch_blob', arguments: { seed: request.index, size: 6_000 } }] };
 
-const ownershipNotices = (pi: ScriptedPi) => pi.notices.filter((notice) => notice.startsWith('pi-fold: ') && /another extension|Pi compacted/.test(notice));
+const ownershipNotices = (pi: ScriptedPi) =>
+  pi.notices.filter((notice) => notice.startsWith('pi-fold: ') && /another extension|Pi compacted/.test(notice));
 
 async function statusText(pi: ScriptedPi): Promise<string> {
   const before = pi.notices.length;
@@ -25,19 +34,31 @@ async function warningsOf(pi: ScriptedPi) {
 
 describe('pi: single ownership of the window', () => {
   it('notices once when another extension rewrites the context after pi-fold, and /fold-status keeps saying so', async () => {
-    const pi = await openScriptedPi({ script: readThenAnswer, fold: { foldStore: new MemoryFoldStore(), settingsPath: SETTINGS }, otherExtensions: { after: [dropOldResults] } });
+    const pi = await openScriptedPi({
+      script: readThenAnswer,
+      fold: { foldStore: new MemoryFoldStore(), settingsPath: SETTINGS },
+      otherExtensions: { after: [dropOldResults] },
+    });
     await pi.session.prompt('Read the blobs.');
     await settle(pi.session);
     expect(pi.errors).toEqual([]);
     // The rival really did rewrite what was sent (the provider saw its marker).
-    expect(pi.requests.some((request) => request.serialized.some((line) => line.includes('[result dropped by the example extension]')))).toBe(true);
+    expect(
+      pi.requests.some((request) =>
+        request.serialized.some((line) => line.includes('[result dropped by the example extension]')),
+      ),
+    ).toBe(true);
     const notices = ownershipNotices(pi);
     expect(notices).toHaveLength(1);
     expect(notices[0]).toContain('another extension changed the context after pi-fold');
     const [warning] = await warningsOf(pi);
     expect(warning?.problem).toBe('rewritten-after-pi-fold');
     // Counted on every request that dropped something, told only once.
-    expect(warning!.occurrences).toBe(pi.requests.filter((request) => request.serialized.some((line) => line.includes('[result dropped by the example extension]'))).length);
+    expect(warning!.occurrences).toBe(
+      pi.requests.filter((request) =>
+        request.serialized.some((line) => line.includes('[result dropped by the example extension]')),
+      ).length,
+    );
     expect(warning!.occurrences).toBeGreaterThan(1);
     const status = await statusText(pi);
     expect(status).toContain('Ownership: pi-fold does not own this window alone');
@@ -48,16 +69,32 @@ describe('pi: single ownership of the window', () => {
     const truncateResults = (pi: ExtensionAPI): void => {
       pi.on('context', (event) => ({
         messages: event.messages.map((message) =>
-          message.role !== 'toolResult' ? message : { ...message, content: message.content.map((block) => (block.type === 'text' ? { ...block, text: block.text.slice(0, 200) } : block)) },
+          message.role !== 'toolResult'
+            ? message
+            : {
+                ...message,
+                content: message.content.map((block) =>
+                  block.type === 'text' ? { ...block, text: block.text.slice(0, 200) } : block,
+                ),
+              },
         ),
       }));
     };
-    const pi = await openScriptedPi({ script: readThenAnswer, fold: { foldStore: new MemoryFoldStore(), settingsPath: SETTINGS }, otherExtensions: { after: [truncateResults] } });
+    const pi = await openScriptedPi({
+      script: readThenAnswer,
+      fold: { foldStore: new MemoryFoldStore(), settingsPath: SETTINGS },
+      otherExtensions: { after: [truncateResults] },
+    });
     await pi.session.prompt('Read the blobs.');
     await settle(pi.session);
     expect(pi.errors).toEqual([]);
     // The provider really got the cut texts (each result is 6,000 chars).
-    expect(pi.requests.at(-1)!.messages.filter((message) => message.role === 'toolResult').every((message) => JSON.stringify(message).length < 1_000)).toBe(true);
+    expect(
+      pi.requests
+        .at(-1)!
+        .messages.filter((message) => message.role === 'toolResult')
+        .every((message) => JSON.stringify(message).length < 1_000),
+    ).toBe(true);
     const notices = ownershipNotices(pi);
     expect(notices).toHaveLength(1);
     expect(notices[0]).toContain('another extension changed the context after pi-fold');
@@ -67,7 +104,11 @@ describe('pi: single ownership of the window', () => {
   }, 120_000);
 
   it('says so once when an extension before pi-fold keeps changing history, and the window stays consistent', async () => {
-    const pi = await openScriptedPi({ script: readThenAnswer, fold: { foldStore: new MemoryFoldStore(), settingsPath: SETTINGS }, otherExtensions: { before: [dropOldResults] } });
+    const pi = await openScriptedPi({
+      script: readThenAnswer,
+      fold: { foldStore: new MemoryFoldStore(), settingsPath: SETTINGS },
+      otherExtensions: { before: [dropOldResults] },
+    });
     await pi.session.prompt('Read the blobs.');
     await settle(pi.session);
     // pi-fold projected every request from what the rival handed it (no hook error, nothing refused).
@@ -84,7 +125,10 @@ describe('pi: single ownership of the window', () => {
   }, 120_000);
 
   it('stays silent when pi-fold is the only context manager', async () => {
-    const pi = await openScriptedPi({ script: readThenAnswer, fold: { foldStore: new MemoryFoldStore(), settingsPath: SETTINGS } });
+    const pi = await openScriptedPi({
+      script: readThenAnswer,
+      fold: { foldStore: new MemoryFoldStore(), settingsPath: SETTINGS },
+    });
     await pi.session.prompt('Read the blobs.');
     await settle(pi.session);
     expect(pi.errors).toEqual([]);
@@ -94,20 +138,27 @@ describe('pi: single ownership of the window', () => {
     expect(await statusText(pi)).not.toContain('Ownership:');
   }, 120_000);
 
-  it('notices a compaction Pi runs without asking pi-fold (the guard\'s hook withheld)', async () => {
+  it("notices a compaction Pi runs without asking pi-fold (the guard's hook withheld)", async () => {
     // Past six reads the script answers with 190k reported tokens: Pi's threshold check at
     // agent_end compacts, and its summary call gets the same 'done' text as a summary.
     const script = (request: RecordedRequest): ScriptedReply =>
-      request.index >= 6 ? { kind: 'text', text: 'done', reportTokens: 190_000 } : { kind: 'tools', calls: [{ name: 'fetch_blob', arguments: { seed: request.index, size: 24_000 } }] };
+      request.index >= 6
+        ? { kind: 'text', text: 'done', reportTokens: 190_000 }
+        : { kind: 'tools', calls: [{ name: 'fetch_blob', arguments: { seed: request.index, size: 24_000 } }] };
     // A Pi that never hands session_before_compact to pi-fold, as some versions do on overflow.
     const withoutGuard = (pi: ExtensionAPI): ExtensionAPI =>
       new Proxy(pi, {
         get(target, property, receiver) {
           if (property !== 'on') return Reflect.get(target, property, receiver);
-          return (event: string, handler: never) => (event === 'session_before_compact' ? undefined : target.on(event as never, handler));
+          return (event: string, handler: never) =>
+            event === 'session_before_compact' ? undefined : target.on(event as never, handler);
         },
       });
-    const pi = await openScriptedPi({ script, fold: { foldStore: new MemoryFoldStore(), settingsPath: SETTINGS }, wrapExtensionApi: withoutGuard });
+    const pi = await openScriptedPi({
+      script,
+      fold: { foldStore: new MemoryFoldStore(), settingsPath: SETTINGS },
+      wrapExtensionApi: withoutGuard,
+    });
     await pi.session.prompt('Read blobs.');
     await settle(pi.session);
     expect(pi.sessionManager.getEntries().filter((entry) => entry.type === 'compaction')).toHaveLength(1);

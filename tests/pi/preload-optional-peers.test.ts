@@ -13,7 +13,10 @@ vi.mock('@opentelemetry/api', async (importOriginal) => {
 describe('optional peers are loaded when pi-fold registers, not inside the first request', () => {
   it('@opentelemetry/api is loaded once before any request, and the first request does not load it', async () => {
     const pi = await openScriptedPi({
-      script: (request) => (request.index >= 2 ? { kind: 'text', text: 'done' } : { kind: 'tools', calls: [{ name: 'fetch_blob', arguments: { seed: request.index, size: 2_000 } }] }),
+      script: (request) =>
+        request.index >= 2
+          ? { kind: 'text', text: 'done' }
+          : { kind: 'tools', calls: [{ name: 'fetch_blob', arguments: { seed: request.index, size: 2_000 } }] },
       fold: { foldStore: new MemoryFoldStore(), settingsPath: '/nonexistent/pi-fold/settings.json' },
     });
     try {

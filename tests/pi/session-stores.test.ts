@@ -11,7 +11,10 @@ import { sampleEngineState } from '../../testing/store-fixtures.ts';
 
 /** A registry reading a settings file that does not exist (defaults apply). */
 function registry(options: ConstructorParameters<typeof PiSessionRegistry>[0] = {}): PiSessionRegistry {
-  return new PiSessionRegistry({ settingsPath: join(mkdtempSync(join(tmpdir(), 'pi-fold-settings-')), 'settings.json'), ...options });
+  return new PiSessionRegistry({
+    settingsPath: join(mkdtempSync(join(tmpdir(), 'pi-fold-settings-')), 'settings.json'),
+    ...options,
+  });
 }
 
 describe('pi: the stores a session gets come from the composition root', () => {

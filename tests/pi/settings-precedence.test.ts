@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { PiSessionRegistry } from '../../adapters/pi/session-registry.ts';
+import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { openScriptedPi, settle } from '../../testing/pi/scripted-pi.ts';
 
 const FILE_THRESHOLDS = { maxTarget: 0.9, minTarget: 0.5, consolidateAfter: 10, minFoldChars: 8000 };
@@ -16,7 +16,10 @@ describe('pi: thresholds in code and in the settings file', () => {
     const settingsPath = join(configDirectory, 'settings.json');
     const fileText = JSON.stringify({ thresholds: FILE_THRESHOLDS });
     writeFileSync(settingsPath, fileText);
-    const pi = await openScriptedPi({ script: () => ({ kind: 'text', text: 'ok' }), fold: { foldStore: new MemoryFoldStore(), settingsPath, settings: { thresholds: CODE_THRESHOLDS } } });
+    const pi = await openScriptedPi({
+      script: () => ({ kind: 'text', text: 'ok' }),
+      fold: { foldStore: new MemoryFoldStore(), settingsPath, settings: { thresholds: CODE_THRESHOLDS } },
+    });
     await pi.session.prompt('Hello.');
     await settle(pi.session);
     const folding = await pi.registration.sessions.forSession(pi.sessionManager);
@@ -35,7 +38,10 @@ describe('pi: thresholds in code and in the settings file', () => {
     const configDirectory = mkdtempSync(join(tmpdir(), 'pi-fold-precedence-'));
     const settingsPath = join(configDirectory, 'settings.json');
     writeFileSync(settingsPath, JSON.stringify({ thresholds: FILE_THRESHOLDS }));
-    const pi = await openScriptedPi({ script: () => ({ kind: 'text', text: 'ok' }), fold: { foldStore: new MemoryFoldStore(), settingsPath, settings: { providerInputBudget: 50_000 } } });
+    const pi = await openScriptedPi({
+      script: () => ({ kind: 'text', text: 'ok' }),
+      fold: { foldStore: new MemoryFoldStore(), settingsPath, settings: { providerInputBudget: 50_000 } },
+    });
     await pi.session.prompt('Hello.');
     await settle(pi.session);
     const folding = await pi.registration.sessions.forSession(pi.sessionManager);
@@ -44,8 +50,12 @@ describe('pi: thresholds in code and in the settings file', () => {
   }, 120_000);
 
   it('impossible thresholds in code are refused by name at registration, not at the first request', () => {
-    expect(() => new PiSessionRegistry({ settings: { thresholds: { ...CODE_THRESHOLDS, minTarget: 0.8 } } })).toThrow(/minTarget \(0.8\) must be below maxTarget \(0.6\)/);
+    expect(() => new PiSessionRegistry({ settings: { thresholds: { ...CODE_THRESHOLDS, minTarget: 0.8 } } })).toThrow(
+      /minTarget \(0.8\) must be below maxTarget \(0.6\)/,
+    );
     // @ts-expect-error thresholds are typed whole; a JavaScript caller can still pass a part, and is told what is missing
-    expect(() => new PiSessionRegistry({ settings: { thresholds: { maxTarget: 0.6 } } })).toThrow(/thresholds are set whole: missing minTarget, consolidateAfter, minFoldChars/);
+    expect(() => new PiSessionRegistry({ settings: { thresholds: { maxTarget: 0.6 } } })).toThrow(
+      /thresholds are set whole: missing minTarget, consolidateAfter, minFoldChars/,
+    );
   });
 });

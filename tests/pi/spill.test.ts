@@ -8,7 +8,7 @@ import { FsEvidenceStore } from '../../adapters/storage-fs/fs-evidence-store.ts'
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import { sha256Hex } from '../../core/hashing.ts';
-import { blobText, openScriptedPi, settle, type RecordedRequest, type Script } from '../../testing/pi/scripted-pi.ts';
+import { blobText, openScriptedPi, type RecordedRequest, type Script, settle } from '../../testing/pi/scripted-pi.ts';
 
 const BUDGET = 60_000;
 /** 400 KB: about 100k tokens, well over the budget. */
@@ -34,20 +34,30 @@ const writeNoteTool: ToolDefinition = {
   description: 'Write a note to disk',
   parameters: Type.Object({ path: Type.String(), content: Type.String() }),
   async execute(_id, params) {
-    return { content: [{ type: 'text', text: `wrote ${(params as { content: string }).content.length} chars` }], details: {} };
+    return {
+      content: [{ type: 'text', text: `wrote ${(params as { content: string }).content.length} chars` }],
+      details: {},
+    };
   },
 };
 
 /** Text of every pi_fold_context result the model has been sent, in order. */
 function foldToolResults(request: RecordedRequest): string[] {
-  return request.messages.flatMap((message) => (message.role === 'toolResult' && message.toolName === 'pi_fold_context' ? message.content.map((block) => (block.type === 'text' ? block.text : '')) : []));
+  return request.messages.flatMap((message) =>
+    message.role === 'toolResult' && message.toolName === 'pi_fold_context'
+      ? message.content.map((block) => (block.type === 'text' ? block.text : ''))
+      : [],
+  );
 }
 
 describe('pi: spill at ingestion in a real AgentSession (B6.2)', () => {
   it('a 400 KB result and a 2 MB argument do not end the session; search finds their middles, peek returns exact bytes, a tampered artifact is refused', async () => {
     const resultNeedle = RESULT_NEEDLE;
     const script: Script = (request) => {
-      const fold = (argumentsObject: Record<string, unknown>) => ({ kind: 'tools' as const, calls: [{ name: 'pi_fold_context', arguments: argumentsObject }] });
+      const fold = (argumentsObject: Record<string, unknown>) => ({
+        kind: 'tools' as const,
+        calls: [{ name: 'pi_fold_context', arguments: argumentsObject }],
+      });
       switch (request.index) {
         case 0:
           return { kind: 'tools', calls: [{ name: 'read_log', arguments: { path: 'build.log' } }] };
@@ -65,22 +75,41 @@ describe('pi: spill at ingestion in a real AgentSession (B6.2)', () => {
     const pi = await openScriptedPi({
       script,
       extraTools: [readLogTool, writeNoteTool],
-      fold: { foldStore: new MemoryFoldStore(), evidenceStore: new FsEvidenceStore({ root: evidenceRoot }), settingsPath: '/nonexistent/pi-fold/settings.json', settings: { providerInputBudget: BUDGET } },
+      fold: {
+        foldStore: new MemoryFoldStore(),
+        evidenceStore: new FsEvidenceStore({ root: evidenceRoot }),
+        settingsPath: '/nonexistent/pi-fold/settings.json',
+        settings: { providerInputBudget: BUDGET },
+      },
     });
     await pi.session.prompt('Read the blob and keep a note.');
     await settle(pi.session);
     expect(pi.errors).toEqual([]);
     expect(pi.requests).toHaveLength(5);
-    for (const request of pi.requests) expect(request.promptTokens, `request ${request.index} fits the budget`).toBeLessThanOrEqual(BUDGET);
+    for (const request of pi.requests)
+      expect(request.promptTokens, `request ${request.index} fits the budget`).toBeLessThanOrEqual(BUDGET);
 
     // Pi's session is never edited: it keeps the whole result and the whole argument.
     const branch = JSON.stringify(pi.sessionManager.getBranch());
-    expect(branch.includes(resultNeedle) && branch.includes(ARGUMENT_NEEDLE), 'the session file holds every byte').toBe(true);
+    expect(branch.includes(resultNeedle) && branch.includes(ARGUMENT_NEEDLE), 'the session file holds every byte').toBe(
+      true,
+    );
     // The model saw head, pointer and tail of each, not the middles.
     const beforeSearching = pi.requests[2]!.serialized.join('\n');
-    expect(beforeSearching.includes(resultNeedle) || beforeSearching.includes(ARGUMENT_NEEDLE), 'the middles are not in the window').toBe(false);
-    expect(/\[pi-fold spilled sp_[0-9a-f]{20}: this read_log result is 400000 bytes/.test(beforeSearching), 'the result is spilled').toBe(true);
-    expect(/\[pi-fold spilled sp_[0-9a-f]{20}: argument \\"content\\" of this write_note call is 2000027 bytes/.test(beforeSearching), 'the argument is spilled').toBe(true);
+    expect(
+      beforeSearching.includes(resultNeedle) || beforeSearching.includes(ARGUMENT_NEEDLE),
+      'the middles are not in the window',
+    ).toBe(false);
+    expect(
+      /\[pi-fold spilled sp_[0-9a-f]{20}: this read_log result is 400000 bytes/.test(beforeSearching),
+      'the result is spilled',
+    ).toBe(true);
+    expect(
+      /\[pi-fold spilled sp_[0-9a-f]{20}: argument \\"content\\" of this write_note call is 2000027 bytes/.test(
+        beforeSearching,
+      ),
+      'the argument is spilled',
+    ).toBe(true);
 
     // The agent's search found each middle in the exact, verified artifact.
     const [resultSearch, argumentSearch] = foldToolResults(pi.requests[4]!);
@@ -93,7 +122,9 @@ describe('pi: spill at ingestion in a real AgentSession (B6.2)', () => {
     const resultId = `sp_${sha256Hex(bigResult).slice(0, 20)}`;
     // Peek offsets are bytes into the peek text: the item starts after its header line.
     const pointer = runtime.view.spills.pointer(resultId)!;
-    let offset = Buffer.byteLength(`spill ${pointer.id} | ${pointer.bytes} bytes | sha256 ${pointer.sha256} verified\n`);
+    let offset = Buffer.byteLength(
+      `spill ${pointer.id} | ${pointer.bytes} bytes | sha256 ${pointer.sha256} verified\n`,
+    );
     let read = '';
     for (;;) {
       const answer = await runtime.act({ action: 'peek', id: resultId, offset, bytes: 200_000, ephemeral: false });
@@ -109,7 +140,9 @@ describe('pi: spill at ingestion in a real AgentSession (B6.2)', () => {
     const artifact = join(evidenceRoot, 'evidence', runtime.view.sessionId, argumentSha);
     chmodSync(artifact, 0o644);
     writeFileSync(artifact, bigNote.replace(ARGUMENT_NEEDLE, 'NEEDLE-IN-THE-ARGUMENT-0000'));
-    const refused = await runtime.act({ action: 'peek', id: `sp_${argumentSha.slice(0, 20)}` }).catch((error: unknown) => error);
+    const refused = await runtime
+      .act({ action: 'peek', id: `sp_${argumentSha.slice(0, 20)}` })
+      .catch((error: unknown) => error);
     expect(FoldError.isInstance(refused) && refused.code).toBe('STORE.HASH_MISMATCH');
     pi.session.dispose();
   }, 120_000);

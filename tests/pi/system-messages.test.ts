@@ -1,8 +1,8 @@
-import { describe, expect, it } from 'vitest';
 import * as piAi from '@mariozechner/pi-ai';
 import type { ExtensionAPI } from '@mariozechner/pi-coding-agent';
+import { describe, expect, it } from 'vitest';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
-import { openScriptedPi, settle, type RecordedRequest, type ScriptedReply } from '../../testing/pi/scripted-pi.ts';
+import { openScriptedPi, type RecordedRequest, type ScriptedReply, settle } from '../../testing/pi/scripted-pi.ts';
 import { prefixHolds } from './support/prompt-checks.ts';
 
 /**
@@ -18,15 +18,21 @@ const HOST_HAS_SYSTEM_MESSAGES = typeof getCurrentSystemMessage === 'function';
 const SETTINGS = '/nonexistent/pi-fold/settings.json';
 
 /** Reads of 6 KB until the scripted model is told to stop; a 30k window makes pi-fold commit. */
-const reads = (until: number) => (request: RecordedRequest): ScriptedReply =>
-  request.index >= until ? { kind: 'text', text: 'Read enough.' } : { kind: 'tools', calls: [{ name: 'fetch_blob', arguments: { seed: request.index, size: 6_000 } }] };
+const reads =
+  (until: number) =>
+  (request: RecordedRequest): ScriptedReply =>
+    request.index >= until
+      ? { kind: 'text', text: 'Read enough.' }
+      : { kind: 'tools', calls: [{ name: 'fetch_blob', arguments: { seed: request.index, size: 6_000 } }] };
 
-const systemLines = (request: RecordedRequest) => request.wire.filter((line) => (JSON.parse(line) as { role: string }).role === 'system');
+const systemLines = (request: RecordedRequest) =>
+  request.wire.filter((line) => (JSON.parse(line) as { role: string }).role === 'system');
 
 /** The wire bytes of request `next` start with those of `previous`, Pi's system messages included. */
-const wirePrefixHolds = (previous: RecordedRequest, next: RecordedRequest) => previous.wire.every((line, position) => next.wire[position] === line);
+const wirePrefixHolds = (previous: RecordedRequest, next: RecordedRequest) =>
+  previous.wire.every((line, position) => next.wire[position] === line);
 
-describe.skipIf(!HOST_HAS_SYSTEM_MESSAGES)('pi: Pi\'s own system messages reach the provider as Pi wrote them', () => {
+describe.skipIf(!HOST_HAS_SYSTEM_MESSAGES)("pi: Pi's own system messages reach the provider as Pi wrote them", () => {
   it('keeps the leading system message byte for byte when pi-fold changes the window, and every append a prefix on the wire', async () => {
     let script = reads(4);
     let api: ExtensionAPI | undefined;
@@ -49,7 +55,8 @@ describe.skipIf(!HOST_HAS_SYSTEM_MESSAGES)('pi: Pi\'s own system messages reach 
     expect(pi.ledger.some((row) => row.foldsLanded > 0)).toBe(true);
     const first = pi.requests[0]!.wire[0]!;
     expect(JSON.parse(first)).toMatchObject({ role: 'system' });
-    for (const request of pi.requests) expect(request.wire[0], `request ${request.index + 1}: the leading system message`).toBe(first);
+    for (const request of pi.requests)
+      expect(request.wire[0], `request ${request.index + 1}: the leading system message`).toBe(first);
 
     // Wherever pi-fold kept the conversation a prefix, the bytes on the wire are one too.
     let pureAppends = 0;
@@ -57,15 +64,24 @@ describe.skipIf(!HOST_HAS_SYSTEM_MESSAGES)('pi: Pi\'s own system messages reach 
       const [previous, next] = [pi.requests[index - 1]!, pi.requests[index]!];
       if (!prefixHolds(previous, next)) continue;
       pureAppends += 1;
-      expect(wirePrefixHolds(previous, next), `request ${index + 1}: an append in the conversation, a rewrite on the wire`).toBe(true);
+      expect(
+        wirePrefixHolds(previous, next),
+        `request ${index + 1}: an append in the conversation, a rewrite on the wire`,
+      ).toBe(true);
     }
     expect(pureAppends).toBeGreaterThan(10);
 
     // Both of Pi's system messages went out, in place, and they replay to the state Pi holds.
     const last = pi.requests.at(-1)!;
-    const branchSystem = pi.sessionManager.getBranch().flatMap((entry) => (entry.type === 'message' && (entry.message.role as string) === 'system' ? [entry.message] : []));
+    const branchSystem = pi.sessionManager
+      .getBranch()
+      .flatMap((entry) =>
+        entry.type === 'message' && (entry.message.role as string) === 'system' ? [entry.message] : [],
+      );
     expect(branchSystem.length).toBe(2);
     expect(systemLines(last)).toEqual(branchSystem.map((message) => JSON.stringify(message)));
-    expect(JSON.stringify(getCurrentSystemMessage!(last.wire.map((line) => JSON.parse(line))))).toBe(JSON.stringify(getCurrentSystemMessage!(branchSystem)));
+    expect(JSON.stringify(getCurrentSystemMessage!(last.wire.map((line) => JSON.parse(line))))).toBe(
+      JSON.stringify(getCurrentSystemMessage!(branchSystem)),
+    );
   }, 120_000);
 });

@@ -1,20 +1,38 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
-import { openScriptedPi, settle, type RecordedRequest, type ScriptedReply, KEEP_BLOBS_RAW } from '../../testing/pi/scripted-pi.ts';
+import {
+  KEEP_BLOBS_RAW,
+  openScriptedPi,
+  type RecordedRequest,
+  type ScriptedReply,
+  settle,
+} from '../../testing/pi/scripted-pi.ts';
 import { assertPairing } from './support/prompt-checks.ts';
 
 describe('pi: /tree navigation', () => {
   it('projects only the new branch: folds whose entries left the branch leave the window, nothing breaks', async () => {
     let stopAt = 40;
-    const script = (request: RecordedRequest): ScriptedReply => (request.index >= stopAt ? { kind: 'text', text: 'done' } : { kind: 'tools', calls: [{ name: 'fetch_blob', arguments: { seed: request.index, size: 24_000 } }] });
-    const pi = await openScriptedPi({ script, fold: { foldStore: new MemoryFoldStore(), settingsPath: '/nonexistent/pi-fold/settings.json', settings: KEEP_BLOBS_RAW } });
+    const script = (request: RecordedRequest): ScriptedReply =>
+      request.index >= stopAt
+        ? { kind: 'text', text: 'done' }
+        : { kind: 'tools', calls: [{ name: 'fetch_blob', arguments: { seed: request.index, size: 24_000 } }] };
+    const pi = await openScriptedPi({
+      script,
+      fold: {
+        foldStore: new MemoryFoldStore(),
+        settingsPath: '/nonexistent/pi-fold/settings.json',
+        settings: KEEP_BLOBS_RAW,
+      },
+    });
     await pi.session.prompt('Read blobs.');
     await settle(pi.session);
     const { runtime } = await pi.registration.sessions.forSession(pi.sessionManager);
     const foldsBefore = runtime.view.visibleFolds.map((placed) => placed.record.id);
     expect(foldsBefore.length).toBeGreaterThan(0);
     // Go back to the first user message's parent: the whole first run leaves the branch.
-    const firstUser = pi.sessionManager.getBranch().find((entry) => entry.type === 'message' && entry.message.role === 'user')!;
+    const firstUser = pi.sessionManager
+      .getBranch()
+      .find((entry) => entry.type === 'message' && entry.message.role === 'user')!;
     await pi.session.navigateTree(firstUser.id, { summarize: false });
     stopAt = pi.requests.length + 2;
     const requestsBefore = pi.requests.length;

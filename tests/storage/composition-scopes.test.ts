@@ -39,7 +39,12 @@ describe('the session graph: a child container per session, stores shared throug
     const scope = await createStoreScope({ store: 'sqlite', sqlitePath });
     const store = new MemoryFoldStore();
     const evidence = new MemoryEvidenceStore();
-    const composed = await createFoldRuntime({ sessionId: 'own-stores', container: scope.container, store, evidenceStore: evidence });
+    const composed = await createFoldRuntime({
+      sessionId: 'own-stores',
+      container: scope.container,
+      store,
+      evidenceStore: evidence,
+    });
     expect(composed.container.resolve(BACKING_FOLD_STORE)).toBe(store);
     expect(composed.container.resolve(EVIDENCE_STORE)).toBe(evidence);
     await composed.dispose();
@@ -50,7 +55,12 @@ describe('the session graph: a child container per session, stores shared throug
   test('a session that names its own store kind inside a scope builds and closes that store itself', async () => {
     const scope = await createStoreScope({ store: 'memory' });
     const sqlitePath = join(scratch, 'own-kind.sqlite');
-    const composed = await createFoldRuntime({ sessionId: 'own-kind', container: scope.container, store: 'sqlite', sqlitePath });
+    const composed = await createFoldRuntime({
+      sessionId: 'own-kind',
+      container: scope.container,
+      store: 'sqlite',
+      sqlitePath,
+    });
     const built = composed.container.resolve(BACKING_FOLD_STORE);
     expect(built.name).toBe('sqlite');
     expect(composed.container.resolve(EVIDENCE_STORE).name).toBe('sqlite-evidence');
@@ -60,7 +70,13 @@ describe('the session graph: a child container per session, stores shared throug
   });
 
   test('a scope refuses what it cannot build, before any store opens', async () => {
-    await expect(createStoreScope({ store: 'mongodb' as 'fs' })).rejects.toMatchObject({ code: 'SETTINGS.INVALID', message: expect.stringContaining("'fs', 'sqlite', 'memory'") });
-    await expect(createStoreScope({ store: 'memory', sqlitePath: join(scratch, 'x.sqlite') })).rejects.toMatchObject({ code: 'SETTINGS.INVALID', message: expect.stringContaining('sqlitePath') });
+    await expect(createStoreScope({ store: 'mongodb' as 'fs' })).rejects.toMatchObject({
+      code: 'SETTINGS.INVALID',
+      message: expect.stringContaining("'fs', 'sqlite', 'memory'"),
+    });
+    await expect(createStoreScope({ store: 'memory', sqlitePath: join(scratch, 'x.sqlite') })).rejects.toMatchObject({
+      code: 'SETTINGS.INVALID',
+      message: expect.stringContaining('sqlitePath'),
+    });
   });
 });

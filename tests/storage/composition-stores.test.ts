@@ -2,23 +2,25 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
-import { QuotaFoldStore } from '../../application/retention/quota-fold-store.ts';
 import { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
+import type { QuotaFoldStore } from '../../application/retention/quota-fold-store.ts';
 import { createFoldRuntime, type FoldRuntimeOptions } from '../../composition/create-fold-runtime.ts';
 import { defaultStoreRoot } from '../../composition/store-selection.ts';
 import { readFoldSource } from '../../core/fold-source.ts';
 import type { FoldStore } from '../../ports/fold-store.port.ts';
 import { SyntheticSession } from '../../testing/synthetic-session.ts';
+import { providerTokens } from '../support/drive-session.ts';
 import { runCliCaptured } from './support/cli-capture.ts';
 import { REDIS_URL_VARIABLE, serverUrl } from './support/server-urls.ts';
 import { redisKeyv, removeScratch, runNamespace, scratchDirectory } from './support/storage-backends.ts';
-import { providerTokens } from '../support/drive-session.ts';
 
 const scratch = await scratchDirectory('composition');
 afterAll(() => removeScratch(scratch), 120_000);
 
 /** Run a folding session through the composition root, close it, and reopen it on the same store. */
-async function foldThenReopen(options: Omit<FoldRuntimeOptions, 'sessionId' | 'settings'>): Promise<{ foldsBefore: number; foldsAfter: number; storeName: string }> {
+async function foldThenReopen(
+  options: Omit<FoldRuntimeOptions, 'sessionId' | 'settings'>,
+): Promise<{ foldsBefore: number; foldsAfter: number; storeName: string }> {
   const sessionId = `composed-${Math.random().toString(16).slice(2)}`;
   const settings = { providerInputBudget: 30_000 };
   const session = new SyntheticSession({ seed: 5, resultChars: [3_000, 9_000] });
@@ -26,7 +28,12 @@ async function foldThenReopen(options: Omit<FoldRuntimeOptions, 'sessionId' | 's
   for (let step = 0; step < 40; step += 1) {
     session.step();
     const result = await first.runtime.project(session.entries);
-    first.runtime.recordUsage({ input: providerTokens(result.ledger.totalChars), cacheRead: 0, cacheWrite: 0, output: 100 });
+    first.runtime.recordUsage({
+      input: providerTokens(result.ledger.totalChars),
+      cacheRead: 0,
+      cacheWrite: 0,
+      output: 100,
+    });
   }
   const foldsBefore = first.runtime.view.memory.foldIds.length;
   const storeName = first.runtime.view.foldStore.name;
@@ -35,7 +42,11 @@ async function foldThenReopen(options: Omit<FoldRuntimeOptions, 'sessionId' | 's
   try {
     const foldIds = [...second.runtime.view.memory.foldIds];
     // Every restored fold's exact source bytes come back verified from the store.
-    for (const foldId of foldIds) expect((await readFoldSource(second.runtime.view.foldStore, (id) => second.runtime.view.lattice.record(id), foldId)).length).toBeGreaterThan(0);
+    for (const foldId of foldIds)
+      expect(
+        (await readFoldSource(second.runtime.view.foldStore, (id) => second.runtime.view.lattice.record(id), foldId))
+          .length,
+      ).toBeGreaterThan(0);
     await second.runtime.project(session.entries);
     return { foldsBefore, foldsAfter: foldIds.length, storeName };
   } finally {
@@ -89,7 +100,10 @@ describe('createFoldRuntime chooses the store from options', () => {
     // A memory store is gone with its runtime: the reopened session starts empty.
     expect(outcome.foldsBefore).toBeGreaterThan(0);
     expect(outcome.foldsAfter).toBe(0);
-    await expect(createFoldRuntime({ sessionId: 's', store: 'mongodb' as 'fs' })).rejects.toMatchObject({ code: 'SETTINGS.INVALID', message: expect.stringContaining("'fs', 'sqlite', 'memory'") });
+    await expect(createFoldRuntime({ sessionId: 's', store: 'mongodb' as 'fs' })).rejects.toMatchObject({
+      code: 'SETTINGS.INVALID',
+      message: expect.stringContaining("'fs', 'sqlite', 'memory'"),
+    });
   });
 
   test('a store built by the root is disposed with it; one passed in is left open', async () => {

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
-import { auditFsStore } from '../../adapters/storage-fs/fs-store-audit.ts';
 import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
-import { createSqliteFoldStore } from '../../adapters/storage-sqlite/create-sqlite-store.ts';
-import { auditKeyvStore } from '../../adapters/storage-keyv/keyv-store-audit.ts';
+import { auditFsStore } from '../../adapters/storage-fs/fs-store-audit.ts';
 import { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
+import { auditKeyvStore } from '../../adapters/storage-keyv/keyv-store-audit.ts';
+import { createSqliteFoldStore } from '../../adapters/storage-sqlite/create-sqlite-store.ts';
 import type { FoldStore } from '../../ports/fold-store.port.ts';
 import { runWriter } from './support/child-writers.ts';
 import { POSTGRES_URL_VARIABLE, REDIS_URL_VARIABLE, serverUrl } from './support/server-urls.ts';
@@ -23,22 +23,39 @@ const servers = { redis: serverUrl(REDIS_URL_VARIABLE), postgres: serverUrl(POST
 
 /** Where each backend's shared store is, and how the checking side opens it. */
 function sharedStore(backend: 'fs' | 'sqlite' | 'redis' | 'postgres'): { target: string; open: () => FoldStore } {
-  if (backend === 'fs') return { target: join(scratch, 'fs-root'), open: () => new FsFoldStore({ root: join(scratch, 'fs-root') }) };
-  if (backend === 'sqlite') return { target: join(scratch, 'shared.sqlite'), open: () => createSqliteFoldStore({ path: join(scratch, 'shared.sqlite') }) };
+  if (backend === 'fs')
+    return { target: join(scratch, 'fs-root'), open: () => new FsFoldStore({ root: join(scratch, 'fs-root') }) };
+  if (backend === 'sqlite')
+    return {
+      target: join(scratch, 'shared.sqlite'),
+      open: () => createSqliteFoldStore({ path: join(scratch, 'shared.sqlite') }),
+    };
   const url = servers[backend].url ?? '';
   const namespace = runNamespace();
-  return { target: `${url}#${namespace}`, open: () => new KeyvFoldStore({ keyv: (backend === 'redis' ? redisKeyv : postgresKeyv)(url, namespace), ownsConnection: true }) };
+  return {
+    target: `${url}#${namespace}`,
+    open: () =>
+      new KeyvFoldStore({
+        keyv: (backend === 'redis' ? redisKeyv : postgresKeyv)(url, namespace),
+        ownsConnection: true,
+      }),
+  };
 }
 
 for (const backend of ['fs', 'sqlite', 'redis', 'postgres'] as const) {
   if (backend === 'redis' || backend === 'postgres') {
     const server = servers[backend];
     if (server.url === undefined) {
-      if (server.required) test(`${backend} server is available for the two-writer test`, () => { throw new Error(server.missingReason); });
+      if (server.required)
+        test(`${backend} server is available for the two-writer test`, () => {
+          throw new Error(server.missingReason);
+        });
       continue;
     }
   }
-  test.concurrent(`${backend}: two processes writing one store lose and corrupt nothing`, { timeout: 180_000 }, async () => {
+  test.concurrent(`${backend}: two processes writing one store lose and corrupt nothing`, {
+    timeout: 180_000,
+  }, async () => {
     const { target, open } = sharedStore(backend);
     const [first, second] = await Promise.all([
       runWriter({ backend, target, sessionId: 'writer-a', seed: 42, count: BLOBS_PER_WRITER }),
@@ -60,7 +77,8 @@ for (const backend of ['fs', 'sqlite', 'redis', 'postgres'] as const) {
         expect(listed).toEqual(report.folds.map((fold) => fold.foldId).sort());
         expect((await store.loadState(sessionId))?.revision).toBe(report.states.at(-1)?.revision);
       }
-      const audit = backend === 'fs' ? await auditFsStore(target) : await auditKeyvStore((store as KeyvFoldStore).connection);
+      const audit =
+        backend === 'fs' ? await auditFsStore(target) : await auditKeyvStore((store as KeyvFoldStore).connection);
       expect(audit.problems).toEqual([]);
       expect(audit.notes).toEqual([]);
       expect(audit.checked.blobs).toBe(BLOBS_PER_WRITER);

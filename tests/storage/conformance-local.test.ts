@@ -1,16 +1,27 @@
 import { join } from 'node:path';
 import Keyv from 'keyv';
 import { afterAll, test } from 'vitest';
-import { MemoryEvidenceStore } from '../../adapters/storage-memory/memory-evidence-store.ts';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { FsEvidenceStore } from '../../adapters/storage-fs/fs-evidence-store.ts';
 import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
-import { createSqliteEvidenceStore, createSqliteFoldStore, createSqliteKeyv } from '../../adapters/storage-sqlite/create-sqlite-store.ts';
 import { KeyvEvidenceStore } from '../../adapters/storage-keyv/keyv-evidence-store.ts';
 import { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
-import { evidenceStoreConformance, foldStoreConformance } from '../../testing/index.ts';
-import { corruptFsBlob, corruptKeyvBlob, corruptKeyvValue, flipByteInFile, removeScratch, scratchDirectory } from './support/storage-backends.ts';
 import { evidenceKey } from '../../adapters/storage-keyv/keyv-records.ts';
+import { MemoryEvidenceStore } from '../../adapters/storage-memory/memory-evidence-store.ts';
+import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import {
+  createSqliteEvidenceStore,
+  createSqliteFoldStore,
+  createSqliteKeyv,
+} from '../../adapters/storage-sqlite/create-sqlite-store.ts';
+import { evidenceStoreConformance, foldStoreConformance } from '../../testing/index.ts';
+import {
+  corruptFsBlob,
+  corruptKeyvBlob,
+  corruptKeyvValue,
+  flipByteInFile,
+  removeScratch,
+  scratchDirectory,
+} from './support/storage-backends.ts';
 
 const scratch = await scratchDirectory('conformance');
 afterAll(() => removeScratch(scratch), 120_000);
@@ -53,7 +64,8 @@ evidenceStoreConformance(
   },
   {
     label: 'fs EvidenceStore',
-    corruptArtifact: async (store, sessionId, sha) => flipByteInFile(join(fsEvidenceRoots.get(store) ?? '', 'evidence', sessionId, sha)),
+    corruptArtifact: async (store, sessionId, sha) =>
+      flipByteInFile(join(fsEvidenceRoots.get(store) ?? '', 'evidence', sessionId, sha)),
   },
 );
 
@@ -68,7 +80,12 @@ foldStoreConformance(
     sqlitePaths.set(store, path);
     return store;
   },
-  { label: 'sqlite FoldStore', corruptBlob: corruptKeyvBlob, repairsOnPut: true, reopen: async (store) => createSqliteFoldStore({ path: sqlitePaths.get(store) ?? '' }) },
+  {
+    label: 'sqlite FoldStore',
+    corruptBlob: corruptKeyvBlob,
+    repairsOnPut: true,
+    reopen: async (store) => createSqliteFoldStore({ path: sqlitePaths.get(store) ?? '' }),
+  },
 );
 evidenceStoreConformance(
   { test },
@@ -78,9 +95,21 @@ evidenceStoreConformance(
     sqliteEvidenceKeyvs.set(store, keyv);
     return store;
   },
-  { label: 'sqlite EvidenceStore', corruptArtifact: async (store, sessionId, sha) => corruptKeyvValue(sqliteEvidenceKeyvs.get(store) as Keyv, evidenceKey(sessionId, sha)) },
+  {
+    label: 'sqlite EvidenceStore',
+    corruptArtifact: async (store, sessionId, sha) =>
+      corruptKeyvValue(sqliteEvidenceKeyvs.get(store) as Keyv, evidenceKey(sessionId, sha)),
+  },
 );
 
 // any Keyv: the generic store on Keyv's own in-memory Map adapter
-foldStoreConformance({ test }, () => new KeyvFoldStore({ keyv: new Keyv({ throwOnErrors: true, namespace: 'pi-fold' }) }), { label: 'keyv(Map) FoldStore', corruptBlob: corruptKeyvBlob, repairsOnPut: true });
-evidenceStoreConformance({ test }, ({ capBytes }) => createSqliteEvidenceStore({ path: freshPath('evidence2.sqlite'), capBytes }), { label: 'sqlite EvidenceStore (convenience)' });
+foldStoreConformance(
+  { test },
+  () => new KeyvFoldStore({ keyv: new Keyv({ throwOnErrors: true, namespace: 'pi-fold' }) }),
+  { label: 'keyv(Map) FoldStore', corruptBlob: corruptKeyvBlob, repairsOnPut: true },
+);
+evidenceStoreConformance(
+  { test },
+  ({ capBytes }) => createSqliteEvidenceStore({ path: freshPath('evidence2.sqlite'), capBytes }),
+  { label: 'sqlite EvidenceStore (convenience)' },
+);

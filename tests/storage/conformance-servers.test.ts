@@ -3,8 +3,14 @@ import { afterAll, describe, test } from 'vitest';
 import { KeyvEvidenceStore } from '../../adapters/storage-keyv/keyv-evidence-store.ts';
 import { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
 import { evidenceStoreConformance, foldStoreConformance } from '../../testing/index.ts';
-import { corruptKeyvArtifact, corruptKeyvBlob, postgresKeyv, redisKeyv, runNamespace } from './support/storage-backends.ts';
 import { POSTGRES_URL_VARIABLE, REDIS_URL_VARIABLE, serverUrl } from './support/server-urls.ts';
+import {
+  corruptKeyvArtifact,
+  corruptKeyvBlob,
+  postgresKeyv,
+  redisKeyv,
+  runNamespace,
+} from './support/storage-backends.ts';
 
 /**
  * The generic Keyv store against real servers, the way a team shares one store across
@@ -19,7 +25,10 @@ const backends = [
 for (const backend of backends) {
   const server = serverUrl(backend.variable);
   if (server.url === undefined) {
-    if (server.required) test(`${backend.name} server is available`, () => { throw new Error(server.missingReason); });
+    if (server.required)
+      test(`${backend.name} server is available`, () => {
+        throw new Error(server.missingReason);
+      });
     else describe.skip(`${backend.name} (${server.missingReason})`, () => test('skipped', () => undefined));
     continue;
   }
@@ -45,7 +54,8 @@ for (const backend of backends) {
       corruptArtifact: (store, sessionId, sha) => corruptKeyvArtifact(keyv, store, sessionId, sha),
     });
     test(`${backend.name} store declares itself shared`, () => {
-      if (new KeyvFoldStore({ keyv }).capabilities.shared !== true) throw new Error(`${backend.name} store should declare capabilities.shared`);
+      if (new KeyvFoldStore({ keyv }).capabilities.shared !== true)
+        throw new Error(`${backend.name} store should declare capabilities.shared`);
     });
   });
 }

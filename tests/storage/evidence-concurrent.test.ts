@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { FsEvidenceStore } from '../../adapters/storage-fs/fs-evidence-store.ts';
-import { ARTIFACT_WRITES_IN_FLIGHT, EvidenceWrites } from '../../core/spill/evidence-writes.ts';
 import { sha256Hex } from '../../core/hashing.ts';
-import type { EvidenceReference, EvidenceStore } from '../../ports/evidence-store.port.ts';
+import { ARTIFACT_WRITES_IN_FLIGHT, EvidenceWrites } from '../../core/spill/evidence-writes.ts';
 import type { SpilledPart } from '../../core/spill/spill-plan.ts';
+import type { EvidenceReference, EvidenceStore } from '../../ports/evidence-store.port.ts';
 import { removeScratch, scratchDirectory } from './support/storage-backends.ts';
 
 /**
@@ -17,9 +17,14 @@ afterAll(() => removeScratch(scratch), 60_000);
 describe('fs evidence store: puts under way together', () => {
   test('two puts that fit the cap one at a time but not together: exactly one is refused, and only its bytes are given back', async () => {
     const store = new FsEvidenceStore({ root: join(scratch, 'cap'), capBytes: 100 });
-    const outcomes = await Promise.allSettled([store.put('session-cap', 'a'.repeat(60)), store.put('session-cap', 'b'.repeat(60))]);
+    const outcomes = await Promise.allSettled([
+      store.put('session-cap', 'a'.repeat(60)),
+      store.put('session-cap', 'b'.repeat(60)),
+    ]);
     expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(['fulfilled', 'rejected']);
-    expect(String((outcomes.find((outcome) => outcome.status === 'rejected') as PromiseRejectedResult).reason)).toMatch(/STORE.CAP_REACHED/);
+    expect(String((outcomes.find((outcome) => outcome.status === 'rejected') as PromiseRejectedResult).reason)).toMatch(
+      /STORE.CAP_REACHED/,
+    );
     await expect(store.put('session-cap', 'c'.repeat(40))).resolves.toMatchObject({ bytes: 40 });
     await expect(store.put('session-cap', 'd')).rejects.toThrow(/STORE.CAP_REACHED/);
     // The same bytes again (already stored) are never refused, and reserve nothing.
@@ -29,7 +34,10 @@ describe('fs evidence store: puts under way together', () => {
 
   test('the same artifact put twice at once is stored once and counted once', async () => {
     const store = new FsEvidenceStore({ root: join(scratch, 'twice'), capBytes: 100 });
-    const [first, second] = await Promise.all([store.put('session-twice', 'x'.repeat(70)), store.put('session-twice', 'x'.repeat(70))]);
+    const [first, second] = await Promise.all([
+      store.put('session-twice', 'x'.repeat(70)),
+      store.put('session-twice', 'x'.repeat(70)),
+    ]);
     expect(first.sha256).toBe(second.sha256);
     await expect(store.put('session-twice', 'y'.repeat(30))).resolves.toBeDefined();
     expect(await store.usage('session-twice')).toBe(100);

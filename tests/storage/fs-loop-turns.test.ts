@@ -13,12 +13,31 @@ import { removeScratch, scratchDirectory } from './support/storage-backends.ts';
  * `node:fs/promises` modules (the calls still reach the disk). Counting calls rather than
  * timing them keeps the test independent of the disk's speed and the machine's load.
  */
-const { asyncCalls } = vi.hoisted(() => ({ asyncCalls: { byName: new Map<string, number>(), fsyncsInFlight: 0, fsyncPasses: 0 } }));
+const { asyncCalls } = vi.hoisted(() => ({
+  asyncCalls: { byName: new Map<string, number>(), fsyncsInFlight: 0, fsyncPasses: 0 },
+}));
 
 vi.mock('node:fs', async (importOriginal) => {
   const actual = await importOriginal<typeof import('node:fs')>();
   const counted: Record<string, unknown> = {};
-  for (const name of ['open', 'close', 'read', 'write', 'readFile', 'writeFile', 'stat', 'lstat', 'link', 'unlink', 'rename', 'mkdir', 'realpath', 'utimes', 'readdir', 'fdatasync'] as const) {
+  for (const name of [
+    'open',
+    'close',
+    'read',
+    'write',
+    'readFile',
+    'writeFile',
+    'stat',
+    'lstat',
+    'link',
+    'unlink',
+    'rename',
+    'mkdir',
+    'realpath',
+    'utimes',
+    'readdir',
+    'fdatasync',
+  ] as const) {
     const original = actual[name] as (...args: unknown[]) => unknown;
     counted[name] = (...args: unknown[]) => {
       asyncCalls.byName.set(name, (asyncCalls.byName.get(name) ?? 0) + 1);
@@ -61,7 +80,9 @@ const scratch = await scratchDirectory('fs-loop-turns');
 afterAll(() => removeScratch(scratch), 60_000);
 
 /** The asynchronous fs calls `work` makes, by name, and the parallel passes its fsyncs come in. */
-async function asyncCallsDuring(work: () => Promise<void>): Promise<{ calls: Record<string, number>; fsyncPasses: number }> {
+async function asyncCallsDuring(
+  work: () => Promise<void>,
+): Promise<{ calls: Record<string, number>; fsyncPasses: number }> {
   asyncCalls.byName.clear();
   asyncCalls.fsyncPasses = 0;
   await work();
@@ -69,7 +90,8 @@ async function asyncCallsDuring(work: () => Promise<void>): Promise<{ calls: Rec
 }
 
 const BLOBS = 40;
-const blobTexts = (seed: string) => Array.from({ length: BLOBS }, (_, index) => `${seed} entry ${index} `.repeat(1_200));
+const blobTexts = (seed: string) =>
+  Array.from({ length: BLOBS }, (_, index) => `${seed} entry ${index} `.repeat(1_200));
 
 describe('fs store: a commit waits for the disk, not for the event loop', () => {
   test(`${BLOBS} blobs put and read back, a record and the commit's state: only fsyncs are awaited, in a few passes`, async () => {
@@ -105,6 +127,7 @@ describe('fs store: a commit waits for the disk, not for the event loop', () => 
     });
     expect(calls, 'asynchronous fs calls of ten artifacts, one after another').toEqual({ fsync: 20 });
     expect(fsyncPasses, 'its bytes, then its directory entry, for each').toBe(20);
-    for (const text of texts) expect(Buffer.from(await evidence.get('session-turns', sha256Hex(text))).toString('utf8')).toBe(text);
+    for (const text of texts)
+      expect(Buffer.from(await evidence.get('session-turns', sha256Hex(text))).toString('utf8')).toBe(text);
   });
 });

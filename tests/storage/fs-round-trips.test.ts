@@ -84,11 +84,25 @@ describe("a commit's records go side by side, level by level", () => {
   test('children before the parent that names them; unrelated folds share a level', () => {
     const leafA = sampleFoldRecord();
     const leafB = sampleFoldRecord();
-    const parent = sampleFoldRecord({ parts: [{ kind: 'fold', foldId: leafA.id }, { kind: 'fold', foldId: leafB.id }] });
+    const parent = sampleFoldRecord({
+      parts: [
+        { kind: 'fold', foldId: leafA.id },
+        { kind: 'fold', foldId: leafB.id },
+      ],
+    });
     const grandparent = sampleFoldRecord({ parts: [{ kind: 'fold', foldId: parent.id }] });
     const other = sampleFoldRecord();
     // Listed parent first: the levels come from what each record names, not from the list's order.
-    const plan = { folds: [fold(grandparent), fold(parent), fold(leafA), fold(other), fold(leafB), { record: sampleFoldRecord(), collapseOnly: true }] } as unknown as CommitPlan;
+    const plan = {
+      folds: [
+        fold(grandparent),
+        fold(parent),
+        fold(leafA),
+        fold(other),
+        fold(leafB),
+        { record: sampleFoldRecord(), collapseOnly: true },
+      ],
+    } as unknown as CommitPlan;
     const levels = recordLevels(plan).map((level) => level.map((record) => record.id).sort());
     expect(levels).toEqual([[leafA.id, other.id, leafB.id].sort(), [parent.id], [grandparent.id]]);
   });

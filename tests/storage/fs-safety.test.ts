@@ -5,8 +5,8 @@ import Keyv from 'keyv';
 import { afterAll, describe, expect, test } from 'vitest';
 import { FsEvidenceStore } from '../../adapters/storage-fs/fs-evidence-store.ts';
 import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
-import { DEFAULT_EVIDENCE_CAP_BYTES } from '../../adapters/storage-shared/blob-checks.ts';
 import { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
+import { DEFAULT_EVIDENCE_CAP_BYTES } from '../../adapters/storage-shared/blob-checks.ts';
 import { HOSTILE_IDS, sampleEngineState, sampleFoldRecord } from '../../testing/index.ts';
 import { removeScratch, scratchDirectory } from './support/storage-backends.ts';
 
@@ -15,7 +15,8 @@ afterAll(() => removeScratch(scratch), 120_000);
 
 async function listTree(directory: string): Promise<string[]> {
   const found: string[] = [];
-  for (const entry of await readdir(directory, { withFileTypes: true, recursive: true })) found.push(relative(directory, join(entry.parentPath, entry.name)));
+  for (const entry of await readdir(directory, { withFileTypes: true, recursive: true }))
+    found.push(relative(directory, join(entry.parentPath, entry.name)));
   return found.sort();
 }
 
@@ -30,8 +31,15 @@ describe('filesystem layout and permissions', () => {
     await store.putFold('session-1', record);
     expect((await stat(join(root, 'sessions', 'session-1', 'folds', `${record.id}.json`))).mode & 0o777).toBe(0o444);
     await store.saveState('session-1', sampleEngineState('session-1'));
-    const state = JSON.parse(await (await import('node:fs/promises')).readFile(join(root, 'sessions', 'session-1', 'state.json'), 'utf8'));
-    expect(state).toMatchObject({ envelopeVersion: 1, kind: 'state', sessionId: 'session-1', body: { schemaVersion: 1 } });
+    const state = JSON.parse(
+      await (await import('node:fs/promises')).readFile(join(root, 'sessions', 'session-1', 'state.json'), 'utf8'),
+    );
+    expect(state).toMatchObject({
+      envelopeVersion: 1,
+      kind: 'state',
+      sessionId: 'session-1',
+      body: { schemaVersion: 1 },
+    });
     const evidence = await new FsEvidenceStore({ root }).put('session-1', randomBytes(64));
     expect((await stat(join(root, 'evidence', 'session-1', evidence.sha256))).mode & 0o777).toBe(0o444);
     expect(evidence.uri).toBe(`file://${join(root, 'evidence', 'session-1', evidence.sha256)}`);
@@ -42,7 +50,10 @@ describe('filesystem layout and permissions', () => {
     expect(DEFAULT_EVIDENCE_CAP_BYTES).toBe(512 * 1024 * 1024);
     const store = new FsEvidenceStore({ root: join(scratch, 'cap'), capBytes: 1_000 });
     await store.put('capped', randomBytes(600));
-    await expect(store.put('capped', randomBytes(401))).rejects.toMatchObject({ code: 'STORE.CAP_REACHED', message: expect.stringMatching(/capped.*600.*401.*1000/) });
+    await expect(store.put('capped', randomBytes(401))).rejects.toMatchObject({
+      code: 'STORE.CAP_REACHED',
+      message: expect.stringMatching(/capped.*600.*401.*1000/),
+    });
     expect(() => new FsEvidenceStore({ root: scratch, capBytes: 0 })).toThrow(/SETTINGS.INVALID/);
   });
 });
@@ -60,8 +71,12 @@ describe('nothing is written outside the root', () => {
     await evidence.put('session-ok', 'artifact');
     await expect(evidence.put('session-ok', randomBytes(20_000))).rejects.toMatchObject({ code: 'STORE.CAP_REACHED' });
     for (const id of HOSTILE_IDS) {
-      await expect(store.saveState(id as string, sampleEngineState(String(id)))).rejects.toMatchObject({ code: 'STORE.INVALID_KEY' });
-      await expect(store.putFold('session-ok', { ...sampleFoldRecord(), id: id as string })).rejects.toMatchObject({ code: 'STORE.INVALID_KEY' });
+      await expect(store.saveState(id as string, sampleEngineState(String(id)))).rejects.toMatchObject({
+        code: 'STORE.INVALID_KEY',
+      });
+      await expect(store.putFold('session-ok', { ...sampleFoldRecord(), id: id as string })).rejects.toMatchObject({
+        code: 'STORE.INVALID_KEY',
+      });
       await expect(evidence.put(id as string, 'x')).rejects.toMatchObject({ code: 'STORE.INVALID_KEY' });
     }
     expect(await readdir(parent)).toEqual(['store']);
@@ -80,9 +95,14 @@ describe('nothing is written outside the root', () => {
     await symlink(outside, join(root, 'sessions', 'planted'));
     await symlink(outside, join(root, 'evidence', 'planted'));
     const store = new FsFoldStore({ root });
-    await expect(store.saveState('planted', sampleEngineState('planted'))).rejects.toMatchObject({ code: 'STORE.INVALID_KEY', message: expect.stringContaining('outside the store root') });
+    await expect(store.saveState('planted', sampleEngineState('planted'))).rejects.toMatchObject({
+      code: 'STORE.INVALID_KEY',
+      message: expect.stringContaining('outside the store root'),
+    });
     await expect(store.putFold('planted', sampleFoldRecord())).rejects.toMatchObject({ code: 'STORE.INVALID_KEY' });
-    await expect(new FsEvidenceStore({ root }).put('planted', 'x')).rejects.toMatchObject({ code: 'STORE.INVALID_KEY' });
+    await expect(new FsEvidenceStore({ root }).put('planted', 'x')).rejects.toMatchObject({
+      code: 'STORE.INVALID_KEY',
+    });
     expect(await readdir(outside)).toEqual([]);
     // The root itself may be a link (e.g. ~/.local/share/pi-fold on another disk).
     const linkedRoot = join(scratch, 'linked-root');
@@ -97,14 +117,23 @@ describe('failures are never reported as absence', () => {
     const store = new FsFoldStore({ root });
     const sha = (await import('node:crypto')).createHash('sha256').update('odd').digest('hex');
     await mkdir(store.layout.blobPath(sha), { recursive: true });
-    await expect(store.getBlob(sha)).rejects.toMatchObject({ code: 'STORE.READ_FAILED', message: expect.stringContaining(`blobs/sha256/${sha.slice(0, 2)}/${sha}`) });
+    await expect(store.getBlob(sha)).rejects.toMatchObject({
+      code: 'STORE.READ_FAILED',
+      message: expect.stringContaining(`blobs/sha256/${sha.slice(0, 2)}/${sha}`),
+    });
     await mkdir(store.layout.statePath('s1'), { recursive: true });
-    await expect(store.loadState('s1')).rejects.toMatchObject({ code: 'STORE.READ_FAILED', message: expect.stringContaining('sessions/s1/state.json') });
+    await expect(store.loadState('s1')).rejects.toMatchObject({
+      code: 'STORE.READ_FAILED',
+      message: expect.stringContaining('sessions/s1/state.json'),
+    });
     const fileRoot = join(scratch, 'root-is-a-file');
     await writeFile(fileRoot, 'not a directory');
     const blocked = new FsFoldStore({ root: fileRoot });
     await expect(blocked.putBlob('x')).rejects.toMatchObject({ code: 'STORE.READ_FAILED' });
-    await expect(blocked.saveState('s1', sampleEngineState('s1'))).rejects.toMatchObject({ code: 'STORE.WRITE_FAILED', message: expect.stringContaining('sessions/s1/state.json') });
+    await expect(blocked.saveState('s1', sampleEngineState('s1'))).rejects.toMatchObject({
+      code: 'STORE.WRITE_FAILED',
+      message: expect.stringContaining('sessions/s1/state.json'),
+    });
     await expect(blocked.listFolds('s1')).rejects.toMatchObject({ code: 'STORE.READ_FAILED' });
   });
 
@@ -114,7 +143,10 @@ describe('failures are never reported as absence', () => {
       throw new Error('disk on fire');
     };
     const store = new KeyvFoldStore({ keyv: new Keyv({ store: broken, throwOnErrors: true }), name: 'broken' });
-    await expect(store.loadState('s1')).rejects.toMatchObject({ code: 'STORE.READ_FAILED', message: expect.stringMatching(/broken store failed to read engine state session\/s1\/state \(disk on fire\)/) });
+    await expect(store.loadState('s1')).rejects.toMatchObject({
+      code: 'STORE.READ_FAILED',
+      message: expect.stringMatching(/broken store failed to read engine state session\/s1\/state \(disk on fire\)/),
+    });
     await expect(store.getFold('s1', 'fold_1')).rejects.toMatchObject({ code: 'STORE.READ_FAILED' });
     expect(() => new KeyvFoldStore({ keyv: new Keyv() })).toThrow(/throwOnErrors/);
   });

@@ -27,7 +27,8 @@ vi.mock('node:fs', async (importOriginal) => {
     void (async () => {
       // Hold a record's fsync (up to a second) until the state's temp file has been synced.
       if (holdRecordSyncs.on && path.includes('/folds/')) {
-        for (let waited = 0; waited < 1_000 && !stateTempSynced(); waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+        for (let waited = 0; waited < 1_000 && !stateTempSynced(); waited += 10)
+          await new Promise((resolve) => setTimeout(resolve, 10));
         fsLog.push(`synced ${path} ${stateTempSynced() ? 'after' : 'before'} the state's temp file`);
       }
       actual.fsync(descriptor, callback);
@@ -71,7 +72,11 @@ describe('fs store: a commit syncs its files in one pass before anything names t
       return position;
     };
     // No blob's bytes are synced as it is written: no temp file of a blob is ever fsynced.
-    expect(fsLog.filter((entry) => entry.startsWith('sync ') && isTemp(entry.slice(5)) && dirname(entry.slice(5)).includes('blobs'))).toEqual([]);
+    expect(
+      fsLog.filter(
+        (entry) => entry.startsWith('sync ') && isTemp(entry.slice(5)) && dirname(entry.slice(5)).includes('blobs'),
+      ),
+    ).toEqual([]);
     const lastBlobLink = Math.max(...paths.map((path) => at(`link ${path}`)));
     const blobSyncs = paths.map((path) => at(`sync ${path}`));
     const blobDirectorySyncs = [...new Set(paths.map(dirname))].map((directory) => at(`sync ${directory}`));
@@ -102,7 +107,9 @@ describe('fs store: a commit syncs its files in one pass before anything names t
       holdRecordSyncs.on = false;
     }
     const recordPath = store.layout.foldPath(sessionId, record.id);
-    expect(fsLog, 'the record sync waited for the state temp file and saw it synced').toContain(`synced ${recordPath} after the state's temp file`);
+    expect(fsLog, 'the record sync waited for the state temp file and saw it synced').toContain(
+      `synced ${recordPath} after the state's temp file`,
+    );
     const rename = fsLog.indexOf(`rename ${store.layout.statePath(sessionId)}`);
     expect(rename).toBeGreaterThan(fsLog.indexOf(`sync ${dirname(recordPath)}`));
     await store.dispose();

@@ -15,7 +15,8 @@ import { removeScratch, scratchDirectory } from './support/storage-backends.ts';
 const scratch = await scratchDirectory('fs-batching');
 afterAll(() => removeScratch(scratch), 60_000);
 
-const revisionOnDisk = (store: FsFoldStore, sessionId: string) => (JSON.parse(readFileSync(store.layout.statePath(sessionId), 'utf8')) as { body: EngineState }).body.revision;
+const revisionOnDisk = (store: FsFoldStore, sessionId: string) =>
+  (JSON.parse(readFileSync(store.layout.statePath(sessionId), 'utf8')) as { body: EngineState }).body.revision;
 
 describe('fs store state writes', () => {
   test('a commit is on disk when saveState returns; a change that lists no new fold is written after, newest wins', async () => {

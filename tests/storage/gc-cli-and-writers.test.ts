@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
-import { createSqliteFoldStore } from '../../adapters/storage-sqlite/create-sqlite-store.ts';
 import type { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
+import { createSqliteFoldStore } from '../../adapters/storage-sqlite/create-sqlite-store.ts';
 import { createFoldRuntime } from '../../composition/create-fold-runtime.ts';
 import { readFoldSource } from '../../core/fold-source.ts';
 import { SyntheticSession } from '../../testing/synthetic-session.ts';
@@ -18,7 +18,11 @@ afterAll(() => removeScratch(scratch), 120_000);
 describe('pi-fold gc on a directory store', () => {
   test('--dry-run reports what it would free and leaves every file as it was; gc then frees exactly that', async () => {
     const root = join(scratch, 'fs-dry');
-    await dryRunThenCollectScenario(async (use) => use(new FsFoldStore({ root })), () => directorySnapshot(root), [root]);
+    await dryRunThenCollectScenario(
+      async (use) => use(new FsFoldStore({ root })),
+      () => directorySnapshot(root),
+      [root],
+    );
     expect((await runCliCaptured(['verify', root])).exitCode).toBe(0);
   });
 
@@ -54,8 +58,12 @@ describe('pi-fold gc on a SQLite store', () => {
 
 test('gc refuses bad usage with exit 2 and names the problem', async () => {
   expect((await runCliCaptured(['gc'])).exitCode).toBe(2);
-  expect((await runCliCaptured(['gc', scratch, '--grace-minutes', '-1'])).error).toContain('--grace-minutes must be a non-negative number');
-  expect((await runCliCaptured(['gc', scratch, '--sessions-older-than', '3'])).error).toContain('unknown option --sessions-older-than');
+  expect((await runCliCaptured(['gc', scratch, '--grace-minutes', '-1'])).error).toContain(
+    '--grace-minutes must be a non-negative number',
+  );
+  expect((await runCliCaptured(['gc', scratch, '--sessions-older-than', '3'])).error).toContain(
+    'unknown option --sessions-older-than',
+  );
   const notAStore = await runCliCaptured(['gc', import.meta.dirname]);
   expect(notAStore.exitCode).toBe(2);
   expect(notAStore.error).toContain('holds no pi-fold store');
@@ -70,7 +78,12 @@ test('after gc, a real session reopens and every fold it committed reads back ve
   for (let step = 0; step < 40; step += 1) {
     session.step();
     const result = await first.runtime.project(session.entries);
-    first.runtime.recordUsage({ input: providerTokens(result.ledger.totalChars), cacheRead: 0, cacheWrite: 0, output: 100 });
+    first.runtime.recordUsage({
+      input: providerTokens(result.ledger.totalChars),
+      cacheRead: 0,
+      cacheWrite: 0,
+      output: 100,
+    });
   }
   const foldIds = [...first.runtime.view.memory.foldIds];
   await first.dispose();
@@ -86,8 +99,13 @@ test('after gc, a real session reopens and every fold it committed reads back ve
   try {
     expect(second.runtime.view.memory.foldIds).toEqual(foldIds);
     for (const foldId of foldIds) {
-      const entries = await readFoldSource(second.runtime.view.foldStore, (id) => second.runtime.view.lattice.record(id), foldId);
-      for (const entry of entries) expect(entry.bytes).toBe(session.entries.find((candidate) => candidate.id === entry.entryId)!.bytes);
+      const entries = await readFoldSource(
+        second.runtime.view.foldStore,
+        (id) => second.runtime.view.lattice.record(id),
+        foldId,
+      );
+      for (const entry of entries)
+        expect(entry.bytes).toBe(session.entries.find((candidate) => candidate.id === entry.entryId)!.bytes);
     }
     await second.runtime.project(session.entries);
   } finally {

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { QuotaFoldStore } from '../../application/retention/quota-fold-store.ts';
-import { createFoldRuntime } from '../../composition/create-fold-runtime.ts';
 import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
+import { QuotaFoldStore } from '../../application/retention/quota-fold-store.ts';
 import { collectGarbage } from '../../application/retention/store-gc.ts';
+import { createFoldRuntime } from '../../composition/create-fold-runtime.ts';
 import { sha256Hex } from '../../core/hashing.ts';
 import type { FoldStore } from '../../ports/fold-store.port.ts';
 import { SyntheticSession } from '../../testing/synthetic-session.ts';
@@ -31,8 +31,13 @@ for (const backend of localGcBackends) {
         await capped.putBlob('a'.repeat(600));
         const before = await blobShas(inner);
         const refusal = capped.putBlob('b'.repeat(600));
-        await expect(refusal).rejects.toMatchObject({ code: 'STORE.QUOTA', details: { scope: 'session', usedBytes: 600, addedBytes: 600, capBytes: 1000 } });
-        await expect(capped.putBlob('b'.repeat(600))).rejects.toThrow(/holds 600 bytes.*cap of 1000 \(sessionCapBytes\).*pi-fold gc/);
+        await expect(refusal).rejects.toMatchObject({
+          code: 'STORE.QUOTA',
+          details: { scope: 'session', usedBytes: 600, addedBytes: 600, capBytes: 1000 },
+        });
+        await expect(capped.putBlob('b'.repeat(600))).rejects.toThrow(
+          /holds 600 bytes.*cap of 1000 \(sessionCapBytes\).*pi-fold gc/,
+        );
         expect(await blobShas(inner)).toEqual(before);
         await capped.putBlob('c'.repeat(400));
       } finally {
@@ -47,7 +52,10 @@ for (const backend of localGcBackends) {
         const second = new QuotaFoldStore(inner, 'second', { storeCapBytes: 1000 });
         // Bytes the store already holds cost the store nothing.
         await second.putBlob('x'.repeat(700));
-        await expect(second.putBlob('y'.repeat(400))).rejects.toMatchObject({ code: 'STORE.QUOTA', details: { scope: 'store', usedBytes: 700, capBytes: 1000 } });
+        await expect(second.putBlob('y'.repeat(400))).rejects.toMatchObject({
+          code: 'STORE.QUOTA',
+          details: { scope: 'store', usedBytes: 700, capBytes: 1000 },
+        });
         expect(await inner.hasBlob(sha256Hex('y'.repeat(400)))).toBe(false);
       } finally {
         await inner.dispose?.();
@@ -66,12 +74,23 @@ describe('a commit refused by a cap', () => {
       for (let step = 0; step < steps && !warnings.some((line) => line.includes('STORE.QUOTA')); step += 1) {
         session.step();
         const result = await composed.runtime.project(session.entries);
-        composed.runtime.recordUsage({ input: providerTokens(result.ledger.totalChars), cacheRead: 0, cacheWrite: 0, output: 100 });
+        composed.runtime.recordUsage({
+          input: providerTokens(result.ledger.totalChars),
+          cacheRead: 0,
+          cacheWrite: 0,
+          output: 100,
+        });
         warnings.push(...result.warnings);
       }
       return warnings;
     };
-    const first = await createFoldRuntime({ sessionId: 'restart', store: 'fs', storeRoot, sessionCapBytes: Number.POSITIVE_INFINITY, settings: { providerInputBudget: 30_000 } });
+    const first = await createFoldRuntime({
+      sessionId: 'restart',
+      store: 'fs',
+      storeRoot,
+      sessionCapBytes: Number.POSITIVE_INFINITY,
+      settings: { providerInputBudget: 30_000 },
+    });
     await drive(first, 30);
     const committed = new Map<string, number>();
     for (const record of await first.runtime.view.foldStore.listFolds('restart')) {
@@ -81,7 +100,13 @@ describe('a commit refused by a cap', () => {
     const committedBytes = [...committed.values()].reduce((sum, chars) => sum + chars, 0);
     expect(committedBytes).toBeGreaterThan(0);
     // Room for nothing new: the next commit's first new blob must be refused.
-    const second = await createFoldRuntime({ sessionId: 'restart', store: 'fs', storeRoot, sessionCapBytes: committedBytes + 1, settings: { providerInputBudget: 30_000 } });
+    const second = await createFoldRuntime({
+      sessionId: 'restart',
+      store: 'fs',
+      storeRoot,
+      sessionCapBytes: committedBytes + 1,
+      settings: { providerInputBudget: 30_000 },
+    });
     try {
       const warnings = await drive(second, 30);
       expect(warnings.find((line) => line.includes('STORE.QUOTA'))).toContain(`holds ${committedBytes} bytes`);
@@ -90,18 +115,28 @@ describe('a commit refused by a cap', () => {
     }
   }, 120_000);
 
-
   test('is skipped through the runtime: the window stays whole, nothing unreadable is committed, gc takes the leftovers', async () => {
     const storeRoot = join(scratch, 'runtime-quota');
     // Smaller than any tool result of this session: the first commit cannot fit.
-    const composed = await createFoldRuntime({ sessionId: 'quota-run', store: 'fs', storeRoot, sessionCapBytes: 2_000, settings: { providerInputBudget: 30_000 } });
+    const composed = await createFoldRuntime({
+      sessionId: 'quota-run',
+      store: 'fs',
+      storeRoot,
+      sessionCapBytes: 2_000,
+      settings: { providerInputBudget: 30_000 },
+    });
     try {
       const session = new SyntheticSession({ seed: 11, resultChars: [3_000, 9_000] });
       let refused: Awaited<ReturnType<typeof composed.runtime.project>> | undefined;
       for (let step = 0; step < 60 && refused === undefined; step += 1) {
         session.step();
         const result = await composed.runtime.project(session.entries);
-        composed.runtime.recordUsage({ input: providerTokens(result.ledger.totalChars), cacheRead: 0, cacheWrite: 0, output: 100 });
+        composed.runtime.recordUsage({
+          input: providerTokens(result.ledger.totalChars),
+          cacheRead: 0,
+          cacheWrite: 0,
+          output: 100,
+        });
         if (result.warnings.some((warning) => warning.includes('STORE.QUOTA'))) refused = result;
       }
       expect(refused, 'no commit ever reached the cap').toBeDefined();
@@ -110,7 +145,9 @@ describe('a commit refused by a cap', () => {
       expect(warning).toContain('cap of 2000 (sessionCapBytes)');
       expect(warning).toContain('pi-fold gc');
       // The window is whole: every entry, in order, sent as itself.
-      const sent = refused!.messages.filter((message) => message.kind === 'entry').map((message) => (message as { entryId: string }).entryId);
+      const sent = refused!.messages
+        .filter((message) => message.kind === 'entry')
+        .map((message) => (message as { entryId: string }).entryId);
       expect(sent).toEqual(session.entries.map((entry) => entry.id));
       // Nothing was committed, in memory or in the store.
       const runtime = composed.runtime;

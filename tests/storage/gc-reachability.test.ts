@@ -42,13 +42,23 @@ for (const backend of localGcBackends) {
     test('a gc that cannot read a reference deletes nothing', async () => {
       const store = backend.fresh(scratch);
       try {
-        const built = await buildStore(store, { pool: ['kept'], sessions: [{ trees: [{ parts: [{ entry: 0 }] }], withState: false }], garbage: ['garbage'] }, 'gc-broken');
+        const built = await buildStore(
+          store,
+          {
+            pool: ['kept'],
+            sessions: [{ trees: [{ parts: [{ entry: 0 }] }], withState: false }],
+            garbage: ['garbage'],
+          },
+          'gc-broken',
+        );
         // State naming a fold that has no record: the store is damaged, so gc must stop.
         const { EngineMemory } = await import('../../core/engine-state.ts');
         const memory = new EngineMemory('gc-broken-0');
         memory.foldIds = ['fold_ffffffffffffffffffffffff'];
         await store.saveState('gc-broken-0', memory.snapshot([], []));
-        await expect(collectGarbage(store, { graceMs: 0, now: () => Date.now() + 1 })).rejects.toMatchObject({ code: 'STORE.NOT_FOUND' });
+        await expect(collectGarbage(store, { graceMs: 0, now: () => Date.now() + 1 })).rejects.toMatchObject({
+          code: 'STORE.NOT_FOUND',
+        });
         for (const sha256 of built.garbageOnly) expect(await store.hasBlob(sha256)).toBe(true);
       } finally {
         await store.dispose?.();
@@ -59,5 +69,8 @@ for (const backend of localGcBackends) {
 
 // The retention contract gc and the caps rely on, from the suite shipped in pi-fold/testing.
 for (const backend of localGcBackends) {
-  retentionConformance({ test }, () => backend.fresh(scratch), { label: `${backend.name} retention`, ...(backend.name === 'memory' ? {} : { ageBlob: backdateBlob }) });
+  retentionConformance({ test }, () => backend.fresh(scratch), {
+    label: `${backend.name} retention`,
+    ...(backend.name === 'memory' ? {} : { ageBlob: backdateBlob }),
+  });
 }

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { collectGarbage } from '../../application/retention/store-gc.ts';
 import { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
 import { QuotaFoldStore } from '../../application/retention/quota-fold-store.ts';
-import { concurrentWriterScenario, dryRunThenCollectScenario, type WithStore } from './support/gc-scenarios.ts';
+import { collectGarbage } from '../../application/retention/store-gc.ts';
 import { collectAndCheckReachability } from './support/gc-property.ts';
+import { concurrentWriterScenario, dryRunThenCollectScenario, type WithStore } from './support/gc-scenarios.ts';
 import { buildStore, storePlan } from './support/gc-store-builder.ts';
 import { POSTGRES_URL_VARIABLE, REDIS_URL_VARIABLE, serverUrl } from './support/server-urls.ts';
 import { postgresKeyv, redisKeyv, runNamespace } from './support/storage-backends.ts';
@@ -22,13 +22,19 @@ const backends = [
 for (const backend of backends) {
   const server = serverUrl(backend.variable);
   if (server.url === undefined) {
-    if (server.required) test(`${backend.name} server is available for gc tests`, () => { throw new Error(server.missingReason); });
+    if (server.required)
+      test(`${backend.name} server is available for gc tests`, () => {
+        throw new Error(server.missingReason);
+      });
     else describe.skip(`gc on ${backend.name} (${server.missingReason})`, () => test('skipped', () => undefined));
     continue;
   }
   const url = server.url;
   // @keyv/postgres ends its one per-process pool on disconnect; the next query opens a new one.
-  const open = (namespace = runNamespace()) => ({ namespace, store: new KeyvFoldStore({ keyv: backend.connect(url, namespace), ownsConnection: true }) });
+  const open = (namespace = runNamespace()) => ({
+    namespace,
+    store: new KeyvFoldStore({ keyv: backend.connect(url, namespace), ownsConnection: true }),
+  });
 
   describe(`gc on ${backend.name}`, () => {
     test('never deletes a referenced blob, and deletes every unreferenced one', async () => {
@@ -57,7 +63,12 @@ for (const backend of backends) {
           await store.dispose();
         }
       };
-      await dryRunThenCollectScenario(withStore, (store) => keyvSnapshot(store as KeyvFoldStore), [url, '--namespace', namespace, ...backend.cliOptions]);
+      await dryRunThenCollectScenario(withStore, (store) => keyvSnapshot(store as KeyvFoldStore), [
+        url,
+        '--namespace',
+        namespace,
+        ...backend.cliOptions,
+      ]);
     }, 60_000);
 
     test('a blob a writer re-puts while gc runs is kept', async () => {
@@ -71,20 +82,26 @@ for (const backend of backends) {
 
     // @keyv/postgres ends an iteration on a failed query with only an 'error' event; the store
     // must turn that into a failure. (@keyv/redis reconnects on the next command instead.)
-    test.runIf(backend.name === 'postgres')('a listing cut short by a failed query stops gc instead of passing as complete', async () => {
-      const { store } = open();
-      await store.putBlob('bytes of a store whose connection drops');
-      // Drop the connection under the store, as a server restart or an ended pool would.
-      await store.connection.keyv.disconnect();
-      await expect(collectGarbage(store, { graceMs: 0 })).rejects.toMatchObject({ code: 'STORE.READ_FAILED' });
-    });
+    test.runIf(backend.name === 'postgres')(
+      'a listing cut short by a failed query stops gc instead of passing as complete',
+      async () => {
+        const { store } = open();
+        await store.putBlob('bytes of a store whose connection drops');
+        // Drop the connection under the store, as a server restart or an ended pool would.
+        await store.connection.keyv.disconnect();
+        await expect(collectGarbage(store, { graceMs: 0 })).rejects.toMatchObject({ code: 'STORE.READ_FAILED' });
+      },
+    );
 
     test('the session cap refuses with STORE.QUOTA and writes nothing', async () => {
       const { store } = open();
       try {
         const capped = new QuotaFoldStore(store, 'capped', { sessionCapBytes: 1000 });
         await capped.putBlob('p'.repeat(900));
-        await expect(capped.putBlob('q'.repeat(200))).rejects.toMatchObject({ code: 'STORE.QUOTA', details: { usedBytes: 900, capBytes: 1000 } });
+        await expect(capped.putBlob('q'.repeat(200))).rejects.toMatchObject({
+          code: 'STORE.QUOTA',
+          details: { usedBytes: 900, capBytes: 1000 },
+        });
         let blobs = 0;
         for await (const _blob of store.listBlobs()) blobs += 1;
         expect(blobs).toBe(1);

@@ -3,12 +3,19 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
-import { createSqliteFoldStore } from '../../adapters/storage-sqlite/create-sqlite-store.ts';
 import { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
+import { createSqliteFoldStore } from '../../adapters/storage-sqlite/create-sqlite-store.ts';
 import type { FoldStore } from '../../ports/fold-store.port.ts';
 import { sampleEngineState, sampleFoldRecord } from '../../testing/store-fixtures.ts';
 import { runCliCaptured } from './support/cli-capture.ts';
-import { filesChecksum, foreignSqliteFile, postgresClient, postgresTablesChecksum, redisKeysChecksum, writeForeignRedisKeys } from './support/foreign-targets.ts';
+import {
+  filesChecksum,
+  foreignSqliteFile,
+  postgresClient,
+  postgresTablesChecksum,
+  redisKeysChecksum,
+  writeForeignRedisKeys,
+} from './support/foreign-targets.ts';
 import { POSTGRES_URL_VARIABLE, REDIS_URL_VARIABLE, serverUrl } from './support/server-urls.ts';
 import { postgresKeyv, redisKeyv, removeScratch, runNamespace, scratchDirectory } from './support/storage-backends.ts';
 import { directorySnapshot, keyvSnapshot } from './support/store-snapshots.ts';
@@ -27,7 +34,12 @@ async function populate(store: FoldStore): Promise<void> {
   const entries = [await store.putBlob(randomBytes(1_000)), await store.putBlob(randomBytes(2_000))];
   await store.putBlob(randomBytes(3_000));
   const record = sampleFoldRecord({
-    parts: entries.map((sha256, index) => ({ kind: 'entry', entryId: `entry-${index + 1}`, sha256, chars: 1_000 * (index + 1) })),
+    parts: entries.map((sha256, index) => ({
+      kind: 'entry',
+      entryId: `entry-${index + 1}`,
+      sha256,
+      chars: 1_000 * (index + 1),
+    })),
   });
   await store.putFold(sessionId, record);
   await store.saveState(sessionId, { ...sampleEngineState(sessionId, 4), foldIds: [record.id], pins: [] });
@@ -126,7 +138,9 @@ describe.skipIf(postgres.url === undefined && !postgres.required)('postgres', ()
     await store.dispose();
     const client = await postgresClient(url);
     try {
-      await expectReadOnlySuccess([url, '--namespace', namespace, '--table', 'pi_fold_test'], () => postgresTablesChecksum(client, ['pi_fold_test']));
+      await expectReadOnlySuccess([url, '--namespace', namespace, '--table', 'pi_fold_test'], () =>
+        postgresTablesChecksum(client, ['pi_fold_test']),
+      );
     } finally {
       await client.end();
     }
@@ -150,7 +164,9 @@ describe.skipIf(postgres.url === undefined && !postgres.required)('postgres', ()
   test('a store table with nothing under the namespace is refused', async () => {
     const client = await postgresClient(url);
     try {
-      await expectRefusedUntouched([url, '--namespace', runNamespace(), '--table', 'pi_fold_test'], () => postgresTablesChecksum(client, ['pi_fold_test']));
+      await expectRefusedUntouched([url, '--namespace', runNamespace(), '--table', 'pi_fold_test'], () =>
+        postgresTablesChecksum(client, ['pi_fold_test']),
+      );
     } finally {
       await client.end();
     }

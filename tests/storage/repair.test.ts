@@ -2,9 +2,9 @@ import { readFile, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
-import { createSqliteFoldStore } from '../../adapters/storage-sqlite/create-sqlite-store.ts';
 import type { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
 import { stateKey } from '../../adapters/storage-keyv/keyv-records.ts';
+import { createSqliteFoldStore } from '../../adapters/storage-sqlite/create-sqlite-store.ts';
 import type { FoldStore } from '../../ports/fold-store.port.ts';
 import { serialize } from '../../testing/window-checks.ts';
 import { driveSession, openRuntime } from '../support/drive-session.ts';
@@ -34,12 +34,18 @@ async function foldedSession(store: FoldStore) {
 /** The session refuses to open and says how to get back in. */
 async function expectLockedOut(store: FoldStore): Promise<void> {
   const refusal = await openRuntime({ store }).catch((error: unknown) => error);
-  expect(refusal).toMatchObject({ code: expect.stringMatching(/^(STORE\.HASH_MISMATCH|STORE\.SCHEMA_VERSION|STATE\.CORRUPT)$/) });
+  expect(refusal).toMatchObject({
+    code: expect.stringMatching(/^(STORE\.HASH_MISMATCH|STORE\.SCHEMA_VERSION|STATE\.CORRUPT)$/),
+  });
   expect((refusal as Error).message).toContain(`pi-fold repair <store> --session ${SESSION}`);
 }
 
 /** After the repair the session opens, and the same entries show the same folds. */
-async function expectReopensWith(store: FoldStore, entries: Parameters<Awaited<ReturnType<typeof openRuntime>>['runtime']['project']>[0], shown: readonly string[]) {
+async function expectReopensWith(
+  store: FoldStore,
+  entries: Parameters<Awaited<ReturnType<typeof openRuntime>>['runtime']['project']>[0],
+  shown: readonly string[],
+) {
   const { runtime } = await openRuntime({ store });
   const result = await runtime.project(entries);
   expect(runtime.view.visibleFolds.map((placed) => placed.record.id).sort()).toEqual([...shown].sort());
@@ -89,13 +95,21 @@ describe('pi-fold repair', () => {
 
     const repaired = await runCliCaptured(['repair', root, '--session', SESSION, '--json']);
     expect(repaired.exitCode, repaired.error).toBe(0);
-    const report = JSON.parse(repaired.out) as { recovered: string[]; unrecoverable: { foldId: string; reason: string }[] };
+    const report = JSON.parse(repaired.out) as {
+      recovered: string[];
+      unrecoverable: { foldId: string; reason: string }[];
+    };
     const lost = report.unrecoverable.map((fold) => fold.foldId);
     expect(lost).toContain(victim.id);
     expect(report.unrecoverable.find((fold) => fold.foldId === victim.id)!.reason).toContain(entryPart.sha256);
     // Exactly the damaged fold and the folds that contain it are left out; every other verified fold is kept.
     const containing = new Set([victim.id]);
-    for (let parent = session.runtime.view.lattice.parentOf(victim.id); parent !== undefined; parent = session.runtime.view.lattice.parentOf(parent)) containing.add(parent);
+    for (
+      let parent = session.runtime.view.lattice.parentOf(victim.id);
+      parent !== undefined;
+      parent = session.runtime.view.lattice.parentOf(parent)
+    )
+      containing.add(parent);
     expect(lost.sort()).toEqual([...containing].sort());
     expect(report.recovered.sort()).toEqual(session.foldIds.filter((id) => !containing.has(id)));
     const { runtime } = await openRuntime({ store });
@@ -110,7 +124,10 @@ describe('pi-fold repair', () => {
     const session = await foldedSession(store);
     const keyv = (store as KeyvFoldStore).connection.keyv;
     const envelope = (await keyv.get(stateKey(SESSION))) as { body: { revision: number } };
-    await keyv.set(stateKey(SESSION), { ...envelope, body: { ...envelope.body, revision: envelope.body.revision + 7 } });
+    await keyv.set(stateKey(SESSION), {
+      ...envelope,
+      body: { ...envelope.body, revision: envelope.body.revision + 7 },
+    });
     await expectLockedOut(store);
     await store.dispose();
     const repaired = await runCliCaptured(['repair', path, '--session', SESSION]);

@@ -5,13 +5,21 @@ import sqlite3 from 'sqlite3';
 import { afterAll, describe, expect, test } from 'vitest';
 import { FsEvidenceStore } from '../../adapters/storage-fs/fs-evidence-store.ts';
 import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
-import { createSqliteFoldStore } from '../../adapters/storage-sqlite/create-sqlite-store.ts';
 import { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
+import { createSqliteFoldStore } from '../../adapters/storage-sqlite/create-sqlite-store.ts';
 import type { FoldStore } from '../../ports/fold-store.port.ts';
 import { sampleEngineState, sampleFoldRecord } from '../../testing/store-fixtures.ts';
 import { runCliCaptured } from './support/cli-capture.ts';
 import { POSTGRES_URL_VARIABLE, REDIS_URL_VARIABLE, serverUrl } from './support/server-urls.ts';
-import { corruptKeyvBlob, flipByteInFile, postgresKeyv, redisKeyv, removeScratch, runNamespace, scratchDirectory } from './support/storage-backends.ts';
+import {
+  corruptKeyvBlob,
+  flipByteInFile,
+  postgresKeyv,
+  redisKeyv,
+  removeScratch,
+  runNamespace,
+  scratchDirectory,
+} from './support/storage-backends.ts';
 
 const scratch = await scratchDirectory('tamper');
 afterAll(() => removeScratch(scratch), 120_000);
@@ -64,7 +72,13 @@ describe('fs store', () => {
     const report = await runCliCaptured(['verify', root, '--json']);
     expect(report.exitCode).toBe(1);
     const problems = (JSON.parse(report.out) as { problems: { key: string; code: string }[] }).problems;
-    expect(problems.map((problem) => problem.key).sort()).toEqual([`evidence/${sessionId}/${evidence.sha256}`, `sessions/${sessionId}/folds/${foldId}.json`, `sessions/${sessionId}/state.json`].sort());
+    expect(problems.map((problem) => problem.key).sort()).toEqual(
+      [
+        `evidence/${sessionId}/${evidence.sha256}`,
+        `sessions/${sessionId}/folds/${foldId}.json`,
+        `sessions/${sessionId}/state.json`,
+      ].sort(),
+    );
     expect(new Set(problems.map((problem) => problem.code))).toEqual(new Set(['STORE.HASH_MISMATCH']));
   });
 
@@ -86,16 +100,23 @@ describe('sqlite store', () => {
     // Edit the row with sqlite3 directly, as a disk fault or a stray tool would.
     const database = new sqlite3.Database(path);
     const changes = await new Promise<number>((resolve, reject) =>
-      database.run(`UPDATE keyv SET value = replace(value, '"base64":"', '"base64":"AAAA') WHERE key = ?`, [`pi-fold:blob/${sha}`], function (this: { changes: number }, error: Error | null) {
-        if (error) reject(error);
-        else resolve(this.changes);
-      }),
+      database.run(
+        `UPDATE keyv SET value = replace(value, '"base64":"', '"base64":"AAAA') WHERE key = ?`,
+        [`pi-fold:blob/${sha}`],
+        function (this: { changes: number }, error: Error | null) {
+          if (error) reject(error);
+          else resolve(this.changes);
+        },
+      ),
     );
     await new Promise<void>((resolve) => database.close(() => resolve()));
     expect(changes).toBe(1);
 
     const reopened = createSqliteFoldStore({ path });
-    await expect(reopened.getBlob(sha)).rejects.toMatchObject({ code: 'STORE.HASH_MISMATCH', message: expect.stringContaining(sha) });
+    await expect(reopened.getBlob(sha)).rejects.toMatchObject({
+      code: 'STORE.HASH_MISMATCH',
+      message: expect.stringContaining(sha),
+    });
     await reopened.dispose();
     const report = await runCliCaptured(['verify', path]);
     expect(report.exitCode).toBe(1);
@@ -109,7 +130,10 @@ for (const backend of [
 ] as const) {
   const server = serverUrl(backend.variable);
   if (server.url === undefined) {
-    if (server.required) test(`${backend.name} server is available for tamper tests`, () => { throw new Error(server.missingReason); });
+    if (server.required)
+      test(`${backend.name} server is available for tamper tests`, () => {
+        throw new Error(server.missingReason);
+      });
     continue;
   }
   const url = server.url;
@@ -125,7 +149,10 @@ for (const backend of [
     expect((await runCliCaptured(['verify', url, '--namespace', namespace, ...table])).exitCode).toBe(0);
     const reader = open();
     await corruptKeyvBlob(reader, sha);
-    await expect(reader.getBlob(sha)).rejects.toMatchObject({ code: 'STORE.HASH_MISMATCH', message: expect.stringContaining(sha) });
+    await expect(reader.getBlob(sha)).rejects.toMatchObject({
+      code: 'STORE.HASH_MISMATCH',
+      message: expect.stringContaining(sha),
+    });
     await reader.dispose();
     const report = await runCliCaptured(['verify', url, '--namespace', namespace, ...table]);
     expect(report.exitCode).toBe(1);

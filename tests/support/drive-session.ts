@@ -14,7 +14,9 @@ export interface DrivenSession {
 }
 
 /** Open a runtime on a memory store with a recording sink. */
-export async function openRuntime(options: { settings?: Record<string, unknown>; store?: FoldStore; sessionId?: string } = {}) {
+export async function openRuntime(
+  options: { settings?: Record<string, unknown>; store?: FoldStore; sessionId?: string } = {},
+) {
   const sink = new RecordingProjectionSink();
   const store = options.store ?? new MemoryFoldStore();
   const runtime = await FoldRuntime.open({
@@ -33,15 +35,27 @@ export function providerTokens(chars: number): number {
 }
 
 /** Grow a synthetic session step by step, projecting before each model request like a host. */
-export async function driveSession(options: { seed: number; steps: number; settings?: Record<string, unknown>; store?: FoldStore; resultChars?: readonly [number, number] }): Promise<DrivenSession> {
-  const { runtime, sink, store } = await openRuntime({ ...(options.settings ? { settings: options.settings } : {}), ...(options.store ? { store: options.store } : {}) });
+export async function driveSession(options: {
+  seed: number;
+  steps: number;
+  settings?: Record<string, unknown>;
+  store?: FoldStore;
+  resultChars?: readonly [number, number];
+}): Promise<DrivenSession> {
+  const { runtime, sink, store } = await openRuntime({
+    ...(options.settings ? { settings: options.settings } : {}),
+    ...(options.store ? { store: options.store } : {}),
+  });
   const session = new SyntheticSession({ seed: options.seed, resultChars: options.resultChars ?? [3000, 16_000] });
   for (let step = 0; step < options.steps; step += 1) {
     session.step();
     const result = await runtime.project(session.entries);
     const prompt = providerTokens(result.ledger.totalChars);
     const previous = sink.projections[sink.projections.length - 2];
-    const cached = previous === undefined ? 0 : Math.min(prompt, providerTokens(result.ledger.causes.length === 0 ? previous.ledger.totalChars : 0));
+    const cached =
+      previous === undefined
+        ? 0
+        : Math.min(prompt, providerTokens(result.ledger.causes.length === 0 ? previous.ledger.totalChars : 0));
     runtime.recordUsage({ input: prompt - cached, cacheRead: cached, cacheWrite: 0, output: 200 });
   }
   return { runtime, sink, session, store };

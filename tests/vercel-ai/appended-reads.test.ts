@@ -26,18 +26,41 @@ function compared(runtime: FoldRuntime): number {
 function readStep(step: number): ModelMessage[] {
   const toolCallId = `call-${step}`;
   return [
-    { role: 'assistant', content: [{ type: 'tool-call', toolCallId, toolName: 'read_file', input: { path: `src/module-${step}.ts` } }] },
-    { role: 'tool', content: [{ type: 'tool-result', toolCallId, toolName: 'read_file', output: { type: 'text', value: `export const module${step} = ${'x'.repeat(400)};` } }] },
+    {
+      role: 'assistant',
+      content: [{ type: 'tool-call', toolCallId, toolName: 'read_file', input: { path: `src/module-${step}.ts` } }],
+    },
+    {
+      role: 'tool',
+      content: [
+        {
+          type: 'tool-result',
+          toolCallId,
+          toolName: 'read_file',
+          output: { type: 'text', value: `export const module${step} = ${'x'.repeat(400)};` },
+        },
+      ],
+    },
   ];
 }
 
 async function openRuntime(sessionId: string): Promise<FoldRuntime> {
-  return FoldRuntime.open({ sessionId, settings: resolveSettings({ providerInputBudget: 1_000_000 }), foldStore: new MemoryFoldStore(), costModel: createCharsCostModel() });
+  return FoldRuntime.open({
+    sessionId,
+    settings: resolveSettings({ providerInputBudget: 1_000_000 }),
+    foldStore: new MemoryFoldStore(),
+    costModel: createCharsCostModel(),
+  });
 }
 
 describe('the AI SDK source hands appended reads (issue 14: the identity check is incremental)', () => {
   it('a real tool loop: the engine compares no held position on any step, however long the history grows', async () => {
-    const run = await runLoop({ kind: 'generateText', script: readLoop(40), maxSteps: 45, folding: { sessionId: 'appended-loop', settings: { providerInputBudget: 40_000 }, store: new MemoryFoldStore() } });
+    const run = await runLoop({
+      kind: 'generateText',
+      script: readLoop(40),
+      maxSteps: 45,
+      folding: { sessionId: 'appended-loop', settings: { providerInputBudget: 40_000 }, store: new MemoryFoldStore() },
+    });
     const runtime = run.folding.runtime;
     expect(runtime.view.index.length).toBeGreaterThan(80);
     expect(runtime.view.memory.counters.requests).toBeGreaterThan(40);
@@ -63,7 +86,21 @@ describe('the AI SDK source hands appended reads (issue 14: the identity check i
     const held = runtime.view.index.length;
 
     // The host rewrites the fifth message (a tool result) and goes on.
-    const edited = history.map((message, position) => (position === 4 ? { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call-2', toolName: 'read_file', output: { type: 'text', value: 'redacted' } }] } : message)) as ModelMessage[];
+    const edited = history.map((message, position) =>
+      position === 4
+        ? {
+            role: 'tool',
+            content: [
+              {
+                type: 'tool-result',
+                toolCallId: 'call-2',
+                toolName: 'read_file',
+                output: { type: 'text', value: 'redacted' },
+              },
+            ],
+          }
+        : message,
+    ) as ModelMessage[];
     source.update([...edited, ...readStep(31)]);
     const row = (await runtime.project(source)).ledger;
     expect(row.causes).toContain('transcript-changed');
@@ -76,7 +113,12 @@ describe('the AI SDK source hands appended reads (issue 14: the identity check i
   it('a history cut back and grown again to the same length is not taken for an append', async () => {
     const source = new MessageHistorySource('appended-cut', new MessageEntryMapper());
     const runtime = await openRuntime('appended-cut');
-    const history: ModelMessage[] = [{ role: 'user', content: 'Read the modules.' }, ...readStep(1), ...readStep(2), ...readStep(3)];
+    const history: ModelMessage[] = [
+      { role: 'user', content: 'Read the modules.' },
+      ...readStep(1),
+      ...readStep(2),
+      ...readStep(3),
+    ];
     source.update(history);
     await runtime.project(source);
     // Same length, other last steps: the last id differs, so the engine is handed the whole branch.

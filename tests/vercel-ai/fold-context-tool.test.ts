@@ -1,12 +1,12 @@
-import { generateText, stepCountIs, type ModelMessage, type ToolResultPart } from 'ai';
+import { generateText, type ModelMessage, stepCountIs, type ToolResultPart } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { createFolding } from '../../adapters/vercel-ai/index.ts';
 import { canonicalBytes } from '../../adapters/vercel-ai/canonical-message.ts';
+import { createFolding } from '../../adapters/vercel-ai/index.ts';
 import type { ModelPrompt, PromptRecord } from '../../adapters/vercel-ai/usage-middleware.ts';
 import { ACTION_NAMES } from '../../core/actions/action-arguments.ts';
 import { sha256Hex } from '../../core/hashing.ts';
-import { appendOnlyViolations, pairingViolations } from './support/prompt-checks.ts';
 import { fileText, readFileTool, ScriptedModel, type ScriptedStep } from '../../testing/vercel-ai/scripted-model.ts';
+import { appendOnlyViolations, pairingViolations } from './support/prompt-checks.ts';
 
 const BUDGET = 40_000;
 const LAST_CALL = 60;
@@ -39,12 +39,21 @@ describe('the fold_context tool driven by the model through generateText', () =>
   it('answers peek, expand, brief, pin, unmark and status exactly, and refuses bad calls clearly without stopping the loop', async () => {
     const prompts: PromptRecord[] = [];
     const histories: ModelMessage[][] = [];
-    const folding = await createFolding({ store: 'memory', sessionId: 'tool-actions', settings: { providerInputBudget: BUDGET }, onPrompt: (record) => prompts.push(record) });
+    const folding = await createFolding({
+      store: 'memory',
+      sessionId: 'tool-actions',
+      settings: { providerInputBudget: BUDGET },
+      onPrompt: (record) => prompts.push(record),
+    });
     let withdrawnSpan: [string, string] = ['', ''];
     let standingAtUnmark = new Set<string>();
     const chosen: { fold?: string; standing?: string; mark?: string; withdrawn?: string; pinnedEntry?: string } = {};
-    const fold = (input: Record<string, unknown>): ScriptedStep => ({ toolCalls: [{ toolName: 'fold_context', input }] });
-    const read = (call: number): ScriptedStep => ({ toolCalls: [{ toolName: 'read_file', input: { path: `src/module_${call}.ts` } }] });
+    const fold = (input: Record<string, unknown>): ScriptedStep => ({
+      toolCalls: [{ toolName: 'fold_context', input }],
+    });
+    const read = (call: number): ScriptedStep => ({
+      toolCalls: [{ toolName: 'read_file', input: { path: `src/module_${call}.ts` } }],
+    });
     const model = new ScriptedModel(({ call, prompt }) => {
       switch (call) {
         case 11:
@@ -77,18 +86,23 @@ describe('the fold_context tool driven by the model through generateText', () =>
         }
         case 23:
           return fold({ action: 'pin', ids: [] });
-        case 24:
+        case 24: {
           // A mark no other pending mark encloses: withdrawing it must leave its span raw.
           const { index, memory } = folding.runtime.view;
-          const span = (candidate: { firstEntryId: string; lastEntryId: string }) => [index.positionOf(candidate.firstEntryId)!, index.positionOf(candidate.lastEntryId)!] as const;
+          const span = (candidate: { firstEntryId: string; lastEntryId: string }) =>
+            [index.positionOf(candidate.firstEntryId)!, index.positionOf(candidate.lastEntryId)!] as const;
           const mark = memory.marks.find((candidate) => {
             const [first, last] = span(candidate);
-            return candidate.id !== chosen.mark && !memory.marks.some((other) => other !== candidate && span(other)[0] <= first && last <= span(other)[1]);
+            return (
+              candidate.id !== chosen.mark &&
+              !memory.marks.some((other) => other !== candidate && span(other)[0] <= first && last <= span(other)[1])
+            );
           })!;
           chosen.withdrawn = mark.id;
           withdrawnSpan = [mark.firstEntryId, mark.lastEntryId];
           standingAtUnmark = new Set([...folding.runtime.view.lattice.allRecords()].map((record) => record.id));
           return fold({ action: 'unmark', id: chosen.withdrawn });
+        }
         case 25:
           return fold({ action: 'unmark', id: chosen.withdrawn });
         case LAST_CALL:
@@ -117,7 +131,12 @@ describe('the fold_context tool driven by the model through generateText', () =>
     const status = textOf(resultFor(promptAt(12), 'call_11_0'));
     expect(status).toContain(`budget ${BUDGET} tokens`);
     const shown = [...serialized(promptAt(11)).matchAll(/\[folded \w+ (fold_[0-9a-f]{24})/g)].map((match) => match[1]);
-    const listed = [...status.split('visible folds')[1]!.split('\npins')[0]!.matchAll(/- (fold_[0-9a-f]{24})/g)].map((match) => match[1]);
+    const listed = [
+      ...status
+        .split('visible folds')[1]!
+        .split('\npins')[0]!
+        .matchAll(/- (fold_[0-9a-f]{24})/g),
+    ].map((match) => match[1]);
     expect(shown.length).toBeGreaterThan(0);
     expect(listed.sort()).toEqual([...new Set(shown)].sort());
 
@@ -127,14 +146,30 @@ describe('the fold_context tool driven by the model through generateText', () =>
     const record = folding.runtime.view.lattice.record(foldId)!;
     const peek = textOf(resultFor(promptAt(13), 'call_12_0'));
     const entries = folding.entries(histories[13]!);
-    const foldedEntries = entries.filter((entry) => record.parts.some((part) => part.kind === 'entry' && part.entryId === entry.id));
+    const foldedEntries = entries.filter((entry) =>
+      record.parts.some((part) => part.kind === 'entry' && part.entryId === entry.id),
+    );
     expect(foldedEntries.length).toBeGreaterThan(0);
     for (const entry of foldedEntries) {
       // The header line names the entry and its verified digest; the exact stored bytes follow it.
-      expect(peek).toMatch(new RegExp(`--- entry ${entry.id} \\S sha256 ${sha256Hex(entry.bytes).slice(0, 16)} verified\n`));
+      expect(peek).toMatch(
+        new RegExp(`--- entry ${entry.id} \\S sha256 ${sha256Hex(entry.bytes).slice(0, 16)} verified\n`),
+      );
       expect(peek).toContain(`${sha256Hex(entry.bytes).slice(0, 16)} verified\n${entry.bytes}`);
       const part = (JSON.parse(entry.bytes) as { content: ToolResultPart[] }).content[0]!;
-      expect(textOf(part)).toBe(fileText(((histories[13]!.flatMap((message) => (message.role === 'assistant' && Array.isArray(message.content) ? message.content : [])).find((candidate) => candidate.type === 'tool-call' && candidate.toolCallId === part.toolCallId) as { input: { path: string } }).input.path)));
+      expect(textOf(part)).toBe(
+        fileText(
+          (
+            histories[13]!
+              .flatMap((message) =>
+                message.role === 'assistant' && Array.isArray(message.content) ? message.content : [],
+              )
+              .find((candidate) => candidate.type === 'tool-call' && candidate.toolCallId === part.toolCallId) as {
+              input: { path: string };
+            }
+          ).input.path,
+        ),
+      );
     }
     // The peek is ephemeral: once the model replied, its result shrank to a stub, as a recorded give-back.
     expect(textOf(resultFor(promptAt(14), 'call_12_0'))).toMatch(new RegExp(`^\\[peek of ${foldId} returned`));
@@ -150,13 +185,30 @@ describe('the fold_context tool driven by the model through generateText', () =>
 
     // Refusals come back as error results naming the problem; the loop went on.
     const errorAt = (call: number) => resultFor(promptAt(call + 1), `call_${call}_0`)!.output;
-    expect(errorAt(15)).toEqual({ type: 'error-text', value: `ACTION.ALREADY_EXPANDED: expand: ${foldId} is already expanded` });
-    expect(errorAt(16)).toEqual({ type: 'error-text', value: `ACTION.UNKNOWN_ID: expand: "${UNKNOWN_FOLD}" is not a fold, mark or entry of this session` });
-    expect(errorAt(17)).toEqual({ type: 'error-text', value: 'ACTION.INVALID_ARGUMENT: peek.bytes must be an integer from 1024 to 200000, got 5' });
-    expect(errorAt(18)).toEqual({ type: 'error-text', value: `ACTION.UNKNOWN: action must be one of ${ACTION_NAMES.join(', ')}; got "explode"` });
+    expect(errorAt(15)).toEqual({
+      type: 'error-text',
+      value: `ACTION.ALREADY_EXPANDED: expand: ${foldId} is already expanded`,
+    });
+    expect(errorAt(16)).toEqual({
+      type: 'error-text',
+      value: `ACTION.UNKNOWN_ID: expand: "${UNKNOWN_FOLD}" is not a fold, mark or entry of this session`,
+    });
+    expect(errorAt(17)).toEqual({
+      type: 'error-text',
+      value: 'ACTION.INVALID_ARGUMENT: peek.bytes must be an integer from 1024 to 200000, got 5',
+    });
+    expect(errorAt(18)).toEqual({
+      type: 'error-text',
+      value: `ACTION.UNKNOWN: action must be one of ${ACTION_NAMES.join(', ')}; got "explode"`,
+    });
     expect(errorAt(21).type).toBe('error-text');
-    expect(textOf({ output: errorAt(21) })).toMatch(new RegExp(`^ACTION.NOT_PENDING: brief: ${chosen.standing} is a standing fold`));
-    expect(errorAt(23)).toEqual({ type: 'error-text', value: 'ACTION.INVALID_ARGUMENT: pin.ids must hold 1 to 64 ids, got 0' });
+    expect(textOf({ output: errorAt(21) })).toMatch(
+      new RegExp(`^ACTION.NOT_PENDING: brief: ${chosen.standing} is a standing fold`),
+    );
+    expect(errorAt(23)).toEqual({
+      type: 'error-text',
+      value: 'ACTION.INVALID_ARGUMENT: pin.ids must hold 1 to 64 ids, got 0',
+    });
     expect(textOf({ output: errorAt(25) })).toMatch(/^ACTION.UNKNOWN_ID: unmark: /);
 
     // brief: the agent's words reach the window when that fold commits.

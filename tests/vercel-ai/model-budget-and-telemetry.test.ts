@@ -1,23 +1,31 @@
-import { describe, expect, it } from 'vitest';
 import { generateText, stepCountIs } from 'ai';
+import { describe, expect, it } from 'vitest';
 import { createFolding } from '../../adapters/vercel-ai/index.ts';
 import { DEFAULT_THRESHOLDS } from '../../core/settings.ts';
 import type { CommitTelemetry } from '../../ports/projection-sink.port.ts';
-import { readFileTool, ScriptedModel, type Script } from '../../testing/vercel-ai/scripted-model.ts';
+import { readFileTool, type Script, ScriptedModel } from '../../testing/vercel-ai/scripted-model.ts';
 
 const BUDGETS = { large: 80_000, small: 30_000 };
 const SWITCH_AT_STEP = 16;
 const READS = 30;
 
-describe('vercel-ai: the step\'s model picks its budget, and commits reach onCommitTelemetry', () => {
-  it('a prepareStep that switches to a smaller model gets that model\'s budget from the same step on', async () => {
+describe("vercel-ai: the step's model picks its budget, and commits reach onCommitTelemetry", () => {
+  it("a prepareStep that switches to a smaller model gets that model's budget from the same step on", async () => {
     const events: CommitTelemetry[] = [];
-    const folding = await createFolding({ store: 'memory', sessionId: 'model-switch', settings: { providerInputBudget: BUDGETS }, onCommitTelemetry: (event) => events.push(event), onWarning: () => undefined });
+    const folding = await createFolding({
+      store: 'memory',
+      sessionId: 'model-switch',
+      settings: { providerInputBudget: BUDGETS },
+      onCommitTelemetry: (event) => events.push(event),
+      onWarning: () => undefined,
+    });
     // One read per step across both models, counted over the whole loop.
     let steps = 0;
     const script: Script = () => {
       steps += 1;
-      return steps > READS ? { text: 'done' } : { toolCalls: [{ toolName: 'read_file', input: { path: `src/module_${steps}.ts` } }] };
+      return steps > READS
+        ? { text: 'done' }
+        : { toolCalls: [{ toolName: 'read_file', input: { path: `src/module_${steps}.ts` } }] };
     };
     const large = new ScriptedModel(script, { modelId: 'large', callIdPrefix: 'large_' });
     const small = new ScriptedModel(script, { modelId: 'small', callIdPrefix: 'small_' });
@@ -25,7 +33,9 @@ describe('vercel-ai: the step\'s model picks its budget, and commits reach onCom
       model: folding.wrapModel(large.model),
       prompt: 'Audit the repository.',
       tools: { read_file: readFileTool, ...folding.tools },
-      prepareStep: folding.composePrepareStep(({ stepNumber }) => (stepNumber >= SWITCH_AT_STEP ? { model: folding.wrapModel(small.model) } : undefined)),
+      prepareStep: folding.composePrepareStep(({ stepNumber }) =>
+        stepNumber >= SWITCH_AT_STEP ? { model: folding.wrapModel(small.model) } : undefined,
+      ),
       stopWhen: stepCountIs(READS + 5),
     });
     const rows = folding.runtime.view.ledger;

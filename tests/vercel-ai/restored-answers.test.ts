@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createFolding } from '../../adapters/vercel-ai/index.ts';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
-import type { StatusReport } from '../../core/actions/status-action.ts';
+import { createFolding } from '../../adapters/vercel-ai/index.ts';
 import type { SearchHit } from '../../core/actions/search-action.ts';
-import { runLoop } from './support/run-loop.ts';
+import type { StatusReport } from '../../core/actions/status-action.ts';
 import { readLoop } from '../../testing/vercel-ai/scripted-model.ts';
+import { runLoop } from './support/run-loop.ts';
 
 /**
  * A runtime reopened on a stored session (a new process) answers from the store at once:
@@ -15,7 +15,12 @@ describe('a restored runtime before its first request', () => {
   it('answers status and search from the stored folds', async () => {
     const store = new MemoryFoldStore();
     const contextWindow = 44_000;
-    const first = await runLoop({ kind: 'generateText', script: readLoop(30), maxSteps: 40, folding: { sessionId: 'restored', contextWindow, store } });
+    const first = await runLoop({
+      kind: 'generateText',
+      script: readLoop(30),
+      maxSteps: 40,
+      folding: { sessionId: 'restored', contextWindow, store },
+    });
     const before = first.folding.runtime;
     const shownBefore = before.view.visibleFolds.map((placed) => placed.record.id).sort();
     expect(shownBefore.length).toBeGreaterThan(3);

@@ -1,30 +1,48 @@
 import type { ModelMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { createFolding } from '../../adapters/vercel-ai/index.ts';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import { createFolding } from '../../adapters/vercel-ai/index.ts';
+import { readLoop } from '../../testing/vercel-ai/scripted-model.ts';
 import { extendsPrompt, pairingViolations } from './support/prompt-checks.ts';
 import { runLoop } from './support/run-loop.ts';
-import { readLoop } from '../../testing/vercel-ai/scripted-model.ts';
 
 const settings = { providerInputBudget: 40_000 };
 
 describe('resuming an AI SDK conversation from stored messages', () => {
   it('continues with the same folds from the store, not a fresh start', async () => {
     const store = new MemoryFoldStore();
-    const first = await runLoop({ kind: 'generateText', script: readLoop(30), maxSteps: 40, folding: { sessionId: 'resumed', settings, store } });
+    const first = await runLoop({
+      kind: 'generateText',
+      script: readLoop(30),
+      maxSteps: 40,
+      folding: { sessionId: 'resumed', settings, store },
+    });
     const standing = [...first.folding.runtime.view.lattice.allRecords()].map((record) => record.id).sort();
     expect(standing.length).toBeGreaterThan(3);
     const epoch = first.folding.runtime.view.memory.epoch;
     await first.folding.dispose();
 
     // What an application would store and load: plain JSON of the conversation so far.
-    const stored = JSON.parse(JSON.stringify([{ role: 'user', content: 'Audit the repository.' }, ...first.messages])) as ModelMessage[];
+    const stored = JSON.parse(
+      JSON.stringify([{ role: 'user', content: 'Audit the repository.' }, ...first.messages]),
+    ) as ModelMessage[];
     const history: ModelMessage[] = [...stored, { role: 'user', content: 'Continue with ten more modules.' }];
-    const second = await runLoop({ kind: 'generateText', script: readLoop(10), maxSteps: 15, folding: { sessionId: 'resumed', settings, store }, history });
+    const second = await runLoop({
+      kind: 'generateText',
+      script: readLoop(10),
+      maxSteps: 15,
+      folding: { sessionId: 'resumed', settings, store },
+      history,
+    });
     const runtime = second.folding.runtime;
 
     // The stored ids still name the same messages: every earlier fold is found and kept.
-    expect([...runtime.view.lattice.allRecords()].map((record) => record.id).filter((id) => standing.includes(id)).sort()).toEqual(standing);
+    expect(
+      [...runtime.view.lattice.allRecords()]
+        .map((record) => record.id)
+        .filter((id) => standing.includes(id))
+        .sort(),
+    ).toEqual(standing);
     expect(runtime.view.ledger[0]!.foldsLanded).toBe(0);
     expect(runtime.view.memory.epoch).toBeGreaterThanOrEqual(epoch);
     // The first prompt of the resumed call extends the last prompt of the first call byte for byte.
@@ -37,14 +55,25 @@ describe('resuming an AI SDK conversation from stored messages', () => {
 
   it('notices another conversation under a stored session id in a new call: a coded warning, and the stored folds stay', async () => {
     const store = new MemoryFoldStore();
-    const first = await runLoop({ kind: 'generateText', script: readLoop(30), maxSteps: 40, folding: { sessionId: 'reused', settings, store } });
+    const first = await runLoop({
+      kind: 'generateText',
+      script: readLoop(30),
+      maxSteps: 40,
+      folding: { sessionId: 'reused', settings, store },
+    });
     const standing = [...first.folding.runtime.view.lattice.allRecords()].map((record) => record.id).sort();
     expect(standing.length).toBeGreaterThan(3);
     await first.folding.dispose();
 
     const warnings: string[] = [];
     const history: ModelMessage[] = [{ role: 'user', content: 'A different task: summarise the changelog.' }];
-    const second = await runLoop({ kind: 'generateText', script: readLoop(3), maxSteps: 5, folding: { sessionId: 'reused', settings, store, onWarning: (warning) => warnings.push(warning) }, history });
+    const second = await runLoop({
+      kind: 'generateText',
+      script: readLoop(3),
+      maxSteps: 5,
+      folding: { sessionId: 'reused', settings, store, onWarning: (warning) => warnings.push(warning) },
+      history,
+    });
     expect(warnings.filter((warning) => warning.includes('[TRANSCRIPT.SESSION_MISMATCH]'))).toHaveLength(1);
     expect(second.folding.runtime.view.ledger[0]!.causes).toContain('transcript-changed');
     await second.folding.dispose();
@@ -55,7 +84,12 @@ describe('resuming an AI SDK conversation from stored messages', () => {
 
   it('reads the folds from the store under the same session id only (the control)', async () => {
     const store = new MemoryFoldStore();
-    const first = await runLoop({ kind: 'generateText', script: readLoop(30), maxSteps: 40, folding: { sessionId: 'original', settings, store } });
+    const first = await runLoop({
+      kind: 'generateText',
+      script: readLoop(30),
+      maxSteps: 40,
+      folding: { sessionId: 'original', settings, store },
+    });
     const standing = first.folding.runtime.view.lattice.size;
     expect(standing).toBeGreaterThan(3);
     await first.folding.dispose();
@@ -69,10 +103,23 @@ describe('resuming an AI SDK conversation from stored messages', () => {
 
   it('adopts a long history that never had folding: the first request already fits the budget', async () => {
     const store = new MemoryFoldStore();
-    const first = await runLoop({ kind: 'generateText', script: readLoop(30), maxSteps: 40, folding: { sessionId: 'unfolded-source', settings, store } });
+    const first = await runLoop({
+      kind: 'generateText',
+      script: readLoop(30),
+      maxSteps: 40,
+      folding: { sessionId: 'unfolded-source', settings, store },
+    });
     await first.folding.dispose();
-    const history = JSON.parse(JSON.stringify([{ role: 'user', content: 'Audit the repository.' }, ...first.messages])) as ModelMessage[];
-    const adopted = await runLoop({ kind: 'generateText', script: readLoop(2), maxSteps: 5, folding: { sessionId: 'adopted', settings, store }, history });
+    const history = JSON.parse(
+      JSON.stringify([{ role: 'user', content: 'Audit the repository.' }, ...first.messages]),
+    ) as ModelMessage[];
+    const adopted = await runLoop({
+      kind: 'generateText',
+      script: readLoop(2),
+      maxSteps: 5,
+      folding: { sessionId: 'adopted', settings, store },
+      history,
+    });
     expect(adopted.folding.runtime.view.ledger[0]!.foldsLanded).toBeGreaterThan(0);
     for (const call of adopted.model.calls) {
       expect(call.tokens).toBeLessThanOrEqual(settings.providerInputBudget);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PRICE_LIST } from '../../core/price-lists.ts';
 import { readLoop } from '../../testing/vercel-ai/scripted-model.ts';
-import { runLoop, type LoopRun } from './support/run-loop.ts';
+import { type LoopRun, runLoop } from './support/run-loop.ts';
 
 // A generateText loop reading one 9–14 KB file per step: about 3,300 tokens of inflow a request.
 const STEPS = 60;
@@ -12,12 +12,18 @@ const LARGE = 80_000;
 function dollars(run: LoopRun): number {
   const rates = DEFAULT_PRICE_LIST.base;
   let usd = 0;
-  for (const call of run.model.calls) usd += ((call.tokens - call.cacheRead) * rates.input + call.cacheRead * rates.cacheRead) / 1_000_000;
+  for (const call of run.model.calls)
+    usd += ((call.tokens - call.cacheRead) * rates.input + call.cacheRead * rates.cacheRead) / 1_000_000;
   return usd;
 }
 
 async function loopAt(budget: number, sessionId: string): Promise<LoopRun> {
-  return runLoop({ kind: 'generateText', script: readLoop(STEPS), maxSteps: STEPS + 5, folding: { sessionId, settings: { providerInputBudget: budget } } });
+  return runLoop({
+    kind: 'generateText',
+    script: readLoop(STEPS),
+    maxSteps: STEPS + 5,
+    folding: { sessionId, settings: { providerInputBudget: budget } },
+  });
 }
 
 describe('B3.2 the cost default at a small budget (docs/cost-scheduling.md, "Small budgets")', () => {

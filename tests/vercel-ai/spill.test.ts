@@ -1,13 +1,13 @@
 import { chmodSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { tool, type ModelMessage } from 'ai';
+import { type ModelMessage, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { FoldError } from '../../core/fold-error.ts';
 import { sha256Hex } from '../../core/hashing.ts';
-import { runLoop, type LoopKind } from './support/run-loop.ts';
-import { serializePrompt, type Script } from '../../testing/vercel-ai/scripted-model.ts';
+import { type Script, serializePrompt } from '../../testing/vercel-ai/scripted-model.ts';
+import { type LoopKind, runLoop } from './support/run-loop.ts';
 
 const BUDGET = 40_000;
 const RESULT_NEEDLE = 'NEEDLE-IN-THE-RESULT-7f3a';
@@ -15,7 +15,8 @@ const ARGUMENT_NEEDLE = 'NEEDLE-IN-THE-ARGUMENT-91c2';
 
 /** 400 KB of log lines with one needle in the middle: 111k tokens, almost three budgets. */
 const bigResult = (() => {
-  const line = (n: number) => `2026-12-01T08:00:${String(n % 60).padStart(2, '0')}Z worker ${n % 7} processed batch ${n} ok\n`;
+  const line = (n: number) =>
+    `2026-12-01T08:00:${String(n % 60).padStart(2, '0')}Z worker ${n % 7} processed batch ${n} ok\n`;
   let text = '';
   for (let n = 0; text.length < 200_000; n += 1) text += line(n);
   text += `${RESULT_NEEDLE}\n`;
@@ -27,8 +28,16 @@ const bigResult = (() => {
 const bigArgument = `${'a'.repeat(1_000_000)}${ARGUMENT_NEEDLE}${'z'.repeat(1_000_000)}`;
 
 const tools = {
-  read_log: tool({ description: 'Read the build log', inputSchema: z.object({ path: z.string() }), execute: async () => bigResult }),
-  write_file: tool({ description: 'Write a file', inputSchema: z.object({ path: z.string(), content: z.string() }), execute: async ({ content }) => `wrote ${content.length} bytes` }),
+  read_log: tool({
+    description: 'Read the build log',
+    inputSchema: z.object({ path: z.string() }),
+    execute: async () => bigResult,
+  }),
+  write_file: tool({
+    description: 'Write a file',
+    inputSchema: z.object({ path: z.string(), content: z.string() }),
+    execute: async ({ content }) => `wrote ${content.length} bytes`,
+  }),
 };
 
 /** Read the huge log, write the huge file, then find both needles and read one back. */
@@ -54,7 +63,12 @@ function foldToolResults(messages: readonly ModelMessage[]): string[] {
   for (const message of messages) {
     if (message.role !== 'tool') continue;
     for (const part of message.content) {
-      if (part.type === 'tool-result' && part.toolName === 'fold_context' && (part.output.type === 'text' || part.output.type === 'error-text')) texts.push(part.output.value);
+      if (
+        part.type === 'tool-result' &&
+        part.toolName === 'fold_context' &&
+        (part.output.type === 'text' || part.output.type === 'error-text')
+      )
+        texts.push(part.output.value);
     }
   }
   return texts;
@@ -64,7 +78,13 @@ describe.each<LoopKind>(['generateText', 'streamText'])('spill at ingestion thro
   it('a 400 KB result and a 2 MB argument do not end the loop; search finds their middles, peek returns their exact bytes, a tampered artifact is refused', async () => {
     const storeRoot = mkdtempSync(join(tmpdir(), 'pi-fold-spill-ai-'));
     const sessionId = `spill-${kind}`;
-    const run = await runLoop({ kind, script, maxSteps: 8, folding: { sessionId, store: 'fs', storeRoot, settings: { providerInputBudget: BUDGET } }, tools });
+    const run = await runLoop({
+      kind,
+      script,
+      maxSteps: 8,
+      folding: { sessionId, store: 'fs', storeRoot, settings: { providerInputBudget: BUDGET } },
+      tools,
+    });
     const { folding, model } = run;
     expect(run.errors).toEqual([]);
     expect(model.calls).toHaveLength(5);
@@ -77,10 +97,21 @@ describe.each<LoopKind>(['generateText', 'streamText'])('spill at ingestion thro
     // What the model saw: head, pointer and tail of each, not the middles.
     const lastPrompt = serializePrompt(model.calls.at(-1)!.prompt);
     // (Checked with test(): a failing toMatch would print the whole prompt.)
-    expect(/\[pi-fold spilled sp_[0-9a-f]{20}: this read_log result is 400\d{3} bytes/.test(lastPrompt), 'the result is spilled').toBe(true);
-    expect(/\[pi-fold spilled sp_[0-9a-f]{20}: argument \\"content\\" of this write_file call is 2000027 bytes/.test(lastPrompt), 'the argument is spilled').toBe(true);
+    expect(
+      /\[pi-fold spilled sp_[0-9a-f]{20}: this read_log result is 400\d{3} bytes/.test(lastPrompt),
+      'the result is spilled',
+    ).toBe(true);
+    expect(
+      /\[pi-fold spilled sp_[0-9a-f]{20}: argument \\"content\\" of this write_file call is 2000027 bytes/.test(
+        lastPrompt,
+      ),
+      'the argument is spilled',
+    ).toBe(true);
     const beforeSearching = serializePrompt(model.calls[2]!.prompt);
-    expect(beforeSearching.includes(RESULT_NEEDLE) || beforeSearching.includes(ARGUMENT_NEEDLE), 'the middles are not in the window').toBe(false);
+    expect(
+      beforeSearching.includes(RESULT_NEEDLE) || beforeSearching.includes(ARGUMENT_NEEDLE),
+      'the middles are not in the window',
+    ).toBe(false);
     expect(lastPrompt.length).toBeLessThan(60_000);
 
     // search found each needle in the exact, verified artifact.
@@ -91,13 +122,23 @@ describe.each<LoopKind>(['generateText', 'streamText'])('spill at ingestion thro
 
     // peek, slice by slice, returns the exact bytes of the spilled argument.
     const spills = [...lastPrompt.matchAll(/\[pi-fold spilled (sp_[0-9a-f]{20})/g)].map((match) => match[1]!);
-    const argumentId = spills.find((id) => folding.runtime.view.spills.pointer(id)!.bytes === Buffer.byteLength(bigArgument))!;
+    const argumentId = spills.find(
+      (id) => folding.runtime.view.spills.pointer(id)!.bytes === Buffer.byteLength(bigArgument),
+    )!;
     // Peek offsets are bytes into the peek text: the item starts after its header line.
     const pointer = folding.runtime.view.spills.pointer(argumentId)!;
-    let offset = Buffer.byteLength(`spill ${pointer.id} | ${pointer.bytes} bytes | sha256 ${pointer.sha256} verified\n`);
+    let offset = Buffer.byteLength(
+      `spill ${pointer.id} | ${pointer.bytes} bytes | sha256 ${pointer.sha256} verified\n`,
+    );
     let read = '';
     for (;;) {
-      const answer = await folding.runtime.act({ action: 'peek', id: argumentId, offset, bytes: 200_000, ephemeral: false });
+      const answer = await folding.runtime.act({
+        action: 'peek',
+        id: argumentId,
+        offset,
+        bytes: 200_000,
+        ephemeral: false,
+      });
       read += answer.text.slice(0, answer.text.lastIndexOf('\n[bytes '));
       const next = answer.data.nextOffset as number | undefined;
       if (next === undefined) break;
@@ -106,11 +147,25 @@ describe.each<LoopKind>(['generateText', 'streamText'])('spill at ingestion thro
     expect(read === bigArgument, 'peek returned the exact 2 MB').toBe(true);
     // The offsets handed out read what they promise: the pointer line's, the first omitted byte;
     // a search hit's, the needle.
-    const lineOffset = Number(new RegExp(`"id\\\\?":\\\\?"${argumentId}\\\\?",\\\\?"offset\\\\?":(\\d+)`).exec(lastPrompt)![1]);
-    const atLine = await folding.runtime.act({ action: 'peek', id: argumentId, offset: lineOffset, bytes: 1024, ephemeral: false });
+    const lineOffset = Number(
+      new RegExp(`"id\\\\?":\\\\?"${argumentId}\\\\?",\\\\?"offset\\\\?":(\\d+)`).exec(lastPrompt)![1],
+    );
+    const atLine = await folding.runtime.act({
+      action: 'peek',
+      id: argumentId,
+      offset: lineOffset,
+      bytes: 1024,
+      ephemeral: false,
+    });
     expect(atLine.text.startsWith(bigArgument.slice(pointer.headBytes, pointer.headBytes + 1000))).toBe(true);
     const hitOffset = Number(/"offset":(\d+)/.exec(argumentSearch!)![1]);
-    const atHit = await folding.runtime.act({ action: 'peek', id: argumentId, offset: hitOffset, bytes: 1024, ephemeral: false });
+    const atHit = await folding.runtime.act({
+      action: 'peek',
+      id: argumentId,
+      offset: hitOffset,
+      bytes: 1024,
+      ephemeral: false,
+    });
     expect(atHit.text).toContain(ARGUMENT_NEEDLE);
 
     // A tampered artifact is refused by name, and nothing of it is shown.
@@ -123,7 +178,9 @@ describe.each<LoopKind>(['generateText', 'streamText'])('spill at ingestion thro
     writeFileSync(join(directory, sha), bigResult.replace(RESULT_NEEDLE, 'NEEDLE-IN-THE-RESULT-0000'));
     const refused = await folding.runtime.act({ action: 'peek', id: resultId }).catch((error: unknown) => error);
     expect(FoldError.isInstance(refused) && refused.code).toBe('STORE.HASH_MISMATCH');
-    const searchRefused = await folding.runtime.act({ action: 'search', pattern: 'NEEDLE' }).catch((error: unknown) => error);
+    const searchRefused = await folding.runtime
+      .act({ action: 'search', pattern: 'NEEDLE' })
+      .catch((error: unknown) => error);
     expect(FoldError.isInstance(searchRefused) && searchRefused.code).toBe('STORE.HASH_MISMATCH');
     await folding.dispose();
   }, 120_000);

@@ -1,15 +1,17 @@
 import * as aiSdk from 'ai';
-import { generateText, stepCountIs, type ModelMessage } from 'ai';
+import { generateText, type ModelMessage, stepCountIs } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { createFolding } from '../../adapters/vercel-ai/index.ts';
 import { AI_SDK_MAJOR } from '../../adapters/vercel-ai/internal.ts';
-import { appendOnlyViolations, pairingViolations } from './support/prompt-checks.ts';
-import { readFileTool, readLoop, ScriptedModel } from '../../testing/vercel-ai/scripted-model.ts';
 import type { PromptRecord } from '../../adapters/vercel-ai/usage-middleware.ts';
+import { readFileTool, readLoop, ScriptedModel } from '../../testing/vercel-ai/scripted-model.ts';
+import { appendOnlyViolations, pairingViolations } from './support/prompt-checks.ts';
 
 /** ai@7's steering object, as far as this test uses it (absent from the ai@6 types the root compiles against). */
 interface Steering {
-  steer(message: string): Promise<{ type: 'delivered'; stepNumber: number } | { type: 'not-delivered'; reason: string }>;
+  steer(
+    message: string,
+  ): Promise<{ type: 'delivered'; stepNumber: number } | { type: 'not-delivered'; reason: string }>;
 }
 
 const STEER = 'Also read the tests folder before you answer.';
@@ -20,11 +22,17 @@ const STEER = 'Also read the tests folder before you answer.';
 // the compatibility job runs it (compat/node22).
 describe.runIf(AI_SDK_MAJOR === 7)('ai@7 steering through a folding loop', () => {
   it('delivers a steering message into the folded window and keeps it in every later unprojected history', async () => {
-    const createSteering = (aiSdk as unknown as { experimental_createSteering: () => Steering }).experimental_createSteering;
+    const createSteering = (aiSdk as unknown as { experimental_createSteering: () => Steering })
+      .experimental_createSteering;
     const steering = createSteering();
     const prompts: PromptRecord[] = [];
     const histories: ModelMessage[][] = [];
-    const folding = await createFolding({ store: 'memory', sessionId: 'steered', settings: { providerInputBudget: 40_000 }, onPrompt: (record) => prompts.push(record) });
+    const folding = await createFolding({
+      store: 'memory',
+      sessionId: 'steered',
+      settings: { providerInputBudget: 40_000 },
+      onPrompt: (record) => prompts.push(record),
+    });
     let outcome: ReturnType<Steering['steer']> | undefined;
     const model = new ScriptedModel(
       readLoop(16, ({ call }) => {
@@ -48,7 +56,8 @@ describe.runIf(AI_SDK_MAJOR === 7)('ai@7 steering through a folding loop', () =>
     } as Parameters<typeof generateText>[0]);
 
     expect(await outcome).toMatchObject({ type: 'delivered', stepNumber: 5 });
-    const steered = (messages: readonly unknown[]) => messages.filter((message) => JSON.stringify(message).includes(STEER)).length;
+    const steered = (messages: readonly unknown[]) =>
+      messages.filter((message) => JSON.stringify(message).includes(STEER)).length;
     // The model received it at the step it was delivered to, exactly once.
     expect(steered(model.calls[5]!.prompt)).toBe(1);
     // Every history from then on holds it once, after the response of the step it followed.

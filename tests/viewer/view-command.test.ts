@@ -1,18 +1,24 @@
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../bin/cli.ts';
-import { recordViewedSession, treeDigest, VIEWED_SESSION } from './support/viewed-session.ts';
 import type { LoopRun } from '../vercel-ai/support/run-loop.ts';
+import { recordViewedSession, treeDigest, VIEWED_SESSION } from './support/viewed-session.ts';
 
 function capture() {
   const lines = { out: [] as string[], error: [] as string[] };
-  return { lines, output: { out: (line: string) => lines.out.push(line), error: (line: string) => lines.error.push(line) } };
+  return {
+    lines,
+    output: { out: (line: string) => lines.out.push(line), error: (line: string) => lines.error.push(line) },
+  };
 }
 
 /** The JSON the page embeds for its script. */
-function pageData(html: string): { folds: { id: string; parts: { entryId?: string; sha256?: string; foldId?: string }[] }[]; sources: Record<string, string> } {
+function pageData(html: string): {
+  folds: { id: string; parts: { entryId?: string; sha256?: string; foldId?: string }[] }[];
+  sources: Record<string, string>;
+} {
   const match = /<script type="application\/json" id="viewer-data">([\s\S]*?)<\/script>/.exec(html);
   return JSON.parse(match![1]!);
 }
@@ -40,7 +46,9 @@ describe('pi-fold view', () => {
     expect((html.match(/<line class="commit"/g) ?? []).length).toBe(commits.length);
     for (const row of commits) expect(html).toContain(`data-request="${row.request}"`);
     const data = pageData(html);
-    const stored = readdirSync(join(root, 'sessions', VIEWED_SESSION, 'folds')).map((name) => name.replace(/\.json$/, ''));
+    const stored = readdirSync(join(root, 'sessions', VIEWED_SESSION, 'folds')).map((name) =>
+      name.replace(/\.json$/, ''),
+    );
     expect(data.folds.map((fold) => fold.id).sort()).toEqual(stored.sort());
     for (const fold of data.folds) {
       for (const part of fold.parts) {
@@ -57,13 +65,26 @@ describe('pi-fold view', () => {
     const out = join(root, '..', `missing-${Date.now()}.html`);
     const { lines, output } = capture();
     expect(await runCli(['view', root, '--session', 'no-such-session', '--out', out], output)).toBe(1);
-    expect(lines.error.join('\n')).toMatch(new RegExp(`has no session "no-such-session" \\(sessions: ${VIEWED_SESSION}\\)`));
+    expect(lines.error.join('\n')).toMatch(
+      new RegExp(`has no session "no-such-session" \\(sessions: ${VIEWED_SESSION}\\)`),
+    );
     expect(existsSync(out)).toBe(false);
   });
 
   it('refuses a damaged blob by name instead of showing unverified bytes', async () => {
     const { root: damaged, run: damagedRun } = await recordViewedSession(30);
-    const record = JSON.parse(readFileSync(join(damaged, 'sessions', VIEWED_SESSION, 'folds', readdirSync(join(damaged, 'sessions', VIEWED_SESSION, 'folds'))[0]!), 'utf8'));
+    const record = JSON.parse(
+      readFileSync(
+        join(
+          damaged,
+          'sessions',
+          VIEWED_SESSION,
+          'folds',
+          readdirSync(join(damaged, 'sessions', VIEWED_SESSION, 'folds'))[0]!,
+        ),
+        'utf8',
+      ),
+    );
     const entry = (record.body?.parts ?? record.parts).find((part: { kind: string }) => part.kind === 'entry');
     const blob = join(damaged, 'blobs', 'sha256', entry.sha256.slice(0, 2), entry.sha256);
     chmodSync(blob, 0o644);

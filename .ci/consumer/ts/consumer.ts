@@ -3,9 +3,9 @@
 import { FoldError, type FoldErrorCode, type FoldSettingsInput } from 'pi-fold';
 import type { FoldStore, TranscriptEntry } from 'pi-fold/ports';
 import { createFoldRuntime, type FoldRuntimeOptions } from 'pi-fold/runtime';
-import { MemoryFoldStore } from 'pi-fold/storage-memory';
 import { FsFoldStore } from 'pi-fold/storage-fs';
 import { KeyvFoldStore } from 'pi-fold/storage-keyv';
+import { MemoryFoldStore } from 'pi-fold/storage-memory';
 import { createSqliteFoldStore } from 'pi-fold/storage-sqlite';
 
 const options: FoldRuntimeOptions = { sessionId: 'typed', store: 'memory', settings: { providerInputBudget: 20_000 } };
@@ -15,12 +15,16 @@ const typedSettings: FoldSettingsInput = { scheduling: 'band', blacklistAutoFold
 // @ts-expect-error `maxTarget` is a member of `thresholds`, not a setting
 const misspelt: FoldRuntimeOptions = { sessionId: 'typed', settings: { ...typedSettings, maxTarget: 0.7 } };
 const { runtime, dispose } = await createFoldRuntime(options);
-const entries: TranscriptEntry[] = [{ id: 'u1', role: 'user', text: 'Read the parser.', bytes: '{"role":"user","content":"Read the parser."}' }];
+const entries: TranscriptEntry[] = [
+  { id: 'u1', role: 'user', text: 'Read the parser.', bytes: '{"role":"user","content":"Read the parser."}' },
+];
 const { messages } = await runtime.project(entries, { contextWindow: 200_000 });
 const status = await runtime.act({ action: 'status' });
 const firstLine: string = status.text.split('\n')[0] ?? '';
 const store: FoldStore = new MemoryFoldStore();
 const code: FoldErrorCode = 'HOST.PACKAGE_MISSING';
 const isMissingPackage = (error: unknown): boolean => FoldError.isInstance(error) && error.code === code;
-export { createSqliteFoldStore, firstLine, misspelt, FsFoldStore, isMissingPackage, KeyvFoldStore, messages, store };
+
+export { createSqliteFoldStore, FsFoldStore, firstLine, isMissingPackage, KeyvFoldStore, messages, misspelt, store };
+
 await dispose();

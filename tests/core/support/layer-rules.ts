@@ -12,7 +12,8 @@ import { join, relative, resolve, sep } from 'node:path';
 const PRODUCT_ROOMS = ['core', 'ports', 'application', 'adapters', 'composition', 'bin', 'lab', 'testing'];
 
 /** Host SDKs and wiring libraries the engine must not know. */
-const ENGINE_FORBIDDEN_PACKAGES = /^(tsyringe|reflect-metadata|keyv|@keyv\/|ai$|ai\/|@ai-sdk\/|@mariozechner\/|@earendil-works\/|typebox|zod)/;
+const ENGINE_FORBIDDEN_PACKAGES =
+  /^(tsyringe|reflect-metadata|keyv|@keyv\/|ai$|ai\/|@ai-sdk\/|@mariozechner\/|@earendil-works\/|typebox|zod)/;
 
 /**
  * Adapter-to-adapter imports that are part of the design: every store adapter may use the
@@ -44,14 +45,19 @@ function sourceFiles(directory: string): string[] {
   });
 }
 
-const IMPORT_PATTERN = /(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|import\s+['"]([^'"]+)['"]/g;
+const IMPORT_PATTERN =
+  /(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|import\s+['"]([^'"]+)['"]/g;
 
 function importsOf(root: string, path: string): ImportEdge[] {
   const file = relative(root, path).split(sep).join('/');
   return [...readFileSync(path, 'utf8').matchAll(IMPORT_PATTERN)].map((match) => {
     const specifier = match[1] ?? match[2] ?? match[3] ?? '';
     const isRelative = specifier.startsWith('.');
-    const target = isRelative ? relative(root, resolve(path, '..', specifier)).split(sep).join('/') : specifier;
+    const target = isRelative
+      ? relative(root, resolve(path, '..', specifier))
+          .split(sep)
+          .join('/')
+      : specifier;
     return { file, specifier, target, relative: isRelative };
   });
 }
@@ -59,7 +65,9 @@ function importsOf(root: string, path: string): ImportEdge[] {
 /** The room of a tree-relative path: `core`, `adapters/pi`, `bench/engine`, … */
 function roomOf(path: string): string {
   const [first, second] = path.split('/');
-  return (first === 'adapters' || first === 'bench') && second !== undefined && path.split('/').length > 2 ? `${first}/${second}` : (first ?? '');
+  return (first === 'adapters' || first === 'bench') && second !== undefined && path.split('/').length > 2
+    ? `${first}/${second}`
+    : (first ?? '');
 }
 
 const topOf = (room: string) => room.split('/')[0] ?? room;
@@ -87,7 +95,9 @@ function adapterRule(edge: ImportEdge, room: string): string | undefined {
   if (topOf(targetRoom) !== 'adapters' || targetRoom === room) return undefined;
   const from = room.slice('adapters/'.length);
   const to = targetRoom.slice('adapters/'.length);
-  const allowed = ALLOWED_ADAPTER_EDGES.some(([allowedFrom, allowedTo]) => (allowedFrom === '*' || allowedFrom === from) && allowedTo === to);
+  const allowed = ALLOWED_ADAPTER_EDGES.some(
+    ([allowedFrom, allowedTo]) => (allowedFrom === '*' || allowedFrom === from) && allowedTo === to,
+  );
   return allowed ? undefined : 'adapter-imports-no-other-adapter';
 }
 
@@ -105,7 +115,9 @@ function benchRule(edge: ImportEdge, room: string): string | undefined {
 function applicationRule(edge: ImportEdge, room: string): string | undefined {
   if (room !== 'application') return undefined;
   if (!edge.relative) return isNodeBuiltin(edge.specifier) ? undefined : 'application-imports-only-core-and-ports';
-  return ['application', 'core', 'ports'].includes(topOf(roomOf(edge.target))) ? undefined : 'application-imports-only-core-and-ports';
+  return ['application', 'core', 'ports'].includes(topOf(roomOf(edge.target)))
+    ? undefined
+    : 'application-imports-only-core-and-ports';
 }
 
 /** tsyringe is the composition root's business: no other shipped room imports it (or its metadata polyfill). */

@@ -1,7 +1,7 @@
-import type { FoldStore } from '../../../ports/fold-store.port.ts';
-import type { FoldRecord } from '../../../ports/fold-records.ts';
 import { FoldError } from '../../../core/fold-error.ts';
 import { readFoldSource } from '../../../core/fold-source.ts';
+import type { FoldRecord } from '../../../ports/fold-records.ts';
+import type { FoldStore } from '../../../ports/fold-store.port.ts';
 
 /** What auditing one session's committed folds against its transcript found. */
 export interface FoldAudit {
@@ -19,7 +19,11 @@ export interface FoldAudit {
  * the transcript's own bytes for that entry id. `transcriptBytes` maps entry ids to the
  * canonical bytes the host holds (the original the fold must give back).
  */
-export async function auditSessionFolds(store: FoldStore, sessionId: string, transcriptBytes: ReadonlyMap<string, string>): Promise<FoldAudit> {
+export async function auditSessionFolds(
+  store: FoldStore,
+  sessionId: string,
+  transcriptBytes: ReadonlyMap<string, string>,
+): Promise<FoldAudit> {
   const losses: string[] = [];
   const state = await store.loadState(sessionId);
   if (state === undefined) return { folds: 0, entriesCompared: 0, losses };
@@ -35,8 +39,10 @@ export async function auditSessionFolds(store: FoldStore, sessionId: string, tra
       const source = await readFoldSource(store, (id) => records.get(id), foldId);
       for (const entry of source) {
         const original = transcriptBytes.get(entry.entryId);
-        if (original === undefined) losses.push(`fold ${foldId} covers entry ${entry.entryId}, which the transcript does not hold`);
-        else if (original !== entry.bytes) losses.push(`fold ${foldId} gives back different bytes for entry ${entry.entryId}`);
+        if (original === undefined)
+          losses.push(`fold ${foldId} covers entry ${entry.entryId}, which the transcript does not hold`);
+        else if (original !== entry.bytes)
+          losses.push(`fold ${foldId} gives back different bytes for entry ${entry.entryId}`);
         else entriesCompared += 1;
       }
     } catch (error) {

@@ -20,24 +20,89 @@ export interface HostileCall {
 
 const VALID_ACTIONS: readonly string[] = ACTION_NAMES;
 
-const controlAndUnicode = fc.constantFrom('\u0000', '\u0007', '\r\n', '\u202e', '\u200b', '\ud83d\ude00', '\ud800', 'é', '\\', '"', '`$(rm -rf /)`', '%00', '\u001b[31m');
+const controlAndUnicode = fc.constantFrom(
+  '\u0000',
+  '\u0007',
+  '\r\n',
+  '\u202e',
+  '\u200b',
+  '\ud83d\ude00',
+  '\ud800',
+  'é',
+  '\\',
+  '"',
+  '`$(rm -rf /)`',
+  '%00',
+  '\u001b[31m',
+);
 /** Strings a model should never get anything from: paths, huge, control chars, lone surrogates. */
 const hostileString = fc.oneof(
-  fc.constantFrom('../../etc/passwd', '/etc/passwd', '..', '.', '', ' ', 'C:\\Windows\\system32', 'file:///etc/passwd', '~/.ssh/id_rsa', 'sessions/../../x', '__proto__', 'constructor', 'prototype', 'fold_' + '0'.repeat(24), 'fold_../../x', 'a'.repeat(257), 'NaN', 'null', '*', '%2e%2e%2f'),
+  fc.constantFrom(
+    '../../etc/passwd',
+    '/etc/passwd',
+    '..',
+    '.',
+    '',
+    ' ',
+    'C:\\Windows\\system32',
+    'file:///etc/passwd',
+    '~/.ssh/id_rsa',
+    'sessions/../../x',
+    '__proto__',
+    'constructor',
+    'prototype',
+    `fold_${'0'.repeat(24)}`,
+    'fold_../../x',
+    'a'.repeat(257),
+    'NaN',
+    'null',
+    '*',
+    '%2e%2e%2f',
+  ),
   fc.string({ maxLength: 40 }),
   fc.array(controlAndUnicode, { minLength: 1, maxLength: 6 }).map((parts) => parts.join('')),
   fc.integer({ min: 2_001, max: 120_000 }).map((length) => 'x'.repeat(length)),
 );
 /** Values of the wrong type for any field. */
-const wrongType = fc.constantFrom<unknown>(null, 0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, true, [], {}, { id: 'x' }, [1, 2], () => 'call me');
+const wrongType = fc.constantFrom<unknown>(
+  null,
+  0,
+  -1,
+  1.5,
+  Number.NaN,
+  Number.POSITIVE_INFINITY,
+  true,
+  [],
+  {},
+  { id: 'x' },
+  [1, 2],
+  () => 'call me',
+);
 
 const idValue: fc.Arbitrary<IdValue> = fc.oneof(
-  { weight: 8, arbitrary: fc.record({ live: fc.constantFrom<IdPool>('fold', 'fold', 'mark', 'mark', 'entry', 'foreign'), index: fc.nat(1_000) }) },
+  {
+    weight: 8,
+    arbitrary: fc.record({
+      live: fc.constantFrom<IdPool>('fold', 'fold', 'mark', 'mark', 'entry', 'foreign'),
+      index: fc.nat(1_000),
+    }),
+  },
   { weight: 3, arbitrary: hostileString.map((raw) => ({ raw })) },
   { weight: 1, arbitrary: wrongType.map((raw) => ({ raw })) },
 );
-const numberField = fc.oneof({ weight: 3, arbitrary: fc.integer({ min: 0, max: 60_000 }) }, { weight: 1, arbitrary: fc.integer({ min: -5, max: 300_000 }) }, { weight: 1, arbitrary: fc.constantFrom<unknown>(-1, Number.NaN, Number.POSITIVE_INFINITY, -0, 2 ** 53, 1e300, 0.5, '100', null) });
-const textField = fc.oneof({ weight: 4, arbitrary: fc.string({ minLength: 1, maxLength: 200 }) }, { weight: 2, arbitrary: hostileString }, { weight: 1, arbitrary: wrongType });
+const numberField = fc.oneof(
+  { weight: 3, arbitrary: fc.integer({ min: 0, max: 60_000 }) },
+  { weight: 1, arbitrary: fc.integer({ min: -5, max: 300_000 }) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom<unknown>(-1, Number.NaN, Number.POSITIVE_INFINITY, -0, 2 ** 53, 1e300, 0.5, '100', null),
+  },
+);
+const textField = fc.oneof(
+  { weight: 4, arbitrary: fc.string({ minLength: 1, maxLength: 200 }) },
+  { weight: 2, arbitrary: hostileString },
+  { weight: 1, arbitrary: wrongType },
+);
 
 const ALLOWED_FIELDS: Readonly<Record<string, readonly string[]>> = {
   status: ['detail'],
@@ -54,7 +119,18 @@ const ALLOWED_FIELDS: Readonly<Record<string, readonly string[]>> = {
 const anyFields = fc.record(
   {
     id: idValue,
-    ids: fc.oneof({ weight: 4, arbitrary: fc.array(idValue, { minLength: 1, maxLength: 4 }) }, { weight: 1, arbitrary: fc.constantFrom<unknown>([], Array.from({ length: 65 }, (_, n) => `e${n}`), 'e1', null) }),
+    ids: fc.oneof(
+      { weight: 4, arbitrary: fc.array(idValue, { minLength: 1, maxLength: 4 }) },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom<unknown>(
+          [],
+          Array.from({ length: 65 }, (_, n) => `e${n}`),
+          'e1',
+          null,
+        ),
+      },
+    ),
     text: textField,
     brief: textField,
     detail: fc.constantFrom<unknown>('summary', 'tree', 'TREE', 1, null),
@@ -71,14 +147,34 @@ const anyFields = fc.record(
  */
 export const hostileCall: fc.Arbitrary<HostileCall> = fc
   .record({
-    action: fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...VALID_ACTIONS) }, { weight: 1, arbitrary: fc.oneof(hostileString, wrongType, fc.constantFrom('STATUS', 'commit', 'fold', 'delete')) }),
+    action: fc.oneof(
+      { weight: 8, arbitrary: fc.constantFrom(...VALID_ACTIONS) },
+      {
+        weight: 1,
+        arbitrary: fc.oneof(hostileString, wrongType, fc.constantFrom('STATUS', 'commit', 'fold', 'delete')),
+      },
+    ),
     fields: anyFields,
     keepStrayFields: fc.integer({ min: 0, max: 9 }).map((roll) => roll === 0),
-    extra: fc.oneof({ weight: 12, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: fc.dictionary(fc.constantFrom('path', 'root', 'sessionId', 'constructor', 'prototype', 'commit', 'x'.repeat(60)), fc.oneof(hostileString, wrongType), { maxKeys: 2 }) }),
+    extra: fc.oneof(
+      { weight: 12, arbitrary: fc.constant({}) },
+      {
+        weight: 1,
+        arbitrary: fc.dictionary(
+          fc.constantFrom('path', 'root', 'sessionId', 'constructor', 'prototype', 'commit', 'x'.repeat(60)),
+          fc.oneof(hostileString, wrongType),
+          { maxKeys: 2 },
+        ),
+      },
+    ),
   })
   .map(({ action, fields, keepStrayFields, extra }) => {
-    const allowed = typeof action === 'string' && Object.hasOwn(ALLOWED_FIELDS, action) ? ALLOWED_FIELDS[action] : undefined;
-    const kept = keepStrayFields || allowed === undefined ? fields : Object.fromEntries(Object.entries(fields).filter(([key]) => allowed.includes(key)));
+    const allowed =
+      typeof action === 'string' && Object.hasOwn(ALLOWED_FIELDS, action) ? ALLOWED_FIELDS[action] : undefined;
+    const kept =
+      keepStrayFields || allowed === undefined
+        ? fields
+        : Object.fromEntries(Object.entries(fields).filter(([key]) => allowed.includes(key)));
     return { action, fields: kept, extra };
   });
 
@@ -102,11 +198,19 @@ function resolveId(value: IdValue, pools: Record<IdPool, readonly string[]>): un
 export function resolveCall(call: HostileCall, pools: Record<IdPool, readonly string[]>): Record<string, unknown> {
   const args: Record<string, unknown> = {};
   // Defined one by one so a "__proto__" key becomes an own property, as JSON.parse makes it.
-  for (const [key, value] of Object.entries(call.extra)) Object.defineProperty(args, key, { value, enumerable: true, configurable: true, writable: true });
+  for (const [key, value] of Object.entries(call.extra))
+    Object.defineProperty(args, key, { value, enumerable: true, configurable: true, writable: true });
   args.action = call.action;
   for (const [key, value] of Object.entries(call.fields)) {
     if (key === 'id') args.id = resolveId(value as IdValue, pools);
-    else if (key === 'ids') args.ids = Array.isArray(value) ? value.map((item) => (typeof item === 'object' && item !== null && ('live' in item || 'raw' in item) ? resolveId(item as IdValue, pools) : item)) : value;
+    else if (key === 'ids')
+      args.ids = Array.isArray(value)
+        ? value.map((item) =>
+            typeof item === 'object' && item !== null && ('live' in item || 'raw' in item)
+              ? resolveId(item as IdValue, pools)
+              : item,
+          )
+        : value;
     else args[key] = value;
   }
   return args;
@@ -114,7 +218,9 @@ export function resolveCall(call: HostileCall, pools: Record<IdPool, readonly st
 
 /** Everything a refusal must leave exactly as it was: memory, expansions, queued rewrites, the rendered window. */
 export function runtimeFingerprint(runtime: FoldRuntime): string {
-  const memory = stableStringify(runtime.view.memory.snapshot(runtime.view.lattice.expanded, runtime.view.estimator.calibration()));
+  const memory = stableStringify(
+    runtime.view.memory.snapshot(runtime.view.lattice.expanded, runtime.view.estimator.calibration()),
+  );
   const { messages } = { messages: runtime.view.pendingWindow() };
   return `${memory}\n${[...runtime.view.pendingCauses].sort().join(',')}\n${runtime.view.forcedCommit === undefined ? '' : 'forced'}\n${serialize(messages)}`;
 }
@@ -126,11 +232,20 @@ export function runtimeFingerprint(runtime: FoldRuntime): string {
 export function refusalProblems(error: unknown, args: Record<string, unknown>): string[] {
   const record = error as { code?: unknown; message?: unknown };
   const problems: string[] = [];
-  if (typeof record?.code !== 'string' || !(FOLD_ERROR_CODES as readonly string[]).includes(record.code)) problems.push(`refusal without a FoldError code: ${String(error).slice(0, 200)}`);
+  if (typeof record?.code !== 'string' || !(FOLD_ERROR_CODES as readonly string[]).includes(record.code))
+    problems.push(`refusal without a FoldError code: ${String(error).slice(0, 200)}`);
   const message = typeof record?.message === 'string' ? record.message : '';
   // An unknown action is blamed on "action"; otherwise the message must name the verb or a field it was given.
   const knownAction = typeof args.action === 'string' && VALID_ACTIONS.includes(args.action);
-  const names = knownAction ? [args.action as string, ...Object.keys(args).filter((key) => key !== 'action').map((key) => key.slice(0, 40))] : ['action'];
-  if (!names.some((name) => message.includes(name))) problems.push(`refusal "${message.slice(0, 160)}" names none of ${names.join(', ')}`);
+  const names = knownAction
+    ? [
+        args.action as string,
+        ...Object.keys(args)
+          .filter((key) => key !== 'action')
+          .map((key) => key.slice(0, 40)),
+      ]
+    : ['action'];
+  if (!names.some((name) => message.includes(name)))
+    problems.push(`refusal "${message.slice(0, 160)}" names none of ${names.join(', ')}`);
   return problems;
 }

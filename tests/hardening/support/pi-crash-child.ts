@@ -15,13 +15,18 @@ import { FsEvidenceStore } from '../../../adapters/storage-fs/fs-evidence-store.
 import { FsFoldStore } from '../../../adapters/storage-fs/fs-fold-store.ts';
 import type { Projection } from '../../../ports/projection-sink.port.ts';
 import { FaultyEvidenceStore, FaultyFoldStore, type WriteHooks } from '../../../testing/faulty-stores.ts';
+import { openScriptedPi, settle } from '../../../testing/pi/scripted-pi.ts';
 import { seededRandom } from '../../../testing/synthetic-session.ts';
 import { appendOnlyViolations, pairingViolations } from '../../../testing/window-checks.ts';
-import { openScriptedPi, settle } from '../../../testing/pi/scripted-pi.ts';
 import { readingScript, SMALL_BUDGET_SETTINGS, withoutHostOrphans } from './pi-sessions.ts';
 
 const [sessionDirectory, sessionFileArgument, seedText, slowText] = process.argv.slice(2);
-if (sessionDirectory === undefined || sessionFileArgument === undefined || seedText === undefined || slowText === undefined) {
+if (
+  sessionDirectory === undefined ||
+  sessionFileArgument === undefined ||
+  seedText === undefined ||
+  slowText === undefined
+) {
   console.error('usage: pi-crash-child.ts <sessionDirectory> <sessionFile|new> <seed> <slowMs>');
   process.exit(2);
 }
@@ -59,8 +64,14 @@ const pi = await openScriptedPi({
     projectionSink: {
       specificationVersion: 'v1',
       accept: (projection) => {
-        const pairing = sessionManager === undefined ? { violations: pairingViolations(projection.messages), orphans: 0 } : withoutHostOrphans(pairingViolations(projection.messages), sessionManager);
-        const found = [...(previous === undefined ? [] : appendOnlyViolations([previous, projection])), ...pairing.violations];
+        const pairing =
+          sessionManager === undefined
+            ? { violations: pairingViolations(projection.messages), orphans: 0 }
+            : withoutHostOrphans(pairingViolations(projection.messages), sessionManager);
+        const found = [
+          ...(previous === undefined ? [] : appendOnlyViolations([previous, projection])),
+          ...pairing.violations,
+        ];
         for (const violation of found) say(`violation ${violation}`);
         if (pairing.orphans > 0) say(`orphan ${pairing.orphans}`);
         previous = projection;

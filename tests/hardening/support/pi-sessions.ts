@@ -1,8 +1,8 @@
 import { join } from 'node:path';
+import type { SessionManager } from '@mariozechner/pi-coding-agent';
+import { PiEntryMapper } from '../../../adapters/pi/message-entries.ts';
 import { FsEvidenceStore } from '../../../adapters/storage-fs/fs-evidence-store.ts';
 import { FsFoldStore } from '../../../adapters/storage-fs/fs-fold-store.ts';
-import { PiEntryMapper } from '../../../adapters/pi/message-entries.ts';
-import type { SessionManager } from '@mariozechner/pi-coding-agent';
 import type { RecordedRequest, ScriptedReply } from '../../../testing/pi/scripted-pi.ts';
 
 /**
@@ -10,7 +10,10 @@ import type { RecordedRequest, ScriptedReply } from '../../../testing/pi/scripte
  * is spilled (docs/behaviour.md B6.2: so each one also writes evidence) but keeps 15 KB of itself in the
  * window, so the window still fills at about the pace of whole reads.
  */
-export const SMALL_BUDGET_SETTINGS = { providerInputBudget: 60_000, spill: { thresholdBytes: 16_384, keepBytes: 15_360 } } as const;
+export const SMALL_BUDGET_SETTINGS = {
+  providerInputBudget: 60_000,
+  spill: { thresholdBytes: 16_384, keepBytes: 15_360 },
+} as const;
 
 /** A tool result a little over the spill threshold (16 KiB), so each read also writes evidence. */
 export const READ_SIZE = 18_000;
@@ -19,7 +22,9 @@ export const READ_SIZE = 18_000;
  * The scripted model: for each prompt, read one blob per request `reads()` times, then answer
  * and stop. `reads` is asked at the start of every prompt, so a test can vary it per phase.
  */
-export function readingScript(reads: () => number): (request: RecordedRequest, history: readonly RecordedRequest[]) => ScriptedReply {
+export function readingScript(
+  reads: () => number,
+): (request: RecordedRequest, history: readonly RecordedRequest[]) => ScriptedReply {
   let count = 0;
   let seed = 0;
   return () => {
@@ -34,7 +39,11 @@ export function readingScript(reads: () => number): (request: RecordedRequest, h
 }
 
 /** The default stores a Pi session gets beside its session file (what registerPiFold builds). */
-export function sessionStores(sessionDirectory: string): { foldStore: FsFoldStore; evidenceStore: FsEvidenceStore; root: string } {
+export function sessionStores(sessionDirectory: string): {
+  foldStore: FsFoldStore;
+  evidenceStore: FsEvidenceStore;
+  root: string;
+} {
   const root = join(sessionDirectory, 'pi-fold');
   return { foldStore: new FsFoldStore({ root }), evidenceStore: new FsEvidenceStore({ root }), root };
 }
@@ -60,13 +69,17 @@ export function branchBytes(sessionManager: SessionManager): Map<string, string>
  * never made.
  * Returns the violations that remain and how many were excused.
  */
-export function withoutHostOrphans(violations: readonly string[], sessionManager: Pick<SessionManager, 'getBranch'>): { violations: string[]; orphans: number } {
+export function withoutHostOrphans(
+  violations: readonly string[],
+  sessionManager: Pick<SessionManager, 'getBranch'>,
+): { violations: string[]; orphans: number } {
   const answered = new Set<string>();
   const called = new Set<string>();
   for (const entry of sessionManager.getBranch()) {
     if (entry.type !== 'message') continue;
     if (entry.message.role === 'toolResult') answered.add(entry.message.toolCallId);
-    if (entry.message.role === 'assistant') for (const block of entry.message.content) if (block.type === 'toolCall') called.add(block.id);
+    if (entry.message.role === 'assistant')
+      for (const block of entry.message.content) if (block.type === 'toolCall') called.add(block.id);
   }
   const remaining: string[] = [];
   let orphans = 0;

@@ -1,4 +1,4 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { chmod, chown, mkdir } from 'node:fs/promises';
 import { createConnection } from 'node:net';
@@ -22,7 +22,8 @@ export interface PrivateServer {
 
 /** Why a private server cannot start here, or undefined when the binaries exist. */
 export function missingServerBinaries(): string | undefined {
-  if (!existsSync('/usr/bin/redis-server') && !existsSync('/usr/local/bin/redis-server')) return 'redis-server is not installed (apt-get install -y redis-server)';
+  if (!existsSync('/usr/bin/redis-server') && !existsSync('/usr/local/bin/redis-server'))
+    return 'redis-server is not installed (apt-get install -y redis-server)';
   if (postgresBin() === undefined) return 'postgresql is not installed (apt-get install -y postgresql)';
   return undefined;
 }
@@ -69,7 +70,24 @@ export async function startPrivateRedis(directory: string): Promise<PrivateServe
   const port = await freePort();
   let child: ChildProcess | undefined;
   const start = async () => {
-    child = spawn('redis-server', ['--bind', '127.0.0.1', '--port', String(port), '--dir', directory, '--save', '', '--appendonly', 'yes', '--appendfsync', 'always'], { stdio: 'ignore' });
+    child = spawn(
+      'redis-server',
+      [
+        '--bind',
+        '127.0.0.1',
+        '--port',
+        String(port),
+        '--dir',
+        directory,
+        '--save',
+        '',
+        '--appendonly',
+        'yes',
+        '--appendfsync',
+        'always',
+      ],
+      { stdio: 'ignore' },
+    );
     await waitForPort(port, true);
   };
   const stop = async () => {
@@ -90,7 +108,8 @@ export async function startPrivatePostgres(directory: string): Promise<PrivateSe
   if (bin === undefined) throw new Error('postgresql is not installed');
   const root = process.getuid?.() === 0;
   // PostgreSQL refuses to run as root: its cluster belongs to the postgres user.
-  const asPostgres = (command: string, args: string[]) => (root ? run('runuser', ['-u', 'postgres', '--', command, ...args]) : run(command, args));
+  const asPostgres = (command: string, args: string[]) =>
+    root ? run('runuser', ['-u', 'postgres', '--', command, ...args]) : run(command, args);
   await mkdir(directory, { recursive: true });
   if (root) {
     const { stdout } = await run('id', ['-u', 'postgres']);
@@ -102,7 +121,16 @@ export async function startPrivatePostgres(directory: string): Promise<PrivateSe
   await asPostgres(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8']);
   const port = await freePort();
   const start = async () => {
-    await asPostgres(join(bin, 'pg_ctl'), ['-D', data, '-l', join(directory, 'server.log'), '-w', '-o', `-c listen_addresses=127.0.0.1 -p ${port} -k ${directory} -c fsync=off`, 'start']);
+    await asPostgres(join(bin, 'pg_ctl'), [
+      '-D',
+      data,
+      '-l',
+      join(directory, 'server.log'),
+      '-w',
+      '-o',
+      `-c listen_addresses=127.0.0.1 -p ${port} -k ${directory} -c fsync=off`,
+      'start',
+    ]);
     await waitForPort(port, true);
   };
   // Immediate mode: the server dies the way a crashed or killed server does.

@@ -12,11 +12,24 @@ import Keyv from 'keyv';
  * makes that pool emit an unhandled 'error' that ends the whole process.
  */
 export function failFastRedisKeyv(url: string, namespace: string): Keyv {
-  const store = new KeyvRedis({ url, disableOfflineQueue: true, socket: { connectTimeout: 2_000, reconnectStrategy: (retries: number) => Math.min(50 * (retries + 1), 500) } }, { throwOnConnectError: true, throwOnErrors: true });
+  const store = new KeyvRedis(
+    {
+      url,
+      disableOfflineQueue: true,
+      socket: { connectTimeout: 2_000, reconnectStrategy: (retries: number) => Math.min(50 * (retries + 1), 500) },
+    },
+    { throwOnConnectError: true, throwOnErrors: true },
+  );
   return new Keyv({ store, namespace, throwOnErrors: true, useKeyPrefix: false });
 }
 
 export function failFastPostgresKeyv(url: string, namespace: string): Keyv {
-  const store = new KeyvPostgres({ uri: url, keySize: 512, table: 'pi_fold_test', idleTimeoutMillis: 1, connectionTimeoutMillis: 2_000 } as ConstructorParameters<typeof KeyvPostgres>[0]);
+  const store = new KeyvPostgres({
+    uri: url,
+    keySize: 512,
+    table: 'pi_fold_test',
+    idleTimeoutMillis: 1,
+    connectionTimeoutMillis: 2_000,
+  } as ConstructorParameters<typeof KeyvPostgres>[0]);
   return new Keyv({ store, namespace, throwOnErrors: true });
 }

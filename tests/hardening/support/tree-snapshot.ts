@@ -16,7 +16,13 @@ export async function snapshotTree(directory: string, skip: readonly string[] = 
     else if (info.isDirectory()) {
       snapshot.set(path, `dir ${(info.mode & 0o7777).toString(8)}`);
       for (const name of (await readdir(path)).sort()) await walk(join(path, name));
-    } else snapshot.set(path, `file ${(info.mode & 0o7777).toString(8)} ${info.mtimeMs} ${createHash('sha256').update(await readFile(path)).digest('hex')}`);
+    } else
+      snapshot.set(
+        path,
+        `file ${(info.mode & 0o7777).toString(8)} ${info.mtimeMs} ${createHash('sha256')
+          .update(await readFile(path))
+          .digest('hex')}`,
+      );
   };
   await walk(directory);
   return snapshot;
@@ -25,7 +31,8 @@ export async function snapshotTree(directory: string, skip: readonly string[] = 
 /** Paths added, removed or changed between two snapshots. */
 export function treeChanges(before: ReadonlyMap<string, string>, after: ReadonlyMap<string, string>): string[] {
   const changes: string[] = [];
-  for (const [path, value] of after) if (before.get(path) !== value) changes.push(`${before.has(path) ? 'changed' : 'created'} ${path}`);
+  for (const [path, value] of after)
+    if (before.get(path) !== value) changes.push(`${before.has(path) ? 'changed' : 'created'} ${path}`);
   for (const path of before.keys()) if (!after.has(path)) changes.push(`removed ${path}`);
   return changes;
 }

@@ -14,7 +14,9 @@ export default function dropOldResults(pi: ExtensionAPI): void {
     const messages = [...event.messages].reverse().map((message) => {
       if (message.role !== 'toolResult') return message;
       seen += 1;
-      return seen <= KEEP_RESULTS ? message : { ...message, content: [{ type: 'text' as const, text: '[result dropped by the example extension]' }] };
+      return seen <= KEEP_RESULTS
+        ? message
+        : { ...message, content: [{ type: 'text' as const, text: '[result dropped by the example extension]' }] };
     });
     return { messages: messages.reverse() };
   });

@@ -19,7 +19,8 @@ export function responsesInFile(path: string): { responses: number; malformed: n
       continue;
     }
     if (line.type === 'message' && line.message?.role === 'assistant') responses += 1;
-    if (line.type === 'assistant' && line.isSidechain !== true && line.message?.model !== '<synthetic>') ids.add(line.message?.id ?? line.uuid);
+    if (line.type === 'assistant' && line.isSidechain !== true && line.message?.model !== '<synthetic>')
+      ids.add(line.message?.id ?? line.uuid);
   }
   return { responses: responses + ids.size, malformed };
 }

@@ -9,7 +9,8 @@ import type { ExtensionAPI } from '@mariozechner/pi-coding-agent';
 export default function needsSessionFile(pi: ExtensionAPI): void {
   pi.on('tool_result', (_event, ctx) => {
     const file = ctx.sessionManager.getSessionFile();
-    if (file === undefined || !isAbsolute(file)) throw new Error(`this peer needs a Pi session file, got ${String(file)}`);
+    if (file === undefined || !isAbsolute(file))
+      throw new Error(`this peer needs a Pi session file, got ${String(file)}`);
     return undefined;
   });
 }

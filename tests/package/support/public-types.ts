@@ -8,12 +8,25 @@ import ts from 'typescript';
  * internal and `pi-fold/testing` count as public only for their own exports, not as a
  * place to name a public type from (internal ones not at all).
  */
-export function unexportedReachableTypes(root: string): { readonly missing: string[]; readonly checkedEntries: string[] } {
-  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, string | { import: string }> };
+export function unexportedReachableTypes(root: string): {
+  readonly missing: string[];
+  readonly checkedEntries: string[];
+} {
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    exports: Record<string, string | { import: string }>;
+  };
   const entries = Object.entries(manifest.exports)
-    .filter(([subpath, target]) => typeof target === 'object' && !subpath.endsWith('/internal') && subpath !== './internal')
-    .map(([, target]) => join(root, (target as { import: string }).import.replace(/^\.\/dist\//, '').replace(/\.js$/, '.ts')));
-  const config = ts.getParsedCommandLineOfConfigFile(join(root, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
+    .filter(
+      ([subpath, target]) => typeof target === 'object' && !subpath.endsWith('/internal') && subpath !== './internal',
+    )
+    .map(([, target]) =>
+      join(root, (target as { import: string }).import.replace(/^\.\/dist\//, '').replace(/\.js$/, '.ts')),
+    );
+  const config = ts.getParsedCommandLineOfConfigFile(
+    join(root, 'tsconfig.json'),
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined },
+  );
   const program = ts.createProgram(entries, { ...config!.options, noEmit: true });
   const checker = program.getTypeChecker();
   const inProject = (declaration: ts.Declaration) => {
@@ -31,7 +44,9 @@ export function unexportedReachableTypes(root: string): { readonly missing: stri
       roots.push(symbol);
       for (const declaration of symbol.declarations ?? []) {
         named.add(declaration);
-        if (ts.isTypeAliasDeclaration(declaration)) for (const target of checker.getTypeAtLocation(declaration).getSymbol()?.declarations ?? []) named.add(target);
+        if (ts.isTypeAliasDeclaration(declaration))
+          for (const target of checker.getTypeAtLocation(declaration).getSymbol()?.declarations ?? [])
+            named.add(target);
       }
     }
   }
@@ -40,7 +55,13 @@ export function unexportedReachableTypes(root: string): { readonly missing: stri
   const seen = new Set<ts.Type>();
   let via = '';
   const requireNamed = (symbol: ts.Symbol | undefined) => {
-    const declaration = symbol?.declarations?.find((candidate) => ts.isInterfaceDeclaration(candidate) || ts.isClassDeclaration(candidate) || ts.isTypeAliasDeclaration(candidate) || ts.isEnumDeclaration(candidate));
+    const declaration = symbol?.declarations?.find(
+      (candidate) =>
+        ts.isInterfaceDeclaration(candidate) ||
+        ts.isClassDeclaration(candidate) ||
+        ts.isTypeAliasDeclaration(candidate) ||
+        ts.isEnumDeclaration(candidate),
+    );
     if (declaration === undefined || !inProject(declaration) || named.has(declaration)) return;
     const name = `${symbol!.getName()} (${relative(root, declaration.getSourceFile().fileName)})`;
     if (!missing.has(name)) missing.set(name, via);
@@ -52,7 +73,9 @@ export function unexportedReachableTypes(root: string): { readonly missing: stri
     const visit = (node: ts.Node): void => {
       if (ts.isTypeReferenceNode(node)) {
         const symbol = checker.getSymbolAtLocation(node.typeName);
-        requireNamed(symbol !== undefined && symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol);
+        requireNamed(
+          symbol !== undefined && symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol,
+        );
       }
       ts.forEachChild(node, visit);
     };
@@ -65,13 +88,15 @@ export function unexportedReachableTypes(root: string): { readonly missing: stri
     if (type.aliasSymbol === undefined) requireNamed(type.getSymbol());
     // Arguments of a project alias are reachable; those of a library one (Pick, Omit) only
     // through the members it keeps, which the walk below visits.
-    if (type.aliasSymbol?.declarations?.some(inProject)) for (const argument of type.aliasTypeArguments ?? []) visitType(argument);
+    if (type.aliasSymbol?.declarations?.some(inProject))
+      for (const argument of type.aliasTypeArguments ?? []) visitType(argument);
     if (type.isUnionOrIntersection()) for (const part of type.types) visitType(part);
     if (type.flags & ts.TypeFlags.Object) {
       const declarations = type.getSymbol()?.declarations ?? type.aliasSymbol?.declarations ?? [];
       // Types from other packages (ai, Pi) are theirs to export; do not walk into them.
       if (declarations.length > 0 && !declarations.some(inProject)) return;
-      if ((type as ts.TypeReference).target !== undefined) for (const argument of checker.getTypeArguments(type as ts.TypeReference)) visitType(argument);
+      if ((type as ts.TypeReference).target !== undefined)
+        for (const argument of checker.getTypeArguments(type as ts.TypeReference)) visitType(argument);
       for (const property of checker.getPropertiesOfType(type)) {
         if (isHidden(property)) continue;
         const location = property.valueDeclaration ?? property.declarations?.[0];
@@ -92,18 +117,26 @@ export function unexportedReachableTypes(root: string): { readonly missing: stri
   };
   const visitSignature = (signature: ts.Signature) => {
     if (signature.declaration !== undefined) requireWrittenNames(signature.declaration);
-    for (const parameter of signature.getParameters()) for (const declaration of parameter.declarations ?? []) requireWrittenNames(declaration);
-    for (const parameter of signature.getParameters()) visitType(checker.getTypeOfSymbolAtLocation(parameter, parameter.valueDeclaration ?? parameter.declarations![0]!));
+    for (const parameter of signature.getParameters())
+      for (const declaration of parameter.declarations ?? []) requireWrittenNames(declaration);
+    for (const parameter of signature.getParameters())
+      visitType(
+        checker.getTypeOfSymbolAtLocation(parameter, parameter.valueDeclaration ?? parameter.declarations![0]!),
+      );
     visitType(signature.getReturnType());
   };
   for (const symbol of roots) {
     via = symbol.getName();
     const location = symbol.valueDeclaration ?? symbol.declarations?.[0];
     if (location === undefined) continue;
-    if (symbol.flags & (ts.SymbolFlags.Value | ts.SymbolFlags.Class)) visitType(checker.getTypeOfSymbolAtLocation(symbol, location));
+    if (symbol.flags & (ts.SymbolFlags.Value | ts.SymbolFlags.Class))
+      visitType(checker.getTypeOfSymbolAtLocation(symbol, location));
     if (symbol.flags & ts.SymbolFlags.Type) visitType(checker.getDeclaredTypeOfSymbol(symbol));
   }
-  return { missing: [...missing].map(([name, path]) => `${name} via ${path}`).sort(), checkedEntries: entries.map((entry) => relative(root, entry)) };
+  return {
+    missing: [...missing].map(([name, path]) => `${name} via ${path}`).sort(),
+    checkedEntries: entries.map((entry) => relative(root, entry)),
+  };
 }
 
 function isHidden(property: ts.Symbol): boolean {

@@ -17,7 +17,10 @@ interface AnthropicMessage {
 }
 
 /** What the scripted model does after seeing `conversation`: call fetch_blob once more, or answer. */
-export type ThreadScript = (conversation: readonly AnthropicMessage[], requestIndex: number) => { readonly call?: Record<string, unknown>; readonly text?: string };
+export type ThreadScript = (
+  conversation: readonly AnthropicMessage[],
+  requestIndex: number,
+) => { readonly call?: Record<string, unknown>; readonly text?: string };
 
 export interface AnthropicThreadServer {
   readonly baseUrl: string;
@@ -36,14 +39,21 @@ export async function startAnthropicThreadServer(script: ThreadScript): Promise<
   const held = new Map<string, readonly AnthropicMessage[]>();
   let replies = 0;
   const server = createServer((request, response) => {
-    void readJson(request).then((body) => answer(body, response), (error: unknown) => fail(response, 500, 'api_error', String(error)));
+    void readJson(request).then(
+      (body) => answer(body, response),
+      (error: unknown) => fail(response, 500, 'api_error', String(error)),
+    );
   });
 
-  function answer(body: { messages: AnthropicMessage[]; thread?: { type: 'create' | 'continue'; previous_message_id?: string } }, response: ServerResponse): void {
+  function answer(
+    body: { messages: AnthropicMessage[]; thread?: { type: 'create' | 'continue'; previous_message_id?: string } },
+    response: ServerResponse,
+  ): void {
     let conversation = body.messages;
     if (body.thread?.type === 'continue') {
       const previous = held.get(body.thread.previous_message_id ?? '');
-      if (previous === undefined) return fail(response, 400, 'invalid_request_error', 'thread cannot be continued', 'thread_not_found');
+      if (previous === undefined)
+        return fail(response, 400, 'invalid_request_error', 'thread cannot be continued', 'thread_not_found');
       held.delete(body.thread.previous_message_id!);
       conversation = [...previous, ...body.messages];
     }
@@ -52,22 +62,42 @@ export async function startAnthropicThreadServer(script: ThreadScript): Promise<
     const step = script(conversation, index);
     replies += 1;
     const id = `msg_local_${replies}`;
-    const content = step.call === undefined ? [{ type: 'text', text: step.text ?? 'done' }] : [{ type: 'tool_use', id: `toolu_local_${replies}`, name: 'fetch_blob', input: step.call }];
+    const content =
+      step.call === undefined
+        ? [{ type: 'text', text: step.text ?? 'done' }]
+        : [{ type: 'tool_use', id: `toolu_local_${replies}`, name: 'fetch_blob', input: step.call }];
     held.set(id, [...conversation, { role: 'assistant', content: content as AnthropicMessage['content'] }]);
     const inputTokens = Math.ceil(JSON.stringify(conversation).length / 4);
     response.writeHead(200, { 'content-type': 'text/event-stream' });
-    const send = (event: string, data: unknown) => response.write(`event: ${event}\ndata: ${JSON.stringify({ type: event, ...(data as object) })}\n\n`);
-    send('message_start', { message: { id, type: 'message', role: 'assistant', model: 'claude-local', content: [], stop_reason: null, usage: { input_tokens: inputTokens, output_tokens: 1 } } });
+    const send = (event: string, data: unknown) =>
+      response.write(`event: ${event}\ndata: ${JSON.stringify({ type: event, ...(data as object) })}\n\n`);
+    send('message_start', {
+      message: {
+        id,
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-local',
+        content: [],
+        stop_reason: null,
+        usage: { input_tokens: inputTokens, output_tokens: 1 },
+      },
+    });
     const block = content[0]!;
     if (block.type === 'tool_use') {
       send('content_block_start', { index: 0, content_block: { ...block, input: {} } });
-      send('content_block_delta', { index: 0, delta: { type: 'input_json_delta', partial_json: JSON.stringify(step.call) } });
+      send('content_block_delta', {
+        index: 0,
+        delta: { type: 'input_json_delta', partial_json: JSON.stringify(step.call) },
+      });
     } else {
       send('content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
       send('content_block_delta', { index: 0, delta: { type: 'text_delta', text: (block as { text: string }).text } });
     }
     send('content_block_stop', { index: 0 });
-    send('message_delta', { delta: { stop_reason: block.type === 'tool_use' ? 'tool_use' : 'end_turn' }, usage: { output_tokens: 12 } });
+    send('message_delta', {
+      delta: { stop_reason: block.type === 'tool_use' ? 'tool_use' : 'end_turn' },
+      usage: { output_tokens: 12 },
+    });
     send('message_stop', {});
     response.end();
   }
@@ -83,7 +113,12 @@ export async function startAnthropicThreadServer(script: ThreadScript): Promise<
 
 function fail(response: ServerResponse, status: number, type: string, message: string, errorCode?: string): void {
   response.writeHead(status, { 'content-type': 'application/json' });
-  response.end(JSON.stringify({ type: 'error', error: { type, message, ...(errorCode === undefined ? {} : { details: { error_code: errorCode } }) } }));
+  response.end(
+    JSON.stringify({
+      type: 'error',
+      error: { type, message, ...(errorCode === undefined ? {} : { details: { error_code: errorCode } }) },
+    }),
+  );
 }
 
 async function readJson(request: IncomingMessage): Promise<never> {

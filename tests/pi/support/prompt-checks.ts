@@ -15,7 +15,9 @@ export function assertPairing(request: RecordedRequest): void {
       expect([...open], `request ${request.index + 1}: calls without results`).toEqual([]);
       for (const block of message.content) if (block.type === 'toolCall') open.add(block.id);
     } else if (message.role === 'toolResult') {
-      expect(open.has(message.toolCallId), `request ${request.index + 1}: orphan result ${message.toolCallId}`).toBe(true);
+      expect(open.has(message.toolCallId), `request ${request.index + 1}: orphan result ${message.toolCallId}`).toBe(
+        true,
+      );
       open.delete(message.toolCallId);
     } else {
       expect([...open], `request ${request.index + 1}: a user message splits calls from results`).toEqual([]);

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const CHILD = fileURLToPath(new URL('./store-writer-child.ts', import.meta.url));
@@ -25,10 +25,28 @@ export interface WriterOptions {
 
 /** Run one writer child and collect its completed writes (parsed from whole lines only). */
 export function runWriter(options: WriterOptions): Promise<WriterReport> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', CHILD, options.backend, options.target, options.sessionId, String(options.seed), ...(options.count === undefined ? [] : [String(options.count)])], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const report = { blobs: [] as string[], folds: [] as { sessionId: string; foldId: string }[], states: [] as { sessionId: string; revision: number }[], stderr: '' };
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      CHILD,
+      options.backend,
+      options.target,
+      options.sessionId,
+      String(options.seed),
+      ...(options.count === undefined ? [] : [String(options.count)]),
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  const report = {
+    blobs: [] as string[],
+    folds: [] as { sessionId: string; foldId: string }[],
+    states: [] as { sessionId: string; revision: number }[],
+    stderr: '',
+  };
   let pending = '';
   child.stderr?.on('data', (chunk: Buffer) => (report.stderr += chunk.toString('utf8')));
   child.stdout?.on('data', (chunk: Buffer) => {
@@ -37,7 +55,8 @@ export function runWriter(options: WriterOptions): Promise<WriterReport> {
     pending = lines.pop() ?? '';
     for (const line of lines) {
       const [kind, first = '', second = ''] = line.split(' ');
-      if (kind === 'ready' && options.killAfterMs !== undefined) setTimeout(() => child.kill('SIGKILL'), options.killAfterMs);
+      if (kind === 'ready' && options.killAfterMs !== undefined)
+        setTimeout(() => child.kill('SIGKILL'), options.killAfterMs);
       else if (kind === 'blob') report.blobs.push(first);
       else if (kind === 'fold') report.folds.push({ sessionId: first, foldId: second });
       else if (kind === 'state') report.states.push({ sessionId: first, revision: Number(second) });

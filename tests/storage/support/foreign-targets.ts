@@ -1,5 +1,5 @@
-import { createRequire } from 'node:module';
 import { readdir, readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { createClient } from '@keyv/redis';
 import sqlite3 from 'sqlite3';
@@ -13,15 +13,19 @@ import { sha256Hex } from '../../../core/hashing.ts';
 /** A SQLite file with an application table of its own (rollback journal, as most apps leave it). */
 export async function foreignSqliteFile(path: string): Promise<void> {
   const database = new sqlite3.Database(path);
-  const run = (sql: string) => new Promise<void>((resolve, reject) => database.exec(sql, (error) => (error === null ? resolve() : reject(error))));
-  await run(`CREATE TABLE notes(id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes(body) VALUES ('keep me'), ('and me');`);
+  const run = (sql: string) =>
+    new Promise<void>((resolve, reject) => database.exec(sql, (error) => (error === null ? resolve() : reject(error))));
+  await run(
+    `CREATE TABLE notes(id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes(body) VALUES ('keep me'), ('and me');`,
+  );
   await new Promise<void>((resolve, reject) => database.close((error) => (error === null ? resolve() : reject(error))));
 }
 
 /** Content hash of every file in a directory (a SQLite file and any -wal/-shm beside it). */
 export async function filesChecksum(directory: string): Promise<string> {
   const lines: string[] = [];
-  for (const name of (await readdir(directory)).sort()) lines.push(`${name} ${sha256Hex(await readFile(join(directory, name)))}`);
+  for (const name of (await readdir(directory)).sort())
+    lines.push(`${name} ${sha256Hex(await readFile(join(directory, name)))}`);
   return lines.join('\n');
 }
 
@@ -34,7 +38,9 @@ interface PgClient {
 
 /** A plain PostgreSQL client (the one @keyv/postgres uses), for setting up and inspecting tables. */
 export async function postgresClient(url: string): Promise<PgClient> {
-  const pg = createRequire(createRequire(import.meta.url).resolve('@keyv/postgres'))('pg') as { Client: new (config: object) => PgClient };
+  const pg = createRequire(createRequire(import.meta.url).resolve('@keyv/postgres'))('pg') as {
+    Client: new (config: object) => PgClient;
+  };
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   return client;

@@ -18,5 +18,9 @@ const unique = () => randomBytes(6).toString('hex');
 export const localGcBackends: readonly LocalGcBackend[] = [
   { name: 'memory', runs: 60, fresh: () => new MemoryFoldStore() },
   { name: 'fs', runs: 12, fresh: (scratch) => new FsFoldStore({ root: join(scratch, `fs-${unique()}`) }) },
-  { name: 'sqlite', runs: 15, fresh: (scratch) => createSqliteFoldStore({ path: join(scratch, `gc-${unique()}.sqlite`) }) },
+  {
+    name: 'sqlite',
+    runs: 15,
+    fresh: (scratch) => createSqliteFoldStore({ path: join(scratch, `gc-${unique()}.sqlite`) }),
+  },
 ];

@@ -1,12 +1,12 @@
-import { expect } from 'vitest';
 import { randomBytes } from 'node:crypto';
+import { expect } from 'vitest';
 import { collectGarbage } from '../../../application/retention/store-gc.ts';
 import { readFoldSource } from '../../../core/fold-source.ts';
 import { sha256Hex } from '../../../core/hashing.ts';
 import type { FoldRecord } from '../../../ports/fold-records.ts';
 import type { FoldStore } from '../../../ports/fold-store.port.ts';
-import { backdateBlob } from './gc-clock.ts';
 import { runCliCaptured } from './cli-capture.ts';
+import { backdateBlob } from './gc-clock.ts';
 import { buildStore, firstUnreadableFold } from './gc-store-builder.ts';
 
 const TWO_HOURS = 2 * 60 * 60 * 1000;
@@ -70,14 +70,23 @@ export type WithStore = <Result>(use: (store: FoldStore) => Promise<Result>) => 
  * would be freed, and the store is unchanged (`snapshot` before and after are equal). Then a
  * real `pi-fold gc` frees exactly that and every fold still reads back.
  */
-export async function dryRunThenCollectScenario(withStore: WithStore, snapshot: (store: FoldStore) => Promise<string>, cliTarget: readonly string[]): Promise<{ freedBytes: number; freedBlobs: number }> {
+export async function dryRunThenCollectScenario(
+  withStore: WithStore,
+  snapshot: (store: FoldStore) => Promise<string>,
+  cliTarget: readonly string[],
+): Promise<{ freedBytes: number; freedBlobs: number }> {
   const built = await withStore((store) =>
     buildStore(
       store,
       {
         pool: ['alpha entry', 'beta entry', 'gamma entry', 'shared entry'],
         sessions: [
-          { trees: [{ parts: [{ entry: 0 }, { child: { parts: [{ entry: 1 }, { child: { parts: [{ entry: 3 }] } }] } }] }], withState: true },
+          {
+            trees: [
+              { parts: [{ entry: 0 }, { child: { parts: [{ entry: 1 }, { child: { parts: [{ entry: 3 }] } }] } }] },
+            ],
+            withState: true,
+          },
           { trees: [{ parts: [{ entry: 2 }, { entry: 3 }] }], withState: false },
         ],
         garbage: ['orphan one', 'orphan two', 'orphan three'],

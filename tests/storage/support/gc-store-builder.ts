@@ -27,7 +27,11 @@ const poolSize = 12;
 const foldTree: fc.Arbitrary<FoldTree> = fc.letrec<{ tree: FoldTree }>((tie) => ({
   tree: fc.record({
     parts: fc.array(
-      fc.oneof({ depthSize: 'small', withCrossShrink: true }, fc.record({ entry: fc.nat(poolSize - 1) }), fc.record({ child: tie('tree') })),
+      fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        fc.record({ entry: fc.nat(poolSize - 1) }),
+        fc.record({ child: tie('tree') }),
+      ),
       { minLength: 1, maxLength: 4 },
     ),
   }),
@@ -35,8 +39,14 @@ const foldTree: fc.Arbitrary<FoldTree> = fc.letrec<{ tree: FoldTree }>((tie) => 
 
 /** Random plans: 1–4 sessions of up to 4 trees each, a pool of entry texts, and garbage. */
 export const storePlan: fc.Arbitrary<StorePlan> = fc.record({
-  pool: fc.array(fc.string({ minLength: 1, maxLength: 300, unit: 'grapheme' }), { minLength: poolSize, maxLength: poolSize }),
-  sessions: fc.array(fc.record({ trees: fc.array(foldTree, { minLength: 0, maxLength: 4 }), withState: fc.boolean() }), { minLength: 1, maxLength: 4 }),
+  pool: fc.array(fc.string({ minLength: 1, maxLength: 300, unit: 'grapheme' }), {
+    minLength: poolSize,
+    maxLength: poolSize,
+  }),
+  sessions: fc.array(
+    fc.record({ trees: fc.array(foldTree, { minLength: 0, maxLength: 4 }), withState: fc.boolean() }),
+    { minLength: 1, maxLength: 4 },
+  ),
   garbage: fc.array(fc.string({ minLength: 1, maxLength: 400, unit: 'grapheme' }), { minLength: 0, maxLength: 8 }),
 });
 
@@ -130,7 +140,8 @@ export async function firstUnreadableFold(store: FoldStore, built: BuiltStore): 
       try {
         const entries = await readFoldSource(store, (id) => records.get(id), foldId);
         const actual = entries.map((entry) => entry.bytes);
-        if (actual.length !== texts.length || actual.some((bytes, index) => bytes !== texts[index])) return `${sessionId}/${foldId}: bytes differ`;
+        if (actual.length !== texts.length || actual.some((bytes, index) => bytes !== texts[index]))
+          return `${sessionId}/${foldId}: bytes differ`;
       } catch (error) {
         return `${sessionId}/${foldId}: ${(error as Error).message}`;
       }

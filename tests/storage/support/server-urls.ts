@@ -17,6 +17,7 @@ export function serverUrl(variable: string): ServerUrl {
   const url = process.env[variable];
   const required = process.env.CI === 'true';
   const missingReason = `${variable} is not set; start the server (see .ci/storage-servers.sh) and export its URL`;
-  if ((url === undefined || url === '') && !required) console.warn(`[pi-fold storage tests] skipping: ${missingReason}`);
+  if ((url === undefined || url === '') && !required)
+    console.warn(`[pi-fold storage tests] skipping: ${missingReason}`);
   return { url: url === '' ? undefined : url, missingReason, required };
 }

@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import KeyvPostgres from '@keyv/postgres';
 import KeyvRedis from '@keyv/redis';
 import Keyv from 'keyv';
+import type { FsFoldStore } from '../../../adapters/storage-fs/fs-fold-store.ts';
+import type { KeyvFoldStore } from '../../../adapters/storage-keyv/keyv-fold-store.ts';
+import { blobKey, evidenceKey } from '../../../adapters/storage-keyv/keyv-records.ts';
 import type { EvidenceStore } from '../../../ports/evidence-store.port.ts';
 import type { FoldStore } from '../../../ports/fold-store.port.ts';
-import { FsFoldStore } from '../../../adapters/storage-fs/fs-fold-store.ts';
-import { KeyvFoldStore } from '../../../adapters/storage-keyv/keyv-fold-store.ts';
-import { blobKey, evidenceKey } from '../../../adapters/storage-keyv/keyv-records.ts';
 
 /** A scratch directory for one test; removed by `removeScratch`. */
 export async function scratchDirectory(label: string): Promise<string> {
@@ -42,8 +42,10 @@ export async function corruptKeyvValue(keyv: Keyv, key: string): Promise<void> {
   await keyv.set(key, { ...value, base64: first + value.base64.slice(1) });
 }
 
-export const corruptKeyvBlob = async (store: FoldStore, sha256: string) => corruptKeyvValue((store as KeyvFoldStore).connection.keyv, blobKey(sha256));
-export const corruptKeyvArtifact = async (keyv: Keyv, _store: EvidenceStore, sessionId: string, sha256: string) => corruptKeyvValue(keyv, evidenceKey(sessionId, sha256));
+export const corruptKeyvBlob = async (store: FoldStore, sha256: string) =>
+  corruptKeyvValue((store as KeyvFoldStore).connection.keyv, blobKey(sha256));
+export const corruptKeyvArtifact = async (keyv: Keyv, _store: EvidenceStore, sessionId: string, sha256: string) =>
+  corruptKeyvValue(keyv, evidenceKey(sessionId, sha256));
 
 /** A namespace no other run shares, so tests on one server never see each other's keys. */
 export function runNamespace(): string {
@@ -57,5 +59,9 @@ export function redisKeyv(url: string, namespace: string): Keyv {
 
 /** A Keyv on PostgreSQL; keys reach ~420 chars (200-char ids), so the key column is widened. */
 export function postgresKeyv(url: string, namespace: string): Keyv {
-  return new Keyv({ store: new KeyvPostgres({ uri: url, keySize: 512, table: 'pi_fold_test' }), namespace, throwOnErrors: true });
+  return new Keyv({
+    store: new KeyvPostgres({ uri: url, keySize: 512, table: 'pi_fold_test' }),
+    namespace,
+    throwOnErrors: true,
+  });
 }

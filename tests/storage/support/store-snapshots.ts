@@ -1,7 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { sha256Hex } from '../../../core/hashing.ts';
 import type { KeyvFoldStore } from '../../../adapters/storage-keyv/keyv-fold-store.ts';
+import { sha256Hex } from '../../../core/hashing.ts';
 
 /** Every file under a directory with its mode, mtime and content hash, as one comparable string. */
 export async function directorySnapshot(root: string): Promise<string> {
@@ -11,7 +11,10 @@ export async function directorySnapshot(root: string): Promise<string> {
       const path = join(directory, name);
       const info = await stat(path);
       if (info.isDirectory()) await walk(path);
-      else lines.push(`${path.slice(root.length)} ${info.mode.toString(8)} ${info.mtimeMs} ${sha256Hex(await readFile(path))}`);
+      else
+        lines.push(
+          `${path.slice(root.length)} ${info.mode.toString(8)} ${info.mtimeMs} ${sha256Hex(await readFile(path))}`,
+        );
     }
   };
   await walk(root);

@@ -9,12 +9,12 @@
  */
 import { createHash } from 'node:crypto';
 import { FsFoldStore } from '../../../adapters/storage-fs/fs-fold-store.ts';
-import { createSqliteFoldStore } from '../../../adapters/storage-sqlite/create-sqlite-store.ts';
 import { KeyvFoldStore } from '../../../adapters/storage-keyv/keyv-fold-store.ts';
-import { postgresKeyv, redisKeyv } from './storage-backends.ts';
+import { createSqliteFoldStore } from '../../../adapters/storage-sqlite/create-sqlite-store.ts';
 import type { FoldStore } from '../../../ports/fold-store.port.ts';
-import { seededRandom } from '../../../testing/synthetic-session.ts';
 import { sampleEngineState, sampleFoldRecord } from '../../../testing/store-fixtures.ts';
+import { seededRandom } from '../../../testing/synthetic-session.ts';
+import { postgresKeyv, redisKeyv } from './storage-backends.ts';
 
 const [backend, target, sessionId, seedText, countText] = process.argv.slice(2);
 if (backend === undefined || target === undefined || sessionId === undefined || seedText === undefined) {
@@ -27,7 +27,10 @@ const store: FoldStore =
     ? new FsFoldStore({ root: target })
     : backend === 'sqlite'
       ? createSqliteFoldStore({ path: target })
-      : new KeyvFoldStore({ keyv: (backend === 'redis' ? redisKeyv : postgresKeyv)(serverUrl, namespace), ownsConnection: true });
+      : new KeyvFoldStore({
+          keyv: (backend === 'redis' ? redisKeyv : postgresKeyv)(serverUrl, namespace),
+          ownsConnection: true,
+        });
 const random = seededRandom(Number(seedText));
 const limit = countText === undefined ? Number.POSITIVE_INFINITY : Number(countText);
 const report = (line: string) => process.stdout.write(`${line}\n`);

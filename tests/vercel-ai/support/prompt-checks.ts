@@ -20,7 +20,8 @@ export function appendOnlyViolations(records: readonly PromptRecord[], ledger: r
     }
     if (extendsPrompt(previous.prompt, next.prompt)) continue;
     const row = rows.get(next.request);
-    if (row === undefined || row.causes.length === 0) violations.push(`prompt ${n} (request ${next.request}) rewrote the previous prompt without a recorded cause`);
+    if (row === undefined || row.causes.length === 0)
+      violations.push(`prompt ${n} (request ${next.request}) rewrote the previous prompt without a recorded cause`);
   }
   return violations;
 }
@@ -42,15 +43,20 @@ export function pairingViolations(prompt: ModelPrompt): string[] {
     if (message.role === 'tool') {
       for (const part of message.content) {
         if (part.type !== 'tool-result') continue;
-        if (!open.has(part.toolCallId)) violations.push(`message ${position} answers ${part.toolCallId}, which no open call asked for`);
+        if (!open.has(part.toolCallId))
+          violations.push(`message ${position} answers ${part.toolCallId}, which no open call asked for`);
         open.delete(part.toolCallId);
       }
       continue;
     }
-    if (open.size > 0) violations.push(`message ${position} (${message.role}) arrives while calls ${[...open].join(', ')} have no result`);
+    if (open.size > 0)
+      violations.push(
+        `message ${position} (${message.role}) arrives while calls ${[...open].join(', ')} have no result`,
+      );
     open = new Set();
     if (message.role === 'assistant') {
-      for (const part of message.content) if (part.type === 'tool-call' && part.providerExecuted !== true) open.add(part.toolCallId);
+      for (const part of message.content)
+        if (part.type === 'tool-call' && part.providerExecuted !== true) open.add(part.toolCallId);
     }
   }
   if (open.size > 0) violations.push(`the prompt ends while calls ${[...open].join(', ')} have no result`);

@@ -3,7 +3,9 @@ import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 
 /** Debian's Chromium (installed by .ci/run), or one named by PI_FOLD_CHROMIUM. */
 export function chromiumPath(): string | undefined {
-  const candidates = [process.env.PI_FOLD_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter((path): path is string => path !== undefined && path.length > 0);
+  const candidates = [process.env.PI_FOLD_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(
+    (path): path is string => path !== undefined && path.length > 0,
+  );
   return candidates.find((path) => existsSync(path));
 }
 
@@ -22,5 +24,9 @@ export async function openInBrowser(browser: Browser, file: string): Promise<{ p
 
 export async function launchBrowser(executablePath: string): Promise<Browser> {
   // Root in CI has no user namespace sandbox; the pages are our own files.
-  return puppeteer.launch({ executablePath, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  return puppeteer.launch({
+    executablePath,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  });
 }

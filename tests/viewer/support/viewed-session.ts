@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readLoop } from '../../../testing/vercel-ai/scripted-model.ts';
-import { runLoop, type LoopRun } from '../../vercel-ai/support/run-loop.ts';
+import { type LoopRun, runLoop } from '../../vercel-ai/support/run-loop.ts';
 
 export const VIEWED_SESSION = 'viewed-session';
 
@@ -11,9 +11,17 @@ export const VIEWED_SESSION = 'viewed-session';
  * A real AI SDK tool loop (generateText, MockLanguageModelV3) that folds into a filesystem
  * store, then is disposed so its request log is written: what a user's store holds.
  */
-export async function recordViewedSession(steps = 48, beforeDispose?: (run: LoopRun) => Promise<void>): Promise<{ root: string; run: LoopRun }> {
+export async function recordViewedSession(
+  steps = 48,
+  beforeDispose?: (run: LoopRun) => Promise<void>,
+): Promise<{ root: string; run: LoopRun }> {
   const root = mkdtempSync(join(tmpdir(), 'pi-fold-viewer-'));
-  const run = await runLoop({ kind: 'generateText', script: readLoop(steps), maxSteps: steps + 5, folding: { sessionId: VIEWED_SESSION, store: 'fs', storeRoot: root, settings: { providerInputBudget: 30_000 } } });
+  const run = await runLoop({
+    kind: 'generateText',
+    script: readLoop(steps),
+    maxSteps: steps + 5,
+    folding: { sessionId: VIEWED_SESSION, store: 'fs', storeRoot: root, settings: { providerInputBudget: 30_000 } },
+  });
   await beforeDispose?.(run);
   await run.folding.dispose();
   return { root, run };
