@@ -3,9 +3,10 @@
  *
  * Background writes start here rather than where they are asked for. A store may do part of a
  * write synchronously (the fs store makes its small-file calls that way, atomic-files.ts says
- * why), and started inside `project()` that part would run before the request goes out: a
- * 24 KB artifact cost a Pi request 1.5–3 ms (bench:pi's engine p50). Waiting one turn lets the
- * request leave first; whoever needs the write (a commit, `durable()`) still waits for it.
+ * why), and started inside `project()` that part would run before the request goes out, so
+ * every artifact written would lengthen the request that wrote it (bench:pi's engine p50 shows
+ * it). Waiting one turn lets the request leave first; whoever needs the write (a commit,
+ * `durable()`) still waits for it.
  */
 export function nextLoopTurn(): Promise<void> {
   return new Promise((resolve) => onNextLoopTurn(resolve));

@@ -14,9 +14,9 @@ import { OpenTelemetrySink } from './opentelemetry-sink.ts';
 /**
  * OpenTelemetry for a session opened while `@opentelemetry/api` is still loading.
  *
- * Loading the API evaluates some seventy modules (40–75 ms in `npm run bench:pi`); a host that
- * prompts as soon as pi-fold registers would otherwise wait that long inside its first model
- * request. Instead the session opens at once and what it reports meanwhile is held, then handed
+ * Loading the API evaluates some seventy modules, tens of milliseconds (`npm run bench:pi`
+ * measures it); a host that prompts as soon as pi-fold registers would otherwise wait that long
+ * inside its first model request. Instead the session opens at once and what it reports meanwhile is held, then handed
  * to the API in order when it arrives, spans with the times their events happened: what the
  * exporters see is what an API loaded up front would have seen. When the API turns out not to
  * be installed, or its load fails, what was held is dropped (a failed load is then reported by

@@ -28,7 +28,7 @@ const MIN_TEXT_CHARS = 12;
  * `onPayload`), and every text must still be in it whole, in order. Another extension's
  * `context` handler that runs after ours, or one that edits our messages in place or the
  * payload itself, leaves a text missing — also one that keeps a text's start and cuts the
- * rest (a fingerprint of the first chars used to miss that). A message-thread continuation
+ * rest, which a fingerprint of the first chars alone would miss. A message-thread continuation
  * carries only the newest messages; only those are looked for in it. Each problem is reported once per session;
  * later occurrences are only counted.
  */

@@ -11,10 +11,10 @@ import { basename, dirname, join } from 'node:path';
  * Only the fsyncs wait on the thread pool. Every other call (open, write, link, rename,
  * unlink, close) is made synchronously: on a local disk each is a few microseconds of page
  * cache work, while its promise form costs a thread-pool round trip that settles only when
- * the host's event loop next turns. A Pi session's loop turns a few times per request, so a
- * blob written through six awaited calls took 20-40 ms from start to end and a commit that
- * wrote a few dozen fell behind by a whole request (bench:pi, docs/storage.md). The disk's
- * real wait, the flush, still happens off the main thread.
+ * the host's event loop next turns. A Pi session's loop turns only a few times per request, so
+ * a blob written through six awaited calls would wait on six turns, and a commit that writes a
+ * few dozen would fall behind by whole requests (`npm run bench:pi` measures it, docs/storage.md).
+ * The disk's real wait, the flush, still happens off the main thread.
  */
 
 /** Prefix of temp files; readers and listings skip names that start with it. */

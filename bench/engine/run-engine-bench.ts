@@ -1,6 +1,6 @@
 /**
- * Engine micro-benchmarks (`npm run bench:engine`). Figures, not pass/fail: the targets
- * from the core issue are printed beside each measurement.
+ * Engine micro-benchmarks (`npm run bench:engine`). Figures, not pass/fail: each
+ * measurement is printed beside its target.
  */
 import { createHash } from 'node:crypto';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';

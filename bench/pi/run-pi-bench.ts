@@ -5,7 +5,7 @@
  * a 170k-token window. Also every other pi-fold hook the request went through (time-hooks.ts):
  * the sum is what pi-fold holds Pi up per request wherever its work sits, so it compares
  * builds that do the same work in different hooks. Run: `npm run bench:pi` (`-- --like-before`:
- * the work d7f14a5 did, see like-before-argument.ts).
+ * the core work alone, see like-before-argument.ts).
  */
 import { PiEntryMapper } from '../../adapters/pi/message-entries.ts';
 import { OwnershipMonitor } from '../../adapters/pi/ownership-monitor.ts';
@@ -125,7 +125,7 @@ async function main(): Promise<void> {
   const replyOn = replyOnArgument();
   const likeBefore = likeBeforeArgument();
   if (likeBefore && process.argv.includes('--scheduling'))
-    throw new Error('--like-before sets the scheduling (band, as d7f14a5 had it); drop --scheduling');
+    throw new Error('--like-before sets the scheduling (band); drop --scheduling');
   const hooks = emptyHookTimes();
   const hook = hooks.context;
   const { mapping, engine, ownership } = timeAdapterSteps();
@@ -147,7 +147,7 @@ async function main(): Promise<void> {
   const commits = pi.ledger.filter((row) => row.foldsLanded > 0).length;
   const rewrites = pi.ledger.filter((row) => row.causes.length > 0).length;
   console.log(
-    `pi adapter benchmark: ${pi.requests.length} requests, ${RESULT_BYTES} B tool results, ${WINDOW}-token window, scripted replies on: ${replyOn}${likeBefore ? ', like d7f14a5 (band, no spill, no OpenTelemetry, no request log)' : ''} (Node ${process.version})`,
+    `pi adapter benchmark: ${pi.requests.length} requests, ${RESULT_BYTES} B tool results, ${WINDOW}-token window, scripted replies on: ${replyOn}${likeBefore ? ', core work alone (band, no spill, no OpenTelemetry, no request log)' : ''} (Node ${process.version})`,
   );
   console.log(summary('context hook (mapping + engine)', hook));
   console.log(

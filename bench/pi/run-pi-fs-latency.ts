@@ -4,7 +4,7 @@
  * request it receives. Reference: the same scripted session with no pi-fold loaded (the host
  * alone); pi-fold's share is the difference. Every tool result is over the spill threshold,
  * so every request writes an artifact; the commit requests are reported on their own. The
- * target (issue 17 item 8): p99 at most 25 ms and mean at most 5 ms above the host's own.
+ * target: p99 at most 25 ms and mean at most 5 ms above the host's own.
  * Run: `npm run bench:pi` (after the hook benchmark).
  */
 import { mkdtempSync, rmSync } from 'node:fs';

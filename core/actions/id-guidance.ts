@@ -6,7 +6,7 @@ import type { EngineMemoryView, FoldLatticeView, TranscriptIndexView } from '../
  * Ids the agent meets in the window are of three kinds (entries, pending marks, committed
  * folds), and a verb that takes one kind should either accept another kind's id for what it
  * covers or say truly why not, naming ids that would work: an agent told only "unknown id"
- * or "still raw" guesses again (issue 17: eight to twelve refused peeks in a row).
+ * or "still raw" guesses again, and may spend many refused calls in a row doing so.
  */
 
 /** What the id-guidance helpers read: the branch, the forest and the marks. */

@@ -134,7 +134,7 @@ function resultBytes(
  * JSON escapes each char on its own, so the pieces' literals joined are the whole text's
  * literal. Quoting the joined text costs several times more: the pointer line's '…' makes it
  * a two-byte string, which V8 quotes char by char, where the head and tail keep the one-byte
- * form most tool output has (on a 24 KB result of words: about 53 against 27 µs, measured alone).
+ * form most tool output has.
  */
 function quotedShown({ head, line, tail }: Pick<SpillPieces, 'head' | 'line' | 'tail'>): string {
   return `${JSON.stringify(head).slice(0, -1)}\\n${JSON.stringify(line).slice(1, -1)}\\n${JSON.stringify(tail).slice(1)}`;

@@ -5,8 +5,8 @@ const count = (value: number, noun: string, plural = `${noun}s`): string =>
   `${integer(value)} ${value === 1 ? noun : plural}`;
 
 /**
- * One arm's "bytes lost" in words, as the text table, the HTML report and the issue's replay
- * target read it: for a fold arm, of how many folded (and spilled) bytes; for an arm Pi's
+ * One arm's "bytes lost" in words, as the text table, the HTML report and the replay
+ * reports read it: for a fold arm, of how many folded (and spilled) bytes; for an arm Pi's
  * compaction managed, what the compaction summarised away, which nothing can give back.
  */
 export function bytesLostLine(arm: string, bytes: ByteAccounting): string {

@@ -25,7 +25,7 @@ export interface FrontPoint {
 /** The front of a run and what it says about the default. */
 export interface CostRecoveryFront {
   readonly points: readonly FrontPoint[];
-  /** Arms cheaper than the default that lose nothing with no more recovery reads (the test; empty: the default holds). */
+  /** Arms cheaper than the default that lose nothing with no more recovery reads (the default's test; empty: the default holds). */
   readonly cheaperThanDefault: readonly ArmName[];
   /** Undefined when the run has no finished default arm. */
   readonly defaultOnFront?: boolean;
@@ -63,7 +63,7 @@ function dominates(a: Omit<FrontPoint, 'onFront'>, b: Omit<FrontPoint, 'onFront'
  * The cost/recovery front among the arms that finished within the provider's cap (the
  * oracle, which has none, is the recall reference, not a policy): an arm is on it when no other such arm is at most as dear,
  * loses at most as many questions and needs at most as many recovery reads, and is better
- * in one of them (costs within 0.1% tie). The default passes the issue's test when no arm is both cheaper than it
+ * in one of them (costs within 0.1% tie). The default passes the test when no arm is both cheaper than it
  * and loses nothing with no more recovery reads.
  */
 export function costRecoveryFront(

@@ -4,7 +4,7 @@ import { FoldError } from '../../core/fold-error.ts';
 import type { FoldRuntime } from '../../core/fold-runtime.ts';
 import { driveSession } from '../support/drive-session.ts';
 
-/** Issue 17 items 7 and 10: the agent is pointed at ids that work, and pin takes the ids it sees. */
+/** The agent is pointed at ids that work, and pin takes the ids it sees. */
 let runtime: FoldRuntime;
 
 beforeEach(async () => {
