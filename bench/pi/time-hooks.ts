@@ -20,7 +20,7 @@ export function emptyHookTimes(): HookTimes {
   return { context: [], everyHook: [], otherHooks: new Map() };
 }
 
-/** The other hooks' totals as one line, largest first: `tool_result 552.5 ms, …`. */
+/** The other hooks' totals as one line, largest first: `<hook> <total> ms, …`, or `none`. */
 export function otherHooksLine(times: HookTimes): string {
   const totals = [...times.otherHooks].sort((a, b) => b[1] - a[1]);
   return totals.length === 0 ? 'none' : totals.map(([event, ms]) => `${event} ${ms.toFixed(1)} ms`).join(', ');
