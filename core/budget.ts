@@ -1,5 +1,6 @@
 import type { CalibrationSampleV1 } from '../ports/fold-records.ts';
 import { FoldError } from './fold-error.ts';
+import type { StrayResults } from './transcript-index.ts';
 
 /**
  * docs/behaviour.md I6: the refusal of a request over the budget, saying which case it is: a commit the store
@@ -10,19 +11,34 @@ export function budgetExceeded(input: {
   budgetTokens: number;
   request: number;
   refusedStore: string | undefined;
+  /** Results held raw because they answer no open call; named when they are part of the cause. */
+  strayResults?: StrayResults;
 }): FoldError {
-  const { estimatedTokens, budgetTokens, request, refusedStore } = input;
+  const { estimatedTokens, budgetTokens, request, refusedStore, strayResults } = input;
   const why =
     refusedStore !== undefined
       ? `the ${refusedStore} store refused the commit that would have made room`
-      : 'no lossless fold can make room (pinned, protected or open material fills the window)';
+      : `no lossless fold can make room (${heldRawMaterial(strayResults)} fills the window)`;
   return new FoldError(
     'BUDGET.EXCEEDED',
     `the request would carry about ${estimatedTokens} tokens against a budget of ${budgetTokens}, and ${why}`,
     {
-      details: { estimatedTokens, budgetTokens, request, commitRefusedByStore: refusedStore !== undefined },
+      details: {
+        estimatedTokens,
+        budgetTokens,
+        request,
+        commitRefusedByStore: refusedStore !== undefined,
+        ...(strayResults !== undefined && strayResults.count > 0 ? { strayResults: strayResults.count } : {}),
+      },
     },
   );
+}
+
+// docs/behaviour.md I3: a result with no call before it cannot fold without being stranded, so
+// it stays raw like protected material; a host that never pinned anything must hear which.
+function heldRawMaterial(stray: StrayResults | undefined): string {
+  if (stray === undefined || stray.count === 0) return 'pinned, protected or open material';
+  return `${stray.count} tool result${stray.count === 1 ? '' : 's'} answering no call made just before ${stray.count === 1 ? 'it' : 'them'} (${stray.chars} chars, first entry "${stray.firstEntryId}"), which cannot fold without being stranded, with any pinned, protected or open material`;
 }
 
 /** Output reservation taken out of a model window when no explicit budget is given. */

@@ -1,5 +1,6 @@
 import type { TranscriptEntry } from '../ports/transcript-source.port.ts';
 import { FoldError } from './fold-error.ts';
+import { loneSurrogateIndex } from './well-formed-text.ts';
 
 const SHA256_PATTERN = /^[0-9a-f]{64}$/;
 
@@ -42,6 +43,8 @@ export function describeEntryProblem(entry: TranscriptEntry): string | undefined
   if (typeof entry.bytes !== 'string') return 'bytes must be a string';
   if (entry.bytes.includes('\n')) return 'bytes must be single-line (canonical JSON never contains a raw newline)';
   if (typeof entry.text !== 'string') return 'text must be a string';
+  const unpaired = loneSurrogateProblem(entry);
+  if (unpaired !== undefined) return unpaired;
   if (entry.sha256 !== undefined && !SHA256_PATTERN.test(entry.sha256)) return 'sha256 must be 64 lowercase hex chars';
   if (entry.contentChars !== undefined && !isContentCount(entry.contentChars)) {
     return `contentChars must be a non-negative integer of at most ${MAX_CONTENT_CHARS}, got ${String(entry.contentChars)}`;
@@ -53,6 +56,19 @@ export function describeEntryProblem(entry: TranscriptEntry): string | undefined
     for (const call of entry.toolCalls) {
       if (typeof call?.id !== 'string' || typeof call.name !== 'string' || typeof call.argumentsJson !== 'string')
         return 'each tool call needs string id, name and argumentsJson';
+    }
+  }
+  return undefined;
+}
+
+// docs/behaviour.md I2: bytes are stored as UTF-8 and must read back exactly as given, which a
+// lone surrogate cannot; text is refused alike, so no brief shows what no read can return.
+function loneSurrogateProblem(entry: TranscriptEntry): string | undefined {
+  for (const field of ['bytes', 'text'] as const) {
+    const at = loneSurrogateIndex(entry[field]);
+    if (at >= 0) {
+      const unit = entry[field].charCodeAt(at).toString(16).toUpperCase();
+      return `${field} holds an unpaired surrogate (U+${unit}) at char ${at}, which UTF-8 cannot store, so it would not read back as given; escape it in the bytes (JSON.stringify writes \\u${unit.toLowerCase()}) or replace it`;
     }
   }
   return undefined;

@@ -32,6 +32,14 @@ export interface Unit {
   readonly pendingCallIds: Set<string>;
 }
 
+/** The tool results a window keeps raw because they answer no open call (TranscriptIndex.strayResults). */
+export interface StrayResults {
+  readonly count: number;
+  /** Window chars they occupy. */
+  readonly chars: number;
+  readonly firstEntryId: string | undefined;
+}
+
 /** What changed since the previous read. */
 export interface IngestResult {
   /** First entry index that differs from what was known, when the host rewrote history. */
@@ -96,6 +104,24 @@ export class TranscriptIndex {
 
   get length(): number {
     return this.entries.length;
+  }
+
+  /**
+   * Tool results that answer no call just before them (a host file that lost the call, or a
+   * result that came after something else): kept raw as protected units, since folding
+   * them would strand them (docs/behaviour.md I3). Walked only to name them in a refusal.
+   */
+  strayResults(): StrayResults {
+    let count = 0;
+    let chars = 0;
+    let firstEntryId: string | undefined;
+    for (const unit of this.units) {
+      if (unit.kind !== 'orphan-result') continue;
+      count += 1;
+      chars += unit.chars;
+      firstEntryId ??= this.entries[unit.first]?.id;
+    }
+    return { count, chars, firstEntryId };
   }
 
   positionOf(entryId: string): number | undefined {

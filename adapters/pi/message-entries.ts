@@ -2,6 +2,7 @@ import type { AgentMessage } from '@mariozechner/pi-agent-core';
 import type { SessionEntry } from '@mariozechner/pi-coding-agent';
 import { isContentCount } from '../../core/entry-validation.ts';
 import { sha256Hex, stableStringify } from '../../core/hashing.ts';
+import { replaceLoneSurrogates } from '../../core/well-formed-text.ts';
 import type { EntryRole, ToolCallReference, TranscriptEntry } from '../../ports/transcript-source.port.ts';
 
 /** The transcript of one context event, with the event's own message for every entry id. */
@@ -146,7 +147,9 @@ function buildEntry(
     role,
     bytes,
     sha256,
-    text: readableText(message),
+    // The bytes are JSON, which escapes a lone surrogate exactly; the text is only read
+    // (briefs), so one there becomes U+FFFD rather than refuse the message (docs/behaviour.md I2).
+    text: replaceLoneSurrogates(readableText(message)),
     contentChars: countedOrBytes(contentChars(message), bytes),
     ...(isProtected ? { protected: true } : {}),
   };

@@ -1,5 +1,6 @@
 import type { ModelMessage, ToolApprovalResponse, ToolModelMessage, ToolResultPart } from 'ai';
 import { sha256Hex } from '../../core/hashing.ts';
+import { replaceLoneSurrogates } from '../../core/well-formed-text.ts';
 import type { EntryRole, TranscriptEntry } from '../../ports/transcript-source.port.ts';
 import { canonicalBytes, messageText, toolOutputText } from './canonical-message.ts';
 
@@ -98,7 +99,9 @@ function draft(
   source: EntrySource,
   rest: EntryDraft['rest'] = {},
 ): EntryDraft {
-  return { role, prefix, bytes, sha256: sha256Hex(bytes), text, source, rest };
+  // The bytes are JSON, which escapes a lone surrogate exactly; the text is only read (briefs),
+  // so one there becomes U+FFFD rather than refuse the host's message (docs/behaviour.md I2).
+  return { role, prefix, bytes, sha256: sha256Hex(bytes), text: replaceLoneSurrogates(text), source, rest };
 }
 
 function describeMessage(message: ModelMessage): EntryDraft[] {

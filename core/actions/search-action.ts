@@ -1,6 +1,6 @@
 import type { FoldRecord } from '../../ports/fold-records.ts';
 import { compileSearch } from '../search/search-pattern.ts';
-import { searchText, searchTextsOf, type VerifiedText, type VerifiedTextCache } from '../search/verified-text-cache.ts';
+import { searchText, searchTextsOf, type VerifiedTextCache } from '../search/verified-text-cache.ts';
 import { SpillBook } from '../spill/spill-book.ts';
 import { verifiedBlob } from '../verified-reads.ts';
 import { type FoldAction, SEARCH_DEFAULT_LIMIT } from './action-arguments.ts';
@@ -8,28 +8,12 @@ import type { ActionContext } from './action-context.ts';
 import { type ActionOutcome, unknownId } from './action-context.ts';
 import { requireChild } from './peek-action.ts';
 import { childFoldLine, documentHeader, entryHeader, PEEK_SEPARATOR } from './peek-layout.ts';
-import { codePointStart } from './piece-document.ts';
+import { type EntryScan, type SearchHit, SearchPage } from './search-scan.ts';
 import { spillsToSearch } from './spill-reads.ts';
-
-/** Bytes of context shown on each side of a match. */
-const EXCERPT_SIDE_BYTES = 80;
-/** A single match is shown at most this long (a regex can match a whole entry). */
-const EXCERPT_MATCH_BYTES = 160;
 
 const utf8 = new TextDecoder('utf-8');
 
-/** One place a pattern occurs in the exact, verified source of a fold. */
-export interface SearchHit {
-  /** The id whose peek shows this match: the innermost fold listing the entry, or a spill id (docs/behaviour.md B6.2). */
-  readonly foldId: string;
-  readonly entryId: string;
-  /** Byte offset of the match inside the entry's stored bytes. */
-  readonly entryOffset: number;
-  /** Byte offset in `foldId`'s peek document where the match's entry begins to show it. */
-  readonly peekOffset: number;
-  readonly matchBytes: number;
-  readonly excerpt: string;
-}
+export type { SearchHit } from './search-scan.ts';
 
 /**
  * docs/behaviour.md B4 extension: exact search over the verified originals of every fold on this branch, in
@@ -43,44 +27,16 @@ export async function searchAction(
 ): Promise<ActionOutcome> {
   const compiled = compileSearch(action);
   const skip = (action.page - 1) * action.limit;
-  const hits: SearchHit[] = [];
-  let seen = 0;
-  let more = false;
-  const foldsScanned = new Set<string>();
-  const spillsScanned = new Set<string>();
-  let bytesScanned = 0;
-  /** Scan one entry; true once the page is full. */
-  const scan = (located: LocatedEntry): boolean => {
-    (SpillBook.isSpillId(located.foldId) ? spillsScanned : foldsScanned).add(located.foldId);
-    bytesScanned += located.byteLength;
-    const { text } = located;
-    // Bytes only for an entry that has a hit: the text re-encodes to exactly the verified bytes.
-    let bytes: Uint8Array | undefined;
-    compiled.expression.lastIndex = 0;
-    for (let match = compiled.expression.exec(text); match !== null; match = compiled.expression.exec(text)) {
-      if (match[0].length === 0) compiled.expression.lastIndex += 1;
-      seen += 1;
-      if (seen <= skip) continue;
-      if (hits.length === action.limit) {
-        more = true;
-        return true;
-      }
-      bytes ??= located.bytes ?? Buffer.from(text, 'utf8');
-      const entryOffset = Buffer.byteLength(text.slice(0, match.index));
-      const matchBytes = Buffer.byteLength(match[0]);
-      const peekOffset = located.documentOffset + codePointStart(bytes, Math.max(0, entryOffset - EXCERPT_SIDE_BYTES));
-      hits.push({
-        foldId: located.foldId,
-        entryId: located.entryId,
-        entryOffset,
-        peekOffset,
-        matchBytes,
-        excerpt: excerptAround(bytes, entryOffset, matchBytes),
-      });
-    }
-    return false;
-  };
-  await scanSources(session, action.within, scan);
+  const page = new SearchPage(compiled, action.pattern, action.regex, skip, action.limit);
+  try {
+    await scanSources(session, action.within, page.scan);
+  } catch (error) {
+    // A read that fails past the point where the page fills is not this page's concern:
+    // the batched entries before it are matched first, as a scan one entry at a time would.
+    if (!(await page.flush())) throw error;
+  }
+  await page.flush();
+  const { hits, more, foldsScanned, spillsScanned, bytesScanned } = page;
   const scanned = `${foldsScanned.size} folds${spillsScanned.size > 0 ? ` and ${spillsScanned.size} spilled items` : ''}`;
   return {
     text: renderHits(action, compiled.describe, hits, more, scanned, skip),
@@ -98,18 +54,6 @@ export async function searchAction(
   };
 }
 
-/** One verified entry to scan (its bytes, where not kept, are rebuilt from the text on a hit). */
-interface LocatedEntry extends VerifiedText {
-  /** The id to peek for this entry: the innermost fold that lists it, or the spill itself. */
-  readonly foldId: string;
-  readonly entryId: string;
-  /** Where the entry's bytes begin in its fold's one-level peek document. */
-  readonly documentOffset: number;
-}
-
-/** Scans one entry; returns true to stop (the page is full). */
-type EntryScan = (located: LocatedEntry) => boolean;
-
 /**
  * What a search scans, in a fixed order (so pages are stable): every fold's entries in
  * transcript order, then the spilled items shown raw in the window (docs/behaviour.md B6.2). `within` narrows
@@ -123,17 +67,15 @@ async function scanSources(session: ActionContext, within: string | undefined, s
   // Spilled items shown raw are read and verified on every search, not cached: they are what
   // the window holds (bounded by it), unlike the folded history, which only grows.
   for await (const spill of spillsToSearch(session, within)) {
-    if (
-      scan({
-        foldId: spill.id,
-        entryId: spill.entryId,
-        text: utf8.decode(spill.bytes),
-        byteLength: spill.bytes.length,
-        bytes: spill.bytes,
-        documentOffset: spill.documentOffset,
-      })
-    )
-      return;
+    const located = {
+      foldId: spill.id,
+      entryId: spill.entryId,
+      text: utf8.decode(spill.bytes),
+      byteLength: spill.bytes.length,
+      bytes: spill.bytes,
+      documentOffset: spill.documentOffset,
+    };
+    if (await scan(located)) return;
   }
 }
 
@@ -165,7 +107,8 @@ async function scanFolds(
       const text =
         texts.get(part.sha256) ??
         (await searchText(texts, part.sha256, () => verifiedBlob(session.foldStore, part.sha256)));
-      if (scan({ foldId: record.id, entryId: part.entryId, ...text, documentOffset })) return true;
+      const stop = scan({ foldId: record.id, entryId: part.entryId, ...text, documentOffset });
+      if (stop === true || (stop !== false && (await stop))) return true;
       documentOffset += text.byteLength;
     }
   }
@@ -204,18 +147,6 @@ function searchRoots(session: ActionContext, within: string | undefined): FoldRe
   }
   roots.sort((a, b) => a.first - b.first);
   return roots.map((root) => root.record);
-}
-
-function excerptAround(bytes: Uint8Array, offset: number, length: number): string {
-  const from = codePointStart(bytes, Math.max(0, offset - EXCERPT_SIDE_BYTES));
-  const shownMatchEnd = codePointStart(bytes, offset + Math.min(length, EXCERPT_MATCH_BYTES));
-  const to = codePointStart(bytes, Math.min(bytes.length, offset + length + EXCERPT_SIDE_BYTES));
-  const head = utf8.decode(bytes.subarray(from, shownMatchEnd));
-  const tail =
-    length > EXCERPT_MATCH_BYTES
-      ? ` …[${length - EXCERPT_MATCH_BYTES} more matched bytes]`
-      : utf8.decode(bytes.subarray(shownMatchEnd, to));
-  return `${from > 0 ? '…' : ''}${head}${tail}${to < bytes.length ? '…' : ''}`;
 }
 
 function renderHits(

@@ -11,7 +11,8 @@ export interface SearchQuery {
 
 /**
  * A compiled search: a global RegExp whose time is bounded by the text it scans (a literal:
- * at most the pattern's length per position; a regular expression: linear, on V8's linear engine).
+ * at most the pattern's length per position; a regular expression: linear, on V8's linear
+ * engine, matched on a worker under the search bound of regex-worker.ts).
  *
  * Entries are stored as single-line JSON, so a literal matches either as written (the JSON
  * structure itself, e.g. `"role":"user"`) or in its JSON-escaped form (a newline or a quote

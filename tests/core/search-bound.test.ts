@@ -1,0 +1,139 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import type { SearchHit } from '../../core/actions/search-action.ts';
+import { createCharsCostModel } from '../../core/chars-cost-model.ts';
+import { FoldError } from '../../core/fold-error.ts';
+import { FoldRuntime } from '../../core/fold-runtime.ts';
+import { matchBudget, matchInWorker, SEARCH_REGEX_TIME_LIMIT_MS } from '../../core/search/regex-worker.ts';
+import { compileSearch } from '../../core/search/search-pattern.ts';
+import { resolveSettings } from '../../core/settings.ts';
+import type { TranscriptEntry } from '../../ports/transcript-source.port.ts';
+import {
+  assistantEntry,
+  seededRandom,
+  sourceLikeText,
+  toolResultEntry,
+  userEntry,
+} from '../../testing/synthetic-session.ts';
+import { serialize } from '../../testing/window-checks.ts';
+
+/** Patterns that held the event loop for seconds to minutes over about 2 MB of folded text. */
+const HOSTILE_PATTERNS = [
+  `${'.'.repeat(500)}Q`,
+  `${'.'.repeat(100)}Q`,
+  '(\\w+\\s?)+!',
+  `(?:${[...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'].join('|')})+!`,
+];
+
+let runtime: FoldRuntime;
+let foldedBytes = 0;
+
+beforeAll(async () => {
+  runtime = await FoldRuntime.open({
+    sessionId: 'search-bound',
+    settings: resolveSettings({ providerInputBudget: 200_000, scheduling: 'band' }),
+    foldStore: new MemoryFoldStore(),
+    costModel: createCharsCostModel(),
+  });
+  const random = seededRandom(29);
+  const entries: TranscriptEntry[] = [userEntry('u0', 'go')];
+  for (let step = 1; step <= 120; step += 1) {
+    const call = { id: `c${step}`, name: 'read', arguments: { path: `f${step}` } };
+    entries.push(
+      assistantEntry(`a${step}`, `note ${step}`, [call]),
+      toolResultEntry(`r${step}`, call.id, 'read', sourceLikeText(random, 20_000, 'x')),
+    );
+    const result = await runtime.project(entries);
+    runtime.recordUsage({ input: Math.ceil(result.ledger.totalChars / 4), cacheRead: 0, cacheWrite: 0, output: 10 });
+  }
+  const nowhere = await runtime.act({ action: 'search', pattern: 'text found nowhere' });
+  foldedBytes = (nowhere.data as { bytesScanned: number }).bytesScanned;
+}, 120_000);
+
+function windowState(): string {
+  return JSON.stringify({
+    memory: runtime.view.memory.snapshot(runtime.view.lattice.expanded, []),
+    frozen: serialize(runtime.view.frozen ?? []),
+    folds: runtime.view.lattice.size,
+  });
+}
+
+/** Run `search` while a 5 ms interval counts its ticks: a blocked event loop ticks 0 times. */
+async function searchWhileTicking(call: Record<string, unknown>): Promise<{ outcome: unknown; ticks: number }> {
+  let ticks = 0;
+  const interval = setInterval(() => (ticks += 1), 5);
+  try {
+    const outcome = await runtime.act(call).then(
+      (answer) => answer,
+      (error: unknown) => error,
+    );
+    return { outcome, ticks };
+  } finally {
+    clearInterval(interval);
+  }
+}
+
+describe('no search pattern holds the event loop (docs/behaviour.md B4)', () => {
+  it.each(HOSTILE_PATTERNS.slice(1).map((pattern) => [pattern.slice(0, 24), pattern]))(
+    '%s… over 2 MB folded is answered or refused by the bound, with timers firing throughout',
+    async (_label, pattern) => {
+      expect(foldedBytes).toBeGreaterThan(2_000_000);
+      const before = windowState();
+      const { outcome, ticks } = await searchWhileTicking({ action: 'search', pattern, regex: true });
+      expect(ticks).toBeGreaterThan(0);
+      if (FoldError.isInstance(outcome)) {
+        expect(outcome.code).toBe('ACTION.UNSAFE_PATTERN');
+        expect(outcome.message).toContain(`${SEARCH_REGEX_TIME_LIMIT_MS / 1000} s`);
+        expect(outcome.details).toMatchObject({ limitMs: SEARCH_REGEX_TIME_LIMIT_MS });
+      } else {
+        expect((outcome as { action: string }).action).toBe('search');
+      }
+      expect(windowState()).toBe(before);
+    },
+    60_000,
+  );
+
+  it('the slowest of them is refused, naming the bound, and the search after it answers as before', async () => {
+    const { outcome } = await searchWhileTicking({ action: 'search', pattern: HOSTILE_PATTERNS[0], regex: true });
+    expect(FoldError.isInstance(outcome) && outcome.code).toBe('ACTION.UNSAFE_PATTERN');
+    const answer = await runtime.act({ action: 'search', pattern: 'socket (parse|retry)', regex: true, limit: 3 });
+    const hits = (answer.data as { hits: SearchHit[]; more: boolean }).hits;
+    expect(hits).toHaveLength(3);
+    expect(hits.every((hit) => /socket (parse|retry)/.test(hit.excerpt))).toBe(true);
+    expect((answer.data as { more: boolean }).more).toBe(true);
+  }, 60_000);
+});
+
+describe('matching on the worker', () => {
+  const text = sourceLikeText(seededRandom(3), 200_000, 'y');
+
+  it('finds exactly what exec finds on the host, and stops at the wanted count', async () => {
+    for (const source of ['[a-z]+_\\d', '\\b', 'y', '(\\w+\\s?)+;']) {
+      const expression = new RegExp(source, 'g');
+      const expected = [...text.matchAll(expression)].flatMap((match) => [match.index, match[0].length]);
+      const linear = compileSearch({ pattern: source, regex: true, ignoreCase: false }).expression;
+      const [found] = await matchInWorker(linear, [text], Number.MAX_SAFE_INTEGER, matchBudget(), source);
+      expect(found).toEqual(expected);
+      const [firstThree] = await matchInWorker(linear, [text], 3, matchBudget(), source);
+      expect(firstThree).toEqual(expected.slice(0, 6));
+    }
+  }, 60_000);
+
+  it('a budget that runs out refuses by name and stops the worker', async () => {
+    const pattern = `${'.'.repeat(500)}Q`;
+    const budget = matchBudget(50);
+    const error = await matchInWorker(
+      compileSearch({ pattern, regex: true, ignoreCase: false }).expression,
+      [text.repeat(10)],
+      1,
+      budget,
+      pattern,
+    ).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(FoldError.isInstance(error) && error.code).toBe('ACTION.UNSAFE_PATTERN');
+    expect((error as FoldError).message).toContain('0.05 s');
+    expect(budget.remainingMs).toBeLessThanOrEqual(0);
+  }, 30_000);
+});
