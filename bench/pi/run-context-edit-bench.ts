@@ -4,12 +4,13 @@
  * the folded window before every request (the way pi-fold lands folds today), and the same
  * folded window left to Pi as `context_edit` entries, with a `context` hook that only checks
  * it and a `turn_end` boundary handler (the edit path needs one). Needs Pi ≥ 0.87:
- *   lab/peers/run-on-pi.sh 1.6.0 bench/pi/run-context-edit-bench.ts [--sizes 10,30,100]
+ *   lab/peers/run-on-pi.sh 1.6.0 bench/pi/run-context-edit-bench.ts [--sizes 10,30,100] [--arms host,edits]
  * Per request it times, inside one real AgentSession, the span from the end of the previous
  * tool call to the provider's call (Pi's turn boundary, its projection, the `context` event's
  * copy, the hooks, the conversion to provider messages), split at the first `context` handler.
  * See docs/pi-context-edits.md.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,7 +22,7 @@ import { latencyStats } from './latency-stats.ts';
 /** `edits-bare`: the edited history with the checking hook but no `turn_end` handler, to show what Pi's boundary costs. */
 type Arm = 'host' | 'rewrite' | 'edits' | 'edits-bare';
 const ARMS: readonly Arm[] = ['host', 'rewrite', 'edits', 'edits-bare'];
-const REQUESTS = 12;
+const REQUESTS = 24;
 const RESULT_BYTES = 24_000;
 
 interface Timings {
@@ -104,7 +105,7 @@ function checkingHook(
   };
 }
 
-async function runArm(arm: Arm, shape: SessionFileShape, folder: string) {
+async function runArm(arm: Arm, shape: SessionFileShape, folder: string): Promise<ArmResult> {
   const sessionFile = join(folder, `${arm}.jsonl`);
   const fileBytes = await writeSessionFile(sessionFile, shape, { cwd: folder, edited: arm.startsWith('edits') });
   const timings: Timings = { beforeHook: [], fromHook: [], total: [] };
@@ -141,6 +142,15 @@ async function runArm(arm: Arm, shape: SessionFileShape, folder: string) {
   return { fileBytes, timings, sent };
 }
 
+function parseArms(argv: readonly string[]): readonly Arm[] {
+  const at = argv.indexOf('--arms');
+  if (at < 0) return ARMS;
+  const arms = (argv[at + 1] ?? '').split(',');
+  const unknown = arms.filter((arm) => !(ARMS as readonly string[]).includes(arm));
+  if (unknown.length > 0) throw new Error(`--arms: unknown ${unknown.join(', ')}; expected some of ${ARMS.join(',')}`);
+  return arms as Arm[];
+}
+
 function parseSizes(argv: readonly string[]): number[] {
   const at = argv.indexOf('--sizes');
   const text = at < 0 ? '10,30,100' : argv[at + 1];
@@ -155,31 +165,67 @@ const ms = (values: readonly number[]) => {
   return `p50 ${p50.toFixed(2)} ms (mean ${mean.toFixed(2)})`;
 };
 
+function shapeOf(megabytes: number): SessionFileShape {
+  return {
+    batches: Math.ceil((megabytes * 1_000_000) / (RESULT_BYTES + 420)),
+    resultBytes: RESULT_BYTES,
+    keepRaw: 20,
+    chapterSize: 100,
+  };
+}
+
+interface ArmResult {
+  readonly fileBytes: number;
+  readonly timings: Timings;
+  readonly sent: { messages: number; bytes: number };
+}
+
+/** One arm at one size in this process; the parent reads the result line. */
+async function runOne(megabytes: number, arm: Arm): Promise<void> {
+  const folder = mkdtempSync(join(tmpdir(), 'pi-fold-edit-bench-'));
+  try {
+    console.log(`${RESULT_PREFIX}${JSON.stringify(await runArm(arm, shapeOf(megabytes), folder))}`);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+const RESULT_PREFIX = 'ARM-RESULT ';
+
+/**
+ * Each arm runs in a process of its own: a long raw history left in the heap by one arm
+ * slows the next one's requests (its garbage collections scan that heap), which would
+ * charge one arm for another's memory.
+ */
+function runInChild(megabytes: number, arm: Arm): ArmResult {
+  const child = spawnSync(
+    process.execPath,
+    [...process.execArgv, process.argv[1]!, '--one', '--sizes', String(megabytes), '--arms', arm],
+    { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const line = child.stdout.split('\n').find((text) => text.startsWith(RESULT_PREFIX));
+  if (child.status !== 0 || line === undefined)
+    throw new Error(`${arm} at ${megabytes} MB: the child exited ${child.status} without a result`);
+  return JSON.parse(line.slice(RESULT_PREFIX.length)) as ArmResult;
+}
+
 async function main(): Promise<void> {
-  const sizes = parseSizes(process.argv.slice(2));
+  const argv = process.argv.slice(2);
+  const sizes = parseSizes(argv);
+  const arms = parseArms(argv);
+  if (argv.includes('--one')) return runOne(sizes[0]!, arms[0]!);
   console.log(`context-edit bench on Pi ${PI_VERSION}, Node ${process.version}: ${REQUESTS} measured requests per arm`);
-  const reference = new Map<number, number>();
   for (const megabytes of sizes) {
-    const shape: SessionFileShape = {
-      batches: Math.ceil((megabytes * 1_000_000) / (RESULT_BYTES + 420)),
-      resultBytes: RESULT_BYTES,
-      keepRaw: 20,
-      chapterSize: 100,
-    };
-    for (const arm of ARMS) {
-      const folder = mkdtempSync(join(tmpdir(), 'pi-fold-edit-bench-'));
-      try {
-        const { fileBytes, timings, sent } = await runArm(arm, shape, folder);
-        const p50 = latencyStats(timings.total).p50;
-        if (arm === 'host') reference.set(megabytes, p50);
-        const ratio = p50 / reference.get(megabytes)!;
-        console.log(
-          `${String(megabytes).padStart(4)} MB ${arm.padEnd(10)} file ${(fileBytes / 1e6).toFixed(1)} MB, ${shape.batches} batches; sent ${sent.messages} msgs ${(sent.bytes / 1e6).toFixed(2)} MB; ` +
-            `per request ${ms(timings.total)} = ${ratio.toFixed(2)}× host; before hook ${ms(timings.beforeHook)}, hook→provider ${ms(timings.fromHook)}`,
-        );
-      } finally {
-        rmSync(folder, { recursive: true, force: true });
-      }
+    let host: number | undefined;
+    for (const arm of arms) {
+      const { fileBytes, timings, sent } = runInChild(megabytes, arm);
+      const p50 = latencyStats(timings.total).p50;
+      if (arm === 'host') host = p50;
+      const ratio = host === undefined ? '' : ` = ${(p50 / host).toFixed(2)}× host`;
+      console.log(
+        `${String(megabytes).padStart(4)} MB ${arm.padEnd(10)} file ${(fileBytes / 1e6).toFixed(1)} MB, ${shapeOf(megabytes).batches} batches; sent ${sent.messages} msgs ${(sent.bytes / 1e6).toFixed(2)} MB; ` +
+          `per request ${ms(timings.total)}${ratio}; before hook ${ms(timings.beforeHook)}, hook→provider ${ms(timings.fromHook)}`,
+      );
     }
   }
 }
