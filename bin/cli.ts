@@ -13,7 +13,7 @@ import {
 import { HELP_OPTION, parseCommandArguments, UsageError } from './commands/command-options.ts';
 import { type CliCommand, type CommandOutput, EXIT } from './commands/command-table.ts';
 import { failureLines } from './commands/failure-line.ts';
-import { findInstalledPi, replayInstallHelp, usePiLine } from './commands/pi-host-lines.ts';
+import { findInstalledPi, PI_LINES, usePiLine } from './commands/pi-host-lines.ts';
 
 /** A command of the table: its help, and its code loaded only when it is chosen. */
 interface LazyCommand extends CommandHelp {
@@ -21,14 +21,7 @@ interface LazyCommand extends CommandHelp {
 }
 
 /** Thrown by a command's loader when an optional package it needs is not installed. */
-class PackageMissing extends Error {
-  constructor(
-    readonly packageName: string,
-    readonly installHelp: string,
-  ) {
-    super(`the package "${packageName}" is not installed`);
-  }
-}
+class PackageMissing extends Error {}
 
 /**
  * Every command of the `pi-fold` CLI. Each is imported only when it runs, so `verify` and
@@ -46,7 +39,9 @@ export const COMMANDS: readonly LazyCommand[] = [
 async function loadReplay(): Promise<CliCommand> {
   const installed = findInstalledPi();
   if (installed === undefined)
-    throw new PackageMissing('@mariozechner/pi-coding-agent or @earendil-works/pi-coding-agent', replayInstallHelp());
+    throw new PackageMissing(
+      `no supported Pi is installed (neither ${PI_LINES.map((line) => `${line.scope}/pi-coding-agent`).join(' nor ')})`,
+    );
   usePiLine(installed);
   return (await import('./commands/replay-command.ts')).replayCommand;
 }
@@ -116,15 +111,15 @@ async function loadCommand(command: LazyCommand, output: CommandOutput): Promise
   try {
     return await command.load();
   } catch (error) {
-    const missing =
-      error instanceof PackageMissing
-        ? error
-        : missingPackageOf(error) === undefined
-          ? undefined
-          : new PackageMissing(missingPackageOf(error)!, `  npm install ${command.needs.join(' ')}`);
-    if (missing === undefined) throw error;
+    const packageName = missingPackageOf(error);
+    if (!(error instanceof PackageMissing) && packageName === undefined) throw error;
+    const why = error instanceof PackageMissing ? error.message : `the package "${packageName}" is not installed`;
     output.error(
-      `pi-fold ${command.name}: ${missing.message}; ${command.name} needs ${command.needs.join(' and ')}.\ninstall with:\n${missing.installHelp}`,
+      [
+        `pi-fold ${command.name}: ${why}; ${command.name} needs ${command.needs.join(' and ')}.`,
+        'install with one of:',
+        ...command.installLines.map((line) => `  ${line}`),
+      ].join('\n'),
     );
     return undefined;
   }
@@ -174,7 +169,9 @@ export function commandHelpText(command: CommandHelp): string {
     '',
     'examples:',
     ...command.examples.map((example) => `  ${example}`),
-    ...(command.needs.length === 0 ? [] : ['', `needs: ${command.needs.join(' and ')}`]),
+    ...(command.needs.length === 0
+      ? []
+      : ['', `needs: ${command.needs.join(' and ')}`, ...command.installLines.map((line) => `  ${line}`)]),
     '',
     EXIT_CODES_LINE,
   ].join('\n');

@@ -1,6 +1,6 @@
 import { DEFAULT_REPLAY_ARMS } from '../../lab/arms/arm-profile.ts';
 import type { CommandOption } from './command-options.ts';
-import { PI_LINES, REPLAY_TOKENIZER } from './pi-host-lines.ts';
+import { PI_LINES, REPLAY_TOKENIZER, replayInstallLines } from './pi-host-lines.ts';
 
 /**
  * What `pi-fold --help` and `pi-fold <command> --help` say about one command, kept apart from
@@ -19,6 +19,8 @@ export interface CommandHelp {
   readonly examples: readonly string[];
   /** Optional packages the command loads, told in its help and in the error when one is missing. */
   readonly needs: readonly string[];
+  /** The install commands for `needs`, one per way to satisfy them. */
+  readonly installLines: readonly string[];
 }
 
 const STORE = '<store-dir | file.sqlite | redis://… | postgres://…>';
@@ -46,6 +48,7 @@ export const VERIFY_HELP: CommandHelp = {
     'pi-fold verify redis://folds.internal:6379 --namespace pi-fold --json',
   ],
   needs: [],
+  installLines: [],
 };
 
 export const VIEW_HELP: CommandHelp = {
@@ -61,6 +64,7 @@ export const VIEW_HELP: CommandHelp = {
   ],
   examples: ['pi-fold view ~/.pi/agent/sessions/<project>/pi-fold --session <id> --out session.html'],
   needs: [],
+  installLines: [],
 };
 
 export const GC_HELP: CommandHelp = {
@@ -83,6 +87,7 @@ export const GC_HELP: CommandHelp = {
     'pi-fold gc /var/lib/pi-fold/folds.sqlite --grace-minutes 240',
   ],
   needs: [],
+  installLines: [],
 };
 
 export const REPAIR_HELP: CommandHelp = {
@@ -98,6 +103,7 @@ export const REPAIR_HELP: CommandHelp = {
   ],
   examples: ['pi-fold repair ~/.pi/agent/sessions/<project>/pi-fold --session <id> --dry-run'],
   needs: [],
+  installLines: [],
 };
 
 export const REPLAY_HELP: CommandHelp = {
@@ -137,5 +143,6 @@ export const REPLAY_HELP: CommandHelp = {
   ],
   examples: ['pi-fold replay ~/.pi/agent/sessions/<project>/<session>.jsonl --out replay-report'],
   // The lab drives real Pi sessions (either supported line) and counts tokens with o200k.
-  needs: [PI_LINES.map((line) => line.install).join(' or '), REPLAY_TOKENIZER],
+  needs: [`Pi (${PI_LINES.map((line) => line.install).join(' or ')})`, REPLAY_TOKENIZER],
+  installLines: replayInstallLines(),
 };

@@ -31,37 +31,47 @@ export const PI_LINES: readonly PiLine[] = [
 /** The tokenizer the lab counts wire tokens with (o200k). */
 export const REPLAY_TOKENIZER = 'gpt-tokenizer@4.0.0';
 
-/** The Pi the replay runs on: which line, and the version found. */
+/** The Pi the replay runs on: which line, and the package and version found. */
 export interface InstalledPi {
   readonly line: PiLine;
+  readonly packageName: string;
   readonly version: string;
 }
 
 /**
- * The supported Pi installed where pi-fold resolves its packages, old scope first (the one the
- * lab's code imports, so it needs no mapping), or undefined when neither is.
+ * The supported Pi that pi-fold's own imports resolve to (through any resolution hooks in
+ * force), old scope first (the one the lab's code imports, so it needs no mapping), or
+ * undefined when neither is installed.
  */
-export function findInstalledPi(from: string = dirname(fileURLToPath(import.meta.url))): InstalledPi | undefined {
-  for (const line of PI_LINES) {
-    const version = installedVersion(`${line.scope}/pi-coding-agent`, from);
-    if (version !== undefined) return { line, version };
+export function findInstalledPi(): InstalledPi | undefined {
+  for (const candidate of PI_LINES) {
+    let entry: string;
+    try {
+      entry = fileURLToPath(import.meta.resolve(`${candidate.scope}/pi-coding-agent`));
+    } catch {
+      continue;
+    }
+    const manifest = owningManifest(entry);
+    const line = PI_LINES.find((known) => manifest?.name === `${known.scope}/pi-coding-agent`) ?? candidate;
+    return {
+      line,
+      packageName: manifest?.name ?? `${candidate.scope}/pi-coding-agent`,
+      version: manifest?.version ?? 'unknown',
+    };
   }
   return undefined;
 }
 
-/** The version in the package.json Node's bare-specifier lookup would find for `name`, walking up from `from`. */
-function installedVersion(name: string, from: string): string | undefined {
-  let directory = from;
-  for (;;) {
-    const manifest = join(directory, 'node_modules', name, 'package.json');
-    if (existsSync(manifest)) {
-      const parsed = JSON.parse(readFileSync(manifest, 'utf8')) as { version?: unknown };
-      return typeof parsed.version === 'string' ? parsed.version : 'unknown';
-    }
-    const parent = dirname(directory);
-    if (parent === directory) return undefined;
-    directory = parent;
+/** The name and version of the package a resolved file belongs to: the nearest package.json with a name. */
+function owningManifest(file: string): { name: string; version: string } | undefined {
+  for (let directory = dirname(file); dirname(directory) !== directory; directory = dirname(directory)) {
+    const path = join(directory, 'package.json');
+    if (!existsSync(path)) continue;
+    const parsed = JSON.parse(readFileSync(path, 'utf8')) as { name?: unknown; version?: unknown };
+    if (typeof parsed.name === 'string')
+      return { name: parsed.name, version: typeof parsed.version === 'string' ? parsed.version : 'unknown' };
   }
+  return undefined;
 }
 
 /**
@@ -87,9 +97,9 @@ export function usePiLine(installed: InstalledPi): void {
   hookRegistered = true;
 }
 
-/** The install lines for `replay`'s packages, either Pi line, for the message when one is missing. */
-export function replayInstallHelp(): string {
+/** The install lines for `replay`'s packages, one per Pi line, for its help and the message when one is missing. */
+export function replayInstallLines(): string[] {
   return PI_LINES.map(
-    (line) => `  npm install ${line.install} ${REPLAY_TOKENIZER}   # Pi ${line.range} (${line.scope}, ${line.node})`,
-  ).join('\n');
+    (line) => `npm install ${line.install} ${REPLAY_TOKENIZER}   # Pi ${line.range} (${line.scope}, ${line.node})`,
+  );
 }

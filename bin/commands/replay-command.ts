@@ -63,10 +63,7 @@ export const replayCommand: CliCommand = {
     }
     // Say which Pi drove the arms: either supported line may be installed (bin/commands/pi-host-lines.ts).
     const pi = findInstalledPi();
-    const notes = [
-      ...(pi === undefined ? [] : [`ran on Pi ${pi.version} (${pi.line.scope}/pi-coding-agent)`]),
-      ...report.notes,
-    ];
+    const notes = [...(pi === undefined ? [] : [`ran on Pi ${pi.version} (${pi.packageName})`]), ...report.notes];
     if (json) output.out(stableSummaryJson(report.run, notes).trimEnd());
     else {
       output.out(formatArmTable(report.run));
