@@ -87,7 +87,7 @@ describe('unknown options', () => {
 
 describe('help', () => {
   test.each(COMMANDS.map((command) => command.name))(
-    '%s --help, -h and help %s print usage, options and an example, exit 0',
+    '%s --help, -h and help <command> print usage, options and an example, exit 0',
     async (name) => {
       const command = COMMANDS.find((candidate) => candidate.name === name)!;
       for (const argumentsList of [
