@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { nearestName } from '../composition/option-checks.ts';
 import {
   type CommandHelp,
   GC_HELP,
@@ -9,12 +10,18 @@ import {
   VERIFY_HELP,
   VIEW_HELP,
 } from './commands/command-help.ts';
+import { HELP_OPTION, parseCommandArguments, UsageError } from './commands/command-options.ts';
 import { type CliCommand, type CommandOutput, EXIT } from './commands/command-table.ts';
+import { failureLines } from './commands/failure-line.ts';
+import { findInstalledPi, PI_LINES, usePiLine } from './commands/pi-host-lines.ts';
 
 /** A command of the table: its help, and its code loaded only when it is chosen. */
 interface LazyCommand extends CommandHelp {
   load(): Promise<CliCommand>;
 }
+
+/** Thrown by a command's loader when an optional package it needs is not installed. */
+class PackageMissing extends Error {}
 
 /**
  * Every command of the `pi-fold` CLI. Each is imported only when it runs, so `verify` and
@@ -25,29 +32,78 @@ export const COMMANDS: readonly LazyCommand[] = [
   { ...GC_HELP, load: async () => (await import('./commands/gc-command.ts')).gcCommand },
   { ...REPAIR_HELP, load: async () => (await import('./commands/repair-command.ts')).repairCommand },
   { ...VIEW_HELP, load: async () => (await import('./commands/view-command.ts')).viewCommand },
-  { ...REPLAY_HELP, load: async () => (await import('./commands/replay-command.ts')).replayCommand },
+  { ...REPLAY_HELP, load: loadReplay },
 ];
+
+/** The replay runs on whichever supported Pi is installed; the lab's Pi imports are pointed at it first. */
+async function loadReplay(): Promise<CliCommand> {
+  const installed = findInstalledPi();
+  if (installed === undefined)
+    throw new PackageMissing(
+      `no supported Pi is installed (neither ${PI_LINES.map((line) => `${line.scope}/pi-coding-agent`).join(' nor ')})`,
+    );
+  usePiLine(installed);
+  return (await import('./commands/replay-command.ts')).replayCommand;
+}
 
 const consoleOutput: CommandOutput = { out: (line) => console.log(line), error: (line) => console.error(line) };
 
-/** Run `pi-fold <command> …` and return the exit code (see EXIT in commands/command-table.ts). */
+/**
+ * Run `pi-fold <command> …` and return the exit code (see EXIT in commands/command-table.ts).
+ * Nothing escapes as a stack: an error no command expected is one line and exit 1.
+ */
 export async function runCli(argumentsList: readonly string[], output: CommandOutput = consoleOutput): Promise<number> {
   const [name, ...rest] = argumentsList;
-  const command = COMMANDS.find((candidate) => candidate.name === name);
-  if (command !== undefined) {
-    const loaded = await loadCommand(command, output);
-    return loaded === undefined ? EXIT.missingPackage : loaded.run(rest, output);
+  try {
+    return await dispatch(name, rest, output);
+  } catch (error) {
+    output.error(failureLines(COMMANDS.some((command) => command.name === name) ? name : undefined, error));
+    return EXIT.problemsFound;
   }
+}
+
+async function dispatch(name: string | undefined, rest: readonly string[], output: CommandOutput): Promise<number> {
+  const command = COMMANDS.find((candidate) => candidate.name === name);
+  if (command !== undefined) return runCommand(command, rest, output);
   if (name === '--version' || name === '-v' || name === 'version') {
     output.out(packageVersion());
     return EXIT.ok;
   }
+  if (name === 'help' && rest[0] !== undefined) return dispatch(rest[0], ['--help'], output);
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
     output.out(helpText());
     return EXIT.ok;
   }
-  output.error(`pi-fold: unknown command ${JSON.stringify(name)}\n\n${helpText()}`);
+  const nearest = nearestName(
+    name,
+    COMMANDS.map((candidate) => candidate.name),
+  );
+  output.error(
+    `pi-fold: unknown command ${JSON.stringify(name)}${nearest === undefined ? '' : ` (did you mean ${nearest}?)`}\n\n${helpText()}`,
+  );
   return EXIT.usage;
+}
+
+async function runCommand(command: LazyCommand, rest: readonly string[], output: CommandOutput): Promise<number> {
+  // Help is answered before the arguments are checked or the command loaded: it needs no optional package.
+  const optionsEnd = rest.indexOf('--');
+  const options = optionsEnd < 0 ? rest : rest.slice(0, optionsEnd);
+  if (options.includes(`--${HELP_OPTION.name}`) || options.includes(`-${HELP_OPTION.short}`)) {
+    output.out(commandHelpText(command));
+    return EXIT.ok;
+  }
+  let parsed: ReturnType<typeof parseCommandArguments>;
+  try {
+    parsed = parseCommandArguments(rest, command.options);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    output.error(
+      `pi-fold ${command.name}: ${error.message}\nusage: ${command.usage}\n(pi-fold ${command.name} --help explains each option)`,
+    );
+    return EXIT.usage;
+  }
+  const loaded = await loadCommand(command, output);
+  return loaded === undefined ? EXIT.missingPackage : loaded.run(parsed, output);
 }
 
 /** Import a command; a missing optional package is reported by name with the install line. */
@@ -55,10 +111,15 @@ async function loadCommand(command: LazyCommand, output: CommandOutput): Promise
   try {
     return await command.load();
   } catch (error) {
-    const missing = missingPackageOf(error);
-    if (missing === undefined) throw error;
+    const packageName = missingPackageOf(error);
+    if (!(error instanceof PackageMissing) && packageName === undefined) throw error;
+    const why = error instanceof PackageMissing ? error.message : `the package "${packageName}" is not installed`;
     output.error(
-      `pi-fold ${command.name}: the package "${missing}" is not installed; ${command.name} needs ${command.needs.join(' and ')}.\ninstall with: npm install ${command.needs.join(' ')}`,
+      [
+        `pi-fold ${command.name}: ${why}; ${command.name} needs ${command.needs.join(' and ')}.`,
+        'install with one of:',
+        ...command.installLines.map((line) => `  ${line}`),
+      ].join('\n'),
     );
     return undefined;
   }
@@ -71,6 +132,8 @@ export function missingPackageOf(error: unknown): string | undefined {
   return match?.[1];
 }
 
+const EXIT_CODES_LINE = `exit codes: ${EXIT.ok} ok · ${EXIT.problemsFound} problems found (verify: a damaged store; gc: stopped by an error; replay: an arm failed) or an unexpected error · ${EXIT.usage} bad arguments or an input or store that cannot be opened · ${EXIT.missingPackage} an optional package the command needs is not installed`;
+
 function helpText(): string {
   const lines = COMMANDS.map(
     (command) => `  ${command.name.padEnd(10)} ${command.summary}\n  ${' '.repeat(10)} ${command.usage}`,
@@ -79,12 +142,38 @@ function helpText(): string {
     `pi-fold ${packageVersion()}: lossless context folding for coding agents`,
     '',
     'usage: pi-fold <command> [arguments]',
+    '       pi-fold <command> --help | pi-fold help <command>',
     '       pi-fold --help | --version',
     '',
     'commands:',
     ...lines,
     '',
-    `exit codes: ${EXIT.ok} ok · ${EXIT.problemsFound} problems found (verify: a damaged store; gc: stopped by an error; replay: an arm failed) · ${EXIT.usage} bad arguments or a store that cannot be opened · ${EXIT.missingPackage} an optional package the command needs is not installed`,
+    EXIT_CODES_LINE,
+    'PI_FOLD_DEBUG=1 adds the stack trace to an unexpected error.',
+  ].join('\n');
+}
+
+/** One command's usage, each option with what it does, an example, and what it needs installed. */
+export function commandHelpText(command: CommandHelp): string {
+  const options = [...command.options, HELP_OPTION].map((option) => {
+    const spelt = `${option.short === undefined ? '' : `-${option.short}, `}--${option.name}${option.value === undefined ? '' : ` <${option.value}>`}`;
+    return `  ${spelt.padEnd(28)} ${option.description}`;
+  });
+  return [
+    `pi-fold ${command.name}: ${command.summary}`,
+    '',
+    `usage: ${command.usage}`,
+    '',
+    'options:',
+    ...options,
+    '',
+    'examples:',
+    ...command.examples.map((example) => `  ${example}`),
+    ...(command.needs.length === 0
+      ? []
+      : ['', `needs: ${command.needs.join(' and ')}`, ...command.installLines.map((line) => `  ${line}`)]),
+    '',
+    EXIT_CODES_LINE,
   ].join('\n');
 }
 

@@ -1,5 +1,16 @@
 #!/usr/bin/env node
 /** The `pi-fold` command line: see bin/cli.ts for the command table. */
 import { runCli } from './cli.ts';
+import { EXIT } from './commands/command-table.ts';
+import { failureLines } from './commands/failure-line.ts';
 
-process.exitCode = await runCli(process.argv.slice(2));
+const argumentsList = process.argv.slice(2);
+// An error thrown outside any command's promise (an event emitter's) is still one line, not a stack.
+const lastWord = (error: unknown): void => {
+  console.error(failureLines(argumentsList[0], error));
+  process.exit(EXIT.problemsFound);
+};
+process.on('uncaughtException', lastWord);
+process.on('unhandledRejection', lastWord);
+
+process.exitCode = await runCli(argumentsList);

@@ -141,8 +141,11 @@ function invalidLocation(message: string, option: string): FoldError {
   return new FoldError('SETTINGS.INVALID', message, { details: { option } });
 }
 
-/** The known name within two edits of `name`, if exactly one is nearest. */
-function nearestName(name: string, known: readonly string[]): string | undefined {
+/**
+ * The known name within two edits of `name`, if exactly one is nearest. Shared with the CLI,
+ * which suggests option and command names the same way.
+ */
+export function nearestName(name: string, known: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestDistance = 3;
   for (const candidate of known) {

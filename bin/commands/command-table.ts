@@ -1,3 +1,5 @@
+import type { ParsedArguments } from './command-options.ts';
+
 /** Where a command writes; a test passes its own to capture output. */
 export interface CommandOutput {
   out(line: string): void;
@@ -10,34 +12,9 @@ export interface CliCommand {
   /** One line for `pi-fold help`. */
   readonly summary: string;
   readonly usage: string;
-  run(argumentsAfterName: readonly string[], output: CommandOutput): Promise<number>;
+  /** Runs on arguments already checked against the command's options (bin/cli.ts parses them). */
+  run(parsed: ParsedArguments, output: CommandOutput): Promise<number>;
 }
 
-/** Exit codes shared by every command (listed in `pi-fold --help` and docs/install.md). */
+/** Exit codes shared by every command (listed in `pi-fold --help` and docs/cli.md). */
 export const EXIT = { ok: 0, problemsFound: 1, usage: 2, missingPackage: 3 } as const;
-
-/** Split `--name value` / `--flag` options from positional arguments. */
-export function parseCommandArguments(
-  argumentsList: readonly string[],
-  valueOptions: readonly string[],
-): { positional: string[]; options: Map<string, string | true> } {
-  const positional: string[] = [];
-  const options = new Map<string, string | true>();
-  for (let index = 0; index < argumentsList.length; index += 1) {
-    const argument = argumentsList[index] ?? '';
-    if (!argument.startsWith('--')) {
-      positional.push(argument);
-      continue;
-    }
-    const [name = '', inlineValue] = argument.slice(2).split(/=(.*)/s, 2);
-    if (!valueOptions.includes(name)) options.set(name, inlineValue ?? true);
-    else if (inlineValue !== undefined) options.set(name, inlineValue);
-    else {
-      const next = argumentsList[index + 1];
-      if (next === undefined) throw new Error(`--${name} needs a value`);
-      options.set(name, next);
-      index += 1;
-    }
-  }
-  return { positional, options };
-}

@@ -4,7 +4,8 @@ import {
   type GarbageCollectionReport,
 } from '../../application/retention/store-gc.ts';
 import { GC_HELP } from './command-help.ts';
-import { type CliCommand, type CommandOutput, EXIT, parseCommandArguments } from './command-table.ts';
+import { optionFlag, optionText } from './command-options.ts';
+import { type CliCommand, type CommandOutput, EXIT } from './command-table.ts';
 import { openTargetOrExplain } from './open-store-target.ts';
 
 /**
@@ -15,28 +16,19 @@ import { openTargetOrExplain } from './open-store-target.ts';
  */
 export const gcCommand: CliCommand = {
   ...GC_HELP,
-  async run(argumentsAfterName, output) {
-    let parsed: ReturnType<typeof parseCommandArguments>;
-    try {
-      parsed = parseCommandArguments(argumentsAfterName, ['namespace', 'table', 'grace-minutes']);
-    } catch (error) {
-      output.error(`pi-fold gc: ${(error as Error).message}\nusage: ${this.usage}`);
-      return EXIT.usage;
-    }
+  async run(parsed, output) {
     const [target, ...extra] = parsed.positional;
-    const known = new Set(['namespace', 'table', 'grace-minutes', 'dry-run', 'json']);
-    const unknown = [...parsed.options.keys()].filter((name) => !known.has(name));
-    if (target === undefined || extra.length > 0 || unknown.length > 0) {
-      output.error(`${unknown.length > 0 ? `pi-fold gc: unknown option --${unknown[0]}\n` : ''}usage: ${this.usage}`);
+    if (target === undefined || extra.length > 0) {
+      output.error(`pi-fold gc: give exactly one store\nusage: ${this.usage}`);
       return EXIT.usage;
     }
-    const graceOption = parsed.options.get('grace-minutes');
+    const graceOption = optionText(parsed, 'grace-minutes');
     const graceMinutes = graceOption === undefined ? DEFAULT_GC_GRACE_MS / 60_000 : Number(graceOption);
-    if (typeof graceOption === 'boolean' || !Number.isFinite(graceMinutes) || graceMinutes < 0) {
+    if (!Number.isFinite(graceMinutes) || graceMinutes < 0) {
       output.error(`pi-fold gc: --grace-minutes must be a non-negative number, got ${String(graceOption)}`);
       return EXIT.usage;
     }
-    const dryRun = parsed.options.get('dry-run') === true;
+    const dryRun = optionFlag(parsed, 'dry-run');
     // A dry run opens the backend read-only; either way a target that is not a store is refused unwritten.
     const opened = await openTargetOrExplain('gc', target, parsed.options, dryRun ? 'read-only' : 'read-write', output);
     if (opened === undefined) return EXIT.usage;
@@ -59,7 +51,7 @@ export const gcCommand: CliCommand = {
     } finally {
       await opened.store.dispose?.();
     }
-    if (parsed.options.get('json') === true)
+    if (optionFlag(parsed, 'json'))
       output.out(JSON.stringify({ store: target, kind: opened.kind, ...report }, null, 2));
     else printSummary(output, target, opened.kind, report);
     return EXIT.ok;

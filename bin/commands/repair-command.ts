@@ -4,8 +4,10 @@ import type { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
 import type { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
 import { rebuildSessionState, type SessionRepairReport } from '../../application/recovery/rebuild-session-state.ts';
 import { REPAIR_HELP } from './command-help.ts';
-import { type CliCommand, type CommandOutput, EXIT, parseCommandArguments } from './command-table.ts';
+import { optionFlag, optionText } from './command-options.ts';
+import { type CliCommand, type CommandOutput, EXIT } from './command-table.ts';
 import { type OpenedStoreTarget, openTargetOrExplain } from './open-store-target.ts';
+import { assertSessionHeld } from './session-presence.ts';
 
 /**
  * `pi-fold repair <store> --session <id>`: a session whose engine state cannot be read (torn,
@@ -15,29 +17,15 @@ import { type OpenedStoreTarget, openTargetOrExplain } from './open-store-target
  */
 export const repairCommand: CliCommand = {
   ...REPAIR_HELP,
-  async run(argumentsAfterName, output) {
-    let parsed: ReturnType<typeof parseCommandArguments>;
-    try {
-      parsed = parseCommandArguments(argumentsAfterName, ['namespace', 'table', 'session']);
-    } catch (error) {
-      output.error(`pi-fold repair: ${(error as Error).message}\nusage: ${this.usage}`);
-      return EXIT.usage;
-    }
+  async run(parsed, output) {
     const [target, ...extra] = parsed.positional;
-    const sessionId = parsed.options.get('session');
-    const known = new Set(['namespace', 'table', 'session', 'dry-run', 'json']);
-    const unknown = [...parsed.options.keys()].filter((name) => !known.has(name));
-    if (target === undefined || extra.length > 0 || unknown.length > 0 || typeof sessionId !== 'string') {
-      const why =
-        unknown.length > 0
-          ? `unknown option --${unknown[0]}`
-          : typeof sessionId !== 'string'
-            ? '--session <id> names the session to repair'
-            : undefined;
-      output.error(`${why === undefined ? '' : `pi-fold repair: ${why}\n`}usage: ${this.usage}`);
+    const sessionId = optionText(parsed, 'session');
+    if (target === undefined || extra.length > 0 || sessionId === undefined) {
+      const why = sessionId === undefined ? '--session <id> names the session to repair' : 'give exactly one store';
+      output.error(`pi-fold repair: ${why}\nusage: ${this.usage}`);
       return EXIT.usage;
     }
-    const dryRun = parsed.options.get('dry-run') === true;
+    const dryRun = optionFlag(parsed, 'dry-run');
     const opened = await openTargetOrExplain(
       'repair',
       target,
@@ -49,6 +37,12 @@ export const repairCommand: CliCommand = {
     let report: SessionRepairReport;
     try {
       const foldIds = await sessionFoldIds(opened, sessionId);
+      try {
+        await assertSessionHeld(opened.store, sessionId, foldIds.length);
+      } catch (error) {
+        output.error(`pi-fold repair: ${(error as Error).message}; nothing written`);
+        return EXIT.problemsFound;
+      }
       report = await rebuildSessionState(opened.store, sessionId, foldIds, { dryRun });
     } catch (error) {
       output.error(`pi-fold repair: stopped, nothing written: ${(error as Error).message}`);
@@ -56,7 +50,7 @@ export const repairCommand: CliCommand = {
     } finally {
       await opened.store.dispose?.();
     }
-    if (parsed.options.get('json') === true)
+    if (optionFlag(parsed, 'json'))
       output.out(JSON.stringify({ store: target, kind: opened.kind, ...report }, null, 2));
     else printRepair(output, report, dryRun);
     return EXIT.ok;

@@ -5,7 +5,9 @@ import { type ReplayOptions, replayTranscript } from '../../lab/replay/replay-tr
 import { formatArmTable } from '../../lab/report/arm-table.ts';
 import { stableSummaryJson, writeLabReports } from '../../lab/report/report-files.ts';
 import { REPLAY_HELP } from './command-help.ts';
-import { type CliCommand, EXIT, parseCommandArguments } from './command-table.ts';
+import { optionFlag, optionText } from './command-options.ts';
+import { type CliCommand, EXIT } from './command-table.ts';
+import { findInstalledPi } from './pi-host-lines.ts';
 
 /**
  * `pi-fold replay <file>`: what a recorded Pi, Claude Code, Codex or chat-trajectory session would have sent and cost
@@ -14,28 +16,14 @@ import { type CliCommand, EXIT, parseCommandArguments } from './command-table.ts
  */
 export const replayCommand: CliCommand = {
   ...REPLAY_HELP,
-  async run(argumentsAfterName, output) {
+  async run(parsed, output) {
     let options: ReplayOptions;
     let outDirectory: string | undefined;
     let json = false;
     try {
-      const parsed = parseCommandArguments(argumentsAfterName, [
-        'arms',
-        'out',
-        'price-list',
-        'budget',
-        'cap',
-        'max-requests',
-        'clock',
-      ]);
       const [path, ...extra] = parsed.positional;
       if (path === undefined || extra.length > 0) throw new Error('give exactly one session file');
-      const known = new Set(['arms', 'out', 'price-list', 'budget', 'cap', 'max-requests', 'clock', 'json']);
-      for (const name of parsed.options.keys()) if (!known.has(name)) throw new Error(`unknown option --${name}`);
-      const text = (name: string): string | undefined => {
-        const value = parsed.options.get(name);
-        return typeof value === 'string' ? value : undefined;
-      };
+      const text = (name: string): string | undefined => optionText(parsed, name);
       const priceList = text('price-list');
       if (priceList !== undefined && PRICE_LISTS[priceList] === undefined)
         throw new Error(`unknown price list "${priceList}" (known: ${Object.keys(PRICE_LISTS).join(', ')})`);
@@ -57,7 +45,7 @@ export const replayCommand: CliCommand = {
         ...(clock === undefined ? {} : { clock }),
       };
       outDirectory = text('out');
-      json = parsed.options.get('json') === true;
+      json = optionFlag(parsed, 'json');
     } catch (error) {
       output.error(`pi-fold replay: ${(error as Error).message}\nusage: ${this.usage}`);
       return EXIT.usage;
@@ -73,17 +61,20 @@ export const replayCommand: CliCommand = {
       }
       throw error;
     }
-    if (json) output.out(stableSummaryJson(report.run, report.notes).trimEnd());
+    // Say which Pi drove the arms: either supported line may be installed (bin/commands/pi-host-lines.ts).
+    const pi = findInstalledPi();
+    const notes = [...(pi === undefined ? [] : [`ran on Pi ${pi.version} (${pi.packageName})`]), ...report.notes];
+    if (json) output.out(stableSummaryJson(report.run, notes).trimEnd());
     else {
       output.out(formatArmTable(report.run));
       output.out('');
-      for (const note of report.notes) output.out(`note: ${note}`);
+      for (const note of notes) output.out(`note: ${note}`);
       for (const [name, value] of Object.entries(report.measurements)) output.out(`measured: ${name}: ${value}`);
     }
     if (outDirectory !== undefined) {
       const paths = await writeLabReports(report.run, outDirectory, {
         title: `pi-fold replay of ${report.session.path}`,
-        notes: report.notes,
+        notes,
         measurements: report.measurements,
         baseName: 'replay',
       });

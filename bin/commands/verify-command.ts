@@ -1,6 +1,7 @@
 import type { StoreAuditReport } from '../../adapters/storage-shared/store-audit.ts';
 import { VERIFY_HELP } from './command-help.ts';
-import { type CliCommand, EXIT, parseCommandArguments } from './command-table.ts';
+import { optionFlag } from './command-options.ts';
+import { type CliCommand, EXIT } from './command-table.ts';
 import { openStoreTarget, storeTargetOptionsOf } from './open-store-target.ts';
 
 /**
@@ -9,17 +10,10 @@ import { openStoreTarget, storeTargetOptionsOf } from './open-store-target.ts';
  */
 export const verifyCommand: CliCommand = {
   ...VERIFY_HELP,
-  async run(argumentsAfterName, output) {
-    let parsed: ReturnType<typeof parseCommandArguments>;
-    try {
-      parsed = parseCommandArguments(argumentsAfterName, ['namespace', 'table']);
-    } catch (error) {
-      output.error(`pi-fold verify: ${(error as Error).message}\nusage: ${this.usage}`);
-      return EXIT.usage;
-    }
+  async run(parsed, output) {
     const [target, ...extra] = parsed.positional;
     if (target === undefined || extra.length > 0) {
-      output.error(`usage: ${this.usage}`);
+      output.error(`pi-fold verify: give exactly one store\nusage: ${this.usage}`);
       return EXIT.usage;
     }
     let kind: string;
@@ -37,7 +31,7 @@ export const verifyCommand: CliCommand = {
       output.error(`pi-fold verify: cannot open ${target}: ${(error as Error).message}`);
       return EXIT.usage;
     }
-    if (parsed.options.get('json') === true) {
+    if (optionFlag(parsed, 'json')) {
       output.out(JSON.stringify({ store: target, kind, ...report }, null, 2));
     } else {
       for (const problem of report.problems) output.out(`PROBLEM ${problem.code} ${problem.key}: ${problem.message}`);

@@ -4,7 +4,8 @@ import { renderViewerPage } from '../../application/viewer/render-viewer-page.ts
 import { readSessionView } from '../../application/viewer/session-view.ts';
 import { DEFAULT_PRICE_LIST } from '../../core/price-lists.ts';
 import { VIEW_HELP } from './command-help.ts';
-import { type CliCommand, EXIT, parseCommandArguments } from './command-table.ts';
+import { optionText } from './command-options.ts';
+import { type CliCommand, EXIT } from './command-table.ts';
 import { openTargetOrExplain } from './open-store-target.ts';
 
 /**
@@ -13,26 +14,13 @@ import { openTargetOrExplain } from './open-store-target.ts';
  */
 export const viewCommand: CliCommand = {
   ...VIEW_HELP,
-  async run(argumentsAfterName, output) {
-    let parsed: ReturnType<typeof parseCommandArguments>;
-    try {
-      parsed = parseCommandArguments(argumentsAfterName, ['session', 'out', 'namespace', 'table']);
-    } catch (error) {
-      output.error(`pi-fold view: ${(error as Error).message}\nusage: ${this.usage}`);
-      return EXIT.usage;
-    }
-    const unknown = [...parsed.options.keys()].filter(
-      (name) => !['session', 'out', 'namespace', 'table'].includes(name),
-    );
+  async run(parsed, output) {
     const [target, ...extra] = parsed.positional;
-    if (target === undefined || extra.length > 0 || unknown.length > 0) {
-      output.error(`${unknown.length > 0 ? `pi-fold view: unknown option --${unknown[0]}\n` : ''}usage: ${this.usage}`);
+    if (target === undefined || extra.length > 0) {
+      output.error(`pi-fold view: give exactly one store\nusage: ${this.usage}`);
       return EXIT.usage;
     }
-    const text = (name: string) => {
-      const value = parsed.options.get(name);
-      return typeof value === 'string' ? value : undefined;
-    };
+    const text = (name: string) => optionText(parsed, name);
     const opened = await openTargetOrExplain('view', target, parsed.options, 'read-only', output);
     if (opened === undefined) return EXIT.usage;
     try {

@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { FoldError } from '../../core/fold-error.ts';
+import { fileFailure } from './transcript-file.ts';
 
 /** A top-level field of the document, an element of the streamed array, or what could not be read. */
 export type DocumentPiece =
@@ -211,10 +211,7 @@ export async function* readJsonDocument(
       yield { kind: 'problem', line: error.line, problem: error.message };
       return;
     }
-    throw new FoldError('TRANSCRIPT.INVALID_ENTRY', `cannot read transcript ${path}: ${(error as Error).message}`, {
-      cause: error,
-      details: { path },
-    });
+    throw fileFailure(path, error);
   } finally {
     stream.destroy();
   }

@@ -7,6 +7,7 @@ import { readJsonDocument } from './json-document-stream.ts';
 import { readJsonLines } from './jsonl-lines.ts';
 import { PiSessionConverter } from './pi-session-converter.ts';
 import type { RecordedSession, SkippedLine } from './recorded-session.ts';
+import { assertReadableTranscript, fileFailure, type TranscriptReadOptions } from './transcript-file.ts';
 
 /** Lines read before the format must be known (a Pi header is line 1; Claude Code and Codex lines say what they are from the start). */
 const DETECTION_LINES = 10_000;
@@ -38,15 +39,17 @@ const CODEX_ITEM_TYPES: ReadonlySet<string> = new Set([
  * Pi v1/v3 JSONL, Claude Code JSONL, Codex CLI rollouts (current and legacy JSONL), and
  * OpenAI-style chat trajectories (mini-swe-agent `.traj.json`, a JSON document). Malformed
  * lines or messages are counted with their line numbers and reasons; the file fails only
- * when its format is unknown or it cannot be read.
+ * when its format is unknown (`TRANSCRIPT.NOT_A_SESSION`) or it cannot be read (a code per
+ * cause: see `assertReadableTranscript`), or a line is too long to read.
  */
-export async function loadTranscript(path: string): Promise<RecordedSession> {
+export async function loadTranscript(path: string, options: TranscriptReadOptions = {}): Promise<RecordedSession> {
+  await assertReadableTranscript(path);
   const malformed: SkippedLine[] = [];
   if (await isJsonDocument(path)) return loadChatTrajectory(path, malformed);
   const undetected: { line: number; value: Record<string, unknown> }[] = [];
   let converter: LineConverter | undefined;
   let linesRead = 0;
-  for await (const parsed of readJsonLines(path)) {
+  for await (const parsed of readJsonLines(path, options)) {
     linesRead = parsed.line;
     if ('problem' in parsed) {
       malformed.push({ line: parsed.line, reason: parsed.problem });
@@ -71,7 +74,7 @@ export async function loadTranscript(path: string): Promise<RecordedSession> {
   }
   if (converter !== undefined) return converter.finish(linesRead);
   throw new FoldError(
-    'TRANSCRIPT.INVALID_ENTRY',
+    'TRANSCRIPT.NOT_A_SESSION',
     `${path}: not a Pi session (no session header), a Claude Code transcript (no sessionId/uuid lines), a Codex rollout (no session_meta/response_item lines) nor a chat trajectory in ${linesRead} lines read; ${malformed.length} malformed lines`,
     { details: { path, malformed: malformed.length, linesRead } },
   );
@@ -120,7 +123,7 @@ async function loadChatTrajectory(path: string, malformed: SkippedLine[]): Promi
   const session = converter.finish(lastLine);
   if (session.entries.length === 0) {
     throw new FoldError(
-      'TRANSCRIPT.INVALID_ENTRY',
+      'TRANSCRIPT.NOT_A_SESSION',
       `${path}: a JSON document with no chat messages (expected a chat trajectory: {messages: [...]} or an array of {role, content}); ${malformed.length} problems${malformed[0] === undefined ? '' : `, first at line ${malformed[0].line}: ${malformed[0].reason}`}`,
       {
         details: { path, malformed: malformed.length },
@@ -139,14 +142,13 @@ async function isJsonDocument(path: string): Promise<boolean> {
   try {
     handle = await open(path, 'r');
   } catch (error) {
-    throw new FoldError('TRANSCRIPT.INVALID_ENTRY', `cannot read transcript ${path}: ${(error as Error).message}`, {
-      cause: error,
-      details: { path },
-    });
+    throw fileFailure(path, error);
   }
   try {
     const buffer = Buffer.alloc(SNIFF_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, SNIFF_BYTES, 0);
+    const { bytesRead } = await handle.read(buffer, 0, SNIFF_BYTES, 0).catch((error: unknown) => {
+      throw fileFailure(path, error);
+    });
     const start = buffer
       .toString('utf8', 0, bytesRead)
       .replace(/^\uFEFF/, '')

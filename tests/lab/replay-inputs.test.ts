@@ -74,7 +74,7 @@ describe('replay inputs', () => {
 
     const missing = await replayCli([join(directory, 'absent.jsonl')]);
     expect(missing.code).toBe(2);
-    expect(missing.error).toMatch(/cannot read transcript .*absent\.jsonl/);
+    expect(missing.error).toMatch(/TRANSCRIPT.NOT_FOUND: no transcript at .*absent\.jsonl/);
 
     const badArm = await replayCli([path, '--arms', 'fold,everything']);
     expect(badArm.code).toBe(2);

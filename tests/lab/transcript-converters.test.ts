@@ -52,8 +52,10 @@ describe('real transcripts convert to engine entries', () => {
 
   it('a file that is neither format is refused by name', async () => {
     await expect(loadTranscript(resolve(import.meta.dirname, '../../package.json'))).rejects.toThrow(
-      /TRANSCRIPT.INVALID_ENTRY: .*package.json: a JSON document with no chat messages/,
+      /TRANSCRIPT.NOT_A_SESSION: .*package.json: a JSON document with no chat messages/,
     );
-    await expect(loadTranscript('/nonexistent/session.jsonl')).rejects.toThrow(/cannot read transcript/);
+    await expect(loadTranscript('/nonexistent/session.jsonl')).rejects.toThrow(
+      /TRANSCRIPT.NOT_FOUND: no transcript at \/nonexistent\/session.jsonl/,
+    );
   });
 });
