@@ -4,11 +4,13 @@ import type {
   EphemeralPeekV1,
   HeldSpanV1,
   PendingMarkV1,
+  StoredRequestContextV1,
   TranscriptAnchorV1,
   WindowInsertV1,
 } from '../ports/fold-records.ts';
 import { FoldError } from './fold-error.ts';
 import { resolveSpillPolicy, type SpillPolicy } from './spill/spill-policy.ts';
+import { checkStoredRequestContext } from './stored-request-context.ts';
 
 export const ENGINE_STATE_SCHEMA_VERSION = 1;
 
@@ -32,6 +34,8 @@ export class EngineMemory {
   ephemeralPeeks: EphemeralPeekV1[] = [];
   /** The first entry of the branch last projected (see EngineStateV1.transcriptAnchor). */
   transcriptAnchor: TranscriptAnchorV1 | undefined;
+  /** The last request's window and model (see EngineStateV1.requestContext). */
+  requestContext: StoredRequestContextV1 | undefined;
   counters: Mutable<EngineCountersV1> = {
     requests: 0,
     pureAppends: 0,
@@ -66,6 +70,7 @@ export class EngineMemory {
       noticeShownSinceRewrite: this.noticeShownSinceRewrite,
       ...(this.transcriptAnchor === undefined ? {} : { transcriptAnchor: this.transcriptAnchor }),
       ...(this.spillPolicy === undefined ? {} : { spill: { ...this.spillPolicy } }),
+      ...(this.requestContext === undefined ? {} : { requestContext: this.requestContext }),
     };
   }
 
@@ -83,6 +88,7 @@ export class EngineMemory {
     memory.counters = { ...state.counters };
     if (isAnchor(state.transcriptAnchor)) memory.transcriptAnchor = state.transcriptAnchor;
     memory.spillPolicy = state.spill === undefined ? undefined : resolveSpillPolicy(state.spill);
+    memory.requestContext = state.requestContext;
     return memory;
   }
 }
@@ -138,6 +144,8 @@ export function migrateEngineState(raw: unknown, sessionId: string): EngineState
       );
     }
   }
+  // Added to version 1 as an optional field: a state saved before it existed reads as it is.
+  if (record.requestContext !== undefined) checkStoredRequestContext(record.requestContext, sessionId);
   if (record.sessionId !== sessionId) {
     throw new FoldError(
       'STATE.CORRUPT',

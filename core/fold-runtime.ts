@@ -1,7 +1,7 @@
 import type { RequestUsage } from '../ports/cost-model.port.ts';
 import type { EngineState, FoldRecord } from '../ports/fold-records.ts';
 import type { FoldStore } from '../ports/fold-store.port.ts';
-import type { ProjectionResult, RequestContext, TranscriptEntry } from '../ports/shared-types.ts';
+import type { FoldWarning, ProjectionResult, RequestContext, TranscriptEntry } from '../ports/shared-types.ts';
 import type { BranchRead, TranscriptSource } from '../ports/transcript-source.port.ts';
 import { ACTION_NAMES } from './actions/action-arguments.ts';
 import type { ActionAnswer, ActionCaller } from './actions/action-context.ts';
@@ -12,9 +12,10 @@ import { FoldError } from './fold-error.ts';
 import { wholeBranch } from './ingest-step.ts';
 import { projectRequest } from './project-request.ts';
 import { type ProjectionObserver, subscribeObserver } from './projection-observers.ts';
-import { persistState } from './session-persistence.ts';
+import { markOpenedState, persistState, persistUnsaved } from './session-persistence.ts';
 import { type FoldRuntimeDependencies, SessionState } from './session-state.ts';
 import type { SessionView } from './session-view.ts';
+import { expectedRequestContext } from './stored-request-context.ts';
 
 export type { ProjectionResult, RequestContext } from '../ports/shared-types.ts';
 export type { FoldRuntimeDependencies } from './session-state.ts';
@@ -34,7 +35,7 @@ export class FoldRuntime {
   static async open(dependencies: FoldRuntimeDependencies): Promise<FoldRuntime> {
     const { foldStore, sessionId } = dependencies;
     const state = await loadStateOrExplain(foldStore, sessionId);
-    if (state === undefined) return new FoldRuntime(new SessionState(dependencies, new EngineMemory(sessionId), []));
+    if (state === undefined) return FoldRuntime.opened(new SessionState(dependencies, new EngineMemory(sessionId), []));
     const session = new SessionState(dependencies, EngineMemory.restore(state), state.calibration);
     const records: FoldRecord[] = [];
     for (const foldId of state.foldIds) {
@@ -50,6 +51,14 @@ export class FoldRuntime {
     }
     session.lattice.load(records, state.expanded);
     session.restoredUnchecked = true;
+    // Its budget is the one its last request had, until this process's first request (or the host) says otherwise.
+    if (state.requestContext !== undefined) session.lastContext = state.requestContext;
+    return FoldRuntime.opened(session);
+  }
+
+  /** The facade over a session as its store holds it: closing later saves only what changed since. */
+  private static opened(session: SessionState): FoldRuntime {
+    markOpenedState(session);
     return new FoldRuntime(session);
   }
 
@@ -116,11 +125,13 @@ export class FoldRuntime {
 
   /**
    * What the host already knows about the requests to come (its model's context window),
-   * so a restored session answers `status` with its budget before the first request. A
+   * so a session answers `status` with its budget before the first request. It replaces the
+   * context stored with a restored session (a window alone keeps the stored model); a
    * request's own context replaces it.
    */
   expectRequests(context: RequestContext): void {
-    if (this.session.lastBudget === undefined) this.session.lastContext = context;
+    if (this.session.lastBudget !== undefined) return;
+    this.session.lastContext = expectedRequestContext(this.session.memory.requestContext, context);
   }
 
   /**
@@ -167,12 +178,18 @@ export class FoldRuntime {
    * Close the session: the artifact writes still under way (off the request path) finish
    * first, so an evidence store disposed after this holds every artifact handed out, and so
    * do the blobs written ahead for pending marks (no write reaches a store after its dispose).
+   * Then what the state holds and the store does not (the last requests' counters, the
+   * provider's last count) is saved, so a reopened session counts on from where this one
+   * stopped. A store that refuses that save is reported as a warning, as on the request path.
    */
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
     await this.session.spills.evidence.durable();
     await this.session.prewrites.settle();
+    const warnings: FoldWarning[] = [];
+    await persistUnsaved(this.session, warnings);
+    for (const warning of warnings) this.session.outbound.warning(warning);
   }
 
   private assertOpen(): void {

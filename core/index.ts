@@ -7,6 +7,7 @@
 export type * from '../ports/index.ts';
 export { ACTION_NAMES, type ActionName, type FoldAction, parseAction } from './actions/action-arguments.ts';
 export type { ActionAnswer, ActionCaller, CurationNumbers } from './actions/action-context.ts';
+export type { BudgetSource } from './actions/budget-source.ts';
 export { type StatusReport, statusReport } from './actions/status-action.ts';
 export { BRIEF_MAX_CHARS } from './briefs.ts';
 export { createCharsCostModel } from './chars-cost-model.ts';

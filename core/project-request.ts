@@ -15,6 +15,7 @@ import { ledgerRow } from './projection-ledger.ts';
 import { candidateDraft, finalDraft } from './render-step.ts';
 import { persistOrWarn } from './session-persistence.ts';
 import type { SessionState } from './session-state.ts';
+import { rememberRequestContext } from './stored-request-context.ts';
 import { appendNotice, appendReceipt } from './window-inserts.ts';
 import { freeze, lazyProjection, type WindowDraft } from './window-log.ts';
 
@@ -80,7 +81,8 @@ async function prepareWindow(
   session.lastBudget = budget;
   const replacesStoredWindow = checkReopenedConversation(session, warnings);
   const request = session.memory.counters.requests + 1;
-  let dirty = updateTranscriptAnchor(session.memory, session.index);
+  let dirty = rememberRequestContext(session.memory, context);
+  dirty = updateTranscriptAnchor(session.memory, session.index) || dirty;
   // A spill is no decision to save: its form follows from the entry and the session's
   // policy, which the state already holds, so a spilled result alone writes no state.
   dirty = decideOnArrival(session) || dirty;

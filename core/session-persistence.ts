@@ -1,3 +1,4 @@
+import type { EngineState } from '../ports/fold-records.ts';
 import type { FoldWarning } from '../ports/shared-types.ts';
 import type { SessionState } from './session-state.ts';
 import { refusedSaveWarning } from './store-outage.ts';
@@ -5,11 +6,20 @@ import { refusedSaveWarning } from './store-outage.ts';
 /** What saving reads and writes: the decisions (their revision) and the store. */
 export type PersistTarget = Pick<SessionState, 'sessionId' | 'foldStore' | 'memory' | 'snapshot'>;
 
+/**
+ * The state each session last had in its store (as saved, or as opened). Kept beside the
+ * session rather than in it: only saving and closing read it, and a refused action that puts
+ * back its decisions must not put this back too.
+ */
+const savedStates = new WeakMap<PersistTarget, EngineState>();
+
 /** Save the session's state. The revision moves only once the store has it: a refused save changes nothing. */
 export async function persistState(target: PersistTarget): Promise<void> {
   const revision = target.memory.revision + 1;
-  await target.foldStore.saveState(target.sessionId, { ...target.snapshot(), revision });
+  const state = { ...target.snapshot(), revision };
+  await target.foldStore.saveState(target.sessionId, state);
   target.memory.revision = revision;
+  savedStates.set(target, state);
 }
 
 /**
@@ -23,4 +33,29 @@ export function persistOrWarn(
 ): Promise<boolean> {
   // Handed on as it is (no async frame of its own): most requests save, and each frame is a promise more.
   return target.storeOutage.attempt(() => persistState(target), warnings, refusedSaveWarning, true);
+}
+
+/** The session's state as its store holds it now: called once a session is opened, before any change. */
+export function markOpenedState(target: PersistTarget): void {
+  savedStates.set(target, target.snapshot());
+}
+
+/**
+ * Save what the store does not have yet. A request whose only change is its counters (or a
+ * provider's count that moved the calibration) writes no state (see `handOut`), so the last
+ * of them would be lost when the session closes; closing saves them. A session with nothing
+ * unsaved writes nothing. Resolves to whether a save was made.
+ */
+export async function persistUnsaved(
+  target: PersistTarget & Pick<SessionState, 'storeOutage'>,
+  warnings: FoldWarning[],
+): Promise<boolean> {
+  const saved = savedStates.get(target);
+  if (saved !== undefined && sameState(saved, target.snapshot())) return false;
+  return persistOrWarn(target, warnings);
+}
+
+function sameState(a: EngineState, b: EngineState): boolean {
+  // Both come from the same `snapshot`, so their keys are in the same order.
+  return JSON.stringify({ ...a, revision: 0 }) === JSON.stringify({ ...b, revision: 0 });
 }

@@ -4,6 +4,7 @@ import type {
   EphemeralPeekV1,
   HeldSpanV1,
   PendingMarkV1,
+  StoredRequestContextV1,
   WindowInsertV1,
 } from '../ports/fold-records.ts';
 import type { FoldStore } from '../ports/fold-store.port.ts';
@@ -75,6 +76,8 @@ export interface EngineMemoryView {
   readonly inserts: readonly WindowInsertV1[];
   readonly ephemeralPeeks: readonly EphemeralPeekV1[];
   readonly counters: EngineCountersV1;
+  /** The window and model of the last request, kept with the state (absent before a first request). */
+  readonly requestContext: StoredRequestContextV1 | undefined;
   markById(foldId: string): PendingMarkV1 | undefined;
   /** The state record as the store would get it. */
   snapshot(expanded: Iterable<string>, calibration: EngineState['calibration']): EngineState;
@@ -130,6 +133,8 @@ export interface SessionView {
   readonly forcedCommit: ForcedCommit | undefined;
   /** The budget of the last projection, in tokens. */
   readonly lastBudget: number | undefined;
+  /** The context budgets are worked out from: the last request's, else the host's expected one, else the stored one. */
+  readonly lastContext: RequestContext;
   /** The budget of the last request, or the one the host's expected context gives; undefined when neither is known. */
   knownBudget(): number | undefined;
   /** The serving budget for a request (the last request's context by default). */

@@ -177,6 +177,20 @@ export interface EngineStateV1 {
    * so that a restart with other settings shows the same window. Absent in older states.
    */
   readonly spill?: { readonly thresholdBytes: number; readonly keepBytes: number };
+  /**
+   * What the last request's budget was worked out from (the model's window and id), so a
+   * reopened session knows its budget before its first request. Absent in states saved
+   * before it existed, and until a session's first request.
+   */
+  readonly requestContext?: StoredRequestContextV1;
+}
+
+/** The part of a request's context the budget follows from (see `requestBudget` in core/settings.ts). */
+export interface StoredRequestContextV1 {
+  /** The model's context window in tokens, when the host reported one. */
+  readonly contextWindow?: number;
+  /** The model the request went to, when the host named it. */
+  readonly model?: { readonly id?: string; readonly provider?: string };
 }
 
 /** Identifies the conversation a session's state was made from. */

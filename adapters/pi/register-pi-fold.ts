@@ -4,7 +4,7 @@ import { preloadOptionalPeers } from '../../composition/preload-optional-peers.t
 import { noteWarmingDecision, onCacheWarming } from './cache-warming.ts';
 import { registerFoldCommands } from './commands.ts';
 import { answerCompaction, CompactionClassifier, currentStack } from './compaction-guard.ts';
-import { OverheadMeter, projectContext } from './context-hook.ts';
+import { OverheadMeter, projectContext, requestModel } from './context-hook.ts';
 import { createFoldTool } from './fold-tool.ts';
 import { hostScopeOf, loadSystemMessageReplay } from './host-api.ts';
 import { announceOwnership } from './ownership-monitor.ts';
@@ -46,6 +46,7 @@ export function registerPiFold(pi: ExtensionAPI, options: PiFoldOptions = {}): P
   onTurns(pi, sessions, classifier, toolOffer);
   onCompactions(pi, sessions, classifier);
   onProviderAndLifecycle(pi, sessions);
+  onModelKnown(pi, sessions);
   pi.registerTool(createFoldTool(sessions));
   registerFoldCommands(pi, sessions);
   return {
@@ -120,6 +121,19 @@ function onCompactions(pi: ExtensionAPI, sessions: PiSessionRegistry, classifier
   pi.on('session_compact', async (event, ctx) => {
     const folding = await sessions.existing(ctx.sessionManager.getSessionId());
     announceOwnership(ctx, folding?.ownership.compacted(event.compactionEntry, folding.lastProjection?.ledger.request));
+  });
+}
+
+/**
+ * The model's window as soon as Pi names the model (the session starts, the person switches
+ * model), so status, the editor and the agent see the budget before the next request does.
+ */
+function onModelKnown(pi: ExtensionAPI, sessions: PiSessionRegistry): void {
+  pi.on('session_start', async (_event, ctx) => {
+    await sessions.expectRequests(ctx.sessionManager.getSessionId(), requestModel(ctx));
+  });
+  pi.on('model_select', async (event, ctx) => {
+    await sessions.expectRequests(ctx.sessionManager.getSessionId(), requestModel({ model: event.model }));
   });
 }
 

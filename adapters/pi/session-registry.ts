@@ -15,6 +15,7 @@ import type { CostModel } from '../../ports/cost-model.port.ts';
 import type { EvidenceStore } from '../../ports/evidence-store.port.ts';
 import type { FoldStore } from '../../ports/fold-store.port.ts';
 import type { ProjectionSink } from '../../ports/projection-sink.port.ts';
+import type { RequestContext } from '../../ports/shared-types.ts';
 import { PiEntryMapper } from './message-entries.ts';
 import { OwnershipMonitor } from './ownership-monitor.ts';
 import { type LoadedSettingsFile, loadSettingsFile, settingsFilePath } from './settings-file.ts';
@@ -107,6 +108,8 @@ export class PiSessionRegistry {
    */
   private readonly storeScopes = new Map<string, Promise<StoreScope>>();
   settingsFile: LoadedSettingsFile | undefined;
+  /** The model Pi last named for each session (session start, model switch), handed to its runtime when it opens. */
+  private readonly expectedModels = new Map<string, RequestContext>();
 
   /** Thresholds passed in code, validated at registration; when present the settings file's are not used. */
   readonly codeThresholds: Thresholds | undefined;
@@ -141,6 +144,16 @@ export class PiSessionRegistry {
       opening.catch(() => this.sessions.delete(sessionId));
     }
     return opening;
+  }
+
+  /**
+   * Pi named the model a session's next requests go to. The runtime is told at once if it is
+   * open, else when it opens: no store is opened for this alone.
+   */
+  async expectRequests(sessionId: string, context: RequestContext): Promise<void> {
+    this.expectedModels.set(sessionId, context);
+    const folding = await this.sessions.get(sessionId)?.catch(() => undefined);
+    folding?.runtime.expectRequests(context);
   }
 
   /** The open session, if any, without opening one. */
@@ -198,6 +211,8 @@ export class PiSessionRegistry {
       ownership: new OwnershipMonitor(),
       composed,
     };
+    const expected = this.expectedModels.get(location.sessionId);
+    if (expected !== undefined) composed.runtime.expectRequests(expected);
     this.opened(folding);
     return folding;
   }

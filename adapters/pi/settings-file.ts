@@ -20,9 +20,14 @@ export interface LoadedSettingsFile {
   readonly reason?: string;
 }
 
-/** `~/.config/pi-fold/settings.json`, or under `$PI_FOLD_CONFIG_DIR`. */
+/**
+ * `~/.config/pi-fold/settings.json`, or under `$PI_FOLD_CONFIG_DIR`. An empty value counts
+ * as unset: `PI_FOLD_CONFIG_DIR=` would otherwise name the current directory, and a file
+ * there would quietly set the thresholds.
+ */
 export function settingsFilePath(environment: NodeJS.ProcessEnv = process.env): string {
-  const directory = environment[CONFIG_DIR_ENV] ?? join(homedir(), '.config', 'pi-fold');
+  const configured = environment[CONFIG_DIR_ENV];
+  const directory = configured === undefined || configured === '' ? join(homedir(), '.config', 'pi-fold') : configured;
   return join(directory, 'settings.json');
 }
 

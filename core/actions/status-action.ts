@@ -6,6 +6,7 @@ import type { SessionView } from '../session-view.ts';
 import type { Thresholds } from '../settings.ts';
 import type { ActionOutcome } from './action-context.ts';
 import { curationNumbers, describeNumbers, planLandingEverything } from './action-context.ts';
+import { type BudgetSource, budgetSource, describeBudgetSource } from './budget-source.ts';
 import { pinnableEntries } from './id-guidance.ts';
 
 /**
@@ -20,6 +21,8 @@ export async function statusAction(session: SessionView, detail: 'summary' | 'tr
 export interface StatusReport {
   readonly [key: string]: unknown;
   readonly budgetTokens: number | null;
+  /** What the budget was worked out from (before this process's first request it may be the stored context). */
+  readonly budgetSource: BudgetSource | null;
   readonly occupancy: number | null;
   readonly estimatedTokens: number;
   readonly thresholds: Thresholds;
@@ -94,6 +97,7 @@ export function statusReport(session: SessionView, detail: 'summary' | 'tree' = 
   }));
   const report: StatusReport = {
     budgetTokens: budget,
+    budgetSource: budgetSource(session, budget),
     occupancy: budget === null || !seenWindow ? null : round(estimatedTokens / budget),
     estimatedTokens,
     thresholds: session.settings.thresholds,
@@ -173,7 +177,7 @@ export function formatStatus(report: StatusReport): string {
   const occupancy =
     report.occupancy === null ? 'unknown (no request yet)' : `${Math.round(report.occupancy * 1000) / 10}%`;
   lines.push(
-    `budget ${report.budgetTokens ?? 'unknown'} tokens · occupancy ${occupancy} (≈${report.estimatedTokens} tokens) · ${describePolicy(report)}`,
+    `budget ${report.budgetTokens ?? 'unknown'} tokens${describeBudgetSource(report.budgetSource)} · occupancy ${occupancy} (≈${report.estimatedTokens} tokens) · ${describePolicy(report)}`,
   );
   // What can be peeked comes first: an agent looking for a fold to read starts at the top.
   lines.push(

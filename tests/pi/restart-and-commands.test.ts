@@ -73,7 +73,9 @@ describe('pi: durable state across a restart on the same session file', () => {
       // /fold-status before this process's first request answers from the stored folds.
       await second.session.prompt('/fold-status');
       expect(second.requests.length).toBe(0);
-      expect(second.notices.at(-1)).toMatch(/^budget 183616 tokens · occupancy unknown/);
+      expect(second.notices.at(-1)).toMatch(
+        /^budget 183616 tokens \(from the last request's context window\) · occupancy unknown/,
+      );
       expect(second.notices.at(-1)).toContain(`visible folds ${folds.length}:`);
       await second.session.prompt('Continue.');
       await settle(second.session);

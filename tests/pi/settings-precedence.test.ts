@@ -1,8 +1,9 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PiSessionRegistry } from '../../adapters/pi/session-registry.ts';
+import { CONFIG_DIR_ENV, settingsFilePath } from '../../adapters/pi/settings-file.ts';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { openScriptedPi, settle } from '../../testing/pi/scripted-pi.ts';
 
@@ -57,5 +58,24 @@ describe('pi: thresholds in code and in the settings file', () => {
     expect(() => new PiSessionRegistry({ settings: { thresholds: { maxTarget: 0.6 } } })).toThrow(
       /thresholds are set whole: missing minTarget, consolidateAfter, minFoldChars/,
     );
+  });
+});
+
+/** docs/pi.md "Settings": an empty PI_FOLD_CONFIG_DIR is unset, never the current directory. */
+describe('pi: the settings directory variable', () => {
+  it('an empty PI_FOLD_CONFIG_DIR= reads the default file, not settings.json in the current directory', () => {
+    const defaultPath = join(homedir(), '.config', 'pi-fold', 'settings.json');
+    expect(settingsFilePath({ [CONFIG_DIR_ENV]: '' })).toBe(defaultPath);
+    expect(settingsFilePath({})).toBe(defaultPath);
+    expect(settingsFilePath({ [CONFIG_DIR_ENV]: '/tmp/pi-fold-config' })).toBe('/tmp/pi-fold-config/settings.json');
+    // What registerPiFold reads when the host passes no settingsPath.
+    const saved = process.env[CONFIG_DIR_ENV];
+    process.env[CONFIG_DIR_ENV] = '';
+    try {
+      expect(new PiSessionRegistry({}).settingsPath).toBe(defaultPath);
+    } finally {
+      if (saved === undefined) delete process.env[CONFIG_DIR_ENV];
+      else process.env[CONFIG_DIR_ENV] = saved;
+    }
   });
 });
