@@ -1,4 +1,4 @@
-import type { FoldWarning } from '../ports/shared-types.ts';
+import type { FoldWarning } from '../ports/fold-warning.ts';
 import type { SessionState } from './session-state.ts';
 import { refusedSaveWarning } from './store-outage.ts';
 
