@@ -6,7 +6,7 @@ import type { CostModel } from '../ports/cost-model.port.ts';
 import type { EvidenceStore } from '../ports/evidence-store.port.ts';
 import type { FoldStore } from '../ports/fold-store.port.ts';
 import type { ProjectionSink } from '../ports/projection-sink.port.ts';
-import { portOwnerOf, registerStoreFactories, storeFactoryOf } from './store-factories.ts';
+import { portOwnerOf, registerStoreFactories, storeBuilderOf } from './store-factories.ts';
 import { type StoreSelectionOptions, selectedStoreKind, withStoreCaps } from './store-selection.ts';
 import {
   BACKING_FOLD_STORE,
@@ -62,8 +62,8 @@ export async function createSessionContainer(
   const buildsEvidence = ports.evidenceStore === undefined && !inheritsEvidence;
   if (buildsFoldStore || buildsEvidence) {
     // Evidence beside an instance store has no directory or file to share, so it stays in memory.
-    const factory = await storeFactoryOf(kind === 'instance' ? 'memory' : kind);
-    registerStoreFactories(session, factory, ports, { foldStore: buildsFoldStore, evidenceStore: buildsEvidence });
+    const builder = await storeBuilderOf(kind === 'instance' ? 'memory' : kind);
+    registerStoreFactories(session, builder, ports, { foldStore: buildsFoldStore, evidenceStore: buildsEvidence });
   }
   session.register(FOLD_STORE, {
     useFactory: instanceCachingFactory((resolver) => {

@@ -1,7 +1,7 @@
 import { type DependencyContainer, container as rootContainer } from 'tsyringe';
 import { FoldError } from '../core/fold-error.ts';
 import { assertStoreLocation } from './option-checks.ts';
-import { registerStoreFactories, storeFactoryOf } from './store-factories.ts';
+import { registerStoreFactories, storeBuilderOf } from './store-factories.ts';
 import { type StoreKind, type StoreSelectionOptions, selectedStoreKind } from './store-selection.ts';
 
 /** A built-in store chosen once and shared by every session opened in it. */
@@ -40,7 +40,7 @@ export async function createStoreScope(
     );
   assertStoreLocation(options, 'createStoreScope');
   const scope = parent.createChildContainer();
-  registerStoreFactories(scope, await storeFactoryOf(kind), options, { foldStore: true, evidenceStore: true });
+  registerStoreFactories(scope, await storeBuilderOf(kind), options, { foldStore: true, evidenceStore: true });
   return {
     container: scope,
     async dispose() {
