@@ -24,8 +24,8 @@ export interface SessionPorts extends StoreSelectionOptions {
   readonly evidenceStore?: EvidenceStore;
   readonly costModel?: CostModel;
   readonly projectionSink?: ProjectionSink;
-  /** The container the session's is a child of: a host's shared one, or a store scope. @default tsyringe's root container */
-  readonly container?: DependencyContainer;
+  /** The container the session's is a child of: a store scope's. @default tsyringe's root container */
+  readonly parent?: DependencyContainer;
 }
 
 /**
@@ -43,7 +43,7 @@ export async function createSessionContainer(
   settings: FoldSettings,
   observeStore?: (store: FoldStore) => FoldStore,
 ): Promise<DependencyContainer> {
-  const parent = ports.container ?? rootContainer;
+  const parent = ports.parent ?? rootContainer;
   const kind = selectedStoreKind(ports);
   const session = parent.createChildContainer();
   session.register(SESSION_ID, { useValue: ports.sessionId });
@@ -83,7 +83,9 @@ export async function createSessionContainer(
  * Resolve the session's ports in the order a failure is easiest to read: the fold store first
  * (its caps are checked against it), then evidence, cost model and sink.
  */
-export function resolveSessionPorts(session: DependencyContainer): FoldRuntimeDependencies {
+export function resolveSessionPorts(
+  session: DependencyContainer,
+): FoldRuntimeDependencies & { readonly evidenceStore: EvidenceStore } {
   const foldStore = session.resolve(FOLD_STORE);
   const evidenceStore = session.resolve(EVIDENCE_STORE);
   return {
