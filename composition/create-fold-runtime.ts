@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { sessionTelemetry } from '../adapters/opentelemetry/index.ts';
+import type { DependencyContainer } from 'tsyringe';
+import { type SessionTelemetry, sessionTelemetry } from '../adapters/opentelemetry/index.ts';
 import { FoldError } from '../core/fold-error.ts';
 import { FoldRuntime } from '../core/fold-runtime.ts';
 import { type FoldSettingsInput, resolveSettings } from '../core/settings.ts';
@@ -84,49 +85,29 @@ export async function createFoldRuntime(options: FoldRuntimeOptions): Promise<Co
   assertCostModelOption(options.costModel, 'createFoldRuntime');
   assertOnOffOption(options.openTelemetry, 'openTelemetry', 'createFoldRuntime');
   const settings = resolveSettings(options.settings ?? {});
+  const parent = options.scope === undefined ? undefined : scopeContainerOf(options.scope, 'createFoldRuntime');
   // OpenTelemetry when the host installed @opentelemetry/api (docs/observability.md); nothing otherwise.
   // A session opened while the API still loads does not wait for it: what it reports meanwhile is held.
   const telemetry = options.openTelemetry === false ? undefined : await sessionTelemetry(options.sessionId);
   // The session's FOLD_STORE is the timed one, so the engine and the container hold the same instance.
-  const parent = options.scope === undefined ? undefined : scopeContainerOf(options.scope, 'createFoldRuntime');
   const session = await createSessionContainer(
     parent === undefined ? options : { ...options, parent },
     settings,
     telemetry?.observeStore,
   );
-  let runtime: FoldRuntime;
-  let requestLog: RequestLogSink | undefined;
-  let runtimePorts: RuntimePorts;
+  let opened: OpenedSession;
   try {
-    const ports = resolveSessionPorts(session);
-    const observed = telemetry === undefined ? ports.projectionSink : telemetry.observeSink(ports.projectionSink);
-    const foldStore = ports.foldStore;
-    const backingFoldStore = session.resolve(BACKING_FOLD_STORE);
-    runtimePorts = {
-      foldStore,
-      backingFoldStore,
-      evidenceStore: ports.evidenceStore,
-      costModel: ports.costModel,
-      ...(ports.projectionSink === undefined ? {} : { projectionSink: ports.projectionSink }),
-    };
-    // The request log (for `pi-fold view`) goes to the backing store itself, outside the size caps.
-    const loggingStore = requestLogOf(backingFoldStore);
-    requestLog = loggingStore === undefined ? undefined : new RequestLogSink(loggingStore, options.sessionId, observed);
-    const projectionSink = requestLog ?? observed;
-    runtime = await FoldRuntime.open({
-      ...ports,
-      foldStore,
-      ...(projectionSink === undefined ? {} : { projectionSink }),
-    });
+    opened = await openSession(session, options.sessionId, telemetry);
   } catch (error) {
     // What the session built is closed again; what the host passed in stays open.
     await session.dispose();
     throw error;
   }
+  const { runtime, requestLog } = opened;
   let disposed = false;
   const composed: ComposedRuntime = {
     runtime,
-    ports: runtimePorts,
+    ports: opened.ports,
     flushRequestLog: async () => requestLog?.flush(),
     async dispose() {
       if (disposed) return;
@@ -143,4 +124,40 @@ export async function createFoldRuntime(options: FoldRuntimeOptions): Promise<Co
     'read the instances from ComposedRuntime.ports (foldStore, backingFoldStore, evidenceStore, costModel)',
   );
   return composed;
+}
+
+interface OpenedSession {
+  readonly runtime: FoldRuntime;
+  readonly ports: RuntimePorts;
+  readonly requestLog: RequestLogSink | undefined;
+}
+
+/** Resolve the session's ports (building what it owns) and open its engine on them. */
+async function openSession(
+  session: DependencyContainer,
+  sessionId: string,
+  telemetry: SessionTelemetry | undefined,
+): Promise<OpenedSession> {
+  const ports = resolveSessionPorts(session);
+  const observed = telemetry === undefined ? ports.projectionSink : telemetry.observeSink(ports.projectionSink);
+  const backingFoldStore = session.resolve(BACKING_FOLD_STORE);
+  // The request log (for `pi-fold view`) goes to the backing store itself, outside the size caps.
+  const loggingStore = requestLogOf(backingFoldStore);
+  const requestLog = loggingStore === undefined ? undefined : new RequestLogSink(loggingStore, sessionId, observed);
+  const projectionSink = requestLog ?? observed;
+  const runtime = await FoldRuntime.open({
+    ...ports,
+    ...(projectionSink === undefined ? {} : { projectionSink }),
+  });
+  return {
+    runtime,
+    requestLog,
+    ports: {
+      foldStore: ports.foldStore,
+      backingFoldStore,
+      evidenceStore: ports.evidenceStore,
+      costModel: ports.costModel,
+      ...(ports.projectionSink === undefined ? {} : { projectionSink: ports.projectionSink }),
+    },
+  };
 }
