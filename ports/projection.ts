@@ -4,6 +4,7 @@ import type { FoldWarning } from './fold-warning.ts';
 import type { LedgerRow } from './ledger-row.ts';
 import type { ProjectedMessage } from './projected-message.ts';
 
+/** One projection as a ProjectionSink receives it: the window and its ledger row. */
 export interface Projection {
   readonly messages: readonly ProjectedMessage[];
   readonly ledger: LedgerRow;
