@@ -1,11 +1,12 @@
 import 'reflect-metadata';
 import type { DependencyContainer } from 'tsyringe';
-import { sessionTelemetry } from '../adapters/opentelemetry/index.ts';
+import { type SessionTelemetry, sessionTelemetry } from '../adapters/opentelemetry/index.ts';
 import { FoldError } from '../core/fold-error.ts';
 import { FoldRuntime } from '../core/fold-runtime.ts';
 import { type FoldSettingsInput, resolveSettings } from '../core/settings.ts';
 import type { CostModel } from '../ports/cost-model.port.ts';
 import type { EvidenceStore } from '../ports/evidence-store.port.ts';
+import type { FoldStore } from '../ports/fold-store.port.ts';
 import type { ProjectionSink } from '../ports/projection-sink.port.ts';
 import { assertCostModelOption } from './cost-model-check.ts';
 import {
@@ -14,9 +15,11 @@ import {
   assertSessionIdOption,
   assertStoreLocation,
   RUNTIME_OPTION_KEYS,
+  refuseRemovedMember,
 } from './option-checks.ts';
 import { RequestLogSink, requestLogOf } from './request-log-sink.ts';
 import { createSessionContainer, resolveSessionPorts } from './session-container.ts';
+import { type StoreScope, scopeContainerOf } from './store-scope.ts';
 import type { StoreSelectionOptions } from './store-selection.ts';
 import { BACKING_FOLD_STORE } from './tokens.ts';
 
@@ -36,18 +39,31 @@ export interface FoldRuntimeOptions extends StoreSelectionOptions {
    * @default true
    */
   readonly openTelemetry?: boolean;
-  /** A container to derive the session's child container from: a store scope (`createStoreScope`) or one a host shares. */
-  readonly container?: DependencyContainer;
+  /**
+   * A store scope (`createStoreScope`) whose stores this session shares: a session that names
+   * no `store` (or `evidenceStore`) of its own uses the scope's, and closing the session leaves
+   * them open.
+   */
+  readonly scope?: StoreScope;
 }
 
-/** A built runtime with the session's child container that wired it. */
+/** The ports a composed runtime runs with, as the instances it uses. */
+export interface RuntimePorts {
+  /** The fold store the engine writes to: the backing store behind this session's size caps. */
+  readonly foldStore: FoldStore;
+  /** The store as chosen, passed or built, before the caps (a store scope's is shared by its sessions). */
+  readonly backingFoldStore: FoldStore;
+  readonly evidenceStore: EvidenceStore;
+  readonly costModel: CostModel;
+  /** The sink the host passed, if any. */
+  readonly projectionSink?: ProjectionSink;
+}
+
+/** A built runtime, with the ports it was wired with. */
 export interface ComposedRuntime {
   readonly runtime: FoldRuntime;
-  /**
-   * The session's child container: resolve a port by its token (e.g. `EVIDENCE_STORE`) to get
-   * the instance this runtime uses. Disposed with the runtime.
-   */
-  readonly container: DependencyContainer;
+  /** The instances this runtime uses; what the session built is closed with it. */
+  readonly ports: RuntimePorts;
   /** Write the request log's buffered rows (the newest request included) before a viewer reads the store. */
   flushRequestLog(): Promise<void>;
   /** Dispose the runtime and every adapter the container created (never one the host passed in). */
@@ -58,7 +74,7 @@ export interface ComposedRuntime {
  * The composition root: the only place that knows tsyringe. Each session gets its own child
  * container, whose factories build the ports the host did not pass and which closes them when
  * the session is disposed; nothing is registered globally as a side effect of importing the
- * library. Pass a store scope's container (`createStoreScope`) to share its stores.
+ * library. Pass a store scope (`createStoreScope`) to share its stores.
  */
 export async function createFoldRuntime(options: FoldRuntimeOptions): Promise<ComposedRuntime> {
   if (typeof options !== 'object' || options === null)
@@ -69,35 +85,29 @@ export async function createFoldRuntime(options: FoldRuntimeOptions): Promise<Co
   assertCostModelOption(options.costModel, 'createFoldRuntime');
   assertOnOffOption(options.openTelemetry, 'openTelemetry', 'createFoldRuntime');
   const settings = resolveSettings(options.settings ?? {});
+  const parent = options.scope === undefined ? undefined : scopeContainerOf(options.scope, 'createFoldRuntime');
   // OpenTelemetry when the host installed @opentelemetry/api (docs/observability.md); nothing otherwise.
   // A session opened while the API still loads does not wait for it: what it reports meanwhile is held.
   const telemetry = options.openTelemetry === false ? undefined : await sessionTelemetry(options.sessionId);
   // The session's FOLD_STORE is the timed one, so the engine and the container hold the same instance.
-  const session = await createSessionContainer(options, settings, telemetry?.observeStore);
-  let runtime: FoldRuntime;
-  let requestLog: RequestLogSink | undefined;
+  const session = await createSessionContainer(
+    parent === undefined ? options : { ...options, parent },
+    settings,
+    telemetry?.observeStore,
+  );
+  let opened: OpenedSession;
   try {
-    const ports = resolveSessionPorts(session);
-    const observed = telemetry === undefined ? ports.projectionSink : telemetry.observeSink(ports.projectionSink);
-    const foldStore = ports.foldStore;
-    // The request log (for `pi-fold view`) goes to the backing store itself, outside the size caps.
-    const loggingStore = requestLogOf(session.resolve(BACKING_FOLD_STORE));
-    requestLog = loggingStore === undefined ? undefined : new RequestLogSink(loggingStore, options.sessionId, observed);
-    const projectionSink = requestLog ?? observed;
-    runtime = await FoldRuntime.open({
-      ...ports,
-      foldStore,
-      ...(projectionSink === undefined ? {} : { projectionSink }),
-    });
+    opened = await openSession(session, options.sessionId, telemetry);
   } catch (error) {
     // What the session built is closed again; what the host passed in stays open.
     await session.dispose();
     throw error;
   }
+  const { runtime, requestLog } = opened;
   let disposed = false;
-  return {
+  const composed: ComposedRuntime = {
     runtime,
-    container: session,
+    ports: opened.ports,
     flushRequestLog: async () => requestLog?.flush(),
     async dispose() {
       if (disposed) return;
@@ -105,6 +115,49 @@ export async function createFoldRuntime(options: FoldRuntimeOptions): Promise<Co
       await runtime.dispose();
       await requestLog?.flush();
       await session.dispose();
+    },
+  };
+  refuseRemovedMember(
+    composed,
+    'container',
+    'ComposedRuntime.container',
+    'read the instances from ComposedRuntime.ports (foldStore, backingFoldStore, evidenceStore, costModel)',
+  );
+  return composed;
+}
+
+interface OpenedSession {
+  readonly runtime: FoldRuntime;
+  readonly ports: RuntimePorts;
+  readonly requestLog: RequestLogSink | undefined;
+}
+
+/** Resolve the session's ports (building what it owns) and open its engine on them. */
+async function openSession(
+  session: DependencyContainer,
+  sessionId: string,
+  telemetry: SessionTelemetry | undefined,
+): Promise<OpenedSession> {
+  const ports = resolveSessionPorts(session);
+  const observed = telemetry === undefined ? ports.projectionSink : telemetry.observeSink(ports.projectionSink);
+  const backingFoldStore = session.resolve(BACKING_FOLD_STORE);
+  // The request log (for `pi-fold view`) goes to the backing store itself, outside the size caps.
+  const loggingStore = requestLogOf(backingFoldStore);
+  const requestLog = loggingStore === undefined ? undefined : new RequestLogSink(loggingStore, sessionId, observed);
+  const projectionSink = requestLog ?? observed;
+  const runtime = await FoldRuntime.open({
+    ...ports,
+    ...(projectionSink === undefined ? {} : { projectionSink }),
+  });
+  return {
+    runtime,
+    requestLog,
+    ports: {
+      foldStore: ports.foldStore,
+      backingFoldStore,
+      evidenceStore: ports.evidenceStore,
+      costModel: ports.costModel,
+      ...(ports.projectionSink === undefined ? {} : { projectionSink: ports.projectionSink }),
     },
   };
 }

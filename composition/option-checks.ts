@@ -17,7 +17,7 @@ export const RUNTIME_OPTION_KEYS = [
   'costModel',
   'projectionSink',
   'openTelemetry',
-  'container',
+  'scope',
   'store',
   'storeRoot',
   'sqlitePath',
@@ -26,10 +26,26 @@ export const RUNTIME_OPTION_KEYS = [
   'storeCapBytes',
 ] as const;
 
-/** Refuse keys that are not options of `who`, suggesting the option a typo was probably meant as. */
+/** Options `createFoldRuntime` once read, refused with what to write now. */
+const REMOVED_RUNTIME_OPTIONS: Readonly<Record<string, { readonly replacement: string; readonly why: string }>> = {
+  container: {
+    replacement: 'scope',
+    why: 'pass a store scope instead: createFoldRuntime({ sessionId, scope: await createStoreScope({ store }) }); the ports a runtime uses are on ComposedRuntime.ports',
+  },
+};
+
+/**
+ * Refuse keys that are not options of `who`: a removed option with its replacement
+ * (`SETTINGS.DELETED_OPTION`), anything else suggesting the option a typo was probably meant as.
+ */
 export function assertKnownOptions(options: object, known: readonly string[], who: string): void {
   for (const key of Object.keys(options)) {
     if (known.includes(key)) continue;
+    const removed = Object.hasOwn(REMOVED_RUNTIME_OPTIONS, key) ? REMOVED_RUNTIME_OPTIONS[key] : undefined;
+    if (removed !== undefined)
+      throw new FoldError('SETTINGS.DELETED_OPTION', `${who}: ${key} was removed: ${removed.why}`, {
+        details: { option: key, replacement: removed.replacement },
+      });
     const nearest = nearestName(key, known);
     throw new FoldError(
       'SETTINGS.UNKNOWN_OPTION',
@@ -39,6 +55,22 @@ export function assertKnownOptions(options: object, known: readonly string[], wh
       },
     );
   }
+}
+
+/**
+ * Make reading a removed member of a returned object a `SETTINGS.DELETED_OPTION` naming its
+ * replacement, for hosts written in JavaScript (TypeScript already refuses the name). Not
+ * enumerable, so spreading or logging the object never trips it.
+ */
+export function refuseRemovedMember(target: object, member: string, name: string, replacement: string): void {
+  Object.defineProperty(target, member, {
+    enumerable: false,
+    get() {
+      throw new FoldError('SETTINGS.DELETED_OPTION', `${name} was removed: ${replacement}`, {
+        details: { option: name, replacement },
+      });
+    },
+  });
 }
 
 /** A session id is how a later process finds this conversation's folds again, so it cannot be made up silently. */

@@ -1,4 +1,5 @@
 import type { FoldStore } from '../ports/fold-store.port.ts';
+import type { FoldWarning } from '../ports/fold-warning.ts';
 import type {
   ActionTelemetry,
   CommitTelemetry,
@@ -8,7 +9,6 @@ import type {
   UsageTelemetry,
 } from '../ports/projection-sink.port.ts';
 import type { RequestLogRow } from '../ports/request-log.ts';
-import type { FoldWarning } from '../ports/shared-types.ts';
 
 /** Rows buffered before one append: a crash costs at most this many of the newest rows. */
 const ROWS_PER_APPEND = 16;

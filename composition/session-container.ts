@@ -6,7 +6,7 @@ import type { CostModel } from '../ports/cost-model.port.ts';
 import type { EvidenceStore } from '../ports/evidence-store.port.ts';
 import type { FoldStore } from '../ports/fold-store.port.ts';
 import type { ProjectionSink } from '../ports/projection-sink.port.ts';
-import { portOwnerOf, registerStoreFactories, storeFactoryOf } from './store-factories.ts';
+import { portOwnerOf, registerStoreFactories, storeBuilderOf } from './store-factories.ts';
 import { type StoreSelectionOptions, selectedStoreKind, withStoreCaps } from './store-selection.ts';
 import {
   BACKING_FOLD_STORE,
@@ -24,8 +24,8 @@ export interface SessionPorts extends StoreSelectionOptions {
   readonly evidenceStore?: EvidenceStore;
   readonly costModel?: CostModel;
   readonly projectionSink?: ProjectionSink;
-  /** The container the session's is a child of: a host's shared one, or a store scope. @default tsyringe's root container */
-  readonly container?: DependencyContainer;
+  /** The container the session's is a child of: a store scope's. @default tsyringe's root container */
+  readonly parent?: DependencyContainer;
 }
 
 /**
@@ -43,7 +43,7 @@ export async function createSessionContainer(
   settings: FoldSettings,
   observeStore?: (store: FoldStore) => FoldStore,
 ): Promise<DependencyContainer> {
-  const parent = ports.container ?? rootContainer;
+  const parent = ports.parent ?? rootContainer;
   const kind = selectedStoreKind(ports);
   const session = parent.createChildContainer();
   session.register(SESSION_ID, { useValue: ports.sessionId });
@@ -62,8 +62,8 @@ export async function createSessionContainer(
   const buildsEvidence = ports.evidenceStore === undefined && !inheritsEvidence;
   if (buildsFoldStore || buildsEvidence) {
     // Evidence beside an instance store has no directory or file to share, so it stays in memory.
-    const factory = await storeFactoryOf(kind === 'instance' ? 'memory' : kind);
-    registerStoreFactories(session, factory, ports, { foldStore: buildsFoldStore, evidenceStore: buildsEvidence });
+    const builder = await storeBuilderOf(kind === 'instance' ? 'memory' : kind);
+    registerStoreFactories(session, builder, ports, { foldStore: buildsFoldStore, evidenceStore: buildsEvidence });
   }
   session.register(FOLD_STORE, {
     useFactory: instanceCachingFactory((resolver) => {
@@ -83,7 +83,9 @@ export async function createSessionContainer(
  * Resolve the session's ports in the order a failure is easiest to read: the fold store first
  * (its caps are checked against it), then evidence, cost model and sink.
  */
-export function resolveSessionPorts(session: DependencyContainer): FoldRuntimeDependencies {
+export function resolveSessionPorts(
+  session: DependencyContainer,
+): FoldRuntimeDependencies & { readonly evidenceStore: EvidenceStore } {
   const foldStore = session.resolve(FOLD_STORE);
   const evidenceStore = session.resolve(EVIDENCE_STORE);
   return {

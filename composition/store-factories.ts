@@ -10,7 +10,7 @@ import { type StoreKind, type StoreSelectionOptions, sqlitePathOf, storeRootOf }
 import { BACKING_FOLD_STORE, EVIDENCE_STORE, PORT_OWNER } from './tokens.ts';
 
 /** How one kind of built-in store is made: its fold store, and the evidence store that lives beside it. */
-export interface StoreFactory {
+export interface StoreKindBuilder {
   readonly foldStore: (selection: StoreSelectionOptions) => FoldStore;
   readonly evidenceStore: (selection: StoreSelectionOptions) => EvidenceStore;
 }
@@ -18,19 +18,19 @@ export interface StoreFactory {
 const capOf = (selection: StoreSelectionOptions) =>
   selection.evidenceCapBytes === undefined ? {} : { capBytes: selection.evidenceCapBytes };
 
-const fsFactory: StoreFactory = {
+const fsBuilder: StoreKindBuilder = {
   foldStore: (selection) => new FsFoldStore({ root: storeRootOf(selection) }),
   evidenceStore: (selection) => new FsEvidenceStore({ root: storeRootOf(selection), ...capOf(selection) }),
 };
 
-const memoryFactory: StoreFactory = {
+const memoryBuilder: StoreKindBuilder = {
   foldStore: () => new MemoryFoldStore(),
   evidenceStore: (selection) => new MemoryEvidenceStore(selection.evidenceCapBytes),
 };
 
 // SQLite is a native module: it is loaded only for hosts that chose it, which is why finding a
-// factory is asynchronous while the factory itself (what tsyringe calls) is not.
-async function sqliteFactory(): Promise<StoreFactory> {
+// builder is asynchronous while the builder itself (what tsyringe's factories call) is not.
+async function sqliteBuilder(): Promise<StoreKindBuilder> {
   const sqlite = await import('../adapters/storage-sqlite/create-sqlite-store.ts');
   return {
     foldStore: (selection) => sqlite.createSqliteFoldStore({ path: sqlitePathOf(selection) }),
@@ -39,10 +39,10 @@ async function sqliteFactory(): Promise<StoreFactory> {
   };
 }
 
-/** The factory of a built-in store kind. */
-export async function storeFactoryOf(kind: StoreKind): Promise<StoreFactory> {
-  if (kind === 'sqlite') return sqliteFactory();
-  return kind === 'fs' ? fsFactory : memoryFactory;
+/** The builder of a built-in store kind. */
+export async function storeBuilderOf(kind: StoreKind): Promise<StoreKindBuilder> {
+  if (kind === 'sqlite') return sqliteBuilder();
+  return kind === 'fs' ? fsBuilder : memoryBuilder;
 }
 
 /** The container's own `PortOwner`, constructed by tsyringe so the container's dispose closes it. */
@@ -53,13 +53,13 @@ export function portOwnerOf(container: DependencyContainer): PortOwner {
 }
 
 /**
- * Register the stores `factory` builds, each on first resolve and once per container, owned by
+ * Register the stores `builder` builds, each on first resolve and once per container, owned by
  * `container` (closed with it). `which` names the ports to register, so a host-supplied port is
  * left alone.
  */
 export function registerStoreFactories(
   container: DependencyContainer,
-  factory: StoreFactory,
+  builder: StoreKindBuilder,
   selection: StoreSelectionOptions,
   which: { readonly foldStore: boolean; readonly evidenceStore: boolean },
 ): void {
@@ -68,10 +68,10 @@ export function registerStoreFactories(
   // is resolved through its sessions' child containers, yet belongs to the scope.
   if (which.foldStore)
     container.register(BACKING_FOLD_STORE, {
-      useFactory: instanceCachingFactory(() => owner.adopt(factory.foldStore(selection))),
+      useFactory: instanceCachingFactory(() => owner.adopt(builder.foldStore(selection))),
     });
   if (which.evidenceStore)
     container.register(EVIDENCE_STORE, {
-      useFactory: instanceCachingFactory(() => owner.adopt(factory.evidenceStore(selection))),
+      useFactory: instanceCachingFactory(() => owner.adopt(builder.evidenceStore(selection))),
     });
 }

@@ -1,7 +1,7 @@
 import { type DependencyContainer, container as rootContainer } from 'tsyringe';
 import { FoldError } from '../core/fold-error.ts';
-import { assertStoreLocation } from './option-checks.ts';
-import { registerStoreFactories, storeFactoryOf } from './store-factories.ts';
+import { assertStoreLocation, refuseRemovedMember } from './option-checks.ts';
+import { registerStoreFactories, storeBuilderOf } from './store-factories.ts';
 import { type StoreKind, type StoreSelectionOptions, selectedStoreKind } from './store-selection.ts';
 
 /** A built-in store chosen once and shared by every session opened in it. */
@@ -10,23 +10,26 @@ export interface StoreScopeOptions
   readonly store: StoreKind;
 }
 
-/** A container that owns one fold store and its evidence store, for many sessions. */
+/**
+ * One fold store and its evidence store, for many sessions: pass it as `scope` to
+ * `createFoldRuntime`, and sessions that name no store of their own use these.
+ */
 export interface StoreScope {
-  /** Pass as `container` to `createFoldRuntime`: sessions that name no store of their own use this one. */
-  readonly container: DependencyContainer;
   /** Close the stores the scope built (after its sessions are closed). */
   dispose(): Promise<void>;
 }
 
+// The container behind each scope stays inside the composition root: a host holds the scope,
+// never the container, so no public type names tsyringe.
+const scopeContainers = new WeakMap<StoreScope, DependencyContainer>();
+
 /**
- * A parent container for sessions that share one store: the stores are built from the same
- * defaults `createFoldRuntime` uses (the one place that decides them), on first use, and belong
- * to the scope rather than to any session, so closing a session leaves them open for the next.
+ * A scope built on a parent container for sessions that share one store: the stores are built
+ * from the same defaults `createFoldRuntime` uses (the one place that decides them), on first
+ * use, and belong to the scope rather than to any session, so closing a session leaves them
+ * open for the next.
  */
-export async function createStoreScope(
-  options: StoreScopeOptions,
-  parent: DependencyContainer = rootContainer,
-): Promise<StoreScope> {
+export async function createStoreScope(options: StoreScopeOptions): Promise<StoreScope> {
   if (typeof options !== 'object' || options === null)
     throw new FoldError(
       'SETTINGS.INVALID',
@@ -39,12 +42,29 @@ export async function createStoreScope(
       'createStoreScope builds a built-in store; pass a store instance to createFoldRuntime directly',
     );
   assertStoreLocation(options, 'createStoreScope');
-  const scope = parent.createChildContainer();
-  registerStoreFactories(scope, await storeFactoryOf(kind), options, { foldStore: true, evidenceStore: true });
-  return {
-    container: scope,
+  const container = rootContainer.createChildContainer();
+  registerStoreFactories(container, await storeBuilderOf(kind), options, { foldStore: true, evidenceStore: true });
+  const scope: StoreScope = {
     async dispose() {
-      await scope.dispose();
+      await container.dispose();
     },
   };
+  refuseRemovedMember(
+    scope,
+    'container',
+    'StoreScope.container',
+    'pass the scope itself: createFoldRuntime({ scope })',
+  );
+  scopeContainers.set(scope, container);
+  return scope;
+}
+
+/** The container of a scope `createStoreScope` made; anything else is refused by name. */
+export function scopeContainerOf(scope: unknown, who: string): DependencyContainer {
+  const container = typeof scope === 'object' && scope !== null ? scopeContainers.get(scope as StoreScope) : undefined;
+  if (container === undefined)
+    throw new FoldError('SETTINGS.INVALID', `${who}: scope must be a store scope made by createStoreScope`, {
+      details: { option: 'scope' },
+    });
+  return container;
 }

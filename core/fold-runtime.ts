@@ -1,7 +1,10 @@
 import type { RequestUsage } from '../ports/cost-model.port.ts';
 import type { EngineState, FoldRecord } from '../ports/fold-records.ts';
 import type { FoldStore } from '../ports/fold-store.port.ts';
-import type { FoldWarning, ProjectionResult, RequestContext, TranscriptEntry } from '../ports/shared-types.ts';
+import type { FoldWarning } from '../ports/fold-warning.ts';
+import type { ProjectionResult } from '../ports/projection.ts';
+import type { RequestContext } from '../ports/request-context.ts';
+import type { TranscriptEntry } from '../ports/transcript-entry.ts';
 import type { BranchRead, TranscriptSource } from '../ports/transcript-source.port.ts';
 import { ACTION_NAMES } from './actions/action-arguments.ts';
 import type { ActionAnswer, ActionCaller } from './actions/action-context.ts';
@@ -17,7 +20,8 @@ import { type FoldRuntimeDependencies, SessionState } from './session-state.ts';
 import type { SessionView } from './session-view.ts';
 import { expectedRequestContext } from './stored-request-context.ts';
 
-export type { ProjectionResult, RequestContext } from '../ports/shared-types.ts';
+export type { ProjectionResult } from '../ports/projection.ts';
+export type { RequestContext } from '../ports/request-context.ts';
 export type { FoldRuntimeDependencies } from './session-state.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { TranscriptEntry } from '../ports/shared-types.ts';
+import type { TranscriptEntry } from '../ports/transcript-entry.ts';
 import type { BranchRead } from '../ports/transcript-source.port.ts';
 import type { SessionState } from './session-state.ts';
 

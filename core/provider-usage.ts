@@ -1,5 +1,6 @@
 import type { RequestUsage } from '../ports/cost-model.port.ts';
-import type { LedgerRow, UsageTelemetry } from '../ports/shared-types.ts';
+import type { UsageTelemetry } from '../ports/engine-telemetry.ts';
+import type { LedgerRow } from '../ports/ledger-row.ts';
 
 /** What a provider's report updates: the newest ledger row, the cache-miss counter, calibration, telemetry. */
 export interface UsageTarget {

@@ -1,4 +1,4 @@
-import type { ProjectedMessage } from '../ports/shared-types.ts';
+import type { ProjectedMessage } from '../ports/projected-message.ts';
 import type { CommitPlan } from './commit-planner.ts';
 import type { PlacedFold } from './fold-lattice.ts';
 import { type FullRender, HIDDEN_ENTRY } from './projection-renderer.ts';

@@ -1,4 +1,4 @@
-import type { ProjectedMessage } from '../ports/shared-types.ts';
+import type { ProjectedMessage } from '../ports/projected-message.ts';
 import type { CommitPlan } from './commit-planner.ts';
 import type { FullRender } from './projection-renderer.ts';
 import { patchLandedSpans } from './render-patch.ts';

@@ -1,5 +1,5 @@
 import type { EngineState } from '../ports/fold-records.ts';
-import type { FoldWarning } from '../ports/shared-types.ts';
+import type { FoldWarning } from '../ports/fold-warning.ts';
 import type { SessionState } from './session-state.ts';
 import { refusedSaveWarning } from './store-outage.ts';
 

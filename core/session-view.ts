@@ -1,3 +1,4 @@
+import type { CommitTelemetry } from '../ports/engine-telemetry.ts';
 import type {
   EngineCountersV1,
   EngineState,
@@ -8,14 +9,10 @@ import type {
   WindowInsertV1,
 } from '../ports/fold-records.ts';
 import type { FoldStore } from '../ports/fold-store.port.ts';
-import type {
-  CommitTelemetry,
-  LedgerRow,
-  ProjectedMessage,
-  RequestContext,
-  RewriteCause,
-  TranscriptEntry,
-} from '../ports/shared-types.ts';
+import type { LedgerRow, RewriteCause } from '../ports/ledger-row.ts';
+import type { ProjectedMessage } from '../ports/projected-message.ts';
+import type { RequestContext } from '../ports/request-context.ts';
+import type { TranscriptEntry } from '../ports/transcript-entry.ts';
 import type { CommitReason, ForcedCommit } from './commit-decision.ts';
 import type { FoldLattice, PlacedFold } from './fold-lattice.ts';
 import type { FoldSettings } from './settings.ts';

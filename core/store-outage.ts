@@ -1,4 +1,4 @@
-import type { FoldWarning } from '../ports/shared-types.ts';
+import type { FoldWarning } from '../ports/fold-warning.ts';
 import { FoldError } from './fold-error.ts';
 
 /**

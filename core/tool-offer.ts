@@ -1,4 +1,4 @@
-import type { ProjectedMessage } from '../ports/shared-types.ts';
+import type { ProjectedMessage } from '../ports/projected-message.ts';
 
 /**
  * When a host offers the agent's fold tool (`toolOffer`; docs/pi.md and docs/vercel-ai.md, "Offering the fold tool"):

@@ -11,13 +11,15 @@
  */
 import { parseArgs } from 'node:util';
 import { parseArmName } from './arms/arm-profile.ts';
+import { KNOWN_ARMS } from './arms/arms.ts';
 import { parseThresholdsOption } from './arms/threshold-option.ts';
 import { createProgressBar, formatArmTable, type ProgressBar, writeLabReports } from './report/index.ts';
 import type { ArmName } from './report/lab-records.ts';
 import { stagedPreset } from './workload/presets.ts';
 import { runStagedWorkload } from './workload/run-staged-workload.ts';
 
-const DEFAULT_ARMS = 'unmanaged,native,fold,fold-band,fold-immediate,fold-eager,oracle';
+/** A lab run runs every arm of the registry unless `--arms` names some. */
+const DEFAULT_ARMS = KNOWN_ARMS.join(',');
 
 /** Notes printed into every report: the stated assumptions behind the figures. */
 export const LAB_NOTES: readonly string[] = [

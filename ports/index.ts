@@ -1,8 +1,14 @@
 export type * from './cost-model.port.ts';
+export type * from './engine-telemetry.ts';
 export type * from './evidence-store.port.ts';
 export type * from './fold-records.ts';
 export type * from './fold-store.port.ts';
+export type * from './fold-warning.ts';
+export type * from './ledger-row.ts';
+export type * from './projected-message.ts';
+export type * from './projection.ts';
 export type * from './projection-sink.port.ts';
+export type * from './request-context.ts';
 export type * from './request-log.ts';
-export type * from './shared-types.ts';
+export type * from './transcript-entry.ts';
 export type * from './transcript-source.port.ts';

@@ -9,18 +9,16 @@ export type {
   ActionTelemetry,
   CommitTelemetry,
   CommitTelemetryV1,
-  FoldWarning,
-  FoldWarningCode,
-  LedgerRow,
-  ProjectedMessage,
-  Projection,
-  RewriteCause,
-  SpilledToolCallArguments,
-  SpillPointer,
   UsageTelemetry,
-} from './shared-types.ts';
+} from './engine-telemetry.ts';
+export type { FoldWarning, FoldWarningCode } from './fold-warning.ts';
+export type { LedgerRow, RewriteCause } from './ledger-row.ts';
+export type { ProjectedMessage, SpilledToolCallArguments, SpillPointer } from './projected-message.ts';
+export type { Projection } from './projection.ts';
 
-import type { ActionTelemetry, CommitTelemetry, FoldWarning, Projection, UsageTelemetry } from './shared-types.ts';
+import type { ActionTelemetry, CommitTelemetry, UsageTelemetry } from './engine-telemetry.ts';
+import type { FoldWarning } from './fold-warning.ts';
+import type { Projection } from './projection.ts';
 
 export interface ProjectionSinkV1 {
   readonly specificationVersion: 'v1';

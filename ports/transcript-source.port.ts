@@ -5,9 +5,9 @@
  * active branch on every request and decides what the model sees.
  */
 
-export type { EntryRole, ToolCallReference, TranscriptEntry } from './shared-types.ts';
+export type { EntryRole, ToolCallReference, TranscriptEntry } from './transcript-entry.ts';
 
-import type { TranscriptEntry } from './shared-types.ts';
+import type { TranscriptEntry } from './transcript-entry.ts';
 
 /** What the engine already holds of the branch, handed to the source at each read. */
 export interface KnownBranch {

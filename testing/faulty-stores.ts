@@ -1,7 +1,8 @@
+import { DelegatingFoldStore } from '../application/delegating-fold-store.ts';
 import { FoldError } from '../core/fold-error.ts';
 import type { EvidenceReference, EvidenceStore } from '../ports/evidence-store.port.ts';
 import type { EngineState, FoldRecord } from '../ports/fold-records.ts';
-import type { FoldStore, FoldStoreCapabilities, StoredBlobInfo } from '../ports/fold-store.port.ts';
+import type { FoldStore } from '../ports/fold-store.port.ts';
 
 /** The kinds of write a store takes; faults and hooks are chosen per kind. */
 export type WriteKind = 'blob' | 'fold' | 'state' | 'evidence';
@@ -62,77 +63,37 @@ export interface FaultyStoreOptions {
 /**
  * A FoldStore that forwards to a real one but can refuse writes on command (disk full) and
  * run hooks around each write (slow writes for crash tests). Reads are never touched, so
- * what it returns is always what the real store holds.
+ * what it returns is always what the real store holds; the request log, an observation
+ * record rather than one of the writes a full disk is simulated for, passes through.
  */
-export class FaultyFoldStore implements FoldStore {
-  readonly specificationVersion = 'v1' as const;
-  readonly name: string;
-  readonly capabilities: FoldStoreCapabilities | undefined;
+export class FaultyFoldStore extends DelegatingFoldStore {
   readonly faults: FaultSwitch;
   private readonly hooks: WriteHooks;
-  // Retention is forwarded only when the wrapped store has it, so capabilities stay truthful.
-  readonly listSessions?: () => Promise<readonly string[]>;
-  readonly listBlobs?: () => AsyncIterable<StoredBlobInfo>;
-  readonly blobInfo?: (sha256: string) => Promise<StoredBlobInfo | undefined>;
-  readonly deleteBlob?: (
-    sha256: string,
-    options: { readonly touchedBefore: number },
-  ) => Promise<'deleted' | 'kept' | 'absent'>;
 
-  constructor(
-    readonly inner: FoldStore,
-    options: FaultyStoreOptions = {},
-  ) {
-    this.name = inner.name;
-    this.capabilities = inner.capabilities;
+  constructor(inner: FoldStore, options: FaultyStoreOptions = {}) {
+    super(inner);
     this.faults = options.faults ?? new FaultSwitch();
     this.hooks = options.hooks ?? {};
-    if (inner.listSessions !== undefined) this.listSessions = () => inner.listSessions!();
-    if (inner.listBlobs !== undefined) this.listBlobs = () => inner.listBlobs!();
-    if (inner.blobInfo !== undefined) this.blobInfo = (sha256) => inner.blobInfo!(sha256);
-    // Deleting is a write: a refusing store refuses it too.
-    if (inner.deleteBlob !== undefined)
-      this.deleteBlob = (sha256, deleteOptions) => this.write('blob', () => inner.deleteBlob!(sha256, deleteOptions));
   }
 
-  putBlob(content: string | Uint8Array): Promise<string> {
-    return this.write('blob', () => this.inner.putBlob(content));
+  override putBlob(content: string | Uint8Array): Promise<string> {
+    return this.write('blob', () => super.putBlob(content));
   }
 
-  async flushBlobs(): Promise<void> {
-    await this.inner.flushBlobs?.();
+  override putFold(sessionId: string, record: FoldRecord): Promise<void> {
+    return this.write('fold', () => super.putFold(sessionId, record));
   }
 
-  getBlob(sha256: string): Promise<Uint8Array> {
-    return this.inner.getBlob(sha256);
+  override saveState(sessionId: string, state: EngineState): Promise<void> {
+    return this.write('state', () => super.saveState(sessionId, state));
   }
 
-  hasBlob(sha256: string): Promise<boolean> {
-    return this.inner.hasBlob(sha256);
-  }
-
-  putFold(sessionId: string, record: FoldRecord): Promise<void> {
-    return this.write('fold', () => this.inner.putFold(sessionId, record));
-  }
-
-  getFold(sessionId: string, foldId: string): Promise<FoldRecord | undefined> {
-    return this.inner.getFold(sessionId, foldId);
-  }
-
-  listFolds(sessionId: string): Promise<readonly FoldRecord[]> {
-    return this.inner.listFolds(sessionId);
-  }
-
-  saveState(sessionId: string, state: EngineState): Promise<void> {
-    return this.write('state', () => this.inner.saveState(sessionId, state));
-  }
-
-  loadState(sessionId: string): Promise<EngineState | undefined> {
-    return this.inner.loadState(sessionId);
-  }
-
-  async dispose(): Promise<void> {
-    await this.inner.dispose?.();
+  // Deleting is a write: a refusing store refuses it too.
+  override deleteBlob?(
+    sha256: string,
+    options: { readonly touchedBefore: number },
+  ): Promise<'deleted' | 'kept' | 'absent'> {
+    return this.write('blob', () => super.deleteBlob!(sha256, options));
   }
 
   private async write<T>(kind: WriteKind, run: () => Promise<T>): Promise<T> {

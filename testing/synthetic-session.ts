@@ -1,17 +1,8 @@
 import { stableStringify } from '../core/hashing.ts';
 import type { TranscriptEntry } from '../ports/transcript-source.port.ts';
+import { seededRandom } from './seeded-random.ts';
 
-/** A small deterministic PRNG (mulberry32), so a seed always yields the same session. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = state;
-    value = Math.imul(value ^ (value >>> 15), value | 1);
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom } from './seeded-random.ts';
 
 const WORDS = [
   'const',

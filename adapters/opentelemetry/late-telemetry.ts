@@ -1,4 +1,5 @@
 import type { Attributes } from '@opentelemetry/api';
+import type { FoldWarning } from '../../ports/fold-warning.ts';
 import type {
   ActionTelemetry,
   CommitTelemetry,
@@ -6,7 +7,6 @@ import type {
   ProjectionSink,
   UsageTelemetry,
 } from '../../ports/projection-sink.port.ts';
-import type { FoldWarning } from '../../ports/shared-types.ts';
 import { type StoreDurationRecorder, storeDurationHistogram } from './instrument-fold-store.ts';
 import type { OpenTelemetryApi } from './load-opentelemetry.ts';
 import { OpenTelemetrySink } from './opentelemetry-sink.ts';

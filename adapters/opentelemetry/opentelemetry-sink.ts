@@ -1,4 +1,5 @@
 import type { Attributes, Span } from '@opentelemetry/api';
+import type { FoldWarning } from '../../ports/fold-warning.ts';
 import type {
   ActionTelemetry,
   CommitTelemetry,
@@ -6,7 +7,6 @@ import type {
   ProjectionSink,
   UsageTelemetry,
 } from '../../ports/projection-sink.port.ts';
-import type { FoldWarning } from '../../ports/shared-types.ts';
 import type { OpenTelemetryApi } from './load-opentelemetry.ts';
 import { ATTRIBUTES, METER_NAME, METRICS } from './telemetry-names.ts';
 

@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ExtensionCommandContext } from '@mariozechner/pi-coding-agent';
 import { renderViewerPage } from '../../application/viewer/render-viewer-page.ts';
-import { readSessionView } from '../../application/viewer/session-view.ts';
-import { BACKING_FOLD_STORE } from '../../composition/tokens.ts';
+import { readViewerSession } from '../../application/viewer/viewer-session.ts';
 import { DEFAULT_PRICE_LIST } from '../../core/price-lists.ts';
 import { type PiSessionRegistry, STORE_FOLDER } from './session-registry.ts';
 
@@ -18,8 +17,8 @@ export async function foldViewCommand(ctx: ExtensionCommandContext, registry: Pi
   try {
     // The newest request's row is still buffered; the page should show it.
     await folding.composed.flushRequestLog();
-    const store = folding.composed.container.resolve(BACKING_FOLD_STORE);
-    const view = await readSessionView(store, folding.sessionId);
+    // The backing store: the request log lives there, outside the session's size caps.
+    const view = await readViewerSession(folding.composed.ports.backingFoldStore, folding.sessionId);
     const page = renderViewerPage(view, {
       priceLineTokens: DEFAULT_PRICE_LIST.longContext?.aboveTokens,
       writtenAt: new Date().toISOString(),

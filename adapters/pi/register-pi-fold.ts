@@ -8,10 +8,10 @@ import { OverheadMeter, projectContext, requestModel } from './context-hook.ts';
 import { createFoldTool } from './fold-tool.ts';
 import { hostScopeOf, loadSystemMessageReplay } from './host-api.ts';
 import { announceOwnership } from './ownership-monitor.ts';
+import { checkedToolOffer, PiToolOffer } from './pi-tool-offer.ts';
 import { type ProjectionCandidate, projectionCandidates } from './projection-candidates.ts';
 import { type PiFoldOptions, PiSessionRegistry } from './session-registry.ts';
 import { onContextWithSystem, PiSystemMessages } from './system-messages.ts';
-import { checkedToolOffer, PiToolOffer } from './tool-offer.ts';
 
 /** The Pi event-bus channel that carries every commit's telemetry (`pi.events.on(COMMIT_TELEMETRY_CHANNEL, …)`). */
 export const COMMIT_TELEMETRY_CHANNEL = 'pi-fold:commit';

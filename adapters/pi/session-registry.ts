@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { assertCostModelOption } from '../../composition/cost-model-check.ts';
 import { type ComposedRuntime, createFoldRuntime } from '../../composition/create-fold-runtime.ts';
 import { createStoreScope, type StoreScope } from '../../composition/store-scope.ts';
-import { EVIDENCE_STORE } from '../../composition/tokens.ts';
 import type { FoldRuntime, ProjectionResult } from '../../core/fold-runtime.ts';
 import { type FoldSettingsInput, resolveThresholds, type Thresholds } from '../../core/settings.ts';
 import type { CostModel } from '../../ports/cost-model.port.ts';
@@ -194,7 +193,7 @@ export class PiSessionRegistry {
         thresholds: this.codeThresholds ?? file.thresholds,
         toolName: PI_TOOL_NAME,
       },
-      ...(scope === undefined ? {} : { container: scope.container }),
+      ...(scope === undefined ? {} : { scope }),
       ...(foldStore === undefined ? {} : { store: foldStore }),
       ...(evidenceStore === undefined ? {} : { evidenceStore }),
       ...(this.options.projectionSink === undefined ? {} : { projectionSink: this.options.projectionSink }),
@@ -206,7 +205,7 @@ export class PiSessionRegistry {
       runtime: composed.runtime,
       mapper: new PiEntryMapper(),
       branch: new PiBranchSource(location.sessionId),
-      evidenceStore: composed.container.resolve(EVIDENCE_STORE),
+      evidenceStore: composed.ports.evidenceStore,
       lastProjection: undefined,
       ownership: new OwnershipMonitor(),
       composed,

@@ -2,9 +2,7 @@ import { FoldError } from '../../core/fold-error.ts';
 import { sha256Hex } from '../../core/hashing.ts';
 import { assertSafeId, assertSha256 } from '../../core/store-keys.ts';
 import type { EvidenceReference, EvidenceStore } from '../../ports/evidence-store.port.ts';
-
-/** Cumulative evidence a session may store before writes are refused. */
-export const DEFAULT_EVIDENCE_CAP_BYTES = 512 * 1024 * 1024;
+import { DEFAULT_EVIDENCE_CAP_BYTES } from '../storage-shared/blob-checks.ts';
 
 /** In-memory reference EvidenceStore with a real cumulative per-session cap. */
 export class MemoryEvidenceStore implements EvidenceStore {

@@ -1,7 +1,7 @@
 import { FoldError } from '../../core/fold-error.ts';
 import { sha256Hex } from '../../core/hashing.ts';
-import type { EngineState, FoldRecord } from '../../ports/fold-records.ts';
-import type { FoldStore, FoldStoreCapabilities, StoredBlobInfo } from '../../ports/fold-store.port.ts';
+import type { FoldStore } from '../../ports/fold-store.port.ts';
+import { DelegatingFoldStore } from '../delegating-fold-store.ts';
 
 /** Default cap on the blob bytes one session's folds may hold (1 GiB). */
 export const DEFAULT_SESSION_CAP_BYTES = 1024 * 1024 * 1024;
@@ -31,27 +31,19 @@ export interface StoreCaps {
  * writing the same store meanwhile is not seen, so the caps are guards against runaway
  * growth, not exact accounting.
  */
-export class QuotaFoldStore implements FoldStore {
-  readonly specificationVersion = 'v1' as const;
-  readonly name: string;
-  readonly capabilities: FoldStoreCapabilities | undefined;
+export class QuotaFoldStore extends DelegatingFoldStore {
   readonly sessionCapBytes: number;
   readonly storeCapBytes: number;
-  /** Present when the inner store offers it. */
-  readonly listAllFolds?: () => AsyncIterable<{ readonly sessionId: string; readonly record: FoldRecord }>;
   private usage: Promise<{ session: Set<string>; sessionBytes: number; storeBytes: number }> | undefined;
 
   constructor(
-    /** The store every call goes to. */
-    readonly inner: FoldStore,
+    inner: FoldStore,
     private readonly sessionId: string,
     caps: StoreCaps = {},
   ) {
-    this.name = inner.name;
-    this.capabilities = inner.capabilities;
+    super(inner);
     this.sessionCapBytes = checkedCap(caps.sessionCapBytes ?? DEFAULT_SESSION_CAP_BYTES, 'sessionCapBytes');
     this.storeCapBytes = checkedCap(caps.storeCapBytes ?? Number.POSITIVE_INFINITY, 'storeCapBytes');
-    if (inner.listAllFolds !== undefined) this.listAllFolds = () => inner.listAllFolds!();
     if (inner.capabilities?.retention !== true || inner.blobInfo === undefined) {
       throw new FoldError(
         'SETTINGS.INVALID',
@@ -60,7 +52,7 @@ export class QuotaFoldStore implements FoldStore {
     }
   }
 
-  async putBlob(content: string | Uint8Array): Promise<string> {
+  override async putBlob(content: string | Uint8Array): Promise<string> {
     const bytes = ownBytes(content);
     const sha256 = sha256Hex(bytes);
     const usage = await this.measure();
@@ -91,58 +83,6 @@ export class QuotaFoldStore implements FoldStore {
       if (storeReserved) usage.storeBytes -= bytes.length;
       throw error;
     }
-  }
-
-  async flushBlobs(): Promise<void> {
-    await this.inner.flushBlobs?.();
-  }
-
-  getBlob(sha256: string): Promise<Uint8Array> {
-    return this.inner.getBlob(sha256);
-  }
-
-  hasBlob(sha256: string): Promise<boolean> {
-    return this.inner.hasBlob(sha256);
-  }
-
-  putFold(sessionId: string, record: FoldRecord): Promise<void> {
-    return this.inner.putFold(sessionId, record);
-  }
-
-  getFold(sessionId: string, foldId: string): Promise<FoldRecord | undefined> {
-    return this.inner.getFold(sessionId, foldId);
-  }
-
-  listFolds(sessionId: string): Promise<readonly FoldRecord[]> {
-    return this.inner.listFolds(sessionId);
-  }
-
-  saveState(sessionId: string, state: EngineState): Promise<void> {
-    return this.inner.saveState(sessionId, state);
-  }
-
-  loadState(sessionId: string): Promise<EngineState | undefined> {
-    return this.inner.loadState(sessionId);
-  }
-
-  listSessions(): Promise<readonly string[]> {
-    return this.inner.listSessions!();
-  }
-
-  listBlobs(): AsyncIterable<StoredBlobInfo> {
-    return this.inner.listBlobs!();
-  }
-
-  blobInfo(sha256: string): Promise<StoredBlobInfo | undefined> {
-    return this.inner.blobInfo!(sha256);
-  }
-
-  deleteBlob(sha256: string, options: { readonly touchedBefore: number }): Promise<'deleted' | 'kept' | 'absent'> {
-    return this.inner.deleteBlob!(sha256, options);
-  }
-
-  async dispose(): Promise<void> {
-    await this.inner.dispose?.();
   }
 
   /** Current usage: measured once (lazily, so a runtime that never folds pays nothing). */

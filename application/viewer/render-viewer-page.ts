@@ -1,6 +1,7 @@
-import type { SessionView, ViewedFold } from './session-view.ts';
+import { escapeHtml } from '../html-escape.ts';
 import { promptSizeChart } from './viewer-chart.ts';
 import { VIEWER_SCRIPT } from './viewer-script.ts';
+import type { ViewedFold, ViewerSession } from './viewer-session.ts';
 
 /** Chars of a fold's source shown per page when it is opened. */
 export const VIEWER_PAGE_CHARS = 16_000;
@@ -14,9 +15,9 @@ export interface ViewerPageOptions {
 
 /**
  * One self-contained HTML page for a session: no server, no outside script, style or font.
- * Everything it shows was read from the store by `readSessionView` (sources verified then).
+ * Everything it shows was read from the store by `readViewerSession` (sources verified then).
  */
-export function renderViewerPage(view: SessionView, options: ViewerPageOptions = {}): string {
+export function renderViewerPage(view: ViewerSession, options: ViewerPageOptions = {}): string {
   const data = { pageChars: VIEWER_PAGE_CHARS, folds: view.folds, sources: view.sources };
   const commitsRows = view.commits.map((commit) => {
     const next = view.requests.find((row) => row.request === commit.request + 1);
@@ -70,10 +71,6 @@ function jsonForScript(value: unknown): string {
     .replace(/</g, '\\u003c')
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029');
-}
-
-export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
 const VIEWER_STYLE = `

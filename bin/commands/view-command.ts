@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { renderViewerPage } from '../../application/viewer/render-viewer-page.ts';
-import { readSessionView } from '../../application/viewer/session-view.ts';
+import { readViewerSession } from '../../application/viewer/viewer-session.ts';
 import { DEFAULT_PRICE_LIST } from '../../core/price-lists.ts';
 import { VIEW_HELP } from './command-help.ts';
 import { optionText } from './command-options.ts';
@@ -34,7 +34,7 @@ export const viewCommand: CliCommand = {
         );
         return EXIT.usage;
       }
-      const view = await readSessionView(opened.store, sessionId);
+      const view = await readViewerSession(opened.store, sessionId);
       const page = renderViewerPage(view, {
         priceLineTokens: DEFAULT_PRICE_LIST.longContext?.aboveTokens,
         writtenAt: new Date().toISOString(),

@@ -1,5 +1,5 @@
+import type { ProjectedMessage } from '../../ports/projected-message.ts';
 import type { CommitTelemetry } from '../../ports/projection-sink.port.ts';
-import type { ProjectedMessage } from '../../ports/shared-types.ts';
 import { totalChars } from '../projection-ledger.ts';
 import { floorTokensFor } from '../raw-floor.ts';
 import type { SessionView } from '../session-view.ts';

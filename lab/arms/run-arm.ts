@@ -47,7 +47,6 @@ import {
 import type { PiFoldRegistration } from '../../adapters/pi/register-pi-fold.ts';
 import { MemoryEvidenceStore } from '../../adapters/storage-memory/memory-evidence-store.ts';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
-import { COST_MODEL } from '../../composition/tokens.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import { PRICE_LISTS } from '../../core/price-lists.ts';
 import type { Thresholds } from '../../core/settings.ts';
@@ -304,7 +303,7 @@ async function armResult({
           { ...profile.fold, priceList: priceList.name },
           {
             ...folding.runtime.view.settings,
-            priceList: folding.composed.container.resolve(COST_MODEL).priceList.name,
+            priceList: folding.composed.ports.costModel.priceList.name,
           },
         );
   const bytes = await auditBytes({

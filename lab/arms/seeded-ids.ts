@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { syncBuiltinESMExports } from 'node:module';
-import { seededRandom } from '../workload/stage-plan.ts';
+import { seededRandom } from '../../testing/seeded-random.ts';
 
 /** Where the lab's clock starts: far enough ahead that Pi's "is this message older than the last compaction" check (fake message time against a real entry time) never mistakes a new message for an old one. */
 export const LAB_CLOCK_START = Date.UTC(2100, 0, 1);

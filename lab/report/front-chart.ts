@@ -1,7 +1,7 @@
+import { escapeHtml } from '../../application/html-escape.ts';
 import type { ArmSummary } from './arm-summary.ts';
 import type { CostRecoveryFront, FrontPoint } from './cost-front.ts';
 import { COST_SPLIT_PARTS } from './cost-split.ts';
-import { escapeHtml } from './html-escape.ts';
 
 const WIDTH = 760;
 const HEIGHT = 300;

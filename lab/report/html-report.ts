@@ -1,3 +1,4 @@
+import { escapeHtml } from '../../application/html-escape.ts';
 import { PRICE_LISTS } from '../../core/price-lists.ts';
 import { type ArmSummary, summarizeArm } from './arm-summary.ts';
 import { armTableGrid } from './arm-table.ts';
@@ -5,11 +6,8 @@ import { bytesLostLine } from './bytes-lost.ts';
 import { costRecoveryFront } from './cost-front.ts';
 import { priceListNamed } from './cost-split.ts';
 import { costSplitTable, frontChart } from './front-chart.ts';
-import { escapeHtml } from './html-escape.ts';
 import type { ArmResult, LabRun } from './lab-records.ts';
 import { costStackedBars, cumulativeCostChart, overlaidPromptChart } from './overlay-charts.ts';
-
-export { escapeHtml } from './html-escape.ts';
 
 const CHART_WIDTH = 760;
 const CHART_HEIGHT = 260;

@@ -5,18 +5,10 @@
  * `replay` print the same table.
  */
 
-/** Which runtime managed the context for an arm. */
-export type ArmName =
-  | 'unmanaged'
-  | 'native'
-  | 'fold'
-  | 'fold-band'
-  | 'fold-immediate'
-  | 'fold-eager'
-  | 'oracle'
-  | `extension:${string}`;
-
+import type { ArmName } from '../arms/arms.ts';
 import type { WindowParts } from './window-parts.ts';
+
+export type { ArmName } from '../arms/arms.ts';
 
 /** What happened to the window at a request, as the runtime attributes it. */
 export type WindowEvent = 'append' | 'commit' | 'compaction' | 'rewrite-unattributed';

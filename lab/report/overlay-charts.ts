@@ -1,6 +1,6 @@
+import { escapeHtml } from '../../application/html-escape.ts';
 import type { ArmSummary } from './arm-summary.ts';
 import { COST_SPLIT_PARTS } from './cost-split.ts';
-import { escapeHtml } from './html-escape.ts';
 import type { LabRun } from './lab-records.ts';
 
 const WIDTH = 900;

@@ -1,4 +1,4 @@
-import type { ProjectedMessage } from '../../ports/shared-types.ts';
+import type { ProjectedMessage } from '../../ports/projected-message.ts';
 import type { RequestRow } from './lab-records.ts';
 
 /**

@@ -1,3 +1,4 @@
+import { seededRandom } from '../../testing/seeded-random.ts';
 import type { SourceFile, SourceTree } from './source-tree.ts';
 
 /** Sizes of a staged assignment. */
@@ -93,18 +94,6 @@ const WORDS = [
   'yarrow',
   'zephyr',
 ];
-
-/** mulberry32: a small seeded generator, so the same seed plans the same assignment. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let mixed = state;
-    mixed = Math.imul(mixed ^ (mixed >>> 15), mixed | 1);
-    mixed ^= mixed + Math.imul(mixed ^ (mixed >>> 7), mixed | 61);
-    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Plan the assignment: stage k takes the next `filesPerStage` files of the sorted tree

@@ -77,13 +77,27 @@ describe('dependency rule', () => {
   it('catches a shipped room other than composition/ importing tsyringe', () => {
     const tree = fixture({
       'adapters/pi/registry.ts':
-        "import { container } from 'tsyringe';\nimport type { InjectionToken } from '../../composition/tokens.ts';\n",
+        "import { container } from 'tsyringe';\nimport type { ComposedRuntime } from '../../composition/index.ts';\n",
       'bin/cli.ts': "import 'reflect-metadata';\n",
       'composition/root.ts': "import 'reflect-metadata';\nimport { container } from 'tsyringe';\n",
     });
     expect(layerViolations(tree)).toEqual([
       'only-composition-imports-tsyringe: adapters/pi/registry.ts imports tsyringe',
       'only-composition-imports-tsyringe: bin/cli.ts imports reflect-metadata',
+    ]);
+  });
+
+  it('catches a shipped room other than composition/ looking a port up by its token', () => {
+    const tree = fixture({
+      'adapters/pi/view.ts': "import { BACKING_FOLD_STORE } from '../../composition/tokens.ts';\n",
+      'lab/arms/run.ts':
+        "import type { COST_MODEL } from '../../composition/tokens.ts';\nimport { createFoldRuntime } from '../../composition/index.ts';\n",
+      'composition/session.ts': "import { FOLD_STORE } from './tokens.ts';\n",
+      'bench/pi/run.ts': "import { EVIDENCE_STORE } from '../../composition/tokens.ts';\n",
+    });
+    expect(layerViolations(tree)).toEqual([
+      'only-composition-resolves-tokens: adapters/pi/view.ts imports ../../composition/tokens.ts',
+      'only-composition-resolves-tokens: lab/arms/run.ts imports ../../composition/tokens.ts',
     ]);
   });
 

@@ -3,8 +3,8 @@ import { RecordingProjectionSink } from '../../adapters/projection-recorder/reco
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { createCharsCostModel } from '../../core/chars-cost-model.ts';
 import { PRICE_LISTS } from '../../core/price-lists.ts';
+import type { FoldWarning } from '../../ports/fold-warning.ts';
 import type { ProjectionSink } from '../../ports/projection-sink.port.ts';
-import type { FoldWarning } from '../../ports/shared-types.ts';
 import { costModelConformance } from '../../testing/cost-model-conformance.ts';
 import { MemoryTranscriptSource } from '../../testing/memory-transcript-source.ts';
 import { projectionSinkConformance } from '../../testing/projection-sink-conformance.ts';

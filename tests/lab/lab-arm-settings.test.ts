@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FoldError } from '../../core/fold-error.ts';
-import { armProfile, parseArmName, SEED_BAND } from '../../lab/arms/arm-profile.ts';
+import { armProfile, parseArmName } from '../../lab/arms/arm-profile.ts';
+import { SEED_BAND } from '../../lab/arms/arms.ts';
 import { checkedFoldSettings } from '../../lab/arms/run-arm.ts';
 import { parseThresholdsOption } from '../../lab/arms/threshold-option.ts';
 import { stagedPreset } from '../../lab/workload/presets.ts';

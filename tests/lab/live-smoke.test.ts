@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PRICE_LISTS } from '../../core/price-lists.ts';
-import { SEED_BAND } from '../../lab/arms/arm-profile.ts';
+import { SEED_BAND } from '../../lab/arms/arms.ts';
 import { stableSummaryJson, summarizeArm } from '../../lab/report/index.ts';
 import type { ArmName, ArmResult, LabRun } from '../../lab/report/lab-records.ts';
 import { stagedPreset } from '../../lab/workload/presets.ts';

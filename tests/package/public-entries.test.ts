@@ -12,10 +12,13 @@ const root = resolve(import.meta.dirname, '../..');
 
 describe('the public entries name what a user meets, and only that', () => {
   it('every named type reachable from a public entry is exported by one', { timeout: 180_000 }, () => {
-    const { missing, checkedEntries } = unexportedReachableTypes(root);
+    const { missing, diTypes, checkedEntries } = unexportedReachableTypes(root);
     expect(checkedEntries).toContain('core/index.ts');
+    expect(checkedEntries).toContain('composition/index.ts');
     expect(checkedEntries).not.toContain('core/internal.ts');
     expect(missing, `reachable but not exported:\n${missing.join('\n')}`).toEqual([]);
+    // DI stays at the composition root: hosts pass a store scope and read ports as values.
+    expect(diTypes, `tsyringe types reachable from a public entry:\n${diTypes.join('\n')}`).toEqual([]);
   });
 
   it('helpers (hashing, ids, budget arithmetic, mappers, id prefixes, version probes) are in the internal entries, not the main ones', () => {

@@ -5,7 +5,7 @@ import { SessionManager } from '@mariozechner/pi-coding-agent';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { type PiFoldOptions, PiSessionRegistry, registerPiFold } from '../../adapters/pi/index.ts';
 import { createFolding, type FoldingOptions } from '../../adapters/vercel-ai/index.ts';
-import { createFoldRuntime, type FoldRuntimeOptions } from '../../composition/index.ts';
+import { createFoldRuntime, createStoreScope, type FoldRuntimeOptions } from '../../composition/index.ts';
 import type { RUNTIME_OPTION_KEYS } from '../../composition/option-checks.ts';
 import { FoldError, type FoldSettingsInput } from '../../core/index.ts';
 
@@ -63,6 +63,42 @@ describe('options and settings are typed objects a user can name', () => {
     const option = await refusal(() => createFoldRuntime({ sessionId: 'typed-c', stor: 'memory' }));
     expect(option.code).toBe('SETTINGS.UNKNOWN_OPTION');
     expect(option.details.suggestion).toBe('store');
+  });
+
+  it('the removed container option, and the removed container members, name their replacement', async () => {
+    const scope = await createStoreScope({ store: 'memory' });
+    const runtimeOption = await refusal(() =>
+      // @ts-expect-error `container` was replaced by `scope`
+      createFoldRuntime({ sessionId: 'typed-h', store: 'memory', container: {} }),
+    );
+    expect(runtimeOption.code).toBe('SETTINGS.DELETED_OPTION');
+    expect(runtimeOption.details).toEqual({ option: 'container', replacement: 'scope' });
+    expect(runtimeOption.message).toMatch(/createFoldRuntime: container was removed: pass a store scope instead/);
+    const foldingOption = await refusal(() =>
+      // @ts-expect-error `container` was replaced by `scope`
+      createFolding({ sessionId: 'typed-i', store: 'memory', contextWindow: 200_000, container: {} }),
+    );
+    expect(foldingOption.code).toBe('SETTINGS.DELETED_OPTION');
+    expect(foldingOption.details.replacement).toBe('scope');
+
+    // JavaScript hosts reading what a scope or a runtime used to carry are told where it went.
+    expect(() => (scope as unknown as { container: unknown }).container).toThrow(
+      /SETTINGS.DELETED_OPTION: StoreScope.container was removed: pass the scope itself/,
+    );
+    const composed = await createFoldRuntime({ sessionId: 'typed-j', scope });
+    expect(() => (composed as unknown as { container: unknown }).container).toThrow(
+      /SETTINGS.DELETED_OPTION: ComposedRuntime.container was removed: read the instances from ComposedRuntime.ports/,
+    );
+    expect(Object.keys(composed)).not.toContain('container');
+    await composed.dispose();
+
+    // Only a scope createStoreScope made is one.
+    const forged = await refusal(() =>
+      createFoldRuntime({ sessionId: 'typed-k', scope: { dispose: async () => undefined } }),
+    );
+    expect(forged.code).toBe('SETTINGS.INVALID');
+    expect(forged.details.option).toBe('scope');
+    await scope.dispose();
   });
 
   it('createFolding: the same checks, and a scheduling name outside the union', async () => {

@@ -6,7 +6,6 @@ import { describe, expect, it } from 'vitest';
 import { PiSessionRegistry } from '../../adapters/pi/session-registry.ts';
 import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
-import { BACKING_FOLD_STORE, EVIDENCE_STORE } from '../../composition/tokens.ts';
 import { sampleEngineState } from '../../testing/store-fixtures.ts';
 
 /** A registry reading a settings file that does not exist (defaults apply). */
@@ -25,17 +24,17 @@ describe('pi: the stores a session gets come from the composition root', () => {
     const first = await sessions.forSession(SessionManager.create(work, sessionDirectory));
     const second = await sessions.forSession(SessionManager.create(work, sessionDirectory));
     expect(first.sessionId).not.toBe(second.sessionId);
-    const store = first.composed.container.resolve(BACKING_FOLD_STORE);
+    const store = first.composed.ports.backingFoldStore;
     expect(store).toBeInstanceOf(FsFoldStore);
     expect((store as FsFoldStore).layout.root).toBe(join(sessionDirectory, 'pi-fold'));
-    expect(second.composed.container.resolve(BACKING_FOLD_STORE)).toBe(store);
+    expect(second.composed.ports.backingFoldStore).toBe(store);
     expect(second.evidenceStore).toBe(first.evidenceStore);
-    expect(first.evidenceStore).toBe(first.composed.container.resolve(EVIDENCE_STORE));
+    expect(first.evidenceStore).toBe(first.composed.ports.evidenceStore);
 
     await sessions.close(first.sessionId);
     // The next session of the directory is opened on the same store instance.
     const third = await sessions.forSession(SessionManager.create(work, sessionDirectory));
-    expect(third.composed.container.resolve(BACKING_FOLD_STORE)).toBe(store);
+    expect(third.composed.ports.backingFoldStore).toBe(store);
     await sessions.closeAll();
   });
 
@@ -43,14 +42,14 @@ describe('pi: the stores a session gets come from the composition root', () => {
     const sessions = registry();
     const manager = SessionManager.inMemory();
     const folding = await sessions.forSession(manager);
-    const store = folding.composed.container.resolve(BACKING_FOLD_STORE);
+    const store = folding.composed.ports.backingFoldStore;
     expect(store).toBeInstanceOf(MemoryFoldStore);
     // A state as a session of 7 requests would leave it (no folds, one pin).
     await store.saveState(folding.sessionId, { ...sampleEngineState(folding.sessionId, 7), foldIds: [], inserts: [] });
     await sessions.close(folding.sessionId);
     const reopened = await sessions.forSession(manager);
     expect(reopened.runtime).not.toBe(folding.runtime);
-    expect(reopened.composed.container.resolve(BACKING_FOLD_STORE)).toBe(store);
+    expect(reopened.composed.ports.backingFoldStore).toBe(store);
     const status = await reopened.runtime.act({ action: 'status' });
     expect(JSON.stringify(status.data)).toContain('"requests":7');
     await sessions.closeAll();
@@ -61,7 +60,7 @@ describe('pi: the stores a session gets come from the composition root', () => {
     const mine = new MemoryFoldStore();
     const sessions = registry({ foldStore: mine });
     const folding = await sessions.forSession(SessionManager.create(work, join(work, 'sessions')));
-    expect(folding.composed.container.resolve(BACKING_FOLD_STORE)).toBe(mine);
+    expect(folding.composed.ports.backingFoldStore).toBe(mine);
     await sessions.closeAll();
     // Closing the session leaves the host's store open.
     await mine.putBlob('still usable');

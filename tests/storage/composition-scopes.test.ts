@@ -5,7 +5,6 @@ import { MemoryEvidenceStore } from '../../adapters/storage-memory/memory-eviden
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { createFoldRuntime } from '../../composition/create-fold-runtime.ts';
 import { createStoreScope } from '../../composition/store-scope.ts';
-import { BACKING_FOLD_STORE, EVIDENCE_STORE, FOLD_STORE } from '../../composition/tokens.ts';
 import { removeScratch, scratchDirectory } from './support/storage-backends.ts';
 
 const scratch = await scratchDirectory('composition-scopes');
@@ -15,15 +14,15 @@ describe('the session graph: a child container per session, stores shared throug
   test('sessions of one store scope share its store; each has its own capped view; the scope, not a session, closes it', async () => {
     const sqlitePath = join(scratch, 'shared.sqlite');
     const scope = await createStoreScope({ store: 'sqlite', sqlitePath });
-    const first = await createFoldRuntime({ sessionId: 'scope-a', container: scope.container });
-    const second = await createFoldRuntime({ sessionId: 'scope-b', container: scope.container });
-    const shared = first.container.resolve(BACKING_FOLD_STORE);
-    expect(second.container.resolve(BACKING_FOLD_STORE)).toBe(shared);
-    expect(second.container.resolve(EVIDENCE_STORE)).toBe(first.container.resolve(EVIDENCE_STORE));
+    const first = await createFoldRuntime({ sessionId: 'scope-a', scope });
+    const second = await createFoldRuntime({ sessionId: 'scope-b', scope });
+    const shared = first.ports.backingFoldStore;
+    expect(second.ports.backingFoldStore).toBe(shared);
+    expect(second.ports.evidenceStore).toBe(first.ports.evidenceStore);
     expect(shared.name).toBe('sqlite');
     // The engine sees the session's own view: the shared store behind this session's size caps.
-    expect(first.runtime.view.foldStore).toBe(first.container.resolve(FOLD_STORE));
-    expect(first.container.resolve(FOLD_STORE)).not.toBe(second.container.resolve(FOLD_STORE));
+    expect(first.runtime.view.foldStore).toBe(first.ports.foldStore);
+    expect(first.ports.foldStore).not.toBe(second.ports.foldStore);
 
     await first.dispose();
     await second.dispose();
@@ -41,12 +40,12 @@ describe('the session graph: a child container per session, stores shared throug
     const evidence = new MemoryEvidenceStore();
     const composed = await createFoldRuntime({
       sessionId: 'own-stores',
-      container: scope.container,
+      scope,
       store,
       evidenceStore: evidence,
     });
-    expect(composed.container.resolve(BACKING_FOLD_STORE)).toBe(store);
-    expect(composed.container.resolve(EVIDENCE_STORE)).toBe(evidence);
+    expect(composed.ports.backingFoldStore).toBe(store);
+    expect(composed.ports.evidenceStore).toBe(evidence);
     await composed.dispose();
     await scope.dispose();
     expect(existsSync(sqlitePath)).toBe(false);
@@ -57,13 +56,13 @@ describe('the session graph: a child container per session, stores shared throug
     const sqlitePath = join(scratch, 'own-kind.sqlite');
     const composed = await createFoldRuntime({
       sessionId: 'own-kind',
-      container: scope.container,
+      scope,
       store: 'sqlite',
       sqlitePath,
     });
-    const built = composed.container.resolve(BACKING_FOLD_STORE);
+    const built = composed.ports.backingFoldStore;
     expect(built.name).toBe('sqlite');
-    expect(composed.container.resolve(EVIDENCE_STORE).name).toBe('sqlite-evidence');
+    expect(composed.ports.evidenceStore.name).toBe('sqlite-evidence');
     await composed.dispose();
     await expect(built.loadState('own-kind')).rejects.toMatchObject({ code: 'STORE.READ_FAILED' });
     await scope.dispose();

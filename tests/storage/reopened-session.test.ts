@@ -2,7 +2,6 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { createFoldRuntime, type FoldRuntimeOptions } from '../../composition/create-fold-runtime.ts';
 import { createStoreScope } from '../../composition/store-scope.ts';
-import { BACKING_FOLD_STORE } from '../../composition/tokens.ts';
 import type { StatusReport } from '../../core/actions/status-action.ts';
 import type { EngineState } from '../../ports/fold-records.ts';
 import type { FoldStore } from '../../ports/fold-store.port.ts';
@@ -39,7 +38,7 @@ const BACKENDS: readonly Backend[] = [
     name: 'memory scope',
     location: async () => {
       const scope = await createStoreScope({ store: 'memory' });
-      return { options: { container: scope.container }, close: () => scope.dispose() };
+      return { options: { scope }, close: () => scope.dispose() };
     },
   },
 ];
@@ -98,7 +97,7 @@ describe.each(BACKENDS)('a session reopened on the $name store knows what it kne
       `requests ${counters.requests} · pure appends ${counters.pureAppends} · rewrites ${counters.rewrites}`,
     );
     expect(second.runtime.view.estimator.calibration()).toEqual(calibration);
-    const backing = second.container.resolve(BACKING_FOLD_STORE);
+    const backing = second.ports.backingFoldStore;
     const rows = (await backing.readRequestLog!(sessionId)).filter((row) => row.kind === 'request');
     expect(rows).toHaveLength(counters.requests);
     expect(rows.at(-1)).toMatchObject({ request: lastRow.request, totalChars: lastRow.totalChars });
@@ -122,11 +121,11 @@ describe.each(BACKENDS)('a session reopened on the $name store knows what it kne
     await drive(first.runtime, session, 6, WINDOW);
     await first.dispose();
     const second = await createFoldRuntime({ sessionId, ...options });
-    const revision = (await second.container.resolve(BACKING_FOLD_STORE).loadState(sessionId))!.revision;
+    const revision = (await second.ports.backingFoldStore.loadState(sessionId))!.revision;
     await status(second.runtime);
     await second.dispose();
     const third = await createFoldRuntime({ sessionId, ...options });
-    expect((await third.container.resolve(BACKING_FOLD_STORE).loadState(sessionId))!.revision).toBe(revision);
+    expect((await third.ports.backingFoldStore.loadState(sessionId))!.revision).toBe(revision);
     await third.dispose();
     await close();
   }, 120_000);
@@ -166,7 +165,7 @@ describe.each(BACKENDS)('a state written before the request context was kept, on
     const { options, close } = await backend.location();
     const sessionId = `old-shape-${Math.random().toString(16).slice(2)}`;
     const writer = await createFoldRuntime({ sessionId: `${sessionId}-writer`, ...options });
-    const store: FoldStore = writer.container.resolve(BACKING_FOLD_STORE);
+    const store: FoldStore = writer.ports.backingFoldStore;
     await store.saveState(sessionId, stateOfTheOldShape(sessionId));
     await writer.dispose();
 
@@ -180,7 +179,7 @@ describe.each(BACKENDS)('a state written before the request context was kept, on
     await reopened.dispose();
     const stored = await (async () => {
       const again = await createFoldRuntime({ sessionId, ...options });
-      const state = await again.container.resolve(BACKING_FOLD_STORE).loadState(sessionId);
+      const state = await again.ports.backingFoldStore.loadState(sessionId);
       await again.dispose();
       return state!;
     })();
@@ -194,7 +193,7 @@ describe.each(BACKENDS)('a state written before the request context was kept, on
     const { options, close } = await backend.location();
     const sessionId = `bad-context-${Math.random().toString(16).slice(2)}`;
     const writer = await createFoldRuntime({ sessionId: `${sessionId}-writer`, ...options });
-    const store: FoldStore = writer.container.resolve(BACKING_FOLD_STORE);
+    const store: FoldStore = writer.ports.backingFoldStore;
     const bad = { ...stateOfTheOldShape(sessionId), requestContext: { contextWindow: 'large' } };
     await store.saveState(sessionId, bad as unknown as EngineState);
     await writer.dispose();

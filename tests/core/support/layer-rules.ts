@@ -128,7 +128,16 @@ function containerRule(edge: ImportEdge, room: string): string | undefined {
   return /^(tsyringe|reflect-metadata)$/.test(edge.specifier) ? 'only-composition-imports-tsyringe' : undefined;
 }
 
-const RULES = [engineRule, productRule, adapterRule, benchRule, applicationRule, containerRule];
+/**
+ * The injection tokens are the container's keys, so only the composition root looks a port up
+ * by one; everything else is handed the ports it needs as values (`ComposedRuntime.ports`).
+ */
+function tokenRule(edge: ImportEdge, room: string): string | undefined {
+  if (!PRODUCT_ROOMS.includes(topOf(room)) || room === 'composition' || !edge.relative) return undefined;
+  return edge.target === 'composition/tokens.ts' ? 'only-composition-resolves-tokens' : undefined;
+}
+
+const RULES = [engineRule, productRule, adapterRule, benchRule, applicationRule, containerRule, tokenRule];
 
 /** Every broken rule in the tree at `root`, one line per rule and import, in file order. */
 export function layerViolations(root: string): LayerViolation[] {

@@ -6,10 +6,13 @@ import ts from 'typescript';
  * The named types a user can reach from the package's public entries (through parameters,
  * return types, properties and type arguments) that no public entry exports. Entries marked
  * internal and `pi-fold/testing` count as public only for their own exports, not as a
- * place to name a public type from (internal ones not at all).
+ * place to name a public type from (internal ones not at all). `diTypes` lists the reachable
+ * types declared by tsyringe: the composition root keeps its container to itself, so a user
+ * never meets one.
  */
 export function unexportedReachableTypes(root: string): {
   readonly missing: string[];
+  readonly diTypes: string[];
   readonly checkedEntries: string[];
 } {
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
@@ -52,6 +55,7 @@ export function unexportedReachableTypes(root: string): {
   }
 
   const missing = new Map<string, string>();
+  const diTypes = new Map<string, string>();
   const seen = new Set<ts.Type>();
   let via = '';
   const requireNamed = (symbol: ts.Symbol | undefined) => {
@@ -62,6 +66,10 @@ export function unexportedReachableTypes(root: string): {
         ts.isTypeAliasDeclaration(candidate) ||
         ts.isEnumDeclaration(candidate),
     );
+    if (declaration !== undefined && /[\\/]node_modules[\\/]tsyringe[\\/]/.test(declaration.getSourceFile().fileName)) {
+      const name = symbol!.getName();
+      if (!diTypes.has(name)) diTypes.set(name, via);
+    }
     if (declaration === undefined || !inProject(declaration) || named.has(declaration)) return;
     const name = `${symbol!.getName()} (${relative(root, declaration.getSourceFile().fileName)})`;
     if (!missing.has(name)) missing.set(name, via);
@@ -135,6 +143,7 @@ export function unexportedReachableTypes(root: string): {
   }
   return {
     missing: [...missing].map(([name, path]) => `${name} via ${path}`).sort(),
+    diTypes: [...diTypes].map(([name, path]) => `${name} via ${path}`).sort(),
     checkedEntries: entries.map((entry) => relative(root, entry)),
   };
 }

@@ -21,7 +21,7 @@ export interface ViewedFold {
 }
 
 /** Everything a session's page shows, read from the store only. */
-export interface SessionView {
+export interface ViewerSession {
   readonly sessionId: string;
   readonly storeName: string;
   readonly requests: readonly RequestLogRequestV1[];
@@ -40,7 +40,7 @@ export interface SessionView {
  * fails its SHA-256 check stops the view with the store's named error (nothing unverified is
  * ever shown, docs/behaviour.md I2).
  */
-export async function readSessionView(store: FoldStore, sessionId: string): Promise<SessionView> {
+export async function readViewerSession(store: FoldStore, sessionId: string): Promise<ViewerSession> {
   const state = await store.loadState(sessionId);
   const records = await store.listFolds(sessionId);
   if (state === undefined && records.length === 0) {

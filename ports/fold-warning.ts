@@ -1,0 +1,19 @@
+/** The soft problems a projection reports while the request still goes out, as coded records. Types only. */
+
+/** Codes of the soft problems a projection reports (the request still went out). */
+export type FoldWarningCode =
+  /** The store refused a write of the commit: nothing folded, the window is intact. */
+  | 'STORE.COMMIT_SKIPPED'
+  /** The store refused to save the session's state: the request went out unchanged. */
+  | 'STORE.SAVE_REFUSED'
+  /** A reopened session was handed another conversation than the one stored (a reused session id). */
+  | 'TRANSCRIPT.SESSION_MISMATCH'
+  /** The evidence store refused an oversized item's artifact: it stays raw in the window. */
+  | 'STORE.SPILL_REFUSED';
+
+/** A soft problem as a record a host can branch on; `message` is the sentence hosts show. */
+export interface FoldWarning {
+  readonly code: FoldWarningCode;
+  readonly message: string;
+  readonly details: Readonly<Record<string, string | number | boolean | null>>;
+}
