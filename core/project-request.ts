@@ -1,16 +1,16 @@
 import type { FoldWarning, LedgerRow, ProjectionResult, RequestContext } from '../ports/shared-types.ts';
 import type { BranchRead } from '../ports/transcript-source.port.ts';
 import { budgetExceeded } from './budget.ts';
-import { prewritePendingMarks } from './commit-applier.ts';
-import type { CommitPlan } from './commit-planner.ts';
-import { planRequestCommit } from './commit-scheduler.ts';
+import { landCommit } from './commit/apply/land.ts';
+import { prewritePendingMarks } from './commit/apply/store-writes.ts';
+import type { CommitPlan } from './commit/plan/planner.ts';
+import { planRequestCommit } from './commit/plan/request-plan.ts';
 import {
   checkRestoredConversation,
   conversationMismatchWarning,
   updateTranscriptAnchor,
 } from './conversation-check.ts';
 import { decideOnArrival, ingestBranch } from './ingest-step.ts';
-import { landCommit } from './land-step.ts';
 import { ledgerRow } from './projection-ledger.ts';
 import { candidateDraft, finalDraft } from './render-step.ts';
 import { persistOrWarn } from './session-persistence.ts';

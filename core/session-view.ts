@@ -15,7 +15,7 @@ import type {
   RewriteCause,
   TranscriptEntry,
 } from '../ports/shared-types.ts';
-import type { CommitReason, ForcedCommit } from './commit-decision.ts';
+import type { CommitReason, ForcedCommit } from './commit/policy/decision.ts';
 import type { FoldLattice, PlacedFold } from './fold-lattice.ts';
 import type { FoldSettings } from './settings.ts';
 import type { SpillBook } from './spill/spill-book.ts';

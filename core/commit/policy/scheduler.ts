@@ -1,22 +1,14 @@
-import type { CostModel, PriceList } from '../ports/cost-model.port.ts';
+import type { CostModel, PriceList } from '../../../ports/cost-model.port.ts';
+import type { EngineMemoryView, EstimatorView, FoldLatticeView, TranscriptIndexView } from '../../session-view.ts';
+import type { FoldSettings } from '../../settings.ts';
+import { type MarkPlanInputs, planStandingMarks } from '../plan/plan-marks.ts';
+import type { CommitPlan } from '../plan/planner.ts';
 import { CacheClock, type CacheMoment, type ColdReason } from './cache-clock.ts';
-import { commitPaysOff, hardCeiling, schedulingRates } from './commit-cost.ts';
-import type { ForcedCommit } from './commit-decision.ts';
-import {
-  type CommitDecision,
-  type CommitReason,
-  decideCommit,
-  FENCE_AIM_SHARE,
-  fenceDecision,
-  type ScheduledCommit,
-} from './commit-decision.ts';
-import { cutForFence, type FenceTarget, planLanding } from './commit-landing.ts';
-import type { CommitPlan } from './commit-planner.ts';
+import { commitPaysOff, hardCeiling, schedulingRates } from './cost.ts';
+import type { CommitDecision, CommitReason, ScheduledCommit } from './decision.ts';
 import { DisplayedCharsMemo } from './displayed-chars-memo.ts';
 import { InflowTracker } from './inflow-tracker.ts';
 import { floorTokensFor, freeableCharsBound, marksOutsideFloor, type PlacedMark, rawFloorStart } from './raw-floor.ts';
-import type { EngineMemoryView, EstimatorView, FoldLatticeView, TranscriptIndexView } from './session-view.ts';
-import type { FoldSettings } from './settings.ts';
 
 /** What the scheduler reads of a session: the policy, the cost model, the branch and its marks. */
 export interface SchedulerSession {
@@ -27,10 +19,6 @@ export interface SchedulerSession {
   readonly memory: EngineMemoryView;
   readonly estimator: EstimatorView;
 }
-
-/** What planning a request's commit reads and writes: the scheduler's view, the fence's marks, a forced commit. */
-export type RequestCommitTarget = SchedulerSession &
-  FenceTarget & { readonly forcedCommit: ForcedCommit | undefined; readonly scheduler: CommitScheduler };
 
 /** What one request asks the scheduler. */
 export interface ScheduleInputs {
@@ -44,7 +32,9 @@ export interface ScheduleInputs {
 /**
  * The commit scheduler of one session (docs/behaviour.md B3.2, B3.3, B3.6): it observes each request's inflow
  * and moment, and decides whether this request commits and how deep, through the CostModel's
- * price list. It plans nothing itself; `commit-decision.ts` turns its answer into a plan.
+ * price list. Its answer is a `ScheduledCommit`; `decision.ts` settles it against the fence and a
+ * forced commit, and `../plan/request-plan.ts` turns that into the plan. To price the cost
+ * trigger it plans a full commit itself (`costReason`), which writes nothing.
  */
 export class CommitScheduler {
   readonly inflow = new InflowTracker();
@@ -142,7 +132,7 @@ export class CommitScheduler {
 
   /**
    * The cost policy's trigger: the hard ceiling, or the request at which the window's excess
-   * over what a full commit would leave reaches the economic excess (`commit-cost.ts`). The
+   * over what a full commit would leave reaches the economic excess (`cost.ts`). The
    * cheap bound rules most requests out before any fold record is built.
    */
   private costReason(
@@ -174,7 +164,7 @@ export class CommitScheduler {
       )
     )
       return undefined;
-    const plan = planFor(this.runtime, {
+    const plan = planStandingMarks(markPlanInputs(this.runtime), {
       charsToFree: Number.POSITIVE_INFINITY,
       onlyMarkIds: new Set(candidates.map(({ mark }) => mark.id)),
     });
@@ -200,45 +190,12 @@ export class CommitScheduler {
   }
 }
 
-/**
- * Plan this request's commit, if any (nothing applied): a person's `/fold`, else the
- * scheduler's policy; over the budget the fence cuts first (docs/behaviour.md I6) and, when the policy's commit
- * would leave the request over, a fence commit reaches inside the floor.
- */
-export function planRequestCommit(runtime: RequestCommitTarget, inputs: ScheduleInputs): CommitPlan | undefined {
-  const forced = runtime.forcedCommit;
-  const charsPerToken = runtime.estimator.charsPerToken();
-  if (inputs.estimate > inputs.budget) cutForFence(runtime);
-  if (runtime.memory.marks.length === 0) return undefined;
-  const scheduled = forced === undefined ? runtime.scheduler.schedule(inputs) : undefined;
-  const decision = decideCommit({ forced, scheduled, estimate: inputs.estimate, budget: inputs.budget, charsPerToken });
-  if (decision === undefined) return undefined;
-  const plan = planFor(runtime, decision);
-  runtime.scheduler.landed(decision, plan);
-  // The receipt and notice a commit appends must fit too: the policy's commit suffices only with the fence's room left.
-  const after = inputs.estimate - runtime.estimator.tokensForChars(plan.savedChars);
-  if (
-    !decision.overBudget ||
-    decision.reason === 'fence' ||
-    forced !== undefined ||
-    after <= FENCE_AIM_SHARE * inputs.budget
-  )
-    return plan;
-  const fence = fenceDecision(inputs.estimate, inputs.budget, charsPerToken);
-  const fencePlan = planFor(runtime, fence);
-  runtime.scheduler.landed(fence, fencePlan);
-  return fencePlan;
-}
-
-function planFor(
-  runtime: SchedulerSession,
-  decision: Pick<CommitDecision, 'charsToFree' | 'onlyMarkIds' | 'maxFolds'>,
-): CommitPlan {
-  const inputs = {
-    index: runtime.index,
-    lattice: runtime.lattice,
-    memory: runtime.memory,
-    toolName: runtime.settings.toolName,
+/** What planning over the standing marks reads of a session. */
+export function markPlanInputs(session: SchedulerSession): MarkPlanInputs {
+  return {
+    index: session.index,
+    lattice: session.lattice,
+    memory: session.memory,
+    toolName: session.settings.toolName,
   };
-  return planLanding(inputs, decision.charsToFree, decision.onlyMarkIds, decision.maxFolds);
 }

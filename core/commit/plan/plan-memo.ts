@@ -1,5 +1,5 @@
-import type { FoldRecord, PendingMarkV1 } from '../ports/fold-records.ts';
-import type { TranscriptEntry } from '../ports/transcript-source.port.ts';
+import type { FoldRecord, PendingMarkV1 } from '../../../ports/fold-records.ts';
+import type { TranscriptEntry } from '../../../ports/transcript-source.port.ts';
 
 /**
  * Memos for what the cost scheduler asks of the same spans on every request.
