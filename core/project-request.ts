@@ -3,6 +3,7 @@ import type { BranchRead } from '../ports/transcript-source.port.ts';
 import { budgetExceeded } from './budget.ts';
 import { landCommit } from './commit/apply/land.ts';
 import { prewritePendingMarks } from './commit/apply/store-writes.ts';
+import { cutForFence } from './commit/fence.ts';
 import type { CommitPlan } from './commit/plan/planner.ts';
 import { planRequestCommit } from './commit/plan/request-plan.ts';
 import {
@@ -86,13 +87,18 @@ async function prepareWindow(
   dirty = decideOnArrival(session) || dirty;
   const candidate = candidateDraft(session, appendedFrom);
   const estimate = session.estimateTokens(candidate.draft.chars);
-  const plan = planRequestCommit(session, {
+  // Over the budget the fence cuts first (docs/behaviour.md I6): its marks are the plan's candidates.
+  if (estimate > budget) cutForFence(session);
+  const { plan, schedulerUpdate } = planRequestCommit(session, {
     estimate,
     budget,
     moment: context,
     overheadChars: context.overheadChars ?? 0,
   });
-  const foldsLanded = plan === undefined ? 0 : await landCommit(session, plan, warnings);
+  const landing = plan === undefined ? undefined : await landCommit(session, plan, warnings);
+  // The scheduler learns the commit only once the store took it: a refused one leaves status's reason and the drain.
+  if (schedulerUpdate !== undefined && landing?.refused !== true) session.scheduler.settle(schedulerUpdate);
+  const foldsLanded = landing?.foldsLanded ?? 0;
   // The marks still pending will commit later: their blobs are written now, off the request path.
   prewritePendingMarks(session);
   dirty ||= foldsLanded > 0;

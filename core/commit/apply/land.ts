@@ -11,12 +11,19 @@ import { applyCommitPlan, type LandingTarget } from './store-writes.ts';
 export type LandTarget = LandingTarget &
   Pick<SessionState, 'storeOutage' | 'pendingCauses' | 'forcedCommit' | 'frontier'>;
 
+/** What applying a request's commit came to: the folds landed, and whether the store refused the commit. */
+export interface LandOutcome {
+  readonly foldsLanded: number;
+  /** The store refused a write: nothing was folded, and the scheduler learns nothing of this commit. */
+  readonly refused: boolean;
+}
+
 /**
  * Apply a planned commit. A store that refuses a write skips the commit with one warning:
- * the request still goes out, unfolded and intact. Returns the folds landed.
+ * the request still goes out, unfolded and intact.
  */
-export async function landCommit(target: LandTarget, plan: CommitPlan, warnings: FoldWarning[]): Promise<number> {
-  let landed = 0;
+export async function landCommit(target: LandTarget, plan: CommitPlan, warnings: FoldWarning[]): Promise<LandOutcome> {
+  let outcome: LandOutcome = { foldsLanded: 0, refused: false };
   if (plan.folds.length > 0) {
     const applied = await target.storeOutage.attempt(
       () => applyCommitPlan(target, plan),
@@ -24,13 +31,11 @@ export async function landCommit(target: LandTarget, plan: CommitPlan, warnings:
       skippedCommitWarning,
       false,
     );
-    if (applied) {
-      landed = plan.folds.length;
-      target.pendingCauses.add(target.forcedCommit?.cause ?? 'commit');
-    }
+    outcome = { foldsLanded: applied ? plan.folds.length : 0, refused: !applied };
+    if (applied) target.pendingCauses.add(target.forcedCommit?.cause ?? 'commit');
   }
   dropInvalidMarks(target, plan);
-  return landed;
+  return outcome;
 }
 
 /** What withdrawing broken marks writes: the marks, and the frontier that looks at their units again. */

@@ -1,44 +1,79 @@
-import { cutForFence, type FenceTarget } from '../fence.ts';
-import { decideCommit, FENCE_AIM_SHARE, type ForcedCommit, fenceDecision } from '../policy/decision.ts';
 import {
-  type CommitScheduler,
+  type CommitDecision,
+  type CommitReason,
+  decideCommit,
+  FENCE_AIM_SHARE,
+  type ForcedCommit,
+  fenceDecision,
+} from '../policy/decision.ts';
+import {
   markPlanInputs,
+  type ScheduleAnswer,
   type ScheduleInputs,
   type SchedulerSession,
+  type SchedulerUpdate,
 } from '../policy/scheduler.ts';
 import { planStandingMarks } from './plan-marks.ts';
 import type { CommitPlan } from './planner.ts';
 
-/** What planning a request's commit reads and writes: the scheduler's view, the fence's marks, a forced commit. */
-export type RequestCommitTarget = SchedulerSession &
-  FenceTarget & { readonly forcedCommit: ForcedCommit | undefined; readonly scheduler: CommitScheduler };
+/** What planning a request's commit reads: the scheduler's view, a forced commit, and the scheduler itself. */
+export type RequestCommitSource = SchedulerSession & {
+  readonly forcedCommit: ForcedCommit | undefined;
+  readonly scheduler: { readonly draining: boolean; schedule(inputs: ScheduleInputs): ScheduleAnswer };
+};
 
 /**
- * Plan this request's commit, if any (nothing applied): a person's `/fold`, else the
- * scheduler's policy; over the budget the fence cuts first (docs/behaviour.md I6) and, when the policy's commit
- * would leave the request over, a fence commit reaches inside the floor.
+ * A request's planned commit, as data: the plan to apply (absent when nothing commits), and
+ * what the scheduler learns once the commit is settled (absent when it learns nothing).
  */
-export function planRequestCommit(runtime: RequestCommitTarget, inputs: ScheduleInputs): CommitPlan | undefined {
-  const forced = runtime.forcedCommit;
-  const charsPerToken = runtime.estimator.charsPerToken();
-  if (inputs.estimate > inputs.budget) cutForFence(runtime);
-  if (runtime.memory.marks.length === 0) return undefined;
-  const scheduled = forced === undefined ? runtime.scheduler.schedule(inputs) : undefined;
-  const decision = decideCommit({ forced, scheduled, estimate: inputs.estimate, budget: inputs.budget, charsPerToken });
-  if (decision === undefined) return undefined;
-  const plan = planStandingMarks(markPlanInputs(runtime), decision);
-  runtime.scheduler.landed(decision, plan);
+export interface RequestCommit {
+  readonly plan: CommitPlan | undefined;
+  readonly schedulerUpdate: SchedulerUpdate | undefined;
+}
+
+/**
+ * Plan this request's commit, if any: a person's `/fold`, else the scheduler's policy; when
+ * the policy's commit would leave a request over the budget, a fence commit reaches inside
+ * the floor (docs/behaviour.md I6). Writes nothing: over the budget the caller cuts the fence
+ * first (`../fence.ts`), then applies the plan and settles the scheduler.
+ */
+export function planRequestCommit(session: RequestCommitSource, inputs: ScheduleInputs): RequestCommit {
+  const forced = session.forcedCommit;
+  const charsPerToken = session.estimator.charsPerToken();
+  if (session.memory.marks.length === 0) return { plan: undefined, schedulerUpdate: undefined };
+  const answer = forced === undefined ? session.scheduler.schedule(inputs) : undefined;
+  let draining = answer?.draining ?? session.scheduler.draining;
+  const decision = decideCommit({
+    forced,
+    scheduled: answer?.commit,
+    estimate: inputs.estimate,
+    budget: inputs.budget,
+    charsPerToken,
+  });
+  if (decision === undefined) return { plan: undefined, schedulerUpdate: { draining } };
+  const plan = planStandingMarks(markPlanInputs(session), decision);
+  // The `immediate` drain ends once a request has nothing left to land.
+  if (decision.reason === 'immediate-drain' && plan.folds.length === 0) draining = false;
   // The receipt and notice a commit appends must fit too: the policy's commit suffices only with the fence's room left.
-  const after = inputs.estimate - runtime.estimator.tokensForChars(plan.savedChars);
+  const after = inputs.estimate - session.estimator.tokensForChars(plan.savedChars);
   if (
     !decision.overBudget ||
     decision.reason === 'fence' ||
     forced !== undefined ||
     after <= FENCE_AIM_SHARE * inputs.budget
   )
-    return plan;
+    return { plan, schedulerUpdate: schedulerUpdate(draining, landedReason(decision, plan)) };
   const fence = fenceDecision(inputs.estimate, inputs.budget, charsPerToken);
-  const fencePlan = planStandingMarks(markPlanInputs(runtime), fence);
-  runtime.scheduler.landed(fence, fencePlan);
-  return fencePlan;
+  const fencePlan = planStandingMarks(markPlanInputs(session), fence);
+  const reason = landedReason(fence, fencePlan) ?? landedReason(decision, plan);
+  return { plan: fencePlan, schedulerUpdate: schedulerUpdate(draining, reason) };
+}
+
+/** The reason status shows for a plan, when it lands folds. */
+function landedReason(decision: CommitDecision, plan: CommitPlan): CommitReason | undefined {
+  return plan.folds.length > 0 ? decision.reason : undefined;
+}
+
+function schedulerUpdate(draining: boolean, reason: CommitReason | undefined): SchedulerUpdate {
+  return reason === undefined ? { draining } : { draining, landedReason: reason };
 }

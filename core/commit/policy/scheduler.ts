@@ -2,10 +2,9 @@ import type { CostModel, PriceList } from '../../../ports/cost-model.port.ts';
 import type { EngineMemoryView, EstimatorView, FoldLatticeView, TranscriptIndexView } from '../../session-view.ts';
 import type { FoldSettings } from '../../settings.ts';
 import { type MarkPlanInputs, planStandingMarks } from '../plan/plan-marks.ts';
-import type { CommitPlan } from '../plan/planner.ts';
 import { CacheClock, type CacheMoment, type ColdReason } from './cache-clock.ts';
 import { commitPaysOff, hardCeiling, schedulingRates } from './cost.ts';
-import type { CommitDecision, CommitReason, ScheduledCommit } from './decision.ts';
+import type { CommitReason, ScheduledCommit } from './decision.ts';
 import { DisplayedCharsMemo } from './displayed-chars-memo.ts';
 import { InflowTracker } from './inflow-tracker.ts';
 import { floorTokensFor, freeableCharsBound, marksOutsideFloor, type PlacedMark, rawFloorStart } from './raw-floor.ts';
@@ -18,6 +17,23 @@ export interface SchedulerSession {
   readonly lattice: FoldLatticeView;
   readonly memory: EngineMemoryView;
   readonly estimator: EstimatorView;
+}
+
+/** What the scheduler answers one request: its commit, if any, and whether the `immediate` drain runs on. */
+export interface ScheduleAnswer {
+  readonly commit: ScheduledCommit | undefined;
+  /** The drain as it stands after this request; the scheduler keeps it only once the commit is settled. */
+  readonly draining: boolean;
+}
+
+/**
+ * What a request's commit teaches the scheduler, handed back by `settle` once the store accepted
+ * the commit (or there was nothing to write): the drain after it, and the reason of the newest
+ * commit that landed folds (absent: status keeps the one before).
+ */
+export interface SchedulerUpdate {
+  readonly draining: boolean;
+  readonly landedReason?: CommitReason;
 }
 
 /** What one request asks the scheduler. */
@@ -40,7 +56,7 @@ export class CommitScheduler {
   readonly inflow = new InflowTracker();
   readonly clock = new CacheClock();
   /** `immediate` only: a trigger fired and due marks are still landing one per request. */
-  private draining = false;
+  private drainRunning = false;
   /** The reason of the newest automatic commit, for status. */
   lastReason: CommitReason | undefined;
   /** What the kept prefix and each candidate's span show, kept between commits. */
@@ -62,10 +78,20 @@ export class CommitScheduler {
     return this.clock.coldReason(moment, seconds === undefined ? undefined : seconds * 1000);
   }
 
-  /** The policy's commit for this request, if any (forced commits and the fence are decided by the caller). */
-  schedule(inputs: ScheduleInputs): ScheduledCommit | undefined {
+  /** Whether the `immediate` drain is running (due marks landing one per request). */
+  get draining(): boolean {
+    return this.drainRunning;
+  }
+
+  /**
+   * The policy's commit for this request, if any (forced commits and the fence are decided by
+   * the caller). Writes nothing: the drain it answers is kept only through `settle`.
+   */
+  schedule(inputs: ScheduleInputs): ScheduleAnswer {
     const { settings, index, memory, estimator } = this.runtime;
-    if (settings.scheduling === 'eager') return { reason: 'eager', charsToFree: Number.POSITIVE_INFINITY };
+    const draining = this.drainRunning;
+    if (settings.scheduling === 'eager')
+      return { commit: { reason: 'eager', charsToFree: Number.POSITIVE_INFINITY }, draining };
     // One price list per request: its lookup builds the model's key each time.
     const priceList = this.priceList(inputs.moment);
     const cold = this.coldReason(inputs.moment, priceList);
@@ -74,39 +100,43 @@ export class CommitScheduler {
     // pure append must cost what it adds, not the session (bench:engine's append scaling).
     const bandCharsToFree =
       settings.scheduling === 'band' && cold === undefined ? this.bandCharsToFree(inputs, priceList) : undefined;
-    if (bandCharsToFree !== undefined && bandCharsToFree <= 0) return undefined;
+    if (bandCharsToFree !== undefined && bandCharsToFree <= 0) return { commit: undefined, draining };
     const floorStart = rawFloorStart(
       index,
       floorTokensFor(settings.rawFloorTokens, inputs.budget),
       estimator.charsPerToken(),
     );
     const candidates = marksOutsideFloor(index, memory.marks, floorStart);
-    if (candidates.length === 0) {
-      this.draining = false;
-      return undefined;
-    }
+    if (candidates.length === 0) return { commit: undefined, draining: false };
     const onlyMarkIds = new Set(candidates.map(({ mark }) => mark.id));
-    if (cold !== undefined)
-      return {
-        reason: cold === 'idle' ? 'cold-idle' : 'cold-model-switch',
-        charsToFree: Number.POSITIVE_INFINITY,
-        onlyMarkIds,
-      };
-    if (bandCharsToFree !== undefined) return { reason: 'band', charsToFree: bandCharsToFree, onlyMarkIds };
+    if (cold !== undefined) {
+      const reason = cold === 'idle' ? 'cold-idle' : 'cold-model-switch';
+      return { commit: { reason, charsToFree: Number.POSITIVE_INFINITY, onlyMarkIds }, draining };
+    }
+    if (bandCharsToFree !== undefined)
+      return { commit: { reason: 'band', charsToFree: bandCharsToFree, onlyMarkIds }, draining };
     const reason = this.costReason(inputs, priceList, candidates);
     if (settings.scheduling === 'immediate') {
-      if (reason !== undefined) this.draining = true;
-      return this.draining
-        ? { reason: 'immediate-drain', charsToFree: Number.POSITIVE_INFINITY, onlyMarkIds, maxFolds: 1 }
-        : undefined;
+      const drains = draining || reason !== undefined;
+      const drain = {
+        reason: 'immediate-drain',
+        charsToFree: Number.POSITIVE_INFINITY,
+        onlyMarkIds,
+        maxFolds: 1,
+      } as const;
+      return { commit: drains ? drain : undefined, draining: drains };
     }
-    return reason === undefined ? undefined : { reason, charsToFree: Number.POSITIVE_INFINITY, onlyMarkIds };
+    const commit = reason === undefined ? undefined : { reason, charsToFree: Number.POSITIVE_INFINITY, onlyMarkIds };
+    return { commit, draining };
   }
 
-  /** The `immediate` drain ends once a request has nothing left to land. */
-  landed(commit: Pick<CommitDecision, 'reason'>, plan: CommitPlan): void {
-    if (commit.reason === 'immediate-drain' && plan.folds.length === 0) this.draining = false;
-    if (plan.folds.length > 0) this.lastReason = commit.reason;
+  /**
+   * Keep what a request's commit taught: called once the store accepted the commit (or it had
+   * nothing to write), so a refused commit leaves the drain and status's reason as they were.
+   */
+  settle(update: SchedulerUpdate): void {
+    this.drainRunning = update.draining;
+    if (update.landedReason !== undefined) this.lastReason = update.landedReason;
   }
 
   /** Record what went out: the inflow it shows, and the cache it touched. */
