@@ -159,8 +159,8 @@ export class SessionState implements SessionView {
    * The retired peeks and the inserts by anchor, built again only when their lists changed.
    * Inserts (one receipt or notice per commit) grow with the session, and every request
    * renders at least its appended entries, so rebuilding these maps each time made a
-   * request cost the session's commits. The lists are only ever replaced or pushed to, never
-   * edited in place, so a list and its length say whether it changed.
+   * request cost the session's commits. Their types (`GrowOnlyList`, a readonly list) admit
+   * only replacing or pushing, so a list and its length say whether it changed.
    */
   private renderLookups(): RenderLookups {
     const { ephemeralPeeks, inserts } = this.memory;

@@ -5,7 +5,7 @@ import type { FoldLattice, PlacedFold } from '../../fold-lattice.ts';
 import { sha256HexOfLines, stableStringify } from '../../hashing.ts';
 import type { EngineMemoryView, FoldLatticeView, TranscriptIndexView } from '../../session-view.ts';
 import { placeholderText, siblingStubText } from '../../window-text.ts';
-import { memoCollapsedChars, memoRecord, planMemoCounters } from './plan-memo.ts';
+import { countSourceDigest, memoCollapsedChars, memoRecord } from './plan-memo.ts';
 
 /** One mark turned into the fold record it will become. */
 export interface PlannedFold {
@@ -244,7 +244,7 @@ function newRecord(
     parts,
     get sourceSha256(): string {
       if (sourceSha256 === undefined) {
-        planMemoCounters.sourceDigests += 1;
+        countSourceDigest();
         sourceSha256 = sourceDigest(unhashed!).sha256;
         unhashed = undefined;
       }
