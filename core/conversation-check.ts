@@ -1,6 +1,6 @@
 import type { TranscriptAnchorV1 } from '../ports/fold-records.ts';
 import type { FoldWarning } from '../ports/fold-warning.ts';
-import type { EngineMemory } from './engine-state.ts';
+import type { EngineMemory } from './engine-memory.ts';
 import type { FoldLattice } from './fold-lattice.ts';
 import type { TranscriptIndex } from './transcript-index.ts';
 

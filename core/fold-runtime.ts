@@ -9,12 +9,12 @@ import type { BranchRead, TranscriptSource } from '../ports/transcript-source.po
 import { ACTION_NAMES } from './actions/action-arguments.ts';
 import type { ActionAnswer, ActionCaller } from './actions/action-context.ts';
 import { executeAction } from './actions/execute-action.ts';
-import type { ForcedCommitCause } from './commit-decision.ts';
-import { EngineMemory, migrateEngineState } from './engine-state.ts';
+import type { ForcedCommitCause } from './commit/policy/decision.ts';
+import { EngineMemory, migrateEngineState } from './engine-memory.ts';
 import { FoldError } from './fold-error.ts';
 import { wholeBranch } from './ingest-step.ts';
+import { type ProjectionObserver, subscribeObserver } from './outbound-channel.ts';
 import { projectRequest } from './project-request.ts';
-import { type ProjectionObserver, subscribeObserver } from './projection-observers.ts';
 import { markOpenedState, persistState, persistUnsaved } from './session-persistence.ts';
 import { type FoldRuntimeDependencies, SessionState } from './session-state.ts';
 import type { SessionView } from './session-view.ts';

@@ -1,6 +1,6 @@
 import type { PendingMarkV1 } from '../ports/fold-records.ts';
-import type { EngineMemory } from './engine-state.ts';
-import { MAX_PENDING_MARKS } from './engine-state.ts';
+import type { EngineMemory } from './engine-memory.ts';
+import { MAX_PENDING_MARKS } from './engine-memory.ts';
 import { foldIdFor } from './fold-ids.ts';
 import type { FoldLattice, PlacedFold } from './fold-lattice.ts';
 import { MarkSpans } from './mark-spans.ts';

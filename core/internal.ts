@@ -6,6 +6,6 @@
 
 export { outputReservation, servingBudget } from './budget.ts';
 export { priceRequest } from './chars-cost-model.ts';
-export { sourceDigest } from './commit-planner.ts';
+export { sourceDigest } from './commit/plan/planner.ts';
 export { FOLD_ID_PATTERN, foldIdFor } from './fold-ids.ts';
 export { sha256Hex, stableStringify, utf8Length } from './hashing.ts';

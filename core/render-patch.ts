@@ -1,5 +1,5 @@
 import type { ProjectedMessage } from '../ports/projected-message.ts';
-import type { CommitPlan } from './commit-planner.ts';
+import type { CommitPlan } from './commit/plan/planner.ts';
 import type { PlacedFold } from './fold-lattice.ts';
 import { type FullRender, HIDDEN_ENTRY } from './projection-renderer.ts';
 import type { SessionState } from './session-state.ts';

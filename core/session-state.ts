@@ -4,16 +4,16 @@ import type { CalibrationSampleV1, EngineState, WindowInsertV1 } from '../ports/
 import type { FoldStore } from '../ports/fold-store.port.ts';
 import type { ProjectionSink } from '../ports/projection-sink.port.ts';
 import type { LedgerRow, ProjectedMessage, RequestContext, RewriteCause } from '../ports/shared-types.ts';
-import { BlobPrewrites } from './blob-prewrites.ts';
-import { OccupancyEstimator } from './budget.ts';
-import type { ForcedCommit } from './commit-decision.ts';
-import { CommitScheduler } from './commit-scheduler.ts';
-import { CommitTelemetryLog } from './commit-telemetry.ts';
-import { EngineMemory } from './engine-state.ts';
+import { BlobPrewrites } from './commit/apply/blob-prewrites.ts';
+import { CommitTelemetryLog } from './commit/apply/telemetry.ts';
+import type { ForcedCommit } from './commit/policy/decision.ts';
+import { CommitScheduler } from './commit/policy/scheduler.ts';
+import { EngineMemory } from './engine-memory.ts';
 import { FoldLattice, type PlacedFold } from './fold-lattice.ts';
 import { Frontier, type FrontierInputs } from './frontier.ts';
+import { OccupancyEstimator } from './occupancy-estimator.ts';
+import { OutboundChannel } from './outbound-channel.ts';
 import { totalChars } from './projection-ledger.ts';
-import { OutboundChannel } from './projection-observers.ts';
 import { ProjectionRenderer, type RenderInputs } from './projection-renderer.ts';
 import { ProviderUsage } from './provider-usage.ts';
 import type { SessionView } from './session-view.ts';
@@ -61,7 +61,7 @@ interface RenderLookups {
 export class SessionState implements SessionView {
   /** How oversized tool results and arguments enter the window (docs/behaviour.md B6.2); sizes the index's units. */
   readonly spills: SpillBook;
-  /** Blobs of pending marks written ahead of their commit (core/blob-prewrites.ts). */
+  /** Blobs of pending marks written ahead of their commit (core/commit/apply/blob-prewrites.ts). */
   readonly prewrites = new BlobPrewrites();
   readonly index = new TranscriptIndex((entry) => this.spills.windowChars(entry));
   readonly lattice = new FoldLattice(this.index);
@@ -159,8 +159,8 @@ export class SessionState implements SessionView {
    * The retired peeks and the inserts by anchor, built again only when their lists changed.
    * Inserts (one receipt or notice per commit) grow with the session, and every request
    * renders at least its appended entries, so rebuilding these maps each time made a
-   * request cost the session's commits. The lists are only ever replaced or pushed to, never
-   * edited in place, so a list and its length say whether it changed.
+   * request cost the session's commits. Their types (`GrowOnlyList`, a readonly list) admit
+   * only replacing or pushing, so a list and its length say whether it changed.
    */
   private renderLookups(): RenderLookups {
     const { ephemeralPeeks, inserts } = this.memory;

@@ -13,7 +13,7 @@ import type { LedgerRow, RewriteCause } from '../ports/ledger-row.ts';
 import type { ProjectedMessage } from '../ports/projected-message.ts';
 import type { RequestContext } from '../ports/request-context.ts';
 import type { TranscriptEntry } from '../ports/transcript-entry.ts';
-import type { CommitReason, ForcedCommit } from './commit-decision.ts';
+import type { CommitReason, ForcedCommit } from './commit/policy/decision.ts';
 import type { FoldLattice, PlacedFold } from './fold-lattice.ts';
 import type { FoldSettings } from './settings.ts';
 import type { SpillBook } from './spill/spill-book.ts';
@@ -83,9 +83,11 @@ export interface EngineMemoryView {
 /** The session's spilled items (docs/behaviour.md B6.2), read only: where each spill id's exact bytes are. */
 export type SpillBookView = Pick<SpillBook, 'pointer' | 'entryOf' | 'planFor' | 'windowChars'>;
 
-/** The commit scheduler, read only: why the newest automatic commit landed. */
+/** The commit scheduler, read only: why the newest automatic commit landed, and whether a drain runs. */
 export interface SchedulerView {
   readonly lastReason: CommitReason | undefined;
+  /** `immediate` only: a trigger fired and due marks are still landing one per request. */
+  readonly draining: boolean;
 }
 
 /** Chars-per-token calibration, read only. */

@@ -1,5 +1,5 @@
 import type { WindowInsertV1 } from '../ports/fold-records.ts';
-import type { CommitPlan } from './commit-planner.ts';
+import type { CommitPlan } from './commit/plan/planner.ts';
 import type { SessionState } from './session-state.ts';
 import { pushMessage, type WindowDraft } from './window-log.ts';
 import { commitReceiptText, unbriefedNoticeText } from './window-text.ts';

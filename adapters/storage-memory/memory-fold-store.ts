@@ -1,4 +1,4 @@
-import { migrateEngineState } from '../../core/engine-state.ts';
+import { migrateEngineState } from '../../core/engine-memory.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import { sha256Hex, stableStringify } from '../../core/hashing.ts';
 import { assertSafeId, assertSha256 } from '../../core/store-keys.ts';

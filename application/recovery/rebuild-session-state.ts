@@ -1,4 +1,4 @@
-import { EngineMemory } from '../../core/engine-state.ts';
+import { EngineMemory } from '../../core/engine-memory.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import { verifiedBlob } from '../../core/verified-reads.ts';
 import type { FoldRecord } from '../../ports/fold-records.ts';

@@ -1,6 +1,6 @@
 import type { FoldOrigin } from '../../ports/fold-records.ts';
-import { planLanding } from '../commit-landing.ts';
-import type { CommitPlan } from '../commit-planner.ts';
+import { planStandingMarks } from '../commit/plan/plan-marks.ts';
+import type { CommitPlan } from '../commit/plan/planner.ts';
 import { FoldError } from '../fold-error.ts';
 import type { SessionState } from '../session-state.ts';
 import type { SessionView } from '../session-view.ts';
@@ -80,22 +80,21 @@ export function curationNumbers(
   const budget = session.lastBudget ?? session.settings.providerInputBudget;
   if (budget === undefined) return undefined;
   const current = session.currentTokens();
-  const plan = planLandingEverything(session);
+  const plan = planEveryStandingMark(session);
   return {
     nextCommitMustFree: Math.max(0, Math.ceil(current - session.settings.thresholds.minTarget * budget)),
     standingMarksWillFree: Math.floor(session.estimator.tokensForChars(plan.savedChars)),
   };
 }
 
-/** What landing every standing mark (or only `onlyMarkIds`) would do now; a plan, nothing applied. */
-export function planLandingEverything(
+/** What folding every standing mark (or only `onlyMarkIds`) would do now; a plan, nothing applied. */
+export function planEveryStandingMark(
   session: Pick<SessionView, 'settings' | 'index' | 'lattice' | 'memory'>,
   onlyMarkIds?: ReadonlySet<string>,
 ): CommitPlan {
-  return planLanding(
+  return planStandingMarks(
     { index: session.index, lattice: session.lattice, memory: session.memory, toolName: session.settings.toolName },
-    Number.POSITIVE_INFINITY,
-    onlyMarkIds,
+    { charsToFree: Number.POSITIVE_INFINITY, ...(onlyMarkIds === undefined ? {} : { onlyMarkIds }) },
   );
 }
 

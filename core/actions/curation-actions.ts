@@ -1,5 +1,5 @@
 import type { PendingMarkV1 } from '../../ports/fold-records.ts';
-import { MAX_PENDING_MARKS } from '../engine-state.ts';
+import { MAX_PENDING_MARKS } from '../engine-memory.ts';
 import { FoldError } from '../fold-error.ts';
 import { foldIdFor } from '../fold-ids.ts';
 import type { ActionCaller, ActionContext, ActionOutcome } from './action-context.ts';

@@ -1,4 +1,4 @@
-import type { EngineMemory } from '../engine-state.ts';
+import type { EngineMemory } from '../engine-memory.ts';
 import { FoldError } from '../fold-error.ts';
 import { PEEK_DEFAULT_BYTES } from './action-arguments.ts';
 import type { PieceDocument } from './piece-document.ts';

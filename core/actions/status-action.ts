@@ -1,11 +1,11 @@
 import type { ProjectedMessage } from '../../ports/projected-message.ts';
 import type { CommitTelemetry } from '../../ports/projection-sink.port.ts';
+import { floorTokensFor } from '../commit/policy/raw-floor.ts';
 import { totalChars } from '../projection-ledger.ts';
-import { floorTokensFor } from '../raw-floor.ts';
 import type { SessionView } from '../session-view.ts';
 import type { Thresholds } from '../settings.ts';
 import type { ActionOutcome } from './action-context.ts';
-import { curationNumbers, describeNumbers, planLandingEverything } from './action-context.ts';
+import { curationNumbers, describeNumbers, planEveryStandingMark } from './action-context.ts';
 import { type BudgetSource, budgetSource, describeBudgetSource } from './budget-source.ts';
 import { pinnableEntries } from './id-guidance.ts';
 
@@ -73,7 +73,7 @@ export function statusReport(session: SessionView, detail: 'summary' | 'tree' = 
   const estimatedTokens = session.currentTokens();
   const frozen = frozenMessages ?? [];
   const marks = session.memory.marks.map((mark) => {
-    const plan = planLandingEverything(session, new Set([mark.id]));
+    const plan = planEveryStandingMark(session, new Set([mark.id]));
     const freesTokens = Math.floor(session.estimator.tokensForChars(plan.savedChars));
     return {
       id: mark.id,

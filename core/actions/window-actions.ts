@@ -1,4 +1,4 @@
-import { collapsedChars, displayedChars } from '../commit-planner.ts';
+import { collapsedChars, displayedChars } from '../commit/plan/planner.ts';
 import { FoldError } from '../fold-error.ts';
 import { verifiedBlob } from '../verified-reads.ts';
 import type { ActionCaller, ActionContext, ActionOutcome } from './action-context.ts';

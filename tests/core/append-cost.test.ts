@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { createCharsCostModel } from '../../core/chars-cost-model.ts';
-import { MAX_PENDING_MARKS } from '../../core/engine-state.ts';
+import { MAX_PENDING_MARKS } from '../../core/engine-memory.ts';
 import { FoldRuntime } from '../../core/fold-runtime.ts';
 import { DEFAULT_PRICE_LIST } from '../../core/price-lists.ts';
 import { resolveSettings } from '../../core/settings.ts';

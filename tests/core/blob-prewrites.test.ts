@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { collectGarbage } from '../../application/retention/store-gc.ts';
-import { BlobPrewrites, type BlobToStore, PREWRITE_FRESH_MS, PREWRITES_IN_FLIGHT } from '../../core/blob-prewrites.ts';
 import { createCharsCostModel } from '../../core/chars-cost-model.ts';
+import {
+  BlobPrewrites,
+  type BlobToStore,
+  PREWRITE_FRESH_MS,
+  PREWRITES_IN_FLIGHT,
+} from '../../core/commit/apply/blob-prewrites.ts';
 import { FoldRuntime } from '../../core/fold-runtime.ts';
 import { sha256Hex } from '../../core/hashing.ts';
 import { resolveSettings } from '../../core/settings.ts';
@@ -12,7 +17,7 @@ import { SyntheticSession } from '../../testing/synthetic-session.ts';
 
 /**
  * The blobs of pending marks are written ahead of their commit, off the request path
- * (core/blob-prewrites.ts): the commit request finds them put, read back and flushed, and
+ * (core/commit/apply/blob-prewrites.ts): the commit request finds them put, read back and flushed, and
  * writes only its records. The store here logs every blob put, blob read, flush and record in
  * order, each tagged with the request under way.
  */

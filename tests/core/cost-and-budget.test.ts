@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { OccupancyEstimator, outputReservation, servingBudget } from '../../core/budget.ts';
+import { outputReservation, servingBudget } from '../../core/budget.ts';
 import { priceRequest } from '../../core/chars-cost-model.ts';
+import { OccupancyEstimator } from '../../core/occupancy-estimator.ts';
 import { PRICE_LISTS } from '../../core/price-lists.ts';
 
 describe('serving budget', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CacheClock } from '../../core/cache-clock.ts';
 import { createCharsCostModel } from '../../core/chars-cost-model.ts';
+import { CacheClock } from '../../core/commit/policy/cache-clock.ts';
 import {
   commitPaysOff,
   dollarsPerRequest,
@@ -8,8 +8,8 @@ import {
   hardCeiling,
   LINE_SAFETY_SHARE,
   schedulingRates,
-} from '../../core/commit-cost.ts';
-import { InflowTracker } from '../../core/inflow-tracker.ts';
+} from '../../core/commit/policy/cost.ts';
+import { InflowTracker } from '../../core/commit/policy/inflow-tracker.ts';
 import { priceListForModel } from '../../core/model-windows.ts';
 import { DEFAULT_PRICE_LIST, PRICE_LISTS, ratesFor } from '../../core/price-lists.ts';
 import { resolveSettings } from '../../core/settings.ts';

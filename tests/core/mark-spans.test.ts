@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EngineMemory } from '../../core/engine-state.ts';
+import { EngineMemory } from '../../core/engine-memory.ts';
 import { FoldLattice } from '../../core/fold-lattice.ts';
 import { Frontier } from '../../core/frontier.ts';
 import { MarkSpans } from '../../core/mark-spans.ts';

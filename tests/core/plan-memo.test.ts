@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { createCharsCostModel } from '../../core/chars-cost-model.ts';
-import { planLanding } from '../../core/commit-landing.ts';
-import { displayedChars } from '../../core/commit-planner.ts';
+import { planStandingMarks } from '../../core/commit/plan/plan-marks.ts';
+import { planMemoCounters } from '../../core/commit/plan/plan-memo.ts';
+import { displayedChars } from '../../core/commit/plan/planner.ts';
 import { FoldRuntime } from '../../core/fold-runtime.ts';
 import { sha256HexOfLines } from '../../core/hashing.ts';
-import { planMemoCounters } from '../../core/plan-memo.ts';
 import { resolveSettings } from '../../core/settings.ts';
 import type { TranscriptEntry } from '../../ports/transcript-source.port.ts';
 import {
@@ -55,7 +55,10 @@ async function foldingSession(): Promise<{ runtime: FoldRuntime; entries: Transc
 
 function planAll(runtime: FoldRuntime) {
   const { index, lattice, memory, settings } = runtime.view;
-  return planLanding({ index, lattice, memory, toolName: settings.toolName }, Number.POSITIVE_INFINITY);
+  return planStandingMarks(
+    { index, lattice, memory, toolName: settings.toolName },
+    { charsToFree: Number.POSITIVE_INFINITY },
+  );
 }
 
 describe('planning a commit reuses what stands (bench:pi engine p50)', () => {

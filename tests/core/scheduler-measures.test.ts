@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { createCharsCostModel } from '../../core/chars-cost-model.ts';
-import { displayedChars } from '../../core/commit-planner.ts';
-import { DisplayedCharsMemo } from '../../core/displayed-chars-memo.ts';
+import { displayedChars } from '../../core/commit/plan/planner.ts';
+import { DisplayedCharsMemo } from '../../core/commit/policy/displayed-chars-memo.ts';
+import { rawFloorStart } from '../../core/commit/policy/raw-floor.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import { FoldLattice } from '../../core/fold-lattice.ts';
 import { FoldRuntime } from '../../core/fold-runtime.ts';
-import { rawFloorStart } from '../../core/raw-floor.ts';
 import type { SessionState } from '../../core/session-state.ts';
 import { resolveSettings } from '../../core/settings.ts';
 import { TranscriptIndex } from '../../core/transcript-index.ts';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { sourceDigest } from '../../core/commit-planner.ts';
+import { sourceDigest } from '../../core/commit/plan/planner.ts';
 import { sha256Hex, sha256HexOfLines, stableStringify } from '../../core/hashing.ts';
 import {
   maySpill,

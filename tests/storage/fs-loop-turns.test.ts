@@ -72,7 +72,7 @@ vi.mock('node:fs/promises', async (importOriginal) => {
 
 const { FsFoldStore } = await import('../../adapters/storage-fs/fs-fold-store.ts');
 const { FsEvidenceStore } = await import('../../adapters/storage-fs/fs-evidence-store.ts');
-const { storeBlobVerified } = await import('../../core/blob-prewrites.ts');
+const { storeBlobVerified } = await import('../../core/commit/apply/blob-prewrites.ts');
 const { sha256Hex } = await import('../../core/hashing.ts');
 const { forEachBounded } = await import('../../core/bounded-parallel.ts');
 

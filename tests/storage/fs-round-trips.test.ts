@@ -1,8 +1,8 @@
 import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, test, vi } from 'vitest';
-import { recordLevels } from '../../core/commit-applier.ts';
-import type { CommitPlan } from '../../core/commit-planner.ts';
+import { recordLevels } from '../../core/commit/apply/store-writes.ts';
+import type { CommitPlan } from '../../core/commit/plan/planner.ts';
 import type { FoldRecord } from '../../ports/fold-records.ts';
 import { sampleEngineState, sampleFoldRecord } from '../../testing/store-fixtures.ts';
 import { removeScratch, scratchDirectory } from './support/storage-backends.ts';

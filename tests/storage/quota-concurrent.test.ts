@@ -3,7 +3,7 @@ import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store
 import { QuotaFoldStore } from '../../application/retention/quota-fold-store.ts';
 
 /**
- * A commit puts its blobs side by side (core/commit-applier.ts), so the size cap must count
+ * A commit puts its blobs side by side (core/commit/apply/store-writes.ts), so the size cap must count
  * blobs still being written: two puts in flight together may not both squeeze under it.
  */
 describe('quota store: blobs put side by side', () => {

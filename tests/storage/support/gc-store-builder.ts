@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { EngineMemory } from '../../../core/engine-state.ts';
+import { EngineMemory } from '../../../core/engine-memory.ts';
 import { readFoldSource } from '../../../core/fold-source.ts';
 import { sha256Hex } from '../../../core/hashing.ts';
 import type { FoldPart, FoldRecord } from '../../../ports/fold-records.ts';

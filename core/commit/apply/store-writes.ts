@@ -1,8 +1,8 @@
-import type { FoldRecord } from '../ports/fold-records.ts';
+import type { FoldRecord } from '../../../ports/fold-records.ts';
+import { forEachBounded } from '../../bounded-parallel.ts';
+import type { SessionState } from '../../session-state.ts';
+import type { CommitPlan } from '../plan/planner.ts';
 import { type BlobToStore, storeBlobVerified } from './blob-prewrites.ts';
-import { forEachBounded } from './bounded-parallel.ts';
-import type { CommitPlan } from './commit-planner.ts';
-import type { SessionState } from './session-state.ts';
 
 /**
  * Store calls of one commit under way at once. The blobs of a commit are independent, so they
@@ -21,7 +21,7 @@ export type LandingTarget = Pick<
  * Land a planned commit: write every source byte and record first, read the new blobs back
  * verified, and only then change the window's structure. A store failure leaves the
  * lattice and marks exactly as they were (no fold is ever shown that cannot be expanded).
- * Blobs already written ahead for a pending mark (core/blob-prewrites.ts) are not written
+ * Blobs already written ahead for a pending mark (core/commit/apply/blob-prewrites.ts) are not written
  * again: only the rest are, side by side.
  */
 export async function applyCommitPlan(session: LandingTarget, plan: CommitPlan): Promise<void> {

@@ -1,5 +1,5 @@
-import { displayedChars } from './commit-planner.ts';
-import type { FoldLatticeView, TranscriptIndexView } from './session-view.ts';
+import type { FoldLatticeView, TranscriptIndexView } from '../../session-view.ts';
+import { displayedChars } from '../plan/planner.ts';
 
 /** Spans remembered before the memo starts over (a session asks about a few dozen between commits). */
 const MAX_SPANS = 4_096;

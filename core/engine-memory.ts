@@ -19,6 +19,13 @@ export const MAX_PENDING_MARKS = 256;
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
+/**
+ * A list that is only ever replaced whole or pushed to, never edited in place, so its identity
+ * and its length together say whether it changed: the render's lookups (`SessionState`) are
+ * rebuilt on exactly that check.
+ */
+export type GrowOnlyList<T> = readonly T[] & Pick<T[], 'push'>;
+
 /** The engine's mutable decisions for one session, persisted whole after each change. */
 export class EngineMemory {
   revision = 0;
@@ -30,8 +37,10 @@ export class EngineMemory {
   marks: PendingMarkV1[] = [];
   pins = new Set<string>();
   holds: HeldSpanV1[] = [];
-  inserts: WindowInsertV1[] = [];
-  ephemeralPeeks: EphemeralPeekV1[] = [];
+  /** Receipts and notices: a commit pushes one, pruning replaces the list. */
+  inserts: GrowOnlyList<WindowInsertV1> = [];
+  /** Peeks in the window: replaced whole when one is added or retired, never edited in place. */
+  ephemeralPeeks: readonly EphemeralPeekV1[] = [];
   /** The first entry of the branch last projected (see EngineStateV1.transcriptAnchor). */
   transcriptAnchor: TranscriptAnchorV1 | undefined;
   /** The last request's window and model (see EngineStateV1.requestContext). */

@@ -1,4 +1,4 @@
-import type { RewriteCause } from '../ports/projection-sink.port.ts';
+import type { RewriteCause } from '../../../ports/projection-sink.port.ts';
 
 /** Causes a host or a person may force a commit under. */
 export type ForcedCommitCause = Extract<RewriteCause, 'user-fold' | 'overflow-recovery'>;
@@ -35,7 +35,7 @@ export interface CommitDecision {
   readonly maxFolds?: number;
 }
 
-/** What the automatic policy asked for this request (`commit-scheduler.ts`), before the fence. */
+/** What the automatic policy asked for this request (`policy/scheduler.ts`), before the fence. */
 export type ScheduledCommit = Omit<CommitDecision, 'overBudget'>;
 
 /** What the commit decision reads: the request's numbers and what the policy scheduled, nothing else. */

@@ -1,7 +1,7 @@
-import type { FoldStore } from '../ports/fold-store.port.ts';
-import { FoldError } from './fold-error.ts';
-import { nextLoopTurn, onNextLoopTurn } from './next-loop-turn.ts';
-import { verifiedBlobText } from './verified-reads.ts';
+import type { FoldStore } from '../../../ports/fold-store.port.ts';
+import { FoldError } from '../../fold-error.ts';
+import { nextLoopTurn, onNextLoopTurn } from '../../next-loop-turn.ts';
+import { verifiedBlobText } from '../../verified-reads.ts';
 
 /**
  * How long a blob written ahead of its commit counts as written for that commit. gc keeps an
@@ -104,8 +104,8 @@ export class BlobPrewrites {
 
   /**
    * Like `start`, with the blobs collected on the loop's next turn: which marks are new and
-   * which blobs their spans name is no part of the request that cut them (bench:pi: 30-45 µs
-   * of each request's engine time). Asked for again before the turn comes, only the newest
+   * which blobs their spans name is no part of the request that cut them, so the request path
+   * does not pay for walking every new mark's span. Asked for again before the turn comes, only the newest
    * collection runs, under the newest request time (the writes happen later still). A commit
    * (`readyAmong`) and `settle` run a collection still waiting first, so nothing is missed.
    */

@@ -1,5 +1,5 @@
-import type { FoldRecord, PendingMarkV1 } from '../ports/fold-records.ts';
-import type { TranscriptEntry } from '../ports/transcript-source.port.ts';
+import type { FoldRecord, PendingMarkV1 } from '../../../ports/fold-records.ts';
+import type { TranscriptEntry } from '../../../ports/transcript-source.port.ts';
 
 /**
  * Memos for what the cost scheduler asks of the same spans on every request.
@@ -8,12 +8,28 @@ import type { TranscriptEntry } from '../ports/transcript-source.port.ts';
  * collapsed) and, when a commit might pay off, plans one over every standing mark: fold
  * records with their source digests and briefs. Nothing of that changes between requests
  * while a mark or a fold stands, so each is computed once per object. Keys are the objects
- * themselves (records and marks are replaced, never edited, when they change), held weakly,
- * so a landed or withdrawn mark's memo goes with it.
+ * themselves, held weakly, so a landed or withdrawn mark's memo goes with it; their types
+ * (`PendingMarkV1`, `FoldRecord`: every field readonly) admit no edit in place, so a changed
+ * mark or record is another object and misses the memo.
  */
 
-/** Work counters, read by tests to show that a request costs what changed. */
-export const planMemoCounters = { collapsedComputed: 0, recordsBuilt: 0, sourceDigests: 0 };
+/** Work the memos did, read by tests to show that a request costs what changed. */
+export interface PlanMemoCounters {
+  readonly collapsedComputed: number;
+  readonly recordsBuilt: number;
+  readonly sourceDigests: number;
+}
+
+/** The counters, written only in this file (so only where the work happens), read anywhere. */
+const counters = { collapsedComputed: 0, recordsBuilt: 0, sourceDigests: 0 };
+
+/** Process-wide counts (the memos are keyed by record and mark objects, not by session). */
+export const planMemoCounters: PlanMemoCounters = counters;
+
+/** Count one source digest computed (a record's SHA-256 read for the first time). */
+export function countSourceDigest(): void {
+  counters.sourceDigests += 1;
+}
 
 const collapsedByRecord = new WeakMap<FoldRecord, { readonly toolName: string; readonly chars: number }>();
 
@@ -25,7 +41,7 @@ const collapsedByRecord = new WeakMap<FoldRecord, { readonly toolName: string; r
 export function memoCollapsedChars(record: FoldRecord, toolName: string, compute: () => number): number {
   const known = collapsedByRecord.get(record);
   if (known !== undefined && known.toolName === toolName) return known.chars;
-  planMemoCounters.collapsedComputed += 1;
+  counters.collapsedComputed += 1;
   const chars = compute();
   collapsedByRecord.set(record, { toolName, chars });
   return chars;
@@ -63,7 +79,7 @@ export function memoRecord(
     sameItems(known.entries, entries)
   )
     return known.record;
-  planMemoCounters.recordsBuilt += 1;
+  counters.recordsBuilt += 1;
   const record = build();
   recordByMark.set(mark, { entries, children, epoch, record });
   return record;

@@ -1,5 +1,5 @@
-import type { CommitTelemetry, LedgerRow } from '../ports/projection-sink.port.ts';
-import type { WindowView } from './window-log.ts';
+import type { CommitTelemetry, LedgerRow } from '../../../ports/projection-sink.port.ts';
+import type { WindowView } from '../../window-log.ts';
 
 /** Commits kept for status views (the host's own log keeps the full history). */
 const RECENT_COMMITS = 20;

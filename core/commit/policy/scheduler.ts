@@ -1,22 +1,13 @@
-import type { CostModel, PriceList } from '../ports/cost-model.port.ts';
+import type { CostModel, PriceList } from '../../../ports/cost-model.port.ts';
+import type { EngineMemoryView, EstimatorView, FoldLatticeView, TranscriptIndexView } from '../../session-view.ts';
+import type { FoldSettings } from '../../settings.ts';
+import { type MarkPlanInputs, planStandingMarks } from '../plan/plan-marks.ts';
 import { CacheClock, type CacheMoment, type ColdReason } from './cache-clock.ts';
-import { commitPaysOff, hardCeiling, schedulingRates } from './commit-cost.ts';
-import type { ForcedCommit } from './commit-decision.ts';
-import {
-  type CommitDecision,
-  type CommitReason,
-  decideCommit,
-  FENCE_AIM_SHARE,
-  fenceDecision,
-  type ScheduledCommit,
-} from './commit-decision.ts';
-import { cutForFence, type FenceTarget, planLanding } from './commit-landing.ts';
-import type { CommitPlan } from './commit-planner.ts';
+import { commitPaysOff, hardCeiling, schedulingRates } from './cost.ts';
+import type { CommitReason, ScheduledCommit } from './decision.ts';
 import { DisplayedCharsMemo } from './displayed-chars-memo.ts';
 import { InflowTracker } from './inflow-tracker.ts';
 import { floorTokensFor, freeableCharsBound, marksOutsideFloor, type PlacedMark, rawFloorStart } from './raw-floor.ts';
-import type { EngineMemoryView, EstimatorView, FoldLatticeView, TranscriptIndexView } from './session-view.ts';
-import type { FoldSettings } from './settings.ts';
 
 /** What the scheduler reads of a session: the policy, the cost model, the branch and its marks. */
 export interface SchedulerSession {
@@ -28,9 +19,22 @@ export interface SchedulerSession {
   readonly estimator: EstimatorView;
 }
 
-/** What planning a request's commit reads and writes: the scheduler's view, the fence's marks, a forced commit. */
-export type RequestCommitTarget = SchedulerSession &
-  FenceTarget & { readonly forcedCommit: ForcedCommit | undefined; readonly scheduler: CommitScheduler };
+/** What the scheduler answers one request: its commit, if any, and whether the `immediate` drain runs on. */
+export interface ScheduleAnswer {
+  readonly commit: ScheduledCommit | undefined;
+  /** The drain as it stands after this request; the scheduler keeps it only once the commit is settled. */
+  readonly draining: boolean;
+}
+
+/**
+ * What a request's commit teaches the scheduler, handed back by `settle` once the store accepted
+ * the commit (or there was nothing to write): the drain after it, and the reason of the newest
+ * commit that landed folds (absent: status keeps the one before).
+ */
+export interface SchedulerUpdate {
+  readonly draining: boolean;
+  readonly landedReason?: CommitReason;
+}
 
 /** What one request asks the scheduler. */
 export interface ScheduleInputs {
@@ -44,13 +48,15 @@ export interface ScheduleInputs {
 /**
  * The commit scheduler of one session (docs/behaviour.md B3.2, B3.3, B3.6): it observes each request's inflow
  * and moment, and decides whether this request commits and how deep, through the CostModel's
- * price list. It plans nothing itself; `commit-decision.ts` turns its answer into a plan.
+ * price list. Its answer is a `ScheduledCommit`; `decision.ts` settles it against the fence and a
+ * forced commit, and `../plan/request-plan.ts` turns that into the plan. To price the cost
+ * trigger it plans a full commit itself (`costReason`), which writes nothing.
  */
 export class CommitScheduler {
   readonly inflow = new InflowTracker();
   readonly clock = new CacheClock();
   /** `immediate` only: a trigger fired and due marks are still landing one per request. */
-  private draining = false;
+  private drainRunning = false;
   /** The reason of the newest automatic commit, for status. */
   lastReason: CommitReason | undefined;
   /** What the kept prefix and each candidate's span show, kept between commits. */
@@ -72,10 +78,20 @@ export class CommitScheduler {
     return this.clock.coldReason(moment, seconds === undefined ? undefined : seconds * 1000);
   }
 
-  /** The policy's commit for this request, if any (forced commits and the fence are decided by the caller). */
-  schedule(inputs: ScheduleInputs): ScheduledCommit | undefined {
+  /** Whether the `immediate` drain is running (due marks landing one per request). */
+  get draining(): boolean {
+    return this.drainRunning;
+  }
+
+  /**
+   * The policy's commit for this request, if any (forced commits and the fence are decided by
+   * the caller). Writes nothing: the drain it answers is kept only through `settle`.
+   */
+  schedule(inputs: ScheduleInputs): ScheduleAnswer {
     const { settings, index, memory, estimator } = this.runtime;
-    if (settings.scheduling === 'eager') return { reason: 'eager', charsToFree: Number.POSITIVE_INFINITY };
+    const draining = this.drainRunning;
+    if (settings.scheduling === 'eager')
+      return { commit: { reason: 'eager', charsToFree: Number.POSITIVE_INFINITY }, draining };
     // One price list per request: its lookup builds the model's key each time.
     const priceList = this.priceList(inputs.moment);
     const cold = this.coldReason(inputs.moment, priceList);
@@ -84,39 +100,43 @@ export class CommitScheduler {
     // pure append must cost what it adds, not the session (bench:engine's append scaling).
     const bandCharsToFree =
       settings.scheduling === 'band' && cold === undefined ? this.bandCharsToFree(inputs, priceList) : undefined;
-    if (bandCharsToFree !== undefined && bandCharsToFree <= 0) return undefined;
+    if (bandCharsToFree !== undefined && bandCharsToFree <= 0) return { commit: undefined, draining };
     const floorStart = rawFloorStart(
       index,
       floorTokensFor(settings.rawFloorTokens, inputs.budget),
       estimator.charsPerToken(),
     );
     const candidates = marksOutsideFloor(index, memory.marks, floorStart);
-    if (candidates.length === 0) {
-      this.draining = false;
-      return undefined;
-    }
+    if (candidates.length === 0) return { commit: undefined, draining: false };
     const onlyMarkIds = new Set(candidates.map(({ mark }) => mark.id));
-    if (cold !== undefined)
-      return {
-        reason: cold === 'idle' ? 'cold-idle' : 'cold-model-switch',
-        charsToFree: Number.POSITIVE_INFINITY,
-        onlyMarkIds,
-      };
-    if (bandCharsToFree !== undefined) return { reason: 'band', charsToFree: bandCharsToFree, onlyMarkIds };
+    if (cold !== undefined) {
+      const reason = cold === 'idle' ? 'cold-idle' : 'cold-model-switch';
+      return { commit: { reason, charsToFree: Number.POSITIVE_INFINITY, onlyMarkIds }, draining };
+    }
+    if (bandCharsToFree !== undefined)
+      return { commit: { reason: 'band', charsToFree: bandCharsToFree, onlyMarkIds }, draining };
     const reason = this.costReason(inputs, priceList, candidates);
     if (settings.scheduling === 'immediate') {
-      if (reason !== undefined) this.draining = true;
-      return this.draining
-        ? { reason: 'immediate-drain', charsToFree: Number.POSITIVE_INFINITY, onlyMarkIds, maxFolds: 1 }
-        : undefined;
+      const drains = draining || reason !== undefined;
+      const drain = {
+        reason: 'immediate-drain',
+        charsToFree: Number.POSITIVE_INFINITY,
+        onlyMarkIds,
+        maxFolds: 1,
+      } as const;
+      return { commit: drains ? drain : undefined, draining: drains };
     }
-    return reason === undefined ? undefined : { reason, charsToFree: Number.POSITIVE_INFINITY, onlyMarkIds };
+    const commit = reason === undefined ? undefined : { reason, charsToFree: Number.POSITIVE_INFINITY, onlyMarkIds };
+    return { commit, draining };
   }
 
-  /** The `immediate` drain ends once a request has nothing left to land. */
-  landed(commit: Pick<CommitDecision, 'reason'>, plan: CommitPlan): void {
-    if (commit.reason === 'immediate-drain' && plan.folds.length === 0) this.draining = false;
-    if (plan.folds.length > 0) this.lastReason = commit.reason;
+  /**
+   * Keep what a request's commit taught: called once the store accepted the commit (or it had
+   * nothing to write), so a refused commit leaves the drain and status's reason as they were.
+   */
+  settle(update: SchedulerUpdate): void {
+    this.drainRunning = update.draining;
+    if (update.landedReason !== undefined) this.lastReason = update.landedReason;
   }
 
   /** Record what went out: the inflow it shows, and the cache it touched. */
@@ -142,7 +162,7 @@ export class CommitScheduler {
 
   /**
    * The cost policy's trigger: the hard ceiling, or the request at which the window's excess
-   * over what a full commit would leave reaches the economic excess (`commit-cost.ts`). The
+   * over what a full commit would leave reaches the economic excess (`cost.ts`). The
    * cheap bound rules most requests out before any fold record is built.
    */
   private costReason(
@@ -174,7 +194,7 @@ export class CommitScheduler {
       )
     )
       return undefined;
-    const plan = planFor(this.runtime, {
+    const plan = planStandingMarks(markPlanInputs(this.runtime), {
       charsToFree: Number.POSITIVE_INFINITY,
       onlyMarkIds: new Set(candidates.map(({ mark }) => mark.id)),
     });
@@ -200,45 +220,12 @@ export class CommitScheduler {
   }
 }
 
-/**
- * Plan this request's commit, if any (nothing applied): a person's `/fold`, else the
- * scheduler's policy; over the budget the fence cuts first (docs/behaviour.md I6) and, when the policy's commit
- * would leave the request over, a fence commit reaches inside the floor.
- */
-export function planRequestCommit(runtime: RequestCommitTarget, inputs: ScheduleInputs): CommitPlan | undefined {
-  const forced = runtime.forcedCommit;
-  const charsPerToken = runtime.estimator.charsPerToken();
-  if (inputs.estimate > inputs.budget) cutForFence(runtime);
-  if (runtime.memory.marks.length === 0) return undefined;
-  const scheduled = forced === undefined ? runtime.scheduler.schedule(inputs) : undefined;
-  const decision = decideCommit({ forced, scheduled, estimate: inputs.estimate, budget: inputs.budget, charsPerToken });
-  if (decision === undefined) return undefined;
-  const plan = planFor(runtime, decision);
-  runtime.scheduler.landed(decision, plan);
-  // The receipt and notice a commit appends must fit too: the policy's commit suffices only with the fence's room left.
-  const after = inputs.estimate - runtime.estimator.tokensForChars(plan.savedChars);
-  if (
-    !decision.overBudget ||
-    decision.reason === 'fence' ||
-    forced !== undefined ||
-    after <= FENCE_AIM_SHARE * inputs.budget
-  )
-    return plan;
-  const fence = fenceDecision(inputs.estimate, inputs.budget, charsPerToken);
-  const fencePlan = planFor(runtime, fence);
-  runtime.scheduler.landed(fence, fencePlan);
-  return fencePlan;
-}
-
-function planFor(
-  runtime: SchedulerSession,
-  decision: Pick<CommitDecision, 'charsToFree' | 'onlyMarkIds' | 'maxFolds'>,
-): CommitPlan {
-  const inputs = {
-    index: runtime.index,
-    lattice: runtime.lattice,
-    memory: runtime.memory,
-    toolName: runtime.settings.toolName,
+/** What planning over the standing marks reads of a session. */
+export function markPlanInputs(session: SchedulerSession): MarkPlanInputs {
+  return {
+    index: session.index,
+    lattice: session.lattice,
+    memory: session.memory,
+    toolName: session.settings.toolName,
   };
-  return planLanding(inputs, decision.charsToFree, decision.onlyMarkIds, decision.maxFolds);
 }

@@ -1,11 +1,11 @@
-import type { FoldPart, FoldRecord, PendingMarkV1 } from '../ports/fold-records.ts';
-import type { TranscriptEntry } from '../ports/transcript-source.port.ts';
-import { chapterBrief, consolidationBrief, toolBrief } from './briefs.ts';
-import type { FoldLattice, PlacedFold } from './fold-lattice.ts';
-import { sha256HexOfLines, stableStringify } from './hashing.ts';
-import { memoCollapsedChars, memoRecord, planMemoCounters } from './plan-memo.ts';
-import type { EngineMemoryView, FoldLatticeView, TranscriptIndexView } from './session-view.ts';
-import { placeholderText, siblingStubText } from './window-text.ts';
+import type { FoldPart, FoldRecord, PendingMarkV1 } from '../../../ports/fold-records.ts';
+import type { TranscriptEntry } from '../../../ports/transcript-source.port.ts';
+import { chapterBrief, consolidationBrief, toolBrief } from '../../briefs.ts';
+import type { FoldLattice, PlacedFold } from '../../fold-lattice.ts';
+import { sha256HexOfLines, stableStringify } from '../../hashing.ts';
+import type { EngineMemoryView, FoldLatticeView, TranscriptIndexView } from '../../session-view.ts';
+import { placeholderText, siblingStubText } from '../../window-text.ts';
+import { countSourceDigest, memoCollapsedChars, memoRecord } from './plan-memo.ts';
 
 /** One mark turned into the fold record it will become. */
 export interface PlannedFold {
@@ -222,7 +222,8 @@ function newRecord(
   for (const entry of entries) sourceChars += entry.bytes.length;
   // The digest is computed when first read (the record lands, is written or is peeked), not
   // here: the cost scheduler plans a record for each new mark on every request to price a
-  // commit, and pricing reads only the brief and sizes (bench:pi: a 24 KB span is ~30 µs of hashing).
+  // commit, and pricing reads only the brief and sizes: hashing a large span on every request
+  // would make pricing cost the span, not what changed.
   let sourceSha256: string | undefined;
   let unhashed: readonly TranscriptEntry[] | undefined = entries;
   const deterministic =
@@ -243,7 +244,7 @@ function newRecord(
     parts,
     get sourceSha256(): string {
       if (sourceSha256 === undefined) {
-        planMemoCounters.sourceDigests += 1;
+        countSourceDigest();
         sourceSha256 = sourceDigest(unhashed!).sha256;
         unhashed = undefined;
       }

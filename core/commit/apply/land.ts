@@ -1,0 +1,61 @@
+import type { FoldWarning } from '../../../ports/shared-types.ts';
+import type { EngineMemory } from '../../engine-memory.ts';
+import type { Frontier } from '../../frontier.ts';
+import type { SessionState } from '../../session-state.ts';
+import { skippedCommitWarning } from '../../store-outage.ts';
+import type { TranscriptIndex } from '../../transcript-index.ts';
+import type { CommitPlan } from '../plan/planner.ts';
+import { applyCommitPlan, type LandingTarget } from './store-writes.ts';
+
+/** What landing a request's commit writes beyond the store and the forest. */
+export type LandTarget = LandingTarget &
+  Pick<SessionState, 'storeOutage' | 'pendingCauses' | 'forcedCommit' | 'frontier'>;
+
+/** What applying a request's commit came to: the folds landed, and whether the store refused the commit. */
+export interface LandOutcome {
+  readonly foldsLanded: number;
+  /** The store refused a write: nothing was folded, and the scheduler learns nothing of this commit. */
+  readonly refused: boolean;
+}
+
+/**
+ * Apply a planned commit. A store that refuses a write skips the commit with one warning:
+ * the request still goes out, unfolded and intact.
+ */
+export async function landCommit(target: LandTarget, plan: CommitPlan, warnings: FoldWarning[]): Promise<LandOutcome> {
+  let outcome: LandOutcome = { foldsLanded: 0, refused: false };
+  if (plan.folds.length > 0) {
+    const applied = await target.storeOutage.attempt(
+      () => applyCommitPlan(target, plan),
+      warnings,
+      skippedCommitWarning,
+      false,
+    );
+    outcome = { foldsLanded: applied ? plan.folds.length : 0, refused: !applied };
+    if (applied) target.pendingCauses.add(target.forcedCommit?.cause ?? 'commit');
+  }
+  dropInvalidMarks(target, plan);
+  return outcome;
+}
+
+/** What withdrawing broken marks writes: the marks, and the frontier that looks at their units again. */
+export interface MarkWithdrawalTarget {
+  readonly index: TranscriptIndex;
+  readonly memory: EngineMemory;
+  readonly frontier: Frontier;
+}
+
+/**
+ * Marks whose span broke a rule since they were cut (a pin landed, the branch moved) are
+ * withdrawn rather than retried forever; the frontier looks at their units again.
+ */
+export function dropInvalidMarks(target: MarkWithdrawalTarget, plan: CommitPlan): void {
+  const permanent = plan.dropped.filter((drop) => drop.permanent);
+  if (permanent.length === 0) return;
+  const ids = new Set(permanent.map(({ mark }) => mark.id));
+  target.memory.marks = target.memory.marks.filter((mark) => !ids.has(mark.id));
+  for (const { mark } of permanent) {
+    const position = target.index.positionOf(mark.firstEntryId);
+    if (position !== undefined) target.frontier.rewindTo(target.index, position);
+  }
+}
