@@ -3,6 +3,7 @@ import type {
   EngineState,
   EphemeralPeekV1,
   HeldSpanV1,
+  LostFoldV1,
   PendingMarkV1,
   WindowInsertV1,
 } from '../ports/fold-records.ts';
@@ -74,6 +75,8 @@ export interface EngineMemoryView {
   readonly holds: readonly HeldSpanV1[];
   readonly inserts: readonly WindowInsertV1[];
   readonly ephemeralPeeks: readonly EphemeralPeekV1[];
+  /** Folds the store can no longer give back (see core/restore-folds.ts). */
+  readonly lostFolds: readonly LostFoldV1[];
   readonly counters: EngineCountersV1;
   markById(foldId: string): PendingMarkV1 | undefined;
   /** The state record as the store would get it. */

@@ -167,6 +167,12 @@ export interface EngineStateV1 {
   /** True when the current frozen projection already carries its one unbriefed-cuts notice (docs/behaviour.md B5.3). */
   readonly noticeShownSinceRewrite?: boolean;
   /**
+   * Folds this session once listed whose record or source bytes the store can no longer give
+   * back (deleted, evicted or damaged), each with why. Their spans show raw from the host's
+   * transcript; `peek` names them as lost. Absent when nothing was lost.
+   */
+  readonly lostFolds?: readonly LostFoldV1[];
+  /**
    * The first entry of the branch last projected (id and SHA-256 of its bytes). A process
    * that reopens the session compares it with what its host hands over, so another
    * conversation reusing the session id is noticed. Absent in states saved before it existed.
@@ -177,6 +183,13 @@ export interface EngineStateV1 {
    * so that a restart with other settings shows the same window. Absent in older states.
    */
   readonly spill?: { readonly thresholdBytes: number; readonly keepBytes: number };
+}
+
+/** A fold the store can no longer give back, and why. */
+export interface LostFoldV1 {
+  readonly foldId: string;
+  /** In words: its record is missing, its record is damaged, a blob is gone, or it nests such a fold. */
+  readonly reason: string;
 }
 
 /** Identifies the conversation a session's state was made from. */
