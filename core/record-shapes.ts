@@ -30,7 +30,7 @@ export function foldRecordProblem(value: unknown): string | undefined {
     return 'sourceSha256 must be a SHA-256';
   for (const field of ['sourceChars', 'entryCount', 'epoch'] as const)
     if (!isCount(value[field])) return `${field} must be a whole number`;
-  if (!Array.isArray(value.parts) || value.parts.length === 0) return 'parts must be a non-empty array';
+  if (!Array.isArray(value.parts)) return 'parts must be an array';
   for (const [position, part] of value.parts.entries()) {
     const problem = partProblem(part);
     if (problem !== undefined) return `parts[${position}] ${problem}`;

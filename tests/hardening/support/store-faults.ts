@@ -72,7 +72,7 @@ export async function expectSurvives(
   store: FoldStore,
   before: FoldedSession,
   lost: readonly string[],
-  options: { readonly warns?: boolean } = {},
+  options: { readonly warns?: boolean; readonly bytesGone?: readonly string[] } = {},
 ): Promise<FoldRuntime> {
   const { runtime } = await openRuntime({ store });
   // Asked before the first request: the projection may cut a lost span again and land it
@@ -91,8 +91,9 @@ export async function expectSurvives(
     for (const foldId of lost.slice(0, 5)) expect(warned[0]!.message).toContain(foldId);
     expect(warned[0]!.message).toContain('lost');
   }
+  for (const foldId of options.bytesGone ?? []) await expectBytesGone(runtime, foldId);
   for (const record of runtime.view.lattice.allRecords()) {
-    if (!before.peeks.has(record.id)) continue;
+    if (!before.peeks.has(record.id) || options.bytesGone?.includes(record.id)) continue;
     expect(await peekText(runtime, record.id), record.id).toBe(before.peeks.get(record.id));
   }
   const kept = [...before.peeks.keys()].filter((foldId) => !lost.includes(foldId));
@@ -102,6 +103,20 @@ export async function expectSurvives(
   // Background state writes settle before the test's directory goes.
   await store.loadState(FAULT_SESSION);
   return runtime;
+}
+
+/** A standing fold whose blob is gone: peek is refused naming the fold as lost, nothing unverified shown. */
+export async function expectBytesGone(runtime: FoldRuntime, foldId: string): Promise<void> {
+  const refusal = await runtime.act({ action: 'peek', id: foldId }).catch((error: unknown) => error);
+  expect(refusal, foldId).toMatchObject({ code: 'STORE.NOT_FOUND' });
+  expect((refusal as Error).message).toContain(`fold ${foldId} is lost`);
+}
+
+/** Folds whose own entries include the blob. */
+export function foldsNeedingBlob(records: readonly FoldRecord[], sha256: string): string[] {
+  return records
+    .filter((record) => record.parts.some((part) => part.kind === 'entry' && part.sha256 === sha256))
+    .map((record) => record.id);
 }
 
 /** More requests on the reopened runtime: every one goes out, and commits keep landing. */
