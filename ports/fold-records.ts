@@ -33,7 +33,11 @@ export type FoldPart = FoldEntryPart | FoldChildPart;
 export interface FoldRecordV1 {
   /** Record schema; readers migrate older versions forward. */
   readonly schemaVersion: 1;
-  /** `fold_` + 24 hex chars, derived from kind and span: the same span always gets the same id. */
+  /**
+   * `fold_` + 24 hex chars, derived from kind, span and the span's bytes (records of earlier
+   * releases: kind and span), or a derived alternative when that id was already taken by
+   * another record of the session. A record's id is whatever it was stored as.
+   */
   readonly id: string;
   /** Tool fold, chapter fold or consolidation. */
   readonly kind: FoldKind;
