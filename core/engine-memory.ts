@@ -3,12 +3,14 @@ import type {
   EngineState,
   EphemeralPeekV1,
   HeldSpanV1,
+  LostFoldV1,
   PendingMarkV1,
   StoredRequestContextV1,
   TranscriptAnchorV1,
   WindowInsertV1,
 } from '../ports/fold-records.ts';
 import { FoldError } from './fold-error.ts';
+import { engineStateElementProblem } from './record-shapes.ts';
 import { resolveSpillPolicy, type SpillPolicy } from './spill/spill-policy.ts';
 import { checkStoredRequestContext } from './stored-request-context.ts';
 
@@ -41,6 +43,8 @@ export class EngineMemory {
   inserts: GrowOnlyList<WindowInsertV1> = [];
   /** Peeks in the window: replaced whole when one is added or retired, never edited in place. */
   ephemeralPeeks: readonly EphemeralPeekV1[] = [];
+  /** Folds the state listed whose record or bytes the store can no longer give back (docs/reliability.md). */
+  lostFolds: LostFoldV1[] = [];
   /** The first entry of the branch last projected (see EngineStateV1.transcriptAnchor). */
   transcriptAnchor: TranscriptAnchorV1 | undefined;
   /** The last request's window and model (see EngineStateV1.requestContext). */
@@ -77,6 +81,7 @@ export class EngineMemory {
       counters: { ...this.counters },
       epoch: this.epoch,
       noticeShownSinceRewrite: this.noticeShownSinceRewrite,
+      ...(this.lostFolds.length === 0 ? {} : { lostFolds: [...this.lostFolds] }),
       ...(this.transcriptAnchor === undefined ? {} : { transcriptAnchor: this.transcriptAnchor }),
       ...(this.spillPolicy === undefined ? {} : { spill: { ...this.spillPolicy } }),
       ...(this.requestContext === undefined ? {} : { requestContext: this.requestContext }),
@@ -95,6 +100,7 @@ export class EngineMemory {
     memory.inserts = [...state.inserts];
     memory.ephemeralPeeks = [...state.ephemeralPeeks];
     memory.counters = { ...state.counters };
+    memory.lostFolds = [...(state.lostFolds ?? [])];
     if (isAnchor(state.transcriptAnchor)) memory.transcriptAnchor = state.transcriptAnchor;
     memory.spillPolicy = state.spill === undefined ? undefined : resolveSpillPolicy(state.spill);
     memory.requestContext = state.requestContext;
@@ -141,6 +147,12 @@ export function migrateEngineState(raw: unknown, sessionId: string): EngineState
       `engine state of session ${sessionId}: counters, revision and epoch are required`,
       { details: { sessionId } },
     );
+  }
+  const elementProblem = engineStateElementProblem(record as Record<string, unknown>);
+  if (elementProblem !== undefined) {
+    throw new FoldError('STATE.CORRUPT', `engine state of session ${sessionId}: ${elementProblem}`, {
+      details: { sessionId },
+    });
   }
   if (record.spill !== undefined) {
     try {

@@ -1,5 +1,5 @@
 import type { RequestUsage } from '../ports/cost-model.port.ts';
-import type { EngineState, FoldRecord } from '../ports/fold-records.ts';
+import type { EngineState } from '../ports/fold-records.ts';
 import type { FoldStore } from '../ports/fold-store.port.ts';
 import type { FoldWarning } from '../ports/fold-warning.ts';
 import type { ProjectionResult } from '../ports/projection.ts';
@@ -15,6 +15,7 @@ import { FoldError } from './fold-error.ts';
 import { wholeBranch } from './ingest-step.ts';
 import { type ProjectionObserver, subscribeObserver } from './outbound-channel.ts';
 import { projectRequest } from './project-request.ts';
+import { mergeLostFolds, restoreListedFolds } from './restore-folds.ts';
 import { markOpenedState, persistState, persistUnsaved } from './session-persistence.ts';
 import { type FoldRuntimeDependencies, SessionState } from './session-state.ts';
 import type { SessionView } from './session-view.ts';
@@ -41,19 +42,15 @@ export class FoldRuntime {
     const state = await loadStateOrExplain(foldStore, sessionId);
     if (state === undefined) return FoldRuntime.opened(new SessionState(dependencies, new EngineMemory(sessionId), []));
     const session = new SessionState(dependencies, EngineMemory.restore(state), state.calibration);
-    const records: FoldRecord[] = [];
-    for (const foldId of state.foldIds) {
-      const record = await foldStore.getFold(sessionId, foldId);
-      if (record === undefined) {
-        throw new FoldError(
-          'STATE.CORRUPT',
-          `session ${sessionId} lists fold ${foldId} but the ${foldStore.name} store has no record of it`,
-          { details: { sessionId, foldId } },
-        );
-      }
-      records.push(record);
-    }
-    session.lattice.load(records, state.expanded);
+    const { records, lost } = await restoreListedFolds(foldStore, sessionId, state.foldIds);
+    const { memory } = session;
+    memory.foldIds = records.map((record) => record.id);
+    memory.lostFolds = mergeLostFolds(memory.lostFolds, lost);
+    session.lostSinceLastRun = lost;
+    session.lattice.load(
+      records,
+      state.expanded.filter((foldId) => memory.foldIds.includes(foldId)),
+    );
     session.restoredUnchecked = true;
     // Its budget is the one its last request had, until this process's first request (or the host) says otherwise.
     if (state.requestContext !== undefined) session.lastContext = state.requestContext;

@@ -1,7 +1,7 @@
 import type { PendingMarkV1 } from '../ports/fold-records.ts';
 import type { EngineMemory } from './engine-memory.ts';
 import { MAX_PENDING_MARKS } from './engine-memory.ts';
-import { foldIdFor } from './fold-ids.ts';
+import { foldIdOfSpan } from './fold-ids.ts';
 import type { FoldLattice, PlacedFold } from './fold-lattice.ts';
 import { MarkSpans } from './mark-spans.ts';
 import type { FoldSettings } from './settings.ts';
@@ -145,7 +145,7 @@ export class Frontier {
     const { index, memory, lattice } = inputs;
     const firstEntryId = index.entries[first]!.id;
     const lastEntryId = index.entries[last]!.id;
-    const id = foldIdFor(kind, firstEntryId, lastEntryId);
+    const id = foldIdOfSpan(index, kind, first, last);
     if (memory.markById(id) !== undefined || lattice.record(id) !== undefined) return;
     const mark: PendingMarkV1 = {
       id,
@@ -178,7 +178,7 @@ export class Frontier {
     const lastEntryId = index.entries[runLast]!.id;
     const merged: PendingMarkV1 = {
       ...neighbour,
-      id: foldIdFor('chapter', neighbour.firstEntryId, lastEntryId),
+      id: foldIdOfSpan(index, 'chapter', index.positionOf(neighbour.firstEntryId)!, runLast),
       lastEntryId,
     };
     memory.marks = memory.marks.map((mark) => (mark === neighbour ? merged : mark));

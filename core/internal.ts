@@ -7,5 +7,5 @@
 export { outputReservation, servingBudget } from './budget.ts';
 export { priceRequest } from './chars-cost-model.ts';
 export { sourceDigest } from './commit/plan/planner.ts';
-export { FOLD_ID_PATTERN, foldIdFor } from './fold-ids.ts';
+export { FOLD_ID_PATTERN, foldIdFor, foldIdOfSpan, spanSha256 } from './fold-ids.ts';
 export { sha256Hex, stableStringify, utf8Length } from './hashing.ts';

@@ -14,6 +14,7 @@ import {
 import { decideOnArrival, ingestBranch } from './ingest-step.ts';
 import { ledgerRow } from './projection-ledger.ts';
 import { type CandidateWindow, candidateDraft, finalDraft } from './render-step.ts';
+import { lostFoldsWarning } from './restore-folds.ts';
 import { persistOrWarn } from './session-persistence.ts';
 import type { SessionState } from './session-state.ts';
 import { rememberRequestContext } from './stored-request-context.ts';
@@ -180,6 +181,7 @@ function renderRequest(
 function checkReopenedConversation(session: SessionState, warnings: FoldWarning[]): boolean {
   if (!session.restoredUnchecked || session.index.length === 0) return false;
   session.restoredUnchecked = false;
+  if (session.lostSinceLastRun.length > 0) warnings.push(lostFoldsWarning(session.sessionId, session.lostSinceLastRun));
   const mismatch = checkRestoredConversation(session.index, session.lattice, session.memory.transcriptAnchor);
   if (mismatch === undefined) return false;
   session.pendingCauses.add('transcript-changed');

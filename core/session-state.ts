@@ -1,6 +1,6 @@
 import type { CostModel } from '../ports/cost-model.port.ts';
 import type { EvidenceStore } from '../ports/evidence-store.port.ts';
-import type { CalibrationSampleV1, EngineState, WindowInsertV1 } from '../ports/fold-records.ts';
+import type { CalibrationSampleV1, EngineState, LostFoldV1, WindowInsertV1 } from '../ports/fold-records.ts';
 import type { FoldStore } from '../ports/fold-store.port.ts';
 import type { ProjectionSink } from '../ports/projection-sink.port.ts';
 import type { LedgerRow, ProjectedMessage, RequestContext, RewriteCause } from '../ports/shared-types.ts';
@@ -90,6 +90,8 @@ export class SessionState implements SessionView {
   lastContext: RequestContext = {};
   /** Restored from the store and not yet compared with a branch from the host (see conversation-check.ts). */
   restoredUnchecked = false;
+  /** Folds found lost when the session was reopened: named once, in the first projection's warnings. */
+  lostSinceLastRun: readonly LostFoldV1[] = [];
   /** How many times the render's lookups (retired peeks, inserts by anchor) were built: read by tests. */
   lookupBuilds = 0;
   private lookups: RenderLookups | undefined;

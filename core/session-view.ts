@@ -4,6 +4,7 @@ import type {
   EngineState,
   EphemeralPeekV1,
   HeldSpanV1,
+  LostFoldV1,
   PendingMarkV1,
   StoredRequestContextV1,
   WindowInsertV1,
@@ -72,6 +73,8 @@ export interface EngineMemoryView {
   readonly holds: readonly HeldSpanV1[];
   readonly inserts: readonly WindowInsertV1[];
   readonly ephemeralPeeks: readonly EphemeralPeekV1[];
+  /** Folds the store can no longer give back (see core/restore-folds.ts). */
+  readonly lostFolds: readonly LostFoldV1[];
   readonly counters: EngineCountersV1;
   /** The window and model of the last request, kept with the state (absent before a first request). */
   readonly requestContext: StoredRequestContextV1 | undefined;

@@ -33,7 +33,11 @@ export type FoldPart = FoldEntryPart | FoldChildPart;
 export interface FoldRecordV1 {
   /** Record schema; readers migrate older versions forward. */
   readonly schemaVersion: 1;
-  /** `fold_` + 24 hex chars, derived from kind and span: the same span always gets the same id. */
+  /**
+   * `fold_` + 24 hex chars, derived from kind, span and the span's bytes (records of earlier
+   * releases: kind and span), or a derived alternative when that id was already taken by
+   * another record of the session. A record's id is whatever it was stored as.
+   */
   readonly id: string;
   /** Tool fold, chapter fold or consolidation. */
   readonly kind: FoldKind;
@@ -167,6 +171,12 @@ export interface EngineStateV1 {
   /** True when the current frozen projection already carries its one unbriefed-cuts notice (docs/behaviour.md B5.3). */
   readonly noticeShownSinceRewrite?: boolean;
   /**
+   * Folds this session once listed whose record or source bytes the store can no longer give
+   * back (deleted, evicted or damaged), each with why. Their spans show raw from the host's
+   * transcript; `peek` names them as lost. Absent when nothing was lost.
+   */
+  readonly lostFolds?: readonly LostFoldV1[];
+  /**
    * The first entry of the branch last projected (id and SHA-256 of its bytes). A process
    * that reopens the session compares it with what its host hands over, so another
    * conversation reusing the session id is noticed. Absent in states saved before it existed.
@@ -191,6 +201,13 @@ export interface StoredRequestContextV1 {
   readonly contextWindow?: number;
   /** The model the request went to, when the host named it. */
   readonly model?: { readonly id?: string; readonly provider?: string };
+}
+
+/** A fold the store can no longer give back, and why. */
+export interface LostFoldV1 {
+  readonly foldId: string;
+  /** In words: its record is missing, its record is damaged, a blob is gone, or it nests such a fold. */
+  readonly reason: string;
 }
 
 /** Identifies the conversation a session's state was made from. */

@@ -9,7 +9,9 @@ export type FoldWarningCode =
   /** A reopened session was handed another conversation than the one stored (a reused session id). */
   | 'TRANSCRIPT.SESSION_MISMATCH'
   /** The evidence store refused an oversized item's artifact: it stays raw in the window. */
-  | 'STORE.SPILL_REFUSED';
+  | 'STORE.SPILL_REFUSED'
+  /** A reopened session lists folds whose record the store no longer holds: they show raw, the rest stay. */
+  | 'STORE.FOLDS_LOST';
 
 /** A soft problem as a record a host can branch on; `message` is the sentence hosts show. */
 export interface FoldWarning {

@@ -1,6 +1,7 @@
 import { migrateEngineState } from '../../core/engine-memory.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import { sha256Hex, stableStringify } from '../../core/hashing.ts';
+import { foldRecordProblem } from '../../core/record-shapes.ts';
 import type { EngineState, FoldRecord } from '../../ports/fold-records.ts';
 
 /** Version of the envelope around persisted records (not of the records themselves). */
@@ -60,6 +61,16 @@ export function wrapState(sessionId: string, state: EngineState): StateEnvelope 
 export function unwrapFold(raw: unknown, sessionId: string, foldId: string, location: RecordLocation): FoldRecord {
   const envelope = checkEnvelope(raw, 'fold', sessionId, location);
   const record = envelope.body as FoldRecord;
+  const shapeProblem = READABLE_FOLD_SCHEMA_VERSIONS.includes(record.schemaVersion)
+    ? foldRecordProblem(record)
+    : undefined;
+  if (shapeProblem !== undefined) {
+    throw new FoldError(
+      'STATE.CORRUPT',
+      `${location.storeName} store: fold record ${location.key} is not well formed (${shapeProblem})`,
+      { details: { key: location.key, foldId } },
+    );
+  }
   if (record.id !== foldId) {
     throw new FoldError(
       'STATE.CORRUPT',

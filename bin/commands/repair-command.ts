@@ -11,9 +11,10 @@ import { assertSessionHeld } from './session-presence.ts';
 
 /**
  * `pi-fold repair <store> --session <id>`: a session whose engine state cannot be read (torn,
- * tampered, unknown version) is rebuilt from the fold records and blobs the store verifies, so
- * it opens again with every verified fold. An intact state is left alone; `--dry-run` reports
- * what would be rebuilt and writes nothing.
+ * tampered, unknown version) or is gone is rebuilt from the fold records and blobs the store
+ * verifies, so it opens again with every verified fold; an intact state that lists folds the
+ * store cannot give back keeps everything else and names those as lost. A sound state is left
+ * alone; `--dry-run` reports what would be rebuilt and writes nothing.
  */
 export const repairCommand: CliCommand = {
   ...REPAIR_HELP,
@@ -82,13 +83,18 @@ async function sessionFoldIds(opened: OpenedStoreTarget, sessionId: string): Pro
 
 function printRepair(output: CommandOutput, report: SessionRepairReport, dryRun: boolean): void {
   if (report.stateProblem === undefined) {
-    output.out(`session ${report.sessionId}: its state reads back intact; nothing to repair`);
+    output.out(
+      `session ${report.sessionId}: its state reads back intact and every fold it lists verifies; nothing to repair`,
+    );
     return;
   }
-  output.out(`session ${report.sessionId}: the state could not be read (${report.stateProblem})`);
+  output.out(`session ${report.sessionId}: ${report.stateProblem}`);
   for (const fold of report.unrecoverable) output.out(`NOT RECOVERED ${fold.foldId}: ${fold.reason}`);
   const verb = dryRun ? 'would rebuild' : 'rebuilt';
+  const afresh = report.stateIntact
+    ? '; the folds left out are named in it as lost, and everything else it held is kept'
+    : '; pending marks, pins and notices start afresh';
   output.out(
-    `${verb} the state from ${report.recovered.length} verified fold(s)${report.unrecoverable.length > 0 ? `; ${report.unrecoverable.length} fold(s) left out` : ''}; pending marks, pins and notices start afresh${dryRun ? '; nothing was changed (dry run)' : ''}`,
+    `${verb} the state from ${report.recovered.length} verified fold(s)${report.unrecoverable.length > 0 ? `; ${report.unrecoverable.length} fold(s) left out` : ''}${afresh}${dryRun ? '; nothing was changed (dry run)' : ''}`,
   );
 }

@@ -1,12 +1,14 @@
 import type { StoreAuditReport } from '../../adapters/storage-shared/store-audit.ts';
+import { auditSessionGraphs } from '../../application/recovery/audit-session-graphs.ts';
 import { VERIFY_HELP } from './command-help.ts';
 import { optionFlag } from './command-options.ts';
 import { type CliCommand, EXIT } from './command-table.ts';
 import { openStoreTarget, storeTargetOptionsOf } from './open-store-target.ts';
 
 /**
- * `pi-fold verify <store>`: re-hash every blob, record, state and artifact of a store and
- * print each problem by key. Exits 1 when anything is wrong, so it can gate a backup or CI.
+ * `pi-fold verify <store>`: re-hash every blob, record, state and artifact of a store, follow
+ * what each session needs (state → records → nested folds → blobs), and print each problem by
+ * key, with its session and what it costs. Exits 1 when anything is wrong, so it can gate a backup or CI.
  */
 export const verifyCommand: CliCommand = {
   ...VERIFY_HELP,
@@ -24,6 +26,10 @@ export const verifyCommand: CliCommand = {
       kind = opened.kind;
       try {
         report = await opened.audit();
+        // Each object sound on its own is not enough: what each session needs must be there too.
+        const graph = await auditSessionGraphs(opened.store);
+        report.problems.push(...graph.problems);
+        report.notes.push(...graph.notes);
       } finally {
         await opened.store.dispose?.();
       }

@@ -2,6 +2,7 @@ import type { FoldOrigin } from '../../ports/fold-records.ts';
 import { planStandingMarks } from '../commit/plan/plan-marks.ts';
 import type { CommitPlan } from '../commit/plan/planner.ts';
 import { FoldError } from '../fold-error.ts';
+import { lostFoldNamed, lostFoldRefusal } from '../restore-folds.ts';
 import type { SessionState } from '../session-state.ts';
 import type { SessionView } from '../session-view.ts';
 import type { FoldAction } from './action-arguments.ts';
@@ -132,7 +133,13 @@ export function guidanceInputs(
   };
 }
 
-export function unknownId(session: Pick<SessionView, 'index'>, id: string, verb: string): FoldError {
+export function unknownId(
+  session: Pick<SessionView, 'index'> & Partial<Pick<SessionView, 'memory'>>,
+  id: string,
+  verb: string,
+): FoldError {
+  const lost = session.memory === undefined ? undefined : lostFoldNamed(session.memory, id);
+  if (lost !== undefined) return lostFoldRefusal(verb, lost);
   const kind =
     session.index.positionOf(id) !== undefined ? 'an entry, not a fold' : 'not a fold, mark or entry of this session';
   return new FoldError('ACTION.UNKNOWN_ID', `${verb}: ${JSON.stringify(id.slice(0, 80))} is ${kind}`, {

@@ -1,7 +1,7 @@
 import type { PendingMarkV1 } from '../../ports/fold-records.ts';
 import { MAX_PENDING_MARKS } from '../engine-memory.ts';
 import { FoldError } from '../fold-error.ts';
-import { foldIdFor } from '../fold-ids.ts';
+import { foldIdOfSpan } from '../fold-ids.ts';
 import type { ActionCaller, ActionContext, ActionOutcome } from './action-context.ts';
 import { guidanceInputs, requirePendingMark, unknownId } from './action-context.ts';
 import { pinTargets } from './id-guidance.ts';
@@ -184,7 +184,7 @@ export async function reboundaryAction(
     });
   const firstEntryId = index.entries[first]!.id;
   const lastEntryId = index.entries[last]!.id;
-  const id = foldIdFor('chapter', firstEntryId, lastEntryId);
+  const id = foldIdOfSpan(index, 'chapter', first, last);
   const replaced: string[] = [];
   const kept: PendingMarkV1[] = [];
   for (const mark of memory.marks) {
@@ -230,7 +230,7 @@ function remainder(session: ActionContext, mark: PendingMarkV1, first: number, l
   const firstEntryId = session.index.entries[first]!.id;
   const lastEntryId = session.index.entries[last]!.id;
   const { brief: _dropped, ...rest } = mark;
-  return { ...rest, id: foldIdFor('chapter', firstEntryId, lastEntryId), firstEntryId, lastEntryId };
+  return { ...rest, id: foldIdOfSpan(session.index, 'chapter', first, last), firstEntryId, lastEntryId };
 }
 
 function spanOf(session: ActionContext, id: string): { first: number; last: number } {

@@ -1,5 +1,6 @@
 import type { FoldRecord } from '../../ports/fold-records.ts';
 import { FoldError } from '../fold-error.ts';
+import { lostFoldNamed, lostFoldRefusal, readFoldBlob } from '../restore-folds.ts';
 import type { SessionView } from '../session-view.ts';
 import { SpillBook } from '../spill/spill-book.ts';
 import { verifiedBlob } from '../verified-reads.ts';
@@ -25,6 +26,9 @@ export async function peekAction(
   if (SpillBook.isSpillId(action.id)) return peekSpill(session, action, caller);
   const record = session.lattice.record(action.id);
   if (record === undefined) {
+    // A lost fold whose span was cut again is still named as lost: its old bytes are gone.
+    const lost = lostFoldNamed(session.memory, action.id);
+    if (lost !== undefined) throw lostFoldRefusal('peek', lost);
     if (session.memory.markById(action.id) !== undefined)
       throw pendingMarkRefusal(guidanceInputs(session), action.id, 'peek');
     throw unknownId(session, action.id, 'peek');
@@ -61,7 +65,8 @@ export async function peekDocument(
   const pieces: Uint8Array[] = [documentHeader(record)];
   for (const part of record.parts) {
     if (part.kind === 'entry') {
-      pieces.push(PEEK_SEPARATOR, entryHeader(part.entryId, part.sha256), await verifiedBlob(store, part.sha256));
+      const bytes = await readFoldBlob('peek', record.id, part.entryId, () => verifiedBlob(store, part.sha256));
+      pieces.push(PEEK_SEPARATOR, entryHeader(part.entryId, part.sha256), bytes);
       continue;
     }
     pieces.push(PEEK_SEPARATOR, childFoldLine(requireChild(session, record, part.foldId)));

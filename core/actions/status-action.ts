@@ -1,3 +1,4 @@
+import type { LostFoldV1 } from '../../ports/fold-records.ts';
 import type { ProjectedMessage } from '../../ports/projected-message.ts';
 import type { CommitTelemetry } from '../../ports/projection-sink.port.ts';
 import { floorTokensFor } from '../commit/policy/raw-floor.ts';
@@ -40,6 +41,8 @@ export interface StatusReport {
   }[];
   readonly visibleFolds: readonly { id: string; kind: string; entries: number; sourceChars: number; brief: string }[];
   readonly pins: readonly string[];
+  /** Folds the store can no longer give back, each with why; present only when there are some. */
+  readonly lostFolds?: readonly LostFoldV1[];
   readonly counters: Readonly<Record<string, number>>;
   readonly numbers: ReturnType<typeof curationNumbers> | null;
   /** The latest commits as measured (estimates, then the provider's counts once reported). */
@@ -106,6 +109,7 @@ export function statusReport(session: SessionView, detail: 'summary' | 'tree' = 
     marks,
     visibleFolds,
     pins: [...session.memory.pins].sort(),
+    ...lostFoldsOf(session),
     counters: { ...session.memory.counters },
     numbers: curationNumbers(session) ?? null,
     recentCommits: session.telemetry.recent,
@@ -172,6 +176,12 @@ export function describePolicy(report: Pick<StatusReport, 'scheduling' | 'thresh
   }
 }
 
+/** The lost folds no fold of the same id has replaced since, as a status field. */
+function lostFoldsOf(session: SessionView): { lostFolds?: readonly LostFoldV1[] } {
+  const lost = session.memory.lostFolds.filter((fold) => session.lattice.record(fold.foldId) === undefined);
+  return lost.length === 0 ? {} : { lostFolds: lost };
+}
+
 export function formatStatus(report: StatusReport): string {
   const lines: string[] = [];
   const occupancy =
@@ -186,6 +196,13 @@ export function formatStatus(report: StatusReport): string {
   for (const fold of report.visibleFolds.slice(0, 40))
     lines.push(`- ${fold.id} ${fold.kind} · ${fold.entries} entries · ${fold.brief.slice(0, 100)}`);
   if (report.visibleFolds.length > 40) lines.push(`- … ${report.visibleFolds.length - 40} more`);
+  if (report.lostFolds !== undefined)
+    lines.push(
+      `lost folds ${report.lostFolds.length} (the store cannot give back their bytes; their spans show raw): ${report.lostFolds
+        .slice(0, 10)
+        .map((fold) => `${fold.foldId} — ${fold.reason.slice(0, 120)}`)
+        .join('; ')}`,
+    );
   lines.push(`pins ${report.pins.length}${report.pins.length > 0 ? `: ${report.pins.slice(0, 20).join(', ')}` : ''}`);
   // Marks last: their ids are in the window's notice, but there is nothing behind them to read yet.
   lines.push(

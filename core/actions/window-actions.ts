@@ -1,5 +1,6 @@
 import { collapsedChars, displayedChars } from '../commit/plan/planner.ts';
 import { FoldError } from '../fold-error.ts';
+import { readFoldBlob } from '../restore-folds.ts';
 import { verifiedBlob } from '../verified-reads.ts';
 import type { ActionCaller, ActionContext, ActionOutcome } from './action-context.ts';
 import { guidanceInputs, unknownId } from './action-context.ts';
@@ -49,7 +50,9 @@ export async function expandAction(session: ActionContext, id: string): Promise<
       },
     );
   }
-  for (const part of record.parts) if (part.kind === 'entry') await verifiedBlob(session.foldStore, part.sha256);
+  for (const part of record.parts)
+    if (part.kind === 'entry')
+      await readFoldBlob('expand', id, part.entryId, () => verifiedBlob(session.foldStore, part.sha256));
   lattice.expanded.add(id);
   session.memory.marks = session.memory.marks.filter((mark) => mark.id !== id);
   session.pendingCauses.add('expand');

@@ -28,10 +28,16 @@ afterAll(() => removeScratch(scratch), 120_000);
 async function populate(store: FoldStore): Promise<{ sha: string; sessionId: string; foldId: string }> {
   const sessionId = `session-${randomBytes(4).toString('hex')}`;
   let sha = '';
-  for (let index = 0; index < 5; index += 1) sha = await store.putBlob(randomBytes(2_000 + index));
-  const record = sampleFoldRecord();
+  const shas: string[] = [];
+  for (let index = 0; index < 5; index += 1) shas.push((sha = await store.putBlob(randomBytes(2_000 + index))));
+  // A state whose references all resolve: verify follows them, so a clean store must be whole.
+  const record = sampleFoldRecord({
+    parts: shas
+      .slice(0, 2)
+      .map((sha256, index) => ({ kind: 'entry', entryId: `entry-${index + 1}`, sha256, chars: 1 })),
+  });
   await store.putFold(sessionId, record);
-  await store.saveState(sessionId, sampleEngineState(sessionId, 4));
+  await store.saveState(sessionId, { ...sampleEngineState(sessionId, 4), foldIds: [record.id] });
   return { sha, sessionId, foldId: record.id };
 }
 

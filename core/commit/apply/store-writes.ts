@@ -1,5 +1,6 @@
 import type { FoldRecord } from '../../../ports/fold-records.ts';
 import { forEachBounded } from '../../bounded-parallel.ts';
+import { adoptWrittenRecords, writeFoldRecords } from '../../fold-record-writes.ts';
 import type { SessionState } from '../../session-state.ts';
 import type { CommitPlan } from '../plan/planner.ts';
 import { type BlobToStore, storeBlobVerified } from './blob-prewrites.ts';
@@ -37,9 +38,8 @@ export async function applyCommitPlan(session: LandingTarget, plan: CommitPlan):
   // (docs/behaviour.md B6.2): nothing stored may name what a crash could still lose.
   await session.spills.evidence.durable(spilledArtifacts(session, plan));
   // A fold is written after the child folds it names; folds of one level go side by side.
-  for (const level of recordLevels(plan)) {
-    await forEachBounded(level, COMMIT_WRITES_IN_FLIGHT, (record) => store.putFold(session.sessionId, record));
-  }
+  const written = await writeFoldRecords(store, session.sessionId, recordLevels(plan), COMMIT_WRITES_IN_FLIGHT);
+  adoptWrittenRecords(plan, written);
   landInMemory(session, plan);
 }
 
