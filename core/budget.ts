@@ -85,7 +85,7 @@ export class OccupancyEstimator {
   estimate(chars: number, overheadChars: number): number {
     const perToken = this.charsPerToken();
     if (this.anchor === undefined) return Math.ceil((chars + overheadChars) / perToken);
-    return Math.max(0, Math.ceil(this.anchor.tokens + (chars - this.anchor.chars) / perToken));
+    return Math.max(0, Math.ceil(this.anchor.tokens + (chars + overheadChars - this.anchor.chars) / perToken));
   }
 
   tokensForChars(chars: number): number {
