@@ -33,11 +33,11 @@ export class OccupancyEstimator {
     return this.ratio;
   }
 
-  /** Estimated prompt tokens of a projection of `chars` chars (plus host overhead when unanchored). */
+  /** Estimated prompt tokens of a projection of `chars` chars sent with `overheadChars` of host overhead. */
   estimate(chars: number, overheadChars: number): number {
     const perToken = this.charsPerToken();
     if (this.anchor === undefined) return Math.ceil((chars + overheadChars) / perToken);
-    return Math.max(0, Math.ceil(this.anchor.tokens + (chars - this.anchor.chars) / perToken));
+    return Math.max(0, Math.ceil(this.anchor.tokens + (chars + overheadChars - this.anchor.chars) / perToken));
   }
 
   tokensForChars(chars: number): number {

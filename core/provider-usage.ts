@@ -7,6 +7,8 @@ export interface UsageTarget {
   readonly ledger: readonly LedgerRow[];
   readonly memory: { readonly counters: { providerCacheMisses: number } };
   readonly estimator: { recordProviderCount(chars: number, promptTokens: number): void };
+  /** The context of the request the usage is for: its overhead is part of what the provider counted. */
+  readonly lastContext: { readonly overheadChars?: number };
   readonly telemetry: { measured(request: number, promptTokens: number, cacheRead: number): void };
   readonly outbound: { usage(event: UsageTelemetry): void };
 }
@@ -42,7 +44,7 @@ export class ProviderUsage {
       session.memory.counters.providerCacheMisses += 1;
     }
     this.lastPromptTokens = promptTokens;
-    session.estimator.recordProviderCount(row.totalChars, promptTokens);
+    session.estimator.recordProviderCount(row.totalChars + (session.lastContext.overheadChars ?? 0), promptTokens);
     session.telemetry.measured(row.request, promptTokens, usage.cacheRead);
     session.outbound.usage({
       request: row.request,

@@ -86,6 +86,15 @@ export interface RunArmInput {
   readonly cacheOnLabClock?: boolean;
   /** pi-fold thresholds for fold arms (all but `fold-band`), completed from the package defaults. @default the package defaults */
   readonly foldThresholds?: Partial<Thresholds>;
+  /**
+   * Text appended to the system prompt on every request: a replay's stand-in for what the
+   * recorded host sent besides the transcript (lab/replay/host-block.ts). @default none
+   */
+  readonly hostBlock?: string;
+  /** Agent requests (0-based) at which every cached prefix is gone (`SimulatedProviderOptions.coldAgentRequests`). @default none */
+  readonly coldAgentRequests?: ReadonlySet<number>;
+  /** Provider tokens per lab token (`SimulatedProviderOptions.tokenScale`). @default 1 */
+  readonly tokenScale?: number;
 }
 
 /** The name of the tool whose results count as file reads (Pi's). */
@@ -159,6 +168,8 @@ function armProvider(
     policy: input.policy,
     ...(input.onRow === undefined ? {} : { onRow: input.onRow }),
     ...(input.cacheOnLabClock === true ? { clockSeconds: labClockSeconds } : {}),
+    ...(input.coldAgentRequests === undefined ? {} : { coldAgentRequests: input.coldAgentRequests }),
+    ...(input.tokenScale === undefined ? {} : { tokenScale: input.tokenScale }),
     attribution: {
       takeFoldCauses: () => tally.takeCauses(),
       takeMessageParts: () => tally.takeParts(),
@@ -239,6 +250,7 @@ async function openArmSession({ input, profile, priceList, scratch, provider, ta
     noPromptTemplates: true,
     noThemes: true,
     noContextFiles: true,
+    ...(input.hostBlock === undefined || input.hostBlock.length === 0 ? {} : { appendSystemPrompt: [input.hostBlock] }),
   });
   await resourceLoader.reload();
   const { session } = await createAgentSession({

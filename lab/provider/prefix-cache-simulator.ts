@@ -52,6 +52,11 @@ export class PrefixCacheSimulator {
     }
   }
 
+  /** Forget every entry: the next prompt finds the cache cold, whatever its age. */
+  expireAll(): void {
+    this.entries = [];
+  }
+
   /** Bill a prompt sent at simulated time `nowSeconds`, then cache it. */
   bill(prompt: readonly PromptMessage[], nowSeconds: number): CacheBill {
     this.entries = this.entries.filter((entry) => nowSeconds - entry.lastUsed <= this.rules.ttlSeconds);

@@ -67,6 +67,17 @@ export interface SimulatedProviderOptions {
   readonly secondsPerRequest?: number;
   /** The cache's clock in seconds at a request, instead of `secondsPerRequest` (a replay's recorded times). */
   readonly clockSeconds?: () => number;
+  /**
+   * Agent requests (0-based, counting those billed) that find the cache cold whatever its
+   * age: where a replayed recording's own usage shows its cache was gone. @default none
+   */
+  readonly coldAgentRequests?: ReadonlySet<number>;
+  /**
+   * Tokens the provider reports per lab token: a replay's recorder counted the same text with
+   * its own tokenizer (lab/replay/token-scale.ts). Every count it reports, bills and caps is
+   * scaled; what is cached and compared stays the lab's tokens. @default 1
+   */
+  readonly tokenScale?: number;
   readonly policy: ModelPolicy;
   readonly attribution: RewriteAttribution;
   readonly onRow?: (row: RequestRow) => void;
@@ -86,6 +97,8 @@ export function overflowMessage(promptTokens: number, capTokens: number): string
 export class SimulatedProvider {
   readonly rows: RequestRow[] = [];
   private readonly cache: PrefixCacheSimulator;
+  /** Agent requests billed so far: the position `coldAgentRequests` counts in. */
+  private billedAgentRequests = 0;
   private previousAgentPrompt: readonly PromptMessage[] | undefined;
   private compactionsAtPrevious = 0;
 
@@ -131,7 +144,11 @@ export class SimulatedProvider {
     const foldCauses = purpose === 'agent' ? attribution.takeFoldCauses() : undefined;
     const messageParts = purpose === 'agent' ? attribution.takeMessageParts?.() : undefined;
     const prompt = tokenizer.prompt(context);
-    const promptTokens = prompt.reduce((sum, part) => sum + part.tokens.length, 0);
+    const scale = this.options.tokenScale ?? 1;
+    const scaled = (tokens: number): number => (scale === 1 ? tokens : Math.round(tokens * scale));
+    // Each part is scaled on its own, so the window's parts still add up to the prompt.
+    const partTokens = prompt.map((part) => scaled(part.tokens.length));
+    const promptTokens = partTokens.reduce((sum, tokens) => sum + tokens, 0);
     const event = purpose === 'summary' ? 'compaction' : this.classify(prompt, foldCauses);
     const base = { api: model.api, provider: model.provider, model: model.id, timestamp: Date.now() };
     const zero = {
@@ -164,7 +181,13 @@ export class SimulatedProvider {
         errorMessage: overflowMessage(promptTokens, capTokens),
       };
     }
-    const bill = this.cache.bill(prompt, nowSeconds);
+    if (purpose === 'agent') {
+      if (this.options.coldAgentRequests?.has(this.billedAgentRequests) === true) this.cache.expireAll();
+      this.billedAgentRequests += 1;
+    }
+    const labBill = this.cache.bill(prompt, nowSeconds);
+    const cacheRead = Math.min(promptTokens, scaled(labBill.cacheRead));
+    const bill = { cacheRead, fresh: promptTokens - cacheRead };
     const reply = this.options.policy({
       index,
       purpose,
@@ -178,20 +201,19 @@ export class SimulatedProvider {
     for (const [position, call] of (reply.toolCalls ?? []).entries()) {
       content.push({ type: 'toolCall', id: `call_${index}_${position}`, name: call.name, arguments: call.arguments });
     }
-    const output = tokenizer.count(
-      content
-        .map((part) => (part.type === 'text' ? part.text : `${part.name}${JSON.stringify(part.arguments)}`))
-        .join('\n'),
+    const output = scaled(
+      tokenizer.count(
+        content
+          .map((part) => (part.type === 'text' ? part.text : `${part.name}${JSON.stringify(part.arguments)}`))
+          .join('\n'),
+      ),
     );
     // Every prompt enters the simulated cache, so its fresh tokens are cache writes where the price list bills writes apart.
     const writes = priceList.base.cacheWrite !== priceList.base.input ? bill.fresh : 0;
     const usage = { input: bill.fresh - writes, cacheRead: bill.cacheRead, cacheWrite: writes, output };
     const costUsd = priceRequest(priceList, usage);
     const longContext = priceList.longContext !== undefined && promptTokens > priceList.longContext.aboveTokens;
-    const window = windowParts(
-      prompt.map((part) => part.tokens.length),
-      messageParts,
-    );
+    const window = windowParts(partTokens, messageParts);
     this.record({
       ...rowBase,
       cacheRead: bill.cacheRead,

@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
 import { FoldError } from '../../core/fold-error.ts';
+import { PRICE_LISTS } from '../../core/price-lists.ts';
 import { DEFAULT_REPLAY_ARMS } from '../arms/arm-profile.ts';
 import { runArm } from '../arms/run-arm.ts';
 import { advanceLabClock } from '../arms/seeded-ids.ts';
@@ -9,6 +10,8 @@ import type { ArmName, ArmResult, LabRun, LabRunSettings } from '../report/lab-r
 import { createProgressBar, type ProgressStream } from '../report/progress-bar.ts';
 import { loadTranscript } from '../transcripts/load-transcript.ts';
 import { dominantModel, type RecordedSession } from '../transcripts/recorded-session.ts';
+import { calibrateReplay, type ReplayCalibration, type ReplayCalibrationMode } from './calibrate-replay.ts';
+import { describeFaithfulness } from './faithfulness.ts';
 import { MemorySampler, type PeakMemory } from './memory-sampler.ts';
 import { createRecordedModel, type RecordedModel } from './recorded-model.ts';
 import { type RecordedTimes, type ReplayClock, recordedTimes } from './replay-clock.ts';
@@ -43,6 +46,8 @@ export interface ReplayOptions {
    * expires. @default 'recorded' where every response has a time, else 'uniform'
    */
   readonly clock?: ReplayClock;
+  /** Reproduce the recording's host and provider from its usage (`calibrate-replay.ts`). @default 'recorded' */
+  readonly calibration?: ReplayCalibrationMode;
 }
 
 /** One arm's replay: its result, the gaps it met, and how long it took. */
@@ -71,6 +76,8 @@ export interface ReplayReport {
   /** Machine-dependent figures (wall time, peak memory). */
   readonly measurements: Readonly<Record<string, string | number>>;
   readonly memory: PeakMemory;
+  /** What every arm ran with to reproduce the recorded host and provider. */
+  readonly calibration: ReplayCalibration;
 }
 
 /**
@@ -101,12 +108,21 @@ export async function replayTranscript(options: ReplayOptions): Promise<ReplayRe
   };
   const prompts = plan.turns.map((turn) => turn.prompt);
   const times = plan.clock === 'recorded' ? plan.times : undefined;
-  const arms: ArmReplay[] = [];
-  for (const arm of options.arms ?? DEFAULT_REPLAY_ARMS) {
-    const model: RecordedModel = createRecordedModel(
-      plan,
+  const modelFor = (replayed: ReplayPlan): RecordedModel =>
+    createRecordedModel(
+      replayed,
       times === undefined ? {} : { offsetsMs: times.offsetsMs, nextRequestAt: advanceLabClock },
     );
+  const calibration = await calibrateReplay({
+    mode: options.calibration ?? 'recorded',
+    session: plan.recording,
+    plan,
+    settings,
+    modelFor,
+  });
+  const arms: ArmReplay[] = [];
+  for (const arm of options.arms ?? DEFAULT_REPLAY_ARMS) {
+    const model = modelFor(plan);
     const progress = createProgressBar(`replay ${arm}`, plan.responseCount, options.progress);
     const started = performance.now();
     const result = await runArm({
@@ -116,6 +132,9 @@ export async function replayTranscript(options: ReplayOptions): Promise<ReplayRe
       prompts,
       policy: model.policy,
       cacheOnLabClock: times !== undefined,
+      hostBlock: calibration.hostBlock.text,
+      tokenScale: calibration.tokenScale.scale,
+      ...(calibration.coldRequests.size === 0 ? {} : { coldAgentRequests: calibration.coldRequests }),
       onRow: (row) => {
         sampler.sample();
         // The peak so far rides on every progress line: a run stopped early still told its memory.
@@ -150,9 +169,20 @@ export async function replayTranscript(options: ReplayOptions): Promise<ReplayRe
       turns: plan.turns.length,
     },
     arms,
-    notes: [...plan.sessionNotes, ...describeArms(plan, arms)],
+    notes: [
+      ...plan.sessionNotes,
+      ...calibration.notes,
+      ...describeArms(plan, arms),
+      ...describeFaithfulness({
+        recording: plan.recording,
+        responseCount: plan.responseCount,
+        priceList: PRICE_LISTS[plan.window.priceList]!,
+        native: arms.find((arm) => arm.result.arm === 'native')?.result,
+      }),
+    ],
     measurements,
     memory,
+    calibration,
   };
 }
 
@@ -164,6 +194,7 @@ async function loadAndPlan(options: ReplayOptions): Promise<
     sessionNotes: string[];
     clock: ReplayClock;
     times: RecordedTimes | undefined;
+    recording: Pick<RecordedSession, 'responses' | 'compactions' | 'format'>;
   }
 > {
   const { maxRequests } = options;
@@ -205,7 +236,16 @@ async function loadAndPlan(options: ReplayOptions): Promise<
     ...describeSession(session, plan, window.priceList),
     ...limited,
   ];
-  return { ...plan, session: summary, window, sessionNotes, clock, times };
+  return {
+    ...plan,
+    session: summary,
+    window,
+    sessionNotes,
+    clock,
+    times,
+    // Only the responses' usage is kept for calibration: the entries (the file's bytes) go.
+    recording: { responses: session.responses, compactions: session.compactions, format: session.format },
+  };
 }
 
 function clockNote(clock: ReplayClock, times: RecordedTimes | undefined): string {

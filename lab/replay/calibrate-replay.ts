@@ -1,0 +1,84 @@
+import { runArm } from '../arms/run-arm.ts';
+import type { LabRunSettings } from '../report/lab-records.ts';
+import type { RecordedSession } from '../transcripts/recorded-session.ts';
+import { calibrateHostBlock, type HostBlock, recordedColdResponses, recordedPromptTokens } from './host-block.ts';
+import type { RecordedModel } from './recorded-model.ts';
+import { limitReplayPlan, type ReplayPlan } from './replay-plan.ts';
+import { fitTokenScale, type TokenScale } from './token-scale.ts';
+
+/**
+ * `recorded`: the replay reproduces what the recording's own usage shows of its host and
+ * provider (the host's block, the provider's tokenizer, where its cache was cold). `off`:
+ * the conversation alone, as the lab's Pi sends it. @default 'recorded'
+ */
+export type ReplayCalibrationMode = 'recorded' | 'off';
+
+/** What every arm of a replay runs with so that native reproduces the recorded bill. */
+export interface ReplayCalibration {
+  readonly hostBlock: HostBlock;
+  readonly tokenScale: TokenScale;
+  /** Agent requests (0-based) at which every arm finds its cache cold, as the recorder did. */
+  readonly coldRequests: ReadonlySet<number>;
+  readonly notes: readonly string[];
+}
+
+/** The probe replays at most this many responses: enough for the fit, bounded on huge sessions. */
+const PROBE_RESPONSES = 400;
+
+const UNCALIBRATED: ReplayCalibration = {
+  hostBlock: { tokens: 0, text: '', note: 'host block: none' },
+  tokenScale: { scale: 1, requests: 0 },
+  coldRequests: new Set(),
+  notes: [],
+};
+
+/**
+ * Calibrate a replay on its recording. A probe replays the start of the plan on the
+ * unmanaged arm, bare (no block, the lab's tokenizer), up to the recording's first
+ * compaction: until then both saw the same conversation, so the recording's prompt sizes
+ * against the probe's give the tokenizer's ratio (from growth) and then the block (from the
+ * first request).
+ */
+export async function calibrateReplay(input: {
+  readonly mode: ReplayCalibrationMode;
+  readonly session: Pick<RecordedSession, 'responses'>;
+  readonly plan: ReplayPlan;
+  readonly settings: LabRunSettings;
+  readonly modelFor: (plan: ReplayPlan) => RecordedModel;
+}): Promise<ReplayCalibration> {
+  const { mode, session, plan } = input;
+  if (mode === 'off')
+    return { ...UNCALIBRATED, notes: ['calibration: off (the conversation alone, as the lab sends it)'] };
+  const recorded = recordedPromptTokens(session).slice(0, plan.responseCount);
+  const firstKnown = recorded.findIndex((tokens) => tokens !== undefined);
+  if (firstKnown < 0 || plan.responseCount === 0) {
+    return { ...UNCALIBRATED, notes: ['calibration: none (the recording has no usage to calibrate from)'] };
+  }
+  const probePlan = limitReplayPlan(plan, Math.min(plan.responseCount, PROBE_RESPONSES));
+  const model = input.modelFor(probePlan);
+  const probe = await runArm({
+    arm: 'unmanaged',
+    settings: input.settings,
+    tools: model.tools,
+    prompts: probePlan.turns.map((turn) => turn.prompt),
+    policy: model.policy,
+  });
+  const replayed = probe.rows
+    .filter((row) => row.purpose !== 'summary' && !row.rejected)
+    .map((row) => row.promptTokens as number | undefined);
+  const tokenScale = fitTokenScale(recorded, replayed);
+  const hostBlock = calibrateHostBlock(recorded[firstKnown], replayed[firstKnown], tokenScale.scale);
+  const coldRequests = new Set([...recordedColdResponses(session)].filter((position) => position < plan.responseCount));
+  const notes = [
+    hostBlock.note,
+    tokenScale.requests === 0 || tokenScale.scale === 1
+      ? 'tokenizer: the lab counts as the recorder did (too few requests before a compaction to tell otherwise)'
+      : `tokenizer: the recorder's provider counted ${tokenScale.scale}× the lab's tokens for the same conversation (fit over ${tokenScale.requests} requests before any compaction); every arm is billed and capped in its counts`,
+  ];
+  if (coldRequests.size > 0) {
+    notes.push(
+      `recorded cache: ${coldRequests.size} of ${plan.responseCount} recorded requests read nothing from the recorder's cache after the first; every arm finds its cache cold at those requests too`,
+    );
+  }
+  return { hostBlock, tokenScale, coldRequests, notes };
+}

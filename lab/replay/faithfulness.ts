@@ -1,0 +1,87 @@
+import { priceRequest } from '../../core/chars-cost-model.ts';
+import type { PriceList } from '../../ports/cost-model.port.ts';
+import type { ArmResult } from '../report/lab-records.ts';
+import type { RecordedSession } from '../transcripts/recorded-session.ts';
+
+/** Beyond this share apart, native as replayed is not the bill the user paid, and the report says why. */
+export const FAITHFUL_SHARE = 0.1;
+
+/** What the comparison reads of a replay. */
+export interface FaithfulnessInput {
+  readonly recording: Pick<RecordedSession, 'responses' | 'compactions' | 'format'>;
+  /** Responses replayed (the first this many of the recording). */
+  readonly responseCount: number;
+  readonly priceList: PriceList;
+  readonly native: ArmResult | undefined;
+}
+
+/** The recording's own bill for the responses replayed, priced with the replay's list. */
+export function recordedDollars(input: Pick<FaithfulnessInput, 'recording' | 'responseCount' | 'priceList'>): number {
+  let dollars = 0;
+  for (const response of input.recording.responses.slice(0, input.responseCount)) {
+    if (response.usage !== undefined) dollars += priceRequest(input.priceList, response.usage);
+  }
+  return dollars;
+}
+
+/**
+ * Native as replayed beside the bill as recorded, and their ratio. A replay is only worth
+ * trusting where its native arm reproduces what the user paid; where the two are more than
+ * `FAITHFUL_SHARE` apart, the note names the differences the replay can see.
+ */
+export function describeFaithfulness(input: FaithfulnessInput): string[] {
+  const { native, recording } = input;
+  if (native === undefined) return [];
+  const recorded = recordedDollars(input);
+  if (recorded <= 0)
+    return ['faithfulness: the recording has no usage, so native as replayed cannot be checked against a bill'];
+  const nativeDollars = native.rows.reduce((sum, row) => sum + row.costUsd, 0);
+  const ratio = nativeDollars / recorded;
+  const head = `faithfulness: native as replayed $${nativeDollars.toFixed(2)} against $${recorded.toFixed(2)} as recorded (${ratio.toFixed(2)}×)`;
+  if (Math.abs(ratio - 1) <= FAITHFUL_SHARE) return [`${head}: within ${FAITHFUL_SHARE * 100} %`];
+  const reasons: string[] = [];
+  if (native.compactions !== recording.compactions) {
+    const host = recording.format === 'claude-code' ? "Claude Code's" : "the recorder's";
+    reasons.push(
+      `native compacted ${native.compactions}× where the recording compacted ${recording.compactions}× (${host} trigger and summary, which the replay's Pi does not reproduce, decide what every later request carries)`,
+    );
+  }
+  const recordedAt = firstRecordedCompaction(recording, input.responseCount);
+  const nativeAt = firstNativeCompaction(native);
+  if (recordedAt !== undefined && nativeAt !== recordedAt) {
+    reasons.push(
+      `the recording first compacted before request ${recordedAt + 1}, native ${nativeAt === undefined ? 'never' : `before request ${nativeAt + 1}`}: the requests between carry different histories`,
+    );
+  }
+  if (native.failure !== undefined) reasons.push(`native stopped early (${native.failure})`);
+  if (reasons.length === 0) reasons.push('no difference the replay can see explains it');
+  return [`${head}: more than ${FAITHFUL_SHARE * 100} % apart; ${reasons.join('; ')}`];
+}
+
+/** The response before which the recorded prompt first shrank by a fifth or more (a compaction). */
+function firstRecordedCompaction(
+  recording: Pick<RecordedSession, 'responses'>,
+  responseCount: number,
+): number | undefined {
+  let largest = 0;
+  const responses = recording.responses.slice(0, responseCount);
+  for (const [position, response] of responses.entries()) {
+    const usage = response.usage;
+    if (usage === undefined) continue;
+    const tokens = usage.input + usage.cacheRead + usage.cacheWrite;
+    if (tokens === 0) continue;
+    if (tokens < 0.8 * largest) return position;
+    largest = Math.max(largest, tokens);
+  }
+  return undefined;
+}
+
+/** The agent request native's first summary call came before. */
+function firstNativeCompaction(native: ArmResult): number | undefined {
+  let agentRequests = 0;
+  for (const row of native.rows) {
+    if (row.purpose === 'summary') return agentRequests;
+    if (!row.rejected) agentRequests += 1;
+  }
+  return undefined;
+}

@@ -1,0 +1,76 @@
+import { join, resolve } from 'node:path';
+import { encode } from 'gpt-tokenizer/encoding/o200k_base';
+import { describe, expect, it } from 'vitest';
+import { calibrateHostBlock, hostBlockText, recordedColdResponses } from '../../lab/replay/host-block.ts';
+import { replayTranscript } from '../../lab/replay/replay-transcript.ts';
+import { fitTokenScale } from '../../lab/replay/token-scale.ts';
+import type { RecordedResponse } from '../../lab/transcripts/recorded-session.ts';
+
+const shared = resolve(import.meta.dirname, '../../../shared/transcripts');
+const silent = { write: () => true, isTTY: false };
+
+function usage(input: number, cacheRead: number, cacheWrite: number): RecordedResponse {
+  return { entryIndex: 0, usage: { input, cacheRead, cacheWrite, output: 10 } };
+}
+
+describe('replay calibration from the recording', () => {
+  it('a host block has exactly the tokens asked for, and is sized in lab tokens', () => {
+    for (const tokens of [1, 7, 1_341, 17_548]) expect(encode(hostBlockText(tokens)).length).toBe(tokens);
+    expect(hostBlockText(0)).toBe('');
+    expect(calibrateHostBlock(17_910, 362).tokens).toBe(17_548);
+    // The recorder counted 1.25 of its tokens per lab token: 20,000 of them are 16,000 lab tokens.
+    expect(calibrateHostBlock(20_000, 1_000, 1.25).tokens).toBe(15_000);
+    expect(calibrateHostBlock(500, 1_000).tokens).toBe(0);
+    expect(calibrateHostBlock(undefined, 1_000).tokens).toBe(0);
+  });
+
+  it('the tokenizer ratio is the slope of recorded growth over replayed growth, up to the first compaction', () => {
+    const replayed = Array.from({ length: 40 }, (_, index) => 1_000 + index * 2_500);
+    // Recorded: a 9,000-token host block, 1.2 tokens per lab token, then a compaction at 30.
+    const recorded = replayed.map((tokens, index) => (index < 30 ? Math.round(9_000 + tokens * 1.2) : 5_000));
+    const fit = fitTokenScale(recorded, replayed);
+    expect(fit.scale).toBe(1.2);
+    // Requests under the growth floor (the first) and after the compaction are left out.
+    expect(fit.requests).toBe(29);
+    expect(fitTokenScale(recorded.slice(0, 3), replayed.slice(0, 3))).toEqual({ scale: 1, requests: 2 });
+    // Leading responses without usage are skipped, not read as zero.
+    const shifted = fitTokenScale([undefined, ...recorded], [800, ...replayed]);
+    expect(shifted.scale).toBe(1.2);
+  });
+
+  it('a request that read nothing from the recorder cache after the first billed one is cold', () => {
+    const responses = [
+      usage(0, 0, 0),
+      usage(3, 0, 1_684),
+      usage(7, 1_684, 9_000),
+      usage(3, 0, 19_000),
+      usage(5, 19_000, 100),
+    ];
+    expect([...recordedColdResponses({ responses })]).toEqual([3]);
+  });
+
+  it('a calibrated replay sends the recorded first prompt, and its native reproduces the recorded bill', async () => {
+    const path = join(shared, 'pi-mono/large-session.jsonl');
+    const report = await replayTranscript({ path, arms: ['native'], maxRequests: 120, progress: silent });
+    const bare = await replayTranscript({
+      path,
+      arms: ['native'],
+      maxRequests: 120,
+      progress: silent,
+      calibration: 'off',
+    });
+    // The recording's first response was billed nothing; its second request held 1,687 prompt
+    // tokens (3 fresh, 1,684 written), and the replay's second request must hold as many.
+    const first = (run: typeof report) =>
+      run.run.arms[0]!.rows.filter((row) => row.purpose !== 'summary' && !row.rejected)[1]!.promptTokens;
+    expect(Math.abs(first(report) - 1_687)).toBeLessThanOrEqual(2);
+    expect(first(bare)).toBeLessThan(1_000);
+    const faithful = (run: typeof report) => {
+      const note = run.notes.find((line) => line.startsWith('faithfulness:'))!;
+      return Number(/\(([\d.]+)×\)/.exec(note)![1]);
+    };
+    expect(Math.abs(faithful(report) - 1)).toBeLessThanOrEqual(0.1);
+    expect(Math.abs(faithful(bare) - 1)).toBeGreaterThan(0.1);
+    expect(report.notes.some((line) => line.startsWith('recorded cache:'))).toBe(true);
+  });
+});
