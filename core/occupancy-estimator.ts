@@ -44,7 +44,7 @@ export class OccupancyEstimator {
     return chars / this.charsPerToken();
   }
 
-  /** Record the provider's prompt count for a projection of `chars` chars. */
+  /** Record the provider's prompt count for a prompt of `chars` chars, the host's overhead included. */
   recordProviderCount(chars: number, promptTokens: number): void {
     if (!Number.isFinite(promptTokens) || promptTokens <= 0) return;
     this.anchor = { chars, tokens: promptTokens };
