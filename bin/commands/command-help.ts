@@ -110,7 +110,7 @@ export const REPLAY_HELP: CommandHelp = {
   name: 'replay',
   summary:
     'Replay a recorded Pi, Claude Code, Codex or chat-trajectory session through each runtime and report tokens and dollars',
-  usage: `pi-fold replay <session.jsonl> [--arms ${DEFAULT_REPLAY_ARMS.join(',')}] [--out dir] [--price-list name] [--budget tokens] [--cap tokens] [--max-requests N] [--clock recorded|uniform] [--json]`,
+  usage: `pi-fold replay <session.jsonl> [--arms ${DEFAULT_REPLAY_ARMS.join(',')}] [--out dir] [--price-list name] [--budget tokens] [--cap tokens] [--max-requests N] [--clock recorded|uniform] [--calibration recorded|off] [--json]`,
   options: [
     {
       name: 'arms',
@@ -138,6 +138,12 @@ export const REPLAY_HELP: CommandHelp = {
       name: 'clock',
       value: 'recorded|uniform',
       description: 'space requests as recorded or evenly (default recorded)',
+    },
+    {
+      name: 'calibration',
+      value: 'recorded|off',
+      description:
+        "reproduce the recording's host block, tokenizer and cold caches from its usage, or send the conversation alone (default recorded)",
     },
     JSON_REPORT,
   ],

@@ -35,6 +35,9 @@ export const replayCommand: CliCommand = {
       const clock = text('clock');
       if (clock !== undefined && clock !== 'recorded' && clock !== 'uniform')
         throw new Error(`--clock must be recorded or uniform, not "${clock}"`);
+      const calibration = text('calibration');
+      if (calibration !== undefined && calibration !== 'recorded' && calibration !== 'off')
+        throw new Error(`--calibration must be recorded or off, not "${calibration}"`);
       options = {
         path,
         ...(arms === undefined ? {} : { arms: arms.split(',').map((name) => parseArmName(name.trim())) }),
@@ -43,6 +46,7 @@ export const replayCommand: CliCommand = {
         ...(cap === undefined ? {} : { providerCapTokens: cap }),
         ...(maxRequests === undefined ? {} : { maxRequests }),
         ...(clock === undefined ? {} : { clock }),
+        ...(calibration === undefined ? {} : { calibration }),
       };
       outDirectory = text('out');
       json = optionFlag(parsed, 'json');

@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
+import { runCli } from '../../bin/cli.ts';
 import { calibrateHostBlock, hostBlockText, recordedColdResponses } from '../../lab/replay/host-block.ts';
 import { replayTranscript } from '../../lab/replay/replay-transcript.ts';
 import { fitTokenScale } from '../../lab/replay/token-scale.ts';
@@ -72,5 +73,25 @@ describe('replay calibration from the recording', () => {
     expect(Math.abs(faithful(report) - 1)).toBeLessThanOrEqual(0.1);
     expect(Math.abs(faithful(bare) - 1)).toBeGreaterThan(0.1);
     expect(report.notes.some((line) => line.startsWith('recorded cache:'))).toBe(true);
+  });
+
+  it('the CLI takes --calibration off, and refuses any other value by name', async () => {
+    const path = join(shared, 'pi-mono/large-session.jsonl');
+    const run = async (value: string) => {
+      const out: string[] = [];
+      const error: string[] = [];
+      const code = await runCli(['replay', path, '--arms', 'native', '--max-requests', '6', '--calibration', value], {
+        out: (line) => out.push(line),
+        error: (line) => error.push(line),
+      });
+      return { code, out: out.join('\n'), error: error.join('\n') };
+    };
+    const off = await run('off');
+    expect(off.code).toBe(0);
+    expect(off.out).toContain('calibration: off');
+    expect(off.out).not.toContain('host block:');
+    const wrong = await run('sometimes');
+    expect(wrong.code).toBe(2);
+    expect(wrong.error).toContain('--calibration must be recorded or off, not "sometimes"');
   });
 });
