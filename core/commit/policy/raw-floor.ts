@@ -13,9 +13,9 @@ const FLOOR_MIN_CHARS_PER_TOKEN = 4;
  * re-sends at most A; the next fires once the window has climbed back to the trigger (0.80 of
  * the budget). With a quarter, the climb is at least A while the rest stays under 15 % of the
  * budget, so spread over the climb a rewrite costs each request at most (f − r)·g: its own
- * inflow entering the cache once more. At half the budget a commit barely got under the
- * trigger, and a 30k window committed on three requests in four. The full 20,000-token floor
- * holds from an 80k budget up.
+ * inflow entering the cache once more. At half the budget a commit barely gets under the
+ * trigger, so a small window would commit on most requests. The full 20,000-token floor holds
+ * from an 80k budget up.
  */
 export const FLOOR_MAX_BUDGET_SHARE = 0.25;
 
