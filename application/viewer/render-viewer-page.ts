@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { escapeHtml } from '../html-escape.ts';
 import { promptSizeChart } from './viewer-chart.ts';
 import { VIEWER_SCRIPT } from './viewer-script.ts';
@@ -21,17 +22,27 @@ export function renderViewerPage(view: ViewerSession, options: ViewerPageOptions
   const data = { pageChars: VIEWER_PAGE_CHARS, folds: view.folds, sources: view.sources };
   const commitsRows = view.commits.map((commit) => {
     const next = view.requests.find((row) => row.request === commit.request + 1);
-    return `<tr><td>${commit.epoch}</td><td>${commit.request}</td><td>${escapeHtml(commit.causes.join(', '))}</td><td>${commit.foldsLanded}</td><td>${(commit.estimatedTokensBefore - commit.estimatedTokensAfter).toLocaleString('en-US')}</td><td>${commit.prefixTokensRewritten.toLocaleString('en-US')}</td><td>${commit.providerCacheRead === undefined ? '—' : commit.providerCacheRead.toLocaleString('en-US')}</td><td>${next?.providerCacheRead === undefined ? '—' : next.providerCacheRead.toLocaleString('en-US')}</td></tr>`;
+    const cells = [
+      commit.epoch,
+      commit.request,
+      commit.causes.join(', '),
+      commit.foldsLanded,
+      count(commit.estimatedTokensBefore - commit.estimatedTokensAfter),
+      count(commit.prefixTokensRewritten),
+      commit.providerCacheRead === undefined ? '—' : count(commit.providerCacheRead),
+      next?.providerCacheRead === undefined ? '—' : count(next.providerCacheRead),
+    ];
+    return `<tr>${cells.map((cell) => `<td>${text(cell)}</td>`).join('')}</tr>`;
   });
   const rewrites = view.requests.filter((row) => row.causes.length > 0).length;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src '${VIEWER_SCRIPT_HASH}'; img-src data:">
 <title>pi-fold · ${escapeHtml(view.sessionId)}</title>
 <style>${VIEWER_STYLE}</style></head>
 <body>
 <header><h1>pi-fold session ${escapeHtml(view.sessionId)}</h1>
-<p class="meta">${escapeHtml(view.storeName)} store · ${view.requests.length} requests · ${rewrites} rewrites · ${view.commits.length} commits measured · ${view.folds.length} folds${options.writtenAt === undefined ? '' : ` · written ${escapeHtml(options.writtenAt)}`} · read-only view: sources verified against their SHA-256 when this page was written</p>
+<p class="meta">${escapeHtml(view.storeName)} store · ${text(view.requests.length)} requests · ${text(rewrites)} rewrites · ${text(view.commits.length)} commits measured · ${text(view.folds.length)} folds${options.writtenAt === undefined ? '' : ` · written ${escapeHtml(options.writtenAt)}`} · read-only view: sources verified against their SHA-256 when this page was written</p>
 ${view.notes.map((note) => `<p class="note">${escapeHtml(note)}</p>`).join('\n')}
 </header>
 <section><h2>Prompt size per request</h2>${promptSizeChart(view.requests, view.commits, options.priceLineTokens)}</section>
@@ -58,12 +69,28 @@ function foldForest(folds: readonly ViewedFold[]): string {
     return `<ul class="forest">${items
       .map((fold) => {
         const author = fold.provenance === 'supplied' ? `brief by ${fold.origin}` : 'brief by the runtime';
-        return `<li><a href="#" class="fold" data-fold="${fold.id}">${fold.id}</a> <span class="kind">${fold.kind}</span> · ${fold.entryCount} entries · ${fold.sourceChars.toLocaleString('en-US')} chars · epoch ${fold.epoch} · <span class="author">${author}</span><div class="brief">${escapeHtml(fold.brief.split('\n')[0] ?? '')}</div>${list(fold.id)}</li>`;
+        return `<li><a href="#" class="fold" data-fold="${text(fold.id)}">${text(fold.id)}</a> <span class="kind">${text(fold.kind)}</span> · ${text(fold.entryCount)} entries · ${text(count(fold.sourceChars))} chars · epoch ${text(fold.epoch)} · <span class="author">${text(author)}</span><div class="brief">${text(fold.brief.split('\n')[0] ?? '')}</div>${list(fold.id)}</li>`;
       })
       .join('')}</ul>`;
   };
   return list(null);
 }
+
+/**
+ * Any value as page text. Every field comes from a store that others may write to (a shared
+ * Redis, a request log without checksums), so none is trusted to be the number or the id its
+ * type says: each is escaped where it enters the page.
+ */
+function text(value: unknown): string {
+  return escapeHtml(String(value));
+}
+
+function count(value: number): string {
+  return typeof value === 'number' ? value.toLocaleString('en-US') : String(value);
+}
+
+/** The page runs only its own script: the CSP allows exactly this hash, never inline script at large. */
+const VIEWER_SCRIPT_HASH = `sha256-${createHash('sha256').update(VIEWER_SCRIPT, 'utf8').digest('base64')}`;
 
 /** JSON inside a script element: `<` escaped so no source text can close the element. */
 function jsonForScript(value: unknown): string {

@@ -1,4 +1,8 @@
 import type { RequestLogCommitV1, RequestLogRequestV1 } from '../../ports/request-log.ts';
+import { escapeHtml } from '../html-escape.ts';
+
+/** A logged value as page text: a request log carries no checksum, so no field is trusted to be a number. */
+const text = (value: unknown): string => escapeHtml(String(value));
 
 const WIDTH = 960;
 const HEIGHT = 320;
@@ -42,7 +46,7 @@ export function promptSizeChart(
     );
   for (const commit of commits) {
     parts.push(
-      `<line class="commit" data-request="${commit.request}" x1="${x(commit.request).toFixed(1)}" x2="${x(commit.request).toFixed(1)}" y1="${MARGIN.top}" y2="${HEIGHT - MARGIN.bottom}"><title>commit epoch ${commit.epoch} at request ${commit.request}: ${commit.foldsLanded} folds</title></line>`,
+      `<line class="commit" data-request="${text(commit.request)}" x1="${x(commit.request).toFixed(1)}" x2="${x(commit.request).toFixed(1)}" y1="${MARGIN.top}" y2="${HEIGHT - MARGIN.bottom}"><title>commit epoch ${text(commit.epoch)} at request ${text(commit.request)}: ${text(commit.foldsLanded)} folds</title></line>`,
     );
   }
   const path = requests
@@ -51,11 +55,11 @@ export function promptSizeChart(
   parts.push(`<path class="series" d="${path}"/>`);
   for (const row of requests) {
     parts.push(
-      `<circle class="point${row.causes.length > 0 ? ' rewrite' : ''}" data-request="${row.request}" cx="${x(row.request).toFixed(1)}" cy="${y(row.estimatedTokens).toFixed(1)}" r="2.2"><title>request ${row.request}: ≈${row.estimatedTokens} tokens${row.causes.length > 0 ? ` (${row.causes.join(', ')})` : ''}${row.providerCacheRead === undefined ? '' : ` · cache read ${row.providerCacheRead}`}</title></circle>`,
+      `<circle class="point${row.causes.length > 0 ? ' rewrite' : ''}" data-request="${text(row.request)}" cx="${x(row.request).toFixed(1)}" cy="${y(row.estimatedTokens).toFixed(1)}" r="2.2"><title>request ${text(row.request)}: ≈${text(row.estimatedTokens)} tokens${row.causes.length > 0 ? ` (${text(row.causes.join(', '))})` : ''}${row.providerCacheRead === undefined ? '' : ` · cache read ${text(row.providerCacheRead)}`}</title></circle>`,
     );
   }
   parts.push(
-    `<text class="axis" x="${(WIDTH / 2).toFixed(0)}" y="${HEIGHT - 8}" text-anchor="middle">request (1–${last})</text>`,
+    `<text class="axis" x="${(WIDTH / 2).toFixed(0)}" y="${HEIGHT - 8}" text-anchor="middle">request (1–${text(last)})</text>`,
   );
   parts.push('</svg>');
   const legend = [
