@@ -9,6 +9,7 @@ import { FoldRuntime } from '../../core/fold-runtime.ts';
 import { readFoldSource } from '../../core/fold-source.ts';
 import { resolveSettings } from '../../core/settings.ts';
 import type { TranscriptEntry } from '../../ports/transcript-source.port.ts';
+import { projectFoldedReads } from '../../testing/folded-reads.ts';
 import { MemoryTranscriptSource } from '../../testing/memory-transcript-source.ts';
 import {
   assistantEntry,
@@ -205,17 +206,7 @@ rows.push({
  */
 async function searchRatios(): Promise<{ foldedBytes: number; folds: number; coldRatio: number; warmRatio: number }> {
   const runtime = await openRuntime(200_000);
-  const random = seededRandom(13);
-  const entries: TranscriptEntry[] = [userEntry('u0', 'go')];
-  for (let step = 1; step <= 160; step += 1) {
-    const call = { id: `c${step}`, name: 'read', arguments: { path: `f${step}` } };
-    entries.push(
-      assistantEntry(`a${step}`, `note ${step}`, [call]),
-      toolResultEntry(`r${step}`, call.id, 'read', sourceLikeText(random, 20_000, 'x')),
-    );
-    const result = await runtime.project(entries);
-    runtime.recordUsage({ input: Math.ceil(result.ledger.totalChars / 4), cacheRead: 0, cacheWrite: 0, output: 10 });
-  }
+  await projectFoldedReads(runtime, { seed: 13, steps: 160 });
   const store = runtime.view.foldStore;
   const shas = new Set<string>();
   for (const record of runtime.view.lattice.allRecords())

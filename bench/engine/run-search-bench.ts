@@ -12,14 +12,7 @@ import { FoldError } from '../../core/fold-error.ts';
 import { FoldRuntime } from '../../core/fold-runtime.ts';
 import { SEARCH_REGEX_TIME_LIMIT_MS } from '../../core/search/regex-worker.ts';
 import { resolveSettings } from '../../core/settings.ts';
-import type { TranscriptEntry } from '../../ports/transcript-source.port.ts';
-import {
-  assistantEntry,
-  seededRandom,
-  sourceLikeText,
-  toolResultEntry,
-  userEntry,
-} from '../../testing/synthetic-session.ts';
+import { projectFoldedReads } from '../../testing/folded-reads.ts';
 
 const ALPHANUMERICS = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'];
 
@@ -41,17 +34,7 @@ async function foldedRuntime(): Promise<FoldRuntime> {
     foldStore: new MemoryFoldStore(),
     costModel: createCharsCostModel(),
   });
-  const random = seededRandom(29);
-  const entries: TranscriptEntry[] = [userEntry('u0', 'go')];
-  for (let step = 1; step <= 130; step += 1) {
-    const call = { id: `c${step}`, name: 'read', arguments: { path: `f${step}` } };
-    entries.push(
-      assistantEntry(`a${step}`, `note ${step}`, [call]),
-      toolResultEntry(`r${step}`, call.id, 'read', sourceLikeText(random, 20_000, 'x')),
-    );
-    const result = await runtime.project(entries);
-    runtime.recordUsage({ input: Math.ceil(result.ledger.totalChars / 4), cacheRead: 0, cacheWrite: 0, output: 10 });
-  }
+  await projectFoldedReads(runtime, { seed: 29, steps: 130 });
   return runtime;
 }
 

@@ -7,14 +7,8 @@ import { FoldRuntime } from '../../core/fold-runtime.ts';
 import { matchBudget, matchInWorker, SEARCH_REGEX_TIME_LIMIT_MS } from '../../core/search/regex-worker.ts';
 import { compileSearch } from '../../core/search/search-pattern.ts';
 import { resolveSettings } from '../../core/settings.ts';
-import type { TranscriptEntry } from '../../ports/transcript-source.port.ts';
-import {
-  assistantEntry,
-  seededRandom,
-  sourceLikeText,
-  toolResultEntry,
-  userEntry,
-} from '../../testing/synthetic-session.ts';
+import { projectFoldedReads } from '../../testing/folded-reads.ts';
+import { seededRandom, sourceLikeText } from '../../testing/synthetic-session.ts';
 import { serialize } from '../../testing/window-checks.ts';
 
 /** Patterns that held the event loop for seconds to minutes over about 2 MB of folded text. */
@@ -35,17 +29,7 @@ beforeAll(async () => {
     foldStore: new MemoryFoldStore(),
     costModel: createCharsCostModel(),
   });
-  const random = seededRandom(29);
-  const entries: TranscriptEntry[] = [userEntry('u0', 'go')];
-  for (let step = 1; step <= 120; step += 1) {
-    const call = { id: `c${step}`, name: 'read', arguments: { path: `f${step}` } };
-    entries.push(
-      assistantEntry(`a${step}`, `note ${step}`, [call]),
-      toolResultEntry(`r${step}`, call.id, 'read', sourceLikeText(random, 20_000, 'x')),
-    );
-    const result = await runtime.project(entries);
-    runtime.recordUsage({ input: Math.ceil(result.ledger.totalChars / 4), cacheRead: 0, cacheWrite: 0, output: 10 });
-  }
+  await projectFoldedReads(runtime, { seed: 29, steps: 120 });
   const nowhere = await runtime.act({ action: 'search', pattern: 'text found nowhere' });
   foldedBytes = (nowhere.data as { bytesScanned: number }).bytesScanned;
 }, 120_000);
