@@ -41,6 +41,7 @@ export async function matchInWorker(
   if (budget.remainingMs <= 0) throw outOfTime(budget, pattern);
   const worker = idleWorkers.pop() ?? startWorker();
   const started = performance.now();
+  let timedOut = false;
   try {
     const matches = await exchange(
       worker,
@@ -52,9 +53,13 @@ export async function matchInWorker(
     return matches;
   } catch (error) {
     void worker.terminate();
+    timedOut = error instanceof TimeoutSignal;
     throw FoldError.isInstance(error) || !(error instanceof TimeoutSignal) ? error : outOfTime(budget, pattern);
   } finally {
-    budget.remainingMs -= performance.now() - started;
+    // The deadline timer is the authority: it may fire a fraction of a millisecond before the
+    // clock says the budget is spent (timers run on a coarser clock), and a stopped search
+    // must leave nothing of its budget for the next page.
+    budget.remainingMs = timedOut ? 0 : budget.remainingMs - (performance.now() - started);
   }
 }
 
