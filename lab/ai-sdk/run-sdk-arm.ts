@@ -63,7 +63,14 @@ async function runSdkArmLoop(input: RunSdkArmInput): Promise<ArmResult> {
   const provider = sdkProvider(input, priceList, tokenizer, tally);
   const folding = setup.kind === 'fold' ? await armFolding(input, setup, priceList, tally) : undefined;
   const model = simulatedSdkModel(provider, providerEdit(setup, input.settings.descriptorTokens, tokenizer, tally));
-  const tools: Record<string, Tool> = Object.fromEntries(input.tools.map((tool) => [tool.name, piToolAsSdkTool(tool)]));
+  const reads = { count: 0, bytes: 0 };
+  const countRead = (text: string) => {
+    reads.count += 1;
+    reads.bytes += Buffer.byteLength(text, 'utf8');
+  };
+  const tools: Record<string, Tool> = Object.fromEntries(
+    input.tools.map((tool) => [tool.name, piToolAsSdkTool(tool, tool.name === READ_TOOL ? countRead : undefined)]),
+  );
   if (folding !== undefined) Object.assign(tools, folding.tools);
   const history: ModelMessage[] = [];
   let failure: string | undefined;
@@ -88,7 +95,7 @@ async function runSdkArmLoop(input: RunSdkArmInput): Promise<ArmResult> {
   } finally {
     await folding?.dispose();
   }
-  return sdkArmResult(input.arm, provider, tally, history, failure);
+  return sdkArmResult(input.arm, provider, tally, reads, failure);
 }
 
 /** What an arm's loop tells its provider between requests (attribution, hook time). */
@@ -202,11 +209,10 @@ function sdkArmResult(
   arm: SdkArmName,
   provider: SimulatedProvider,
   tally: LoopTally,
-  history: readonly ModelMessage[],
+  reads: { readonly count: number; readonly bytes: number },
   failure: string | undefined,
 ): ArmResult {
   const rewrites = provider.rows.filter((row) => row.event !== 'append');
-  const reads = fileReads(history);
   return {
     arm,
     rows: provider.rows,
@@ -218,18 +224,4 @@ function sdkArmResult(
     fileBytes: reads.bytes,
     ...(failure === undefined ? {} : { failure }),
   };
-}
-
-function fileReads(history: readonly ModelMessage[]): { count: number; bytes: number } {
-  let count = 0;
-  let bytes = 0;
-  for (const message of history) {
-    if (message.role !== 'tool') continue;
-    for (const part of message.content) {
-      if (part.type !== 'tool-result' || part.toolName !== READ_TOOL) continue;
-      count += 1;
-      if (part.output.type === 'text') bytes += Buffer.byteLength(part.output.value, 'utf8');
-    }
-  }
-  return { count, bytes };
 }

@@ -22,7 +22,7 @@ export type SdkArmSetup =
  * - `unmanaged`: nothing; a prompt above the cap ends the arm;
  * - `prune`: `pruneMessages({ reasoning: 'before-last-message', toolCalls: 'before-last-2-messages',
  *   emptyMessages: 'remove' })` each step, as the SDK's `pruneMessages` reference writes it;
- * - `prune-held`: the same call with a held cut (tuned: moved at 80 % of the window, keeping
+ * - `prune-held`: the same call with a held cut (tuned: moved at half the window, keeping
  *   the calls of the last 8 messages);
  * - `server-clear`: Anthropic's `clear_tool_uses_20250919` at its documented defaults;
  * - `fold`: pi-fold's default policy; `fold-eager`: `scheduling: "eager"`.
@@ -30,7 +30,7 @@ export type SdkArmSetup =
 export const SDK_ARMS = {
   unmanaged: { kind: 'unmanaged' },
   prune: { kind: 'prune', toolCallsKept: 2 },
-  'prune-held': { kind: 'prune-held', toolCallsKept: 8, highWater: 0.8 },
+  'prune-held': { kind: 'prune-held', toolCallsKept: 8, highWater: 0.5 },
   'server-clear': { kind: 'server-clear', rules: ANTHROPIC_CLEARING_DEFAULTS },
   fold: { kind: 'fold' },
   'fold-eager': { kind: 'fold', scheduling: 'eager' },
