@@ -1,4 +1,5 @@
 import type { Thresholds } from '../../core/settings.ts';
+import type { SdkArmName } from '../ai-sdk/sdk-arms.ts';
 import type { LabRunSettings } from '../report/lab-records.ts';
 import type { ArmProfile, FoldArmSetup } from './arm-profile.ts';
 
@@ -79,8 +80,8 @@ export const ARMS = {
 /** An arm of the registry. */
 export type KnownArmName = keyof typeof ARMS;
 
-/** Which runtime managed the context for an arm: one of `ARMS`, or a Pi extension file. */
-export type ArmName = KnownArmName | `extension:${string}`;
+/** Which runtime managed the context for an arm: one of `ARMS`, a Pi extension file, or an AI SDK arm (lab/ai-sdk). */
+export type ArmName = KnownArmName | SdkArmName | `extension:${string}`;
 
 /** Every arm name the lab knows besides `extension:<path>`, in the registry's order. */
 export const KNOWN_ARMS: readonly KnownArmName[] = Object.freeze(Object.keys(ARMS) as KnownArmName[]);

@@ -90,12 +90,13 @@ export function formatRatio(value: number | undefined, native: number | undefine
 export function armTableGrid(run: LabRun) {
   const priceList = priceListNamed(run.settings.priceList);
   const summaries = run.arms.map((arm) => ({ summary: summarizeArm(arm, priceList), timings: armTimings(arm) }));
-  const native = summaries.find((entry) => entry.summary.arm === 'native');
+  const reference = run.reference ?? 'native';
+  const native = summaries.find((entry) => entry.summary.arm === reference);
   // Rows no arm has a value for (probes in a replay, working-set checks) are left out.
   const metrics = METRICS.filter((metric) =>
     summaries.some((entry) => metric.value(entry.summary, entry.timings) !== undefined),
   );
-  const header = ['metric', ...summaries.flatMap((entry) => [entry.summary.arm, '×native'])];
+  const header = ['metric', ...summaries.flatMap((entry) => [entry.summary.arm, `×${reference}`])];
   const body = metrics.map((metric) => {
     const nativeValue = native === undefined ? undefined : metric.value(native.summary, native.timings);
     return [
@@ -106,7 +107,7 @@ export function armTableGrid(run: LabRun) {
       }),
     ];
   });
-  return { summaries, native, header, body };
+  return { summaries, native, reference, header, body };
 }
 
 /**
@@ -114,7 +115,7 @@ export function armTableGrid(run: LabRun) {
  * the settings the run was made with. Probe rows appear only when some arm was scored.
  */
 export function formatArmTable(run: LabRun): string {
-  const { summaries, native, header, body } = armTableGrid(run);
+  const { summaries, native, reference, header, body } = armTableGrid(run);
   const widths = header.map((_, column) => Math.max(...[header, ...body].map((row) => (row[column] ?? '').length)));
   const render = (row: readonly string[]): string =>
     row
@@ -128,7 +129,7 @@ export function formatArmTable(run: LabRun): string {
     render(widths.map((width) => '-'.repeat(width))),
     ...body.map(render),
   ];
-  if (native === undefined) lines.push('no native arm in this run: ratios cannot be computed (shown as —)');
+  if (native === undefined) lines.push(`no ${reference} arm in this run: ratios cannot be computed (shown as —)`);
   for (const entry of summaries) {
     const settings = entry.summary.foldSettings;
     if (settings !== undefined)

@@ -174,4 +174,6 @@ export interface LabRunSettings {
 export interface LabRun {
   readonly settings: LabRunSettings;
   readonly arms: readonly ArmResult[];
+  /** The arm every ratio is taken against. @default 'native' (the AI SDK lab, which has no native, names its own) */
+  readonly reference?: ArmName;
 }

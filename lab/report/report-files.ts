@@ -126,6 +126,7 @@ export function stableSummaryJson(run: LabRun, notes: readonly string[] = []): s
     format: 'pi-fold-lab-summary',
     version: 1,
     settings: run.settings,
+    ...(run.reference === undefined ? {} : { reference: run.reference }),
     notes,
     arms,
     costRecoveryFront: front,

@@ -1,6 +1,6 @@
 import { createReadToolDefinition } from '@mariozechner/pi-coding-agent';
 import type { Thresholds } from '../../core/settings.ts';
-import { runArm } from '../arms/run-arm.ts';
+import { type RunArmInput, runArm } from '../arms/run-arm.ts';
 import { DEFAULT_CACHE_RULES } from '../provider/prefix-cache-simulator.ts';
 import { LAB_TOKENIZER } from '../provider/wire-tokens.ts';
 import type {
@@ -36,6 +36,8 @@ export interface StagedRunOptions {
   readonly onArmStart?: (arm: ArmName, expectedRequests: number) => void;
   readonly onRow?: (row: RequestRow) => void;
   readonly onArmEnd?: (result: ArmResult, wallMs: number) => void;
+  /** What runs each arm: a real Pi session (`runArm`), or another host's loop (lab/ai-sdk). @default runArm */
+  readonly runArm?: (input: RunArmInput) => Promise<ArmResult>;
 }
 
 /** The run's settings, as every report prints them. */
@@ -63,7 +65,7 @@ export async function runStagedWorkload(options: StagedRunOptions): Promise<LabR
     // Two requests per stage, the final block, and about one per question for answers and recoveries.
     options.onArmStart?.(arm, options.preset.stages * 2 + 2 + plan.answerKey.size + plan.checkKey.size / 2);
     const started = performance.now();
-    const result = await runArm({
+    const result = await (options.runArm ?? runArm)({
       arm,
       settings,
       tools: [createReadToolDefinition(tree.root), createStageTool(plan, sheet), createAnswerTool(sheet)],
