@@ -133,7 +133,8 @@ async function openKeyvTarget(
   if (info.isFile() && (await isSqliteFile(target))) {
     if (access === 'read-only') return { kind: 'sqlite', keyv: await openReadOnlySqliteKeyv(target, namespace) };
     const { createSqliteKeyv } = await import('../../adapters/storage-sqlite/create-sqlite-store.ts');
-    return { kind: 'sqlite', keyv: createSqliteKeyv({ path: target, namespace }) };
+    // The file is the user's: maintenance leaves its journal mode as it found it.
+    return { kind: 'sqlite', keyv: createSqliteKeyv({ path: target, namespace, journalMode: 'keep' }) };
   }
   throw new Error(`${target} is neither a store directory, a SQLite file, nor a redis:// or postgres:// URL`);
 }
