@@ -54,8 +54,6 @@ export class KeyvConnection {
   readonly shared: boolean;
   /** Per call, in ms (`Infinity`: none). */
   readonly callTimeoutMs: number;
-  /** What the server said of itself once connected (Redis only). */
-  serverFacts: RedisServerFacts | undefined;
   private readonly ownsConnection: boolean;
   private readonly redis: ReturnType<typeof redisAdapterOf>;
   private readonly evictingServer: 'refuse' | 'warn';
@@ -157,7 +155,6 @@ export class KeyvConnection {
   }
 
   private admit(facts: RedisServerFacts): void {
-    this.serverFacts = facts;
     const risk = evictionRisk(this.name, facts);
     if (risk !== undefined && this.evictingServer === 'refuse') throw evictionRefusal(risk, facts);
     if (risk !== undefined) this.onWarning(risk);
