@@ -1,5 +1,6 @@
 import type { TranscriptEntry } from '../ports/transcript-source.port.ts';
 import { FoldError } from './fold-error.ts';
+import { sha256Hex } from './hashing.ts';
 import { loneSurrogateIndex } from './well-formed-text.ts';
 
 const SHA256_PATTERN = /^[0-9a-f]{64}$/;
@@ -31,6 +32,26 @@ export function validateEntry(entry: TranscriptEntry, position: number): void {
       { details: { position, ...(id ? { entryId: id } : {}) } },
     );
   }
+}
+
+/**
+ * Refuse an entry whose `sha256` is not the hash of its bytes. Folding stores the bytes under
+ * their true hash and checks it against the one the index holds (docs/behaviour.md I2), so a
+ * wrong claim could never commit, and would read as a store that filed the entry wrongly.
+ * `knownSha256` is what the index already holds for this id (checked when first seen), so a
+ * branch handed again is not hashed again.
+ * @throws FoldError `TRANSCRIPT.INVALID_ENTRY` naming the entry, the claimed and the true hash.
+ */
+export function checkClaimedSha256(entry: TranscriptEntry, position: number, knownSha256: string | undefined): void {
+  const claimed = entry.sha256;
+  if (claimed === undefined || claimed === knownSha256) return;
+  const actual = sha256Hex(entry.bytes);
+  if (actual === claimed) return;
+  throw new FoldError(
+    'TRANSCRIPT.INVALID_ENTRY',
+    `entry at position ${position} ("${entry.id}"): sha256 ${claimed} does not match its bytes, which hash to ${actual}; hash the exact UTF-8 bytes, or leave sha256 out and the engine hashes them`,
+    { details: { position, entryId: entry.id, claimedSha256: claimed, sha256: actual } },
+  );
 }
 
 /** Why an entry is not one the engine accepts, or undefined when it is. */

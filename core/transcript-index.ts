@@ -1,5 +1,5 @@
 import type { TranscriptEntry } from '../ports/transcript-source.port.ts';
-import { validateEntry } from './entry-validation.ts';
+import { checkClaimedSha256, validateEntry } from './entry-validation.ts';
 import { FoldError } from './fold-error.ts';
 import { sha256Hex } from './hashing.ts';
 
@@ -162,6 +162,7 @@ export class TranscriptIndex {
     for (let position = keep; position < next.length; position += 1) {
       const entry = next[position]!;
       validateEntry(entry, position);
+      checkClaimedSha256(entry, position, this.shaById.get(entry.id));
       const earlier = this.positions.get(entry.id);
       if ((earlier !== undefined && earlier < keep) || incomingIds.has(entry.id)) {
         throw new FoldError(
@@ -201,6 +202,7 @@ export class TranscriptIndex {
     added.forEach((entry, offset) => {
       const position = known + offset;
       validateEntry(entry, position);
+      checkClaimedSha256(entry, position, this.shaById.get(entry.id));
       if (this.positions.has(entry.id) || incomingIds.has(entry.id)) {
         throw new FoldError(
           'TRANSCRIPT.INVALID_ENTRY',

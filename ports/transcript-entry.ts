@@ -31,7 +31,10 @@ export interface TranscriptEntry {
    * character, because fold sources are stored one entry per line.
    */
   readonly bytes: string;
-  /** SHA-256 (hex) of `bytes` in UTF-8, when the host already has it. Computed when absent. */
+  /**
+   * SHA-256 (hex) of `bytes` in UTF-8, when the host already has it. Computed when absent; a
+   * value that is not the hash of `bytes` is refused (`TRANSCRIPT.INVALID_ENTRY`).
+   */
   readonly sha256?: string;
   /** Human-readable text of the message (text blocks joined); used for briefs only. */
   readonly text: string;

@@ -67,11 +67,7 @@ export async function deleteKeyvBlob(
   const info = infoOf(await connection.read(key, 'check blob before deleting'));
   if (info === undefined) return 'absent';
   if (info.touchedAt >= touchedBefore) return 'kept';
-  try {
-    await connection.keyv.delete(key);
-  } catch (error) {
-    throw connection.failure('STORE.WRITE_FAILED', 'delete blob', key, error);
-  }
+  await connection.remove(key, 'delete blob');
   return 'deleted';
 }
 

@@ -1,5 +1,14 @@
 import type Keyv from 'keyv';
 import { FoldError } from '../../core/fold-error.ts';
+import { checkedCallTimeout, DeadlinePassed, withinDeadline } from './keyv-deadline.ts';
+import {
+  checkRedisConfiguration,
+  connectRedis,
+  evictionRefusal,
+  evictionRisk,
+  type RedisServerFacts,
+  redisAdapterOf,
+} from './redis-checks.ts';
 
 /** Options shared by every Keyv-backed store. */
 export interface KeyvStoreOptions {
@@ -15,6 +24,22 @@ export interface KeyvStoreOptions {
   readonly shared?: boolean;
   /** Disconnect the Keyv on `dispose()`; set when this store created it. @default false */
   readonly ownsConnection?: boolean;
+  /**
+   * How long one store call may wait for the backend before it fails with
+   * `STORE.READ_FAILED` / `STORE.WRITE_FAILED` ("no answer within … ms"); `Infinity` for no
+   * limit. The first call also waits for a Redis client to connect, within the same limit.
+   * @default 15000
+   */
+  readonly callTimeoutMs?: number;
+  /**
+   * A Redis server whose `maxmemory-policy` may evict any key (`allkeys-*`) would lose fold
+   * records and blobs: the first call refuses it (`SETTINGS.INVALID`), or with `'warn'`
+   * goes on and passes the warning to `onWarning`.
+   * @default 'refuse'
+   */
+  readonly evictingServer?: 'refuse' | 'warn';
+  /** Told what `evictingServer: 'warn'` lets through. @default console.warn */
+  readonly onWarning?: (message: string) => void;
 }
 
 const SHARED_DIALECTS = ['redis', 'postgres', 'mysql', 'mongo', 'valkey', 'etcd'];
@@ -27,7 +52,15 @@ export class KeyvConnection {
   readonly keyv: Keyv;
   readonly name: string;
   readonly shared: boolean;
+  /** Per call, in ms (`Infinity`: none). */
+  readonly callTimeoutMs: number;
   private readonly ownsConnection: boolean;
+  private readonly redis: ReturnType<typeof redisAdapterOf>;
+  private readonly evictingServer: 'refuse' | 'warn';
+  private readonly onWarning: (message: string) => void;
+  /** The first connection and its checks, while under way (cleared when it fails, so a later call tries again). */
+  private opening: Promise<void> | undefined;
+  private opened = false;
   private disposed = false;
 
   constructor(options: KeyvStoreOptions, fallbackName: string) {
@@ -52,34 +85,80 @@ export class KeyvConnection {
     this.keyv = keyv;
     this.shared = options.shared ?? (dialect !== undefined && SHARED_DIALECTS.includes(dialect));
     this.ownsConnection = options.ownsConnection ?? false;
+    this.callTimeoutMs = checkedCallTimeout(options.callTimeoutMs, this.name);
+    if (options.evictingServer !== undefined && !['refuse', 'warn'].includes(options.evictingServer))
+      throw new FoldError(
+        'SETTINGS.INVALID',
+        `${this.name} store: evictingServer must be 'refuse' or 'warn', got ${String(options.evictingServer)}`,
+      );
+    this.evictingServer = options.evictingServer ?? 'refuse';
+    this.onWarning = options.onWarning ?? ((message) => console.warn(message));
+    // Configuration is checked here, before anything connects: a mistake fails at open, not mid-session.
+    this.redis = redisAdapterOf(keyv.store);
+    if (this.redis !== undefined) checkRedisConfiguration(this.redis, this.name);
   }
 
   /** Read a value; `undefined` only when the key is truly absent. */
   async read(key: string, action: string): Promise<unknown> {
-    try {
-      return await this.keyv.get(key);
-    } catch (error) {
-      throw this.failure('STORE.READ_FAILED', action, key, error);
-    }
+    return this.call('STORE.READ_FAILED', action, key, () => this.keyv.get(key));
   }
 
   async has(key: string, action: string): Promise<boolean> {
-    try {
-      return await this.keyv.has(key);
-    } catch (error) {
-      throw this.failure('STORE.READ_FAILED', action, key, error);
-    }
+    return this.call('STORE.READ_FAILED', action, key, () => this.keyv.has(key));
   }
 
   async write(key: string, value: unknown, action: string): Promise<void> {
-    let written: boolean;
-    try {
-      written = await this.keyv.set(key, value);
-    } catch (error) {
-      throw this.failure('STORE.WRITE_FAILED', action, key, error);
-    }
+    const written = await this.call('STORE.WRITE_FAILED', action, key, () => this.keyv.set(key, value));
     if (!written)
       throw this.failure('STORE.WRITE_FAILED', action, key, new Error('the adapter reported the write as failed'));
+  }
+
+  async remove(key: string, action: string): Promise<void> {
+    await this.call('STORE.WRITE_FAILED', action, key, () => this.keyv.delete(key));
+  }
+
+  /** One backend call, after the first connection, within the call deadline; any failure named. */
+  private async call<T>(
+    code: 'STORE.READ_FAILED' | 'STORE.WRITE_FAILED',
+    action: string,
+    key: string,
+    work: () => Promise<T>,
+  ): Promise<T> {
+    await this.open(code);
+    try {
+      return await withinDeadline(this.callTimeoutMs, work);
+    } catch (error) {
+      throw this.failure(code, action, key, error);
+    }
+  }
+
+  /**
+   * Connect and check the server once, before the first call. Every call waits for it, so
+   * calls made while the client is still connecting are not refused as offline.
+   */
+  private async open(code: 'STORE.READ_FAILED' | 'STORE.WRITE_FAILED'): Promise<void> {
+    const redis = this.redis;
+    if (this.opened || redis === undefined) return;
+    this.opening ??= (async () => {
+      try {
+        this.admit(await withinDeadline(this.callTimeoutMs, () => connectRedis(redis)));
+      } catch (error) {
+        this.opening = undefined;
+        throw error;
+      }
+    })();
+    try {
+      await this.opening;
+    } catch (error) {
+      throw this.failure(code, 'connect to', serverAddress(this.keyv), error);
+    }
+  }
+
+  private admit(facts: RedisServerFacts): void {
+    const risk = evictionRisk(this.name, facts);
+    if (risk !== undefined && this.evictingServer === 'refuse') throw evictionRefusal(risk, facts);
+    if (risk !== undefined) this.onWarning(risk);
+    this.opened = true;
   }
 
   /** Every [key, value] of the namespace. Keys are as the adapter reports them (for messages). */
@@ -94,15 +173,22 @@ export class KeyvConnection {
       emitted ??= { error };
     };
     emitter?.on('error', onError);
+    await this.open('STORE.READ_FAILED');
+    const pages = iterator();
     try {
-      for await (const [key, value] of iterator()) {
-        if (emitted !== undefined) break;
+      for (;;) {
+        // Each step of the walk has the deadline of one call.
+        const step = await withinDeadline(this.callTimeoutMs, () => pages.next());
+        if (step.done === true || emitted !== undefined) break;
+        const [key, value] = step.value;
         yield [String(key), value];
       }
     } catch (error) {
       throw this.failure('STORE.READ_FAILED', action, '(namespace)', error);
     } finally {
       emitter?.off('error', onError);
+      // A walk left early (or timed out) releases the adapter's cursor; a hung one is not waited for.
+      void pages.return(undefined).catch(() => undefined);
     }
     if (emitted !== undefined) throw this.failure('STORE.READ_FAILED', action, '(namespace)', emitted.error);
   }
@@ -110,7 +196,18 @@ export class KeyvConnection {
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
-    if (this.ownsConnection) await this.keyv.disconnect();
+    if (!this.ownsConnection) return;
+    try {
+      await withinDeadline(this.callTimeoutMs, () => this.keyv.disconnect());
+    } catch (error) {
+      if (!(error instanceof DeadlinePassed)) throw error;
+      // A polite close waits for answers a server that stopped answering never sends.
+      try {
+        this.redis?.client.destroy?.();
+      } catch {
+        // Already closed: nothing is left open.
+      }
+    }
   }
 
   failure(code: 'STORE.READ_FAILED' | 'STORE.WRITE_FAILED', action: string, key: string, error: unknown): FoldError {
@@ -118,8 +215,21 @@ export class KeyvConnection {
     const reason = error instanceof Error ? error.message : String(error);
     return new FoldError(code, `${this.name} store failed to ${action} ${key} (${reason})`, {
       cause: error,
-      details: { key, reason },
+      details: { key, reason, ...(error instanceof DeadlinePassed ? { timeoutMs: error.timeoutMs } : {}) },
     });
+  }
+}
+
+/** Where the backend is, for messages: the adapter's URL without its password. */
+function serverAddress(keyv: Keyv): string {
+  const url = (keyv.store as { opts?: { url?: unknown } } | undefined)?.opts?.url;
+  if (typeof url !== 'string') return 'the server';
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== '') parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'the server';
   }
 }
 

@@ -14,6 +14,12 @@ export interface SqliteStoreOptions {
   readonly namespace?: string;
   /** How long a write waits for another process's lock before failing, in ms. @default 10000 */
   readonly busyTimeoutMs?: number;
+  /**
+   * `'wal'` switches the file to WAL as it opens (what a runtime wants: readers never block
+   * the writer); `'keep'` leaves its journal mode as it is, for tools that must not change a
+   * file they only maintain. @default 'wal'
+   */
+  readonly journalMode?: 'wal' | 'keep';
 }
 
 /**
@@ -40,7 +46,7 @@ export function createSqliteKeyv(options: SqliteStoreOptions): Keyv {
     iterationLimit: 200,
   });
   // WAL lets one process read while another writes; failures surface on the first real query.
-  void adapter.query('PRAGMA journal_mode=WAL').catch(() => undefined);
+  if (options.journalMode !== 'keep') void adapter.query('PRAGMA journal_mode=WAL').catch(() => undefined);
   return new Keyv({ store: adapter, namespace, throwOnErrors: true });
 }
 

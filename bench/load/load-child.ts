@@ -22,7 +22,12 @@ if (
   console.error('usage: load-child.ts <redisUrl> <namespace> <sessionPrefix> <first> <count> <folds>');
   process.exit(2);
 }
-const keyv = new Keyv({ store: new KeyvRedis(url), namespace, throwOnErrors: true, useKeyPrefix: false });
+const keyv = new Keyv({
+  store: new KeyvRedis(url, { throwOnErrors: true }),
+  namespace,
+  throwOnErrors: true,
+  useKeyPrefix: false,
+});
 const store = new KeyvFoldStore({ keyv, ownsConnection: true });
 const timings = emptyTimings();
 const first = Number(firstText);

@@ -38,7 +38,12 @@ export const BENCH_BACKENDS: readonly BenchBackend[] = [
       if (!url) return 'PI_FOLD_TEST_REDIS_URL not set';
       const { default: KeyvRedis } = await import('@keyv/redis');
       return new KeyvFoldStore({
-        keyv: new Keyv({ store: new KeyvRedis(url), namespace: namespace(), throwOnErrors: true, useKeyPrefix: false }),
+        keyv: new Keyv({
+          store: new KeyvRedis(url, { throwOnErrors: true }),
+          namespace: namespace(),
+          throwOnErrors: true,
+          useKeyPrefix: false,
+        }),
         ownsConnection: true,
       });
     },

@@ -8,6 +8,7 @@ import type { StoreAuditReport } from '../../adapters/storage-shared/store-audit
 import type { FoldStore } from '../../ports/fold-store.port.ts';
 import type { CommandOutput } from './command-table.ts';
 import {
+  failFastRedisAdapter,
   noStoreError,
   openReadOnlyPostgresKeyv,
   openReadOnlyRedisKeyv,
@@ -39,6 +40,12 @@ export interface OpenedStoreTarget {
   readonly store: FoldStore;
   /** Re-hash everything the store holds (reads only). */
   audit(): Promise<StoreAuditReport>;
+  /**
+   * What the server warned of as it was opened: a Redis whose `maxmemory-policy` may evict
+   * keys. The maintenance commands still run there (verify is how evicted keys are found);
+   * the runtime refuses such a server.
+   */
+  readonly warnings: readonly string[];
 }
 
 /**
@@ -55,7 +62,18 @@ export async function openStoreTarget(
   const namespace = options.namespace ?? 'pi-fold';
   const probe = await openKeyvTarget(target, namespace, options.table, 'read-only');
   if (probe.kind === 'fs') return fsTarget(probe.root);
-  const readOnly = new KeyvFoldStore({ keyv: probe.keyv, name: probe.kind, ownsConnection: true });
+  const warnings: string[] = [];
+  const storeOf = (keyv: Keyv, kind: KeyvKind) =>
+    new KeyvFoldStore({
+      keyv,
+      name: kind,
+      ownsConnection: true,
+      evictingServer: 'warn',
+      onWarning: (message) => {
+        if (!warnings.includes(message)) warnings.push(message);
+      },
+    });
+  const readOnly = storeOf(probe.keyv, probe.kind);
   try {
     if (!(await holdsAnyValue(readOnly)))
       throw noStoreError(probe.kind === 'sqlite' ? target : redactUri(target), `nothing under namespace ${namespace}`);
@@ -63,19 +81,16 @@ export async function openStoreTarget(
     await readOnly.dispose();
     throw error;
   }
-  if (access === 'read-only') return keyvTarget(probe.kind, readOnly);
+  if (access === 'read-only') return keyvTarget(probe.kind, readOnly, warnings);
   await readOnly.dispose();
   const writable = await openKeyvTarget(target, namespace, options.table, 'read-write');
   if (writable.kind === 'fs') return fsTarget(writable.root);
-  return keyvTarget(
-    writable.kind,
-    new KeyvFoldStore({ keyv: writable.keyv, name: writable.kind, ownsConnection: true }),
-  );
+  return keyvTarget(writable.kind, storeOf(writable.keyv, writable.kind), warnings);
 }
 
-type KeyvTarget =
-  | { readonly kind: 'fs'; readonly root: string }
-  | { readonly kind: 'sqlite' | 'redis' | 'postgres'; readonly keyv: Keyv };
+type KeyvKind = 'sqlite' | 'redis' | 'postgres';
+
+type KeyvTarget = { readonly kind: 'fs'; readonly root: string } | { readonly kind: KeyvKind; readonly keyv: Keyv };
 
 async function openKeyvTarget(
   target: string,
@@ -85,10 +100,14 @@ async function openKeyvTarget(
 ): Promise<KeyvTarget> {
   if (/^rediss?:\/\//.test(target)) {
     if (access === 'read-only') return { kind: 'redis', keyv: await openReadOnlyRedisKeyv(target, namespace) };
-    const { default: KeyvRedis } = await import('@keyv/redis');
     return {
       kind: 'redis',
-      keyv: new Keyv({ store: new KeyvRedis(target), namespace, throwOnErrors: true, useKeyPrefix: false }),
+      keyv: new Keyv({
+        store: await failFastRedisAdapter(target),
+        namespace,
+        throwOnErrors: true,
+        useKeyPrefix: false,
+      }),
     };
   }
   if (/^postgres(ql)?:\/\//.test(target)) {
@@ -114,17 +133,18 @@ async function openKeyvTarget(
   if (info.isFile() && (await isSqliteFile(target))) {
     if (access === 'read-only') return { kind: 'sqlite', keyv: await openReadOnlySqliteKeyv(target, namespace) };
     const { createSqliteKeyv } = await import('../../adapters/storage-sqlite/create-sqlite-store.ts');
-    return { kind: 'sqlite', keyv: createSqliteKeyv({ path: target, namespace }) };
+    // The file is the user's: maintenance leaves its journal mode as it found it.
+    return { kind: 'sqlite', keyv: createSqliteKeyv({ path: target, namespace, journalMode: 'keep' }) };
   }
   throw new Error(`${target} is neither a store directory, a SQLite file, nor a redis:// or postgres:// URL`);
 }
 
 function fsTarget(root: string): OpenedStoreTarget {
-  return { kind: 'fs', store: new FsFoldStore({ root }), audit: () => auditFsStore(root) };
+  return { kind: 'fs', store: new FsFoldStore({ root }), audit: () => auditFsStore(root), warnings: [] };
 }
 
-function keyvTarget(kind: 'sqlite' | 'redis' | 'postgres', store: KeyvFoldStore): OpenedStoreTarget {
-  return { kind, store, audit: () => auditKeyvStore(store.connection) };
+function keyvTarget(kind: KeyvKind, store: KeyvFoldStore, warnings: readonly string[]): OpenedStoreTarget {
+  return { kind, store, audit: () => auditKeyvStore(store.connection), warnings };
 }
 
 async function holdsAnyValue(store: KeyvFoldStore): Promise<boolean> {
@@ -159,7 +179,9 @@ export async function openTargetOrExplain(
   output: Pick<CommandOutput, 'error'>,
 ): Promise<OpenedStoreTarget | undefined> {
   try {
-    return await openStoreTarget(target, storeTargetOptionsOf(options), access);
+    const opened = await openStoreTarget(target, storeTargetOptionsOf(options), access);
+    for (const warning of opened.warnings) output.error(`pi-fold ${command}: ${warning}`);
+    return opened;
   } catch (error) {
     output.error(`pi-fold ${command}: cannot open ${target}: ${(error as Error).message}`);
     return undefined;

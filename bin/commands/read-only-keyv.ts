@@ -165,10 +165,26 @@ export async function openReadOnlyPostgresKeyv(uri: string, namespace: string, t
   return keyvOver(new ReadOnlyTableAdapter('postgres', quoteIdentifier(table), run, close), namespace);
 }
 
+/**
+ * A `@keyv/redis` adapter that fails fast: a command to a server that is down fails at once
+ * instead of waiting in node-redis's offline queue, a connection is tried once, within
+ * `connectTimeout`, and a failed command throws instead of reading as a miss. A maintenance
+ * command then says the server cannot be reached rather than hanging.
+ */
+export async function failFastRedisAdapter(url: string) {
+  const { default: KeyvRedis } = await import('@keyv/redis');
+  return new KeyvRedis(
+    { url, disableOfflineQueue: true, socket: { connectTimeout: REDIS_CONNECT_TIMEOUT_MS, reconnectStrategy: false } },
+    { throwOnConnectError: true, throwOnErrors: true },
+  );
+}
+
+/** How long a maintenance command waits for a Redis server to accept its connection. */
+const REDIS_CONNECT_TIMEOUT_MS = 5_000;
+
 /** A Redis-backed Keyv whose adapter refuses every write (Redis connects without writing). */
 export async function openReadOnlyRedisKeyv(url: string, namespace: string): Promise<Keyv> {
-  const { default: KeyvRedis } = await import('@keyv/redis');
-  const adapter = new KeyvRedis(url);
+  const adapter = await failFastRedisAdapter(url);
   for (const method of ['set', 'setMany', 'delete', 'deleteMany', 'clear'] as const) {
     Object.defineProperty(adapter, method, { value: refuseWrite('redis') });
   }

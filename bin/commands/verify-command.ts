@@ -29,7 +29,7 @@ export const verifyCommand: CliCommand = {
         // Each object sound on its own is not enough: what each session needs must be there too.
         const graph = await auditSessionGraphs(opened.store);
         report.problems.push(...graph.problems);
-        report.notes.push(...graph.notes);
+        report.notes.push(...graph.notes, ...opened.warnings);
       } finally {
         await opened.store.dispose?.();
       }

@@ -65,7 +65,11 @@ async function waitForPort(port: number, up: boolean): Promise<void> {
   throw new Error(`port ${port} did not come ${up ? 'up' : 'down'}`);
 }
 
-export async function startPrivateRedis(directory: string): Promise<PrivateServer> {
+/** A private redis-server; `extraArguments` are passed on (e.g. `--maxmemory-policy allkeys-lru`). */
+export async function startPrivateRedis(
+  directory: string,
+  extraArguments: readonly string[] = [],
+): Promise<PrivateServer> {
   await mkdir(directory, { recursive: true });
   const port = await freePort();
   let child: ChildProcess | undefined;
@@ -85,6 +89,7 @@ export async function startPrivateRedis(directory: string): Promise<PrivateServe
         'yes',
         '--appendfsync',
         'always',
+        ...extraArguments,
       ],
       { stdio: 'ignore' },
     );

@@ -54,7 +54,12 @@ export function runNamespace(): string {
 
 /** A Keyv on the Redis server, as a user would build it to share a store. */
 export function redisKeyv(url: string, namespace: string): Keyv {
-  return new Keyv({ store: new KeyvRedis(url), namespace, throwOnErrors: true, useKeyPrefix: false });
+  return new Keyv({
+    store: new KeyvRedis(url, { throwOnErrors: true }),
+    namespace,
+    throwOnErrors: true,
+    useKeyPrefix: false,
+  });
 }
 
 /** A Keyv on PostgreSQL; keys reach ~420 chars (200-char ids), so the key column is widened. */
