@@ -6,8 +6,11 @@
 #   (b) a TypeScript consumer, strict default tsconfig, skipLibCheck off: `tsc --noEmit` passes,
 #       and a deliberate type error is caught (.ci/consumer/ts/);
 #   (c) `npx pi-fold --help`, `verify`, `gc --dry-run` and `view` on the store (a) made, with no Pi installed;
-#   (d) `pi install` of the tarball (npm source; Pi 0.x puts it in a scratch `npm -g` prefix,
-#       Pi 1.x in the Pi home's npm folder) and of the unpacked package directory into scratch Pi homes, then an offline `pi -p` (scripted provider) whose tools include pi_fold_context.
+#   (d) the stable install forms of docs/install.md, each into a scratch Pi home: `npm install
+#       --prefix <folder> <tarball>` then `pi install <folder>/node_modules/pi-fold`, and `pi install`
+#       of the unpacked tarball; then `pi -p` (scripted provider, no network) online, with
+#       `--offline` and with PI_OFFLINE=1: the extension must load each time (pi_fold_context
+#       answers, the session's pi-fold/ folder exists) and no start may run `npm install`.
 # Usage: .ci/consumer-checks.sh <label> <Pi's cli.js> <ai version>   (the `node` on PATH runs all)
 # Prints one summary line per check; exits non-zero when any check fails.
 set -uo pipefail
@@ -92,44 +95,68 @@ cli_without_pi() {
   echo "pi-fold $version: --help, verify, gc --dry-run and view ran on the store with no Pi installed; replay exits 3 naming what to install"
 }
 
-# pi_run <pi home> <cwd>: an offline `pi -p` with the scripted provider; it calls pi_fold_context status.
+# Every Pi start below runs with an `npm` first on PATH that logs its arguments, then runs the
+# real npm: a start that calls `npm install` is not a stable install (Pi 0.x does so at every
+# start for an `npm:<name>@file:<tgz>` source, and with offline mode on loads nothing instead).
+real_npm="$(command -v npm)"
+npm_shim="$work/npm-shim"
+mkdir -p "$npm_shim"
+printf '#!/usr/bin/env bash\nprintf "%%s\\n" "$*" >>"$PI_FOLD_NPM_LOG"\nexec %q "$@"\n' "$real_npm" >"$npm_shim/npm"
+chmod +x "$npm_shim/npm"
+
+# pi_run <pi home> <cwd> [pi option…]: `pi -p` with the scripted provider (no network); it calls
+# pi_fold_context status. The extension loaded when the tool answers and the session's pi-fold/
+# store folder exists; the start must not have run `npm install`.
 pi_run() {
-  local out
-  out="$(cd "$2" && PI_CODING_AGENT_DIR="$1" PI_FOLD_CONFIG_DIR="$1/pi-fold-config" node "$pi_cli" -p --provider scripted --model s1 -e "$checkout/tests/pi/support/scripted-provider-extension.ts" hello </dev/null 2>&1)"
-  grep -q 'pi-fold says: budget [0-9]* tokens' <<<"$out" || { echo "$out" | tail -n 20; echo "pi -p did not get an answer from pi_fold_context"; return 1; }
-  grep -m1 'pi-fold says' <<<"$out" | cut -c1-120
+  local home="$1" cwd="$2" out log="$work/npm-calls-$RANDOM.log"; shift 2
+  : >"$log"
+  out="$(cd "$cwd" && PATH="$npm_shim:$PATH" PI_FOLD_NPM_LOG="$log" PI_CODING_AGENT_DIR="$home" PI_FOLD_CONFIG_DIR="$home/pi-fold-config" node "$pi_cli" "$@" -p --provider scripted --model s1 -e "$checkout/tests/pi/support/scripted-provider-extension.ts" hello </dev/null 2>&1)"
+  grep -q 'pi-fold says: budget [0-9]* tokens' <<<"$out" || { echo "$out" | tail -n 20; echo "pi $* -p: the extension did not load (no answer from pi_fold_context)"; return 1; }
+  [[ -n "$(find "$home/sessions" -type d -name pi-fold 2>/dev/null)" ]] || { echo "pi $* -p: no pi-fold/ store folder under $home/sessions"; return 1; }
+  ! grep -q '^install' "$log" || { cat "$log"; echo "pi $* -p ran npm install at start"; return 1; }
+  echo "pi ${*:-(online)} -p: $(grep -m1 'pi-fold says' <<<"$out" | cut -c1-80)"
 }
 
-pi_install_tarball() {
-  local home="$work/pi-home-npm" cwd="$work/pi-cwd-npm"
+# pi_runs <pi home> <cwd>: a first start, then two starts in offline mode (the flag, then the
+# variable), each in a fresh session.
+pi_runs() {
+  local home="$1" cwd="$2"
+  pi_run "$home" "$cwd" || return 1
+  rm -rf "$home/sessions"
+  pi_run "$home" "$cwd" --offline || return 1
+  rm -rf "$home/sessions"
+  PI_OFFLINE=1 pi_run "$home" "$cwd" || return 1
+  echo "loaded online, with --offline and with PI_OFFLINE=1; no start ran npm install"
+}
+
+# The form docs/install.md gives first: npm installs the tarball into a folder of its own, and
+# Pi loads the package from there in place (a local source: no npm at any start).
+pi_install_npm_folder() {
+  local home="$work/pi-home-npm" cwd="$work/pi-cwd-npm" folder="$work/pi-fold-install"
   mkdir -p "$home" "$cwd"
-  # Pi's global npm installs go to `npm install -g`: keep them in a scratch prefix.
-  (cd "$cwd" && PI_CODING_AGENT_DIR="$home" npm_config_prefix="$work/npm-global" node "$pi_cli" install "npm:pi-fold@file:$tarball" </dev/null) || return 1
-  # Pi 0.x runs `npm install -g` (here: the scratch prefix); Pi 1.x installs into <Pi home>/npm.
-  local landed
-  for landed in "$work/npm-global/lib/node_modules/pi-fold" "$home/npm/node_modules/pi-fold" ""; do
-    [[ -n "$landed" && -f "$landed/dist/pi-extension/pi-fold.js" ]] && break
-  done
-  [[ -n "$landed" ]] || { echo "the package landed neither in the scratch npm prefix nor in the Pi home's npm folder"; return 1; }
-  echo "installed into ${landed#"$work"/}"
-  npm_config_prefix="$work/npm-global" pi_run "$home" "$cwd"
+  npm install --prefix "$folder" --no-audit --no-fund --loglevel=error "$tarball" || return 1
+  [[ -x "$folder/node_modules/.bin/pi-fold" ]] || { echo "npm installed no pi-fold command into the folder"; return 1; }
+  (cd "$cwd" && PI_CODING_AGENT_DIR="$home" node "$pi_cli" install "$folder/node_modules/pi-fold" </dev/null) || return 1
+  grep -q 'pi-fold-install/node_modules/pi-fold' "$home/settings.json" || { cat "$home/settings.json"; echo "settings.json does not name the folder"; return 1; }
+  pi_runs "$home" "$cwd"
 }
 
+# Without npm at all: the unpacked tarball (the extension is one self-contained file).
 pi_install_unpacked() {
   local home="$work/pi-home-dir" cwd="$work/pi-cwd-dir" unpacked="$work/unpacked"
   mkdir -p "$home" "$cwd" "$unpacked"
   tar xzf "$tarball" -C "$unpacked" || return 1
   [[ ! -e "$unpacked/package/node_modules" ]] || return 1
   (cd "$cwd" && PI_CODING_AGENT_DIR="$home" node "$pi_cli" install "$unpacked/package" </dev/null) || return 1
-  pi_run "$home" "$cwd"
+  pi_runs "$home" "$cwd"
 }
 
 check "install the tarball into a fresh project" install_tarball
 check "(a) plain node ESM: generateText tool loop folds, peek returns exact bytes" plain_node
 check "(b) TypeScript consumer, strict default tsconfig, skipLibCheck off" typescript_consumer
 check "(c) npx pi-fold --help, verify, gc --dry-run without Pi" cli_without_pi
-check "(d) pi install npm:pi-fold@file:<tarball>, then offline pi -p" pi_install_tarball
-check "(d) pi install <unpacked package dir>, then offline pi -p" pi_install_unpacked
+check "(d) npm install --prefix <folder> <tarball>; pi install <folder>/node_modules/pi-fold; pi -p, --offline, PI_OFFLINE=1" pi_install_npm_folder
+check "(d) pi install <unpacked package dir>; pi -p, --offline, PI_OFFLINE=1" pi_install_unpacked
 
 echo "== consumer[$label] summary ($(( $(date +%s) - started_all ))s):"
 for line in "${summary[@]}"; do echo "   $line"; done
