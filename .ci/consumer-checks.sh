@@ -5,9 +5,13 @@
 #       and peeks exact bytes back (.ci/consumer/plain-node.mjs); and require('pi-fold') from CommonJS;
 #   (b) a TypeScript consumer, strict default tsconfig, skipLibCheck off: `tsc --noEmit` passes,
 #       and a deliberate type error is caught (.ci/consumer/ts/);
+#   (b2) after (c) and (d), with this Pi line linked into the project: a strict consumer of pi-fold/pi (.ci/consumer/ts/pi-consumer.ts);
 #   (c) `npx pi-fold --help`, `verify`, `gc --dry-run` and `view` on the store (a) made, with no Pi installed;
-#   (d) `pi install` of the tarball (npm source; Pi 0.x puts it in a scratch `npm -g` prefix,
-#       Pi 1.x in the Pi home's npm folder) and of the unpacked package directory into scratch Pi homes, then an offline `pi -p` (scripted provider) whose tools include pi_fold_context.
+#   (d) the stable install forms of docs/install.md, each into a scratch Pi home: `npm install
+#       --prefix <folder> <tarball>` then `pi install <folder>/node_modules/pi-fold`, and `pi install`
+#       of the unpacked tarball; then `pi -p` (scripted provider, no network) online, with
+#       `--offline` and with PI_OFFLINE=1: the extension must load each time (pi_fold_context
+#       answers, the session's pi-fold/ folder exists) and no start may run `npm install`.
 # Usage: .ci/consumer-checks.sh <label> <Pi's cli.js> <ai version>   (the `node` on PATH runs all)
 # Prints one summary line per check; exits non-zero when any check fails.
 set -uo pipefail
@@ -87,49 +91,115 @@ cli_without_pi() {
   npx --no-install pi-fold gc "$store" --dry-run || return 1
   npx --no-install pi-fold view "$store" --out "$work/view.html" || return 1
   grep -q '<circle class="point' "$work/view.html" || { echo "pi-fold view wrote no request point"; return 1; }
+  node --input-type=module -e "import('pi-fold/pi').then(() => process.exit(1), (e) => { console.log(e.message); process.exit(e.code === 'HOST.PACKAGE_MISSING' && e.message.includes('typebox') ? 0 : 1); })" >"$work/pi-import.txt" \
+    || { cat "$work/pi-import.txt"; echo "import('pi-fold/pi') without Pi did not fail with HOST.PACKAGE_MISSING naming typebox"; return 1; }
   npx --no-install pi-fold replay "$store/none.jsonl" 2>"$work/replay.txt"; local status=$?
   [[ $status -eq 3 ]] && grep -q 'npm install' "$work/replay.txt" || { cat "$work/replay.txt"; echo "replay without Pi exited $status, not 3 with the install line"; return 1; }
-  echo "pi-fold $version: --help, verify, gc --dry-run and view ran on the store with no Pi installed; replay exits 3 naming what to install"
+  echo "pi-fold $version: --help, verify, gc --dry-run and view ran on the store with no Pi installed; replay exits 3 naming what to install; import('pi-fold/pi') is refused naming typebox"
 }
 
-# pi_run <pi home> <cwd>: an offline `pi -p` with the scripted provider; it calls pi_fold_context status.
+# Every Pi start below runs with an `npm` first on PATH that logs its arguments, then runs the
+# real npm: a start that calls `npm install` is not a stable install (Pi 0.x does so at every
+# start for an `npm:<name>@file:<tgz>` source, and with offline mode on loads nothing instead).
+real_npm="$(command -v npm)"
+npm_shim="$work/npm-shim"
+mkdir -p "$npm_shim"
+printf '#!/usr/bin/env bash\nprintf "%%s\\n" "$*" >>"$PI_FOLD_NPM_LOG"\nexec %q "$@"\n' "$real_npm" >"$npm_shim/npm"
+chmod +x "$npm_shim/npm"
+
+# pi_run <pi home> <cwd> [pi option…]: `pi -p` with the scripted provider (no network); it calls
+# pi_fold_context status. The extension loaded when the tool answers and the session's pi-fold/
+# store folder exists; the start must not have run `npm install`.
 pi_run() {
-  local out
-  out="$(cd "$2" && PI_CODING_AGENT_DIR="$1" PI_FOLD_CONFIG_DIR="$1/pi-fold-config" node "$pi_cli" -p --provider scripted --model s1 -e "$checkout/tests/pi/support/scripted-provider-extension.ts" hello </dev/null 2>&1)"
-  grep -q 'pi-fold says: budget [0-9]* tokens' <<<"$out" || { echo "$out" | tail -n 20; echo "pi -p did not get an answer from pi_fold_context"; return 1; }
-  grep -m1 'pi-fold says' <<<"$out" | cut -c1-120
+  local home="$1" cwd="$2" out log="$work/npm-calls-$RANDOM.log"; shift 2
+  : >"$log"
+  out="$(cd "$cwd" && PATH="$npm_shim:$PATH" PI_FOLD_NPM_LOG="$log" PI_CODING_AGENT_DIR="$home" PI_FOLD_CONFIG_DIR="$home/pi-fold-config" node "$pi_cli" "$@" -p --provider scripted --model s1 -e "$checkout/tests/pi/support/scripted-provider-extension.ts" hello </dev/null 2>&1)"
+  grep -q 'pi-fold says: budget [0-9]* tokens' <<<"$out" || { echo "$out" | tail -n 20; echo "pi $* -p: the extension did not load (no answer from pi_fold_context)"; return 1; }
+  [[ -n "$(find "$home/sessions" -type d -name pi-fold 2>/dev/null)" ]] || { echo "pi $* -p: no pi-fold/ store folder under $home/sessions"; return 1; }
+  ! grep -q '^install' "$log" || { cat "$log"; echo "pi $* -p ran npm install at start"; return 1; }
+  echo "pi ${*:-(online)} -p: $(grep -m1 'pi-fold says' <<<"$out" | cut -c1-80)"
 }
 
-pi_install_tarball() {
-  local home="$work/pi-home-npm" cwd="$work/pi-cwd-npm"
+# pi_runs <pi home> <cwd>: a first start, then two starts in offline mode (the flag, then the
+# variable), each in a fresh session.
+pi_runs() {
+  local home="$1" cwd="$2"
+  pi_run "$home" "$cwd" || return 1
+  rm -rf "$home/sessions"
+  pi_run "$home" "$cwd" --offline || return 1
+  rm -rf "$home/sessions"
+  PI_OFFLINE=1 pi_run "$home" "$cwd" || return 1
+  echo "loaded online, with --offline and with PI_OFFLINE=1; no start ran npm install"
+}
+
+# The form docs/install.md gives first: npm installs the tarball into a folder of its own, and
+# Pi loads the package from there in place (a local source: no npm at any start).
+pi_install_npm_folder() {
+  local home="$work/pi-home-npm" cwd="$work/pi-cwd-npm" folder="$work/pi-fold-install"
   mkdir -p "$home" "$cwd"
-  # Pi's global npm installs go to `npm install -g`: keep them in a scratch prefix.
-  (cd "$cwd" && PI_CODING_AGENT_DIR="$home" npm_config_prefix="$work/npm-global" node "$pi_cli" install "npm:pi-fold@file:$tarball" </dev/null) || return 1
-  # Pi 0.x runs `npm install -g` (here: the scratch prefix); Pi 1.x installs into <Pi home>/npm.
-  local landed
-  for landed in "$work/npm-global/lib/node_modules/pi-fold" "$home/npm/node_modules/pi-fold" ""; do
-    [[ -n "$landed" && -f "$landed/dist/pi-extension/pi-fold.js" ]] && break
-  done
-  [[ -n "$landed" ]] || { echo "the package landed neither in the scratch npm prefix nor in the Pi home's npm folder"; return 1; }
-  echo "installed into ${landed#"$work"/}"
-  npm_config_prefix="$work/npm-global" pi_run "$home" "$cwd"
+  npm install --prefix "$folder" --no-audit --no-fund --loglevel=error "$tarball" || return 1
+  [[ -x "$folder/node_modules/.bin/pi-fold" ]] || { echo "npm installed no pi-fold command into the folder"; return 1; }
+  (cd "$cwd" && PI_CODING_AGENT_DIR="$home" node "$pi_cli" install "$folder/node_modules/pi-fold" </dev/null) || return 1
+  grep -q 'pi-fold-install/node_modules/pi-fold' "$home/settings.json" || { cat "$home/settings.json"; echo "settings.json does not name the folder"; return 1; }
+  pi_runs "$home" "$cwd"
 }
 
+# Without npm at all: the unpacked tarball (the extension is one self-contained file).
 pi_install_unpacked() {
   local home="$work/pi-home-dir" cwd="$work/pi-cwd-dir" unpacked="$work/unpacked"
   mkdir -p "$home" "$cwd" "$unpacked"
   tar xzf "$tarball" -C "$unpacked" || return 1
   [[ ! -e "$unpacked/package/node_modules" ]] || return 1
   (cd "$cwd" && PI_CODING_AGENT_DIR="$home" node "$pi_cli" install "$unpacked/package" </dev/null) || return 1
-  pi_run "$home" "$cwd"
+  pi_runs "$home" "$cwd"
 }
 
+# The Pi line pi_cli belongs to, linked into the project as an npm install would place it (its
+# four packages and typebox): then a strict consumer of pi-fold/pi must type-check against it.
+typescript_pi_consumer() {
+  local package_dir out ours scope host_modules name
+  package_dir="$(dirname "$pi_cli")"
+  until [[ -f "$package_dir/package.json" && "$(basename "$package_dir")" == pi-coding-agent ]]; do package_dir="$(dirname "$package_dir")"; [[ "$package_dir" != / ]] || return 1; done
+  scope="$(basename "$(dirname "$package_dir")")"; host_modules="$(dirname "$(dirname "$package_dir")")"
+  mkdir -p "$project/node_modules/$scope"
+  for name in pi-agent-core pi-ai pi-coding-agent pi-tui; do ln -sfn "$host_modules/$scope/$name" "$project/node_modules/$scope/$name" || return 1; done
+  [[ -e "$project/node_modules/typebox" ]] || ln -sfn "$host_modules/typebox" "$project/node_modules/typebox" || return 1
+  cd "$project/ts" || return 1
+  # Pi's own .d.ts files are not all clean under this tsconfig; only errors in this project's
+  # file or in pi-fold's declarations count.
+  out="$(node "$project/node_modules/typescript/bin/tsc" --noEmit -p tsconfig.pi.json 2>&1)"
+  ours="$(grep -E 'error TS' <<<"$out" | grep -E '^(pi-consumer\.ts|\.\./node_modules/pi-fold/)' || true)"
+  [[ -z "$ours" ]] || { echo "$ours"; echo "errors in pi-consumer.ts or pi-fold's declarations against $scope"; return 1; }
+  echo "pi-consumer.ts type-checks against $scope/pi-coding-agent $(node -p "require('$package_dir/package.json').version") (skipLibCheck off); $(grep -c 'error TS' <<<"$out") error(s) inside Pi's own .d.ts"
+}
+
+# docs/install.md states the tarball's packed size, unpacked size and file count; each must be
+# within 10% of this tarball's.
+documented_figures() {
+  node --input-type=module - "$checkout/docs/install.md" "$tarball" <<'NODE' || return 1
+import { readFileSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+const [docs, tarball] = process.argv.slice(2);
+const match = /Measured for [^:]*:\s+([\d.]+) kB packed,\s+([\d.]+) MB unpacked, (\d+) files/.exec(readFileSync(docs, 'utf8'));
+if (!match) { console.log('docs/install.md states no "… kB packed, … MB unpacked, … files" figures'); process.exit(1); }
+const listing = execFileSync('tar', ['tvzf', tarball], { encoding: 'utf8', maxBuffer: 1 << 26 }).split('\n').filter((line) => line.startsWith('-'));
+const actual = { packed: statSync(tarball).size / 1000, unpacked: listing.reduce((sum, line) => sum + Number(line.split(/\s+/)[2]), 0) / 1e6, files: listing.length };
+const documented = { packed: Number(match[1]), unpacked: Number(match[2]), files: Number(match[3]) };
+const drift = Object.keys(actual).filter((key) => Math.abs(actual[key] - documented[key]) > 0.1 * documented[key]);
+const text = (figures) => `${figures.packed.toFixed(0)} kB packed, ${figures.unpacked.toFixed(2)} MB unpacked, ${figures.files} files`;
+if (drift.length > 0) { console.log(`docs/install.md says ${text(documented)}; the tarball has ${text(actual)} (${drift.join(', ')} off by more than 10%)`); process.exit(1); }
+console.log(`the tarball (${text(actual)}) is within 10% of docs/install.md (${text(documented)})`);
+NODE
+}
+
+check "(e) tarball size and file count match docs/install.md within 10%" documented_figures
 check "install the tarball into a fresh project" install_tarball
 check "(a) plain node ESM: generateText tool loop folds, peek returns exact bytes" plain_node
 check "(b) TypeScript consumer, strict default tsconfig, skipLibCheck off" typescript_consumer
 check "(c) npx pi-fold --help, verify, gc --dry-run without Pi" cli_without_pi
-check "(d) pi install npm:pi-fold@file:<tarball>, then offline pi -p" pi_install_tarball
-check "(d) pi install <unpacked package dir>, then offline pi -p" pi_install_unpacked
+check "(d) npm install --prefix <folder> <tarball>; pi install <folder>/node_modules/pi-fold; pi -p, --offline, PI_OFFLINE=1" pi_install_npm_folder
+check "(d) pi install <unpacked package dir>; pi -p, --offline, PI_OFFLINE=1" pi_install_unpacked
+check "(b2) TypeScript consumer of pi-fold/pi against this Pi line, skipLibCheck off" typescript_pi_consumer
 
 echo "== consumer[$label] summary ($(( $(date +%s) - started_all ))s):"
 for line in "${summary[@]}"; do echo "   $line"; done

@@ -2,6 +2,7 @@
  * `npm run build` (and `prepack`): what the published package runs, under dist/.
  *   1. tsc (tsconfig.build.json): ESM JavaScript, .d.ts and source maps for
  *      every product folder; relative `.ts` imports become `.js` (rewriteRelativeImportExtensions).
+ *   1b. the .d.ts files' Pi imports retargeted at either Pi scope (scripts/pi-host-types.ts).
  *   2. esbuild: the Pi extension as one file, dist/pi-extension/pi-fold.js (the package's
  *      `pi.extensions` entry), with every dependency inside (tsyringe, reflect-metadata, keyv),
  *      because Pi loads a local package directory as it is, without installing its dependencies. Pi's own packages and typebox stay
@@ -13,6 +14,7 @@ import { chmodSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundlePiExtension } from './bundle-pi-extension.ts';
+import { retargetPiTypeImports } from './pi-host-types.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
@@ -31,6 +33,7 @@ if (process.argv.includes('--pi-only')) {
 } else {
   rmSync(dist, { recursive: true, force: true });
   compileWithTsc();
+  retargetPiTypeImports(dist);
   await bundlePiExtension();
   chmodSync(join(dist, 'bin/pi-fold.js'), 0o755);
   console.log(`built dist/ in ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -26,7 +26,7 @@ export const PI_BUNDLE_EXTERNALS = [
   '@opentelemetry/api',
 ];
 
-/** Write dist/pi-extension/pi-fold.js (and its map) from adapters/pi/index.ts. */
+/** Write dist/pi-extension/pi-fold.js from adapters/pi/index.ts. */
 export async function bundlePiExtension(): Promise<void> {
   await build({
     entryPoints: [join(root, 'adapters/pi/index.ts')],
@@ -35,9 +35,8 @@ export async function bundlePiExtension(): Promise<void> {
     platform: 'node',
     format: 'esm',
     target: 'node20.6',
-    sourcemap: true,
-    // The sources are not shipped; the map still turns stack traces into source paths and lines.
-    sourcesContent: false,
+    // No source map: the TypeScript sources are not shipped, so a map would point at nothing.
+    sourcemap: false,
     external: PI_BUNDLE_EXTERNALS,
     // tsyringe's decorators need the legacy (experimental) decorator transform, as in tsc.
     tsconfig: join(root, 'tsconfig.json'),

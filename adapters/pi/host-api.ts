@@ -1,9 +1,10 @@
 import type { AssistantMessage } from '@mariozechner/pi-ai';
 import type { SessionBeforeCompactEvent } from '@mariozechner/pi-coding-agent';
 import type { matchesKey, truncateToWidth } from '@mariozechner/pi-tui';
-import { type TUnsafe, Type } from 'typebox';
+import type { TUnsafe } from 'typebox';
 import { FoldError } from '../../core/fold-error.ts';
 import type { SystemMessageReplay } from './system-messages.ts';
+import { Type } from './typebox-host.ts';
 
 /**
  * Everything pi-fold needs from Pi beyond the `ExtensionAPI` it is handed, in one place, so
