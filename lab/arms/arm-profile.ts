@@ -2,6 +2,7 @@ import { FoldError } from '../../core/fold-error.ts';
 import { DEFAULT_THRESHOLDS, type SchedulingMode, type Thresholds } from '../../core/settings.ts';
 import type { LabRunSettings } from '../report/lab-records.ts';
 import { ARMS, type ArmName, isKnownArm, KNOWN_ARMS } from './arms.ts';
+import type { LandingStrategy } from './landing.ts';
 
 /** pi-fold's setup in a fold arm: the settings it must run with (checked against the runtime after the run). */
 export interface FoldArmSetup {
@@ -10,6 +11,8 @@ export interface FoldArmSetup {
   readonly scheduling?: SchedulingMode;
   /** Thresholds, set whole; absent: the package defaults. */
   readonly thresholds?: Thresholds;
+  /** The landing to force (`landing.ts`); absent: the runtime's choice for the host. */
+  readonly landing?: LandingStrategy;
 }
 
 /** How one arm sets Pi up: the model's window, the provider cap, compaction and extensions. */

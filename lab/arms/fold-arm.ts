@@ -12,6 +12,7 @@ import type { Projection } from '../../ports/projection-sink.port.ts';
 import type { ArmName, FoldArmSettings } from '../report/lab-records.ts';
 import type { FoldArmSetup } from './arm-profile.ts';
 import type { HookTimer } from './hook-timer.ts';
+import { LAB_PI_VERSION, type LandingStrategy, landingSettings } from './landing.ts';
 
 /** The stores a fold arm's runtime writes (in memory: the byte audit reads them after the run). */
 export type ArmStores = { readonly foldStore: MemoryFoldStore; readonly evidenceStore: MemoryEvidenceStore };
@@ -38,6 +39,7 @@ export function foldFactory(
         providerInputBudget: fold.providerInputBudget,
         ...(fold.scheduling === undefined ? {} : { scheduling: fold.scheduling }),
         ...(fold.thresholds === undefined ? {} : { thresholds: fold.thresholds }),
+        ...landingSettings(fold.landing),
       },
       projectionSink: { specificationVersion: 'v1', accept: onProjection },
       costModel: createCharsCostModel({ priceList }),
@@ -61,13 +63,19 @@ export function foldSettingsFile(scratch: string, fold: FoldArmSetup): string {
 export function checkedFoldSettings(
   arm: ArmName,
   asked: FoldArmSetup & { readonly priceList?: string },
-  running: { readonly scheduling: string; readonly thresholds: Thresholds; readonly priceList?: string },
+  running: {
+    readonly scheduling: string;
+    readonly thresholds: Thresholds;
+    readonly priceList?: string;
+    readonly landing?: LandingStrategy;
+  },
 ): FoldArmSettings {
   const { maxTarget, minTarget, consolidateAfter, minFoldChars } = running.thresholds;
   const effective: FoldArmSettings = {
     scheduling: running.scheduling,
     thresholds: { maxTarget, minTarget, consolidateAfter, minFoldChars },
     ...(running.priceList === undefined ? {} : { priceList: running.priceList }),
+    ...(running.landing === undefined ? {} : { landing: running.landing, pi: LAB_PI_VERSION }),
   };
   const thresholdsDiffer =
     asked.thresholds !== undefined &&
@@ -76,10 +84,11 @@ export function checkedFoldSettings(
     );
   const schedulingDiffers = asked.scheduling !== undefined && asked.scheduling !== running.scheduling;
   const pricesDiffer = asked.priceList !== undefined && asked.priceList !== running.priceList;
-  if (thresholdsDiffer || schedulingDiffers || pricesDiffer) {
+  const landingDiffers = asked.landing !== undefined && asked.landing !== running.landing;
+  if (thresholdsDiffer || schedulingDiffers || pricesDiffer || landingDiffers) {
     throw new FoldError(
       'SETTINGS.INVALID',
-      `arm ${arm}: its settings did not reach the runtime: asked ${JSON.stringify({ scheduling: asked.scheduling, thresholds: asked.thresholds, priceList: asked.priceList })}, the runtime ran with ${JSON.stringify(effective)}`,
+      `arm ${arm}: its settings did not reach the runtime: asked ${JSON.stringify({ scheduling: asked.scheduling, thresholds: asked.thresholds, priceList: asked.priceList, landing: asked.landing })}, the runtime ran with ${JSON.stringify(effective)}`,
       { details: { arm } },
     );
   }

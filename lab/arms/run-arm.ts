@@ -59,6 +59,7 @@ import { type ArmProfile, armProfile, wholeThresholds } from './arm-profile.ts';
 import { ArmTally } from './arm-tally.ts';
 import { auditBytes, sessionOriginals } from './byte-audit.ts';
 import { type ArmStores, checkedFoldSettings, foldFactory, foldSettingsFile } from './fold-arm.ts';
+import { type LandingStrategy, landingFromEnvironment, landingUsed } from './landing.ts';
 import { labClockSeconds, withLabDeterminism } from './seeded-ids.ts';
 import { SessionActivity, settleSession } from './settle-session.ts';
 
@@ -95,6 +96,8 @@ export interface RunArmInput {
   readonly coldAgentRequests?: ReadonlySet<number>;
   /** Provider tokens per lab token (`SimulatedProviderOptions.tokenScale`). @default 1 */
   readonly tokenScale?: number;
+  /** The landing every fold arm is forced to (`landing.ts`). @default PI_FOLD_LAB_LANDING, else the runtime's choice */
+  readonly landing?: LandingStrategy;
 }
 
 /** The name of the tool whose results count as file reads (Pi's). */
@@ -112,7 +115,10 @@ export function runArm(input: RunArmInput): Promise<ArmResult> {
 }
 
 async function runArmSession(input: RunArmInput): Promise<ArmResult> {
-  const profile = armProfile(input.arm, input.settings, wholeThresholds(input.foldThresholds));
+  const profile = withLanding(
+    armProfile(input.arm, input.settings, wholeThresholds(input.foldThresholds)),
+    input.landing ?? landingFromEnvironment(),
+  );
   const priceList = PRICE_LISTS[input.settings.priceList];
   if (priceList === undefined) {
     throw new FoldError(
@@ -151,6 +157,13 @@ async function runArmSession(input: RunArmInput): Promise<ArmResult> {
     session?.dispose();
     rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/** The profile with its fold setup forced to a landing, when one is asked. */
+function withLanding(profile: ArmProfile, landing: LandingStrategy | undefined): ArmProfile {
+  return profile.fold === undefined || landing === undefined
+    ? profile
+    : { ...profile, fold: { ...profile.fold, landing } };
 }
 
 function armProvider(
@@ -316,6 +329,7 @@ async function armResult({
           {
             ...folding.runtime.view.settings,
             priceList: folding.composed.ports.costModel.priceList.name,
+            landing: landingUsed(),
           },
         );
   const bytes = await auditBytes({
@@ -362,7 +376,11 @@ function labSessionManager(cwd: string, arm: ArmName, sessionDirectory?: string)
 /** Why the turn ended without the model's own final answer, if it did. */
 function turnFailure(session: AgentSession, errors: readonly string[]): string | undefined {
   if (errors.length > 0) return `extension error: ${errors.join('; ')}`;
-  const last = [...session.agent.state.messages].reverse().find((message) => message.role === 'assistant');
+  // Read from the end without copying: the list is the whole session, and this runs every turn.
+  const messages = session.agent.state.messages;
+  let last: (typeof messages)[number] | undefined;
+  for (let index = messages.length - 1; index >= 0 && last === undefined; index -= 1)
+    if (messages[index]!.role === 'assistant') last = messages[index];
   if (last === undefined || last.role !== 'assistant') return undefined;
   if (last.stopReason === 'error' || last.stopReason === 'aborted')
     return `${last.stopReason}: ${last.errorMessage ?? 'no message'}`;

@@ -3,7 +3,8 @@ import { FoldError } from '../../core/fold-error.ts';
 /** One message of a prompt in wire order, already tokenized (tokenize each message once). */
 export interface PromptMessage {
   readonly digest: string;
-  readonly tokens: readonly number[];
+  /** Token ids (a plain array or, as the lab tokenizer keeps them, 4 bytes each). */
+  readonly tokens: readonly number[] | Uint32Array;
 }
 
 /** The stated rules of a provider's prefix cache. */

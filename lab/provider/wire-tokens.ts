@@ -28,18 +28,37 @@ export function wireText(message: Message): string {
 }
 
 /**
+ * A message tokenized this many prompts ago and not sent since is let go. A prompt resends
+ * most of the previous one, so only what left the window goes; a message that comes back
+ * later (an expanded fold) is tokenized again, to the same tokens.
+ */
+const KEEP_UNSENT_PROMPTS = 8;
+/** How often (in prompts) the cache is swept of messages not sent for `KEEP_UNSENT_PROMPTS`. */
+const SWEEP_EVERY_PROMPTS = 64;
+
+interface CachedTokens {
+  readonly tokens: Uint32Array;
+  lastPrompt: number;
+}
+
+/**
  * Tokenizes prompts in wire order (system prompt, tool schemas, then each message) with
  * o200k_base. Each distinct message is tokenized once and cached by its digest, so a run
- * costs what it appended rather than the whole prompt on every request.
+ * costs what it appended rather than the whole prompt on every request. The cache holds
+ * only the messages of the last few prompts (a long session's history is not kept twice),
+ * as 4-byte token ids.
  */
 export class WireTokenizer {
-  private readonly cache = new Map<string, readonly number[]>();
+  private readonly cache = new Map<string, CachedTokens>();
+  private prompts = 0;
 
   /** @param stableSystemPrompt rewrites the system prompt before counting (the lab pins Pi's date and working-directory lines so figures do not drift by day or checkout). */
   constructor(private readonly stableSystemPrompt: (text: string) => string = pinVolatileLines) {}
 
   /** The prompt as the prefix cache sees it: one tokenized part per wire element. */
   prompt(context: Context): PromptMessage[] {
+    this.prompts += 1;
+    if (this.prompts % SWEEP_EVERY_PROMPTS === 0) this.sweep();
     const parts: PromptMessage[] = [
       this.part(`system:${this.stableSystemPrompt(context.systemPrompt ?? '')}`),
       this.part(`tools:${JSON.stringify(context.tools ?? [])}`),
@@ -53,14 +72,24 @@ export class WireTokenizer {
     return text.length === 0 ? 0 : encode(text).length;
   }
 
+  /** Messages held, tokenized (what a long run keeps in memory). */
+  get cachedMessages(): number {
+    return this.cache.size;
+  }
+
   private part(text: string): PromptMessage {
     const digest = createHash('sha1').update(text).digest('hex');
-    let tokens = this.cache.get(digest);
-    if (tokens === undefined) {
-      tokens = encode(text);
-      this.cache.set(digest, tokens);
-    }
-    return { digest, tokens };
+    let cached = this.cache.get(digest);
+    if (cached === undefined) {
+      cached = { tokens: Uint32Array.from(encode(text)), lastPrompt: this.prompts };
+      this.cache.set(digest, cached);
+    } else cached.lastPrompt = this.prompts;
+    return { digest, tokens: cached.tokens };
+  }
+
+  private sweep(): void {
+    for (const [digest, cached] of this.cache)
+      if (this.prompts - cached.lastPrompt > KEEP_UNSENT_PROMPTS) this.cache.delete(digest);
   }
 }
 

@@ -95,6 +95,10 @@ export interface FoldArmSettings {
   };
   /** The price list the runtime's scheduler decided with (its CostModel's), read back after the run. */
   readonly priceList?: string;
+  /** How the runtime landed its commits (`context-hook` or `session-edits`), read back after the run. */
+  readonly landing?: string;
+  /** The Pi version the arm ran on. */
+  readonly pi?: string;
 }
 
 /**

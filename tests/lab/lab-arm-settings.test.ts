@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FoldError } from '../../core/fold-error.ts';
 import { armProfile, parseArmName } from '../../lab/arms/arm-profile.ts';
 import { SEED_BAND } from '../../lab/arms/arms.ts';
+import { LAB_PI_VERSION, landingFromEnvironment } from '../../lab/arms/landing.ts';
 import { checkedFoldSettings } from '../../lab/arms/run-arm.ts';
 import { parseThresholdsOption } from '../../lab/arms/threshold-option.ts';
 import { stagedPreset } from '../../lab/workload/presets.ts';
@@ -25,7 +26,25 @@ describe("lab arms' settings reach the runtime", () => {
       consolidateAfter: 10,
       minFoldChars: 8000,
     });
+    // Which landing path the arm used, and on which Pi, rides with its settings into every report.
+    expect(fold.foldSettings!.landing).toBe('context-hook');
+    expect(fold.foldSettings!.pi).toBe(LAB_PI_VERSION);
   }, 120_000);
+
+  it('a landing asked of a fold arm must be the one its runtime used, and is named when unknown', () => {
+    expect(() =>
+      checkedFoldSettings(
+        'fold',
+        { providerInputBudget: 1, landing: 'session-edits' },
+        { scheduling: 'cost', thresholds: SEED_BAND, landing: 'context-hook' },
+      ),
+    ).toThrow(/"landing":"session-edits".*"landing":"context-hook"/);
+    expect(landingFromEnvironment({ PI_FOLD_LAB_LANDING: 'session-edits' })).toBe('session-edits');
+    expect(landingFromEnvironment({})).toBeUndefined();
+    expect(() => landingFromEnvironment({ PI_FOLD_LAB_LANDING: 'edits' })).toThrow(
+      /PI_FOLD_LAB_LANDING: unknown landing "edits" \(known: context-hook, session-edits\)/,
+    );
+  });
 
   it('refuses a run whose runtime ran with other settings than asked, naming both', () => {
     const asked = {
