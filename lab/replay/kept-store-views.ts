@@ -13,7 +13,10 @@ export function keptStoresDirectory(outDirectory: string): string {
 
 /** A run replaces what an earlier run kept there: a store holds one run's session, never two mixed. */
 export async function clearKeptStores(outDirectory: string): Promise<void> {
-  await rm(keptStoresDirectory(outDirectory), { recursive: true, force: true });
+  // An --out that is not a directory is refused where the reports are written, by name.
+  await rm(keptStoresDirectory(outDirectory), { recursive: true, force: true }).catch((error: unknown) => {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOTDIR') throw error;
+  });
 }
 
 /**

@@ -98,7 +98,7 @@ export function requestSizeChart(
     horizontal(budgetTokens, 'budget-line', `budget ${budgetTokens.toLocaleString('en-US')}`, 'end'),
     boundary,
     markers,
-    `<polyline class="prompt-size" stroke="${color}" points="${points}"/>`,
+    `<polyline class="prompt-size" points="${points}" stroke="${color}"/>`,
     refused,
     '</svg>',
   ].join('\n');
