@@ -8,7 +8,7 @@ import type {
   ProjectionSink,
   UsageTelemetry,
 } from '../ports/projection-sink.port.ts';
-import type { RequestLogRow } from '../ports/request-log.ts';
+import type { RequestLogRow, RequestLogSpillV1 } from '../ports/request-log.ts';
 
 /** Rows buffered before one append: a crash costs at most this many of the newest rows. */
 const ROWS_PER_APPEND = 16;
@@ -21,7 +21,9 @@ const ROWS_PER_APPEND = 16;
  */
 export class RequestLogSink implements ProjectionSink {
   readonly specificationVersion = 'v1' as const;
-  private pending: LedgerRow | undefined;
+  private pending: { readonly ledger: LedgerRow; readonly spills: readonly RequestLogSpillV1[] } | undefined;
+  /** Spills already logged, so each is listed once: at the request that first showed it. */
+  private readonly spillsLogged = new Set<string>();
   private buffer: RequestLogRow[] = [];
   private writing: Promise<void> = Promise.resolve();
   /** Appends the store refused (the log only; folding is not affected). */
@@ -36,8 +38,22 @@ export class RequestLogSink implements ProjectionSink {
 
   accept(projection: Projection): void {
     this.inner?.accept(projection);
-    if (this.pending !== undefined) this.push(requestRow(this.pending));
-    this.pending = projection.ledger;
+    if (this.pending !== undefined) this.push(requestRow(this.pending.ledger, this.pending.spills));
+    this.pending = { ledger: projection.ledger, spills: this.newSpills(projection) };
+  }
+
+  private newSpills(projection: Projection): RequestLogSpillV1[] {
+    const spills: RequestLogSpillV1[] = [];
+    for (const message of projection.messages) {
+      if (message.kind !== 'spilled') continue;
+      for (const pointer of message.spills) {
+        if (this.spillsLogged.has(pointer.id)) continue;
+        this.spillsLogged.add(pointer.id);
+        const { id, sha256, bytes, headBytes, tailBytes } = pointer;
+        spills.push({ id, entryId: message.entryId, sha256, bytes, headBytes, tailBytes });
+      }
+    }
+    return spills;
   }
 
   acceptCommitTelemetry(event: CommitTelemetry): void {
@@ -72,7 +88,7 @@ export class RequestLogSink implements ProjectionSink {
 
   /** Write everything seen so far, the newest request included (a viewer is about to read). */
   async flush(): Promise<void> {
-    if (this.pending !== undefined) this.buffer.push(requestRow(this.pending));
+    if (this.pending !== undefined) this.buffer.push(requestRow(this.pending.ledger, this.pending.spills));
     this.pending = undefined;
     this.drain();
     await this.writing;
@@ -96,7 +112,7 @@ export class RequestLogSink implements ProjectionSink {
   }
 }
 
-function requestRow(row: LedgerRow): RequestLogRow {
+function requestRow(row: LedgerRow, spills: readonly RequestLogSpillV1[]): RequestLogRow {
   return {
     schemaVersion: 1,
     kind: 'request',
@@ -108,6 +124,7 @@ function requestRow(row: LedgerRow): RequestLogRow {
     totalChars: row.totalChars,
     divergenceIndex: row.divergenceIndex,
     ...(row.providerCacheRead === undefined ? {} : { providerCacheRead: row.providerCacheRead }),
+    ...(spills.length === 0 ? {} : { spills }),
   };
 }
 

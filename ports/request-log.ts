@@ -23,6 +23,20 @@ export interface RequestLogRequestV1 {
   readonly divergenceIndex: number;
   /** The provider's reported cache read for this request, when it arrived before the row was written. */
   readonly providerCacheRead?: number;
+  /** Items spilled to evidence that this request's window showed for the first time (absent: none). */
+  readonly spills?: readonly RequestLogSpillV1[];
+}
+
+/** One spilled item (docs/behaviour.md B6.2): where its exact bytes are kept and what the window showed of it. */
+export interface RequestLogSpillV1 {
+  /** `sp_` + 20 hex chars, peekable like a fold id. */
+  readonly id: string;
+  readonly entryId: string;
+  readonly sha256: string;
+  /** Size of the item in UTF-8 bytes, and of the head and tail the window kept. */
+  readonly bytes: number;
+  readonly headBytes: number;
+  readonly tailBytes: number;
 }
 
 /** One commit, once the provider has measured the request that carried it. */

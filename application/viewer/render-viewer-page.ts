@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import { escapeHtml } from '../html-escape.ts';
 import { promptSizeChart } from './viewer-chart.ts';
+import { commitsTable, foldForest, foldTimeline, spillList, text } from './viewer-lists.ts';
 import { VIEWER_SCRIPT } from './viewer-script.ts';
-import type { ViewedFold, ViewerSession } from './viewer-session.ts';
+import type { ViewerSession } from './viewer-session.ts';
 
 /** Chars of a fold's source shown per page when it is opened. */
 export const VIEWER_PAGE_CHARS = 16_000;
@@ -20,21 +22,9 @@ export interface ViewerPageOptions {
  */
 export function renderViewerPage(view: ViewerSession, options: ViewerPageOptions = {}): string {
   const data = { pageChars: VIEWER_PAGE_CHARS, folds: view.folds, sources: view.sources };
-  const commitsRows = view.commits.map((commit) => {
-    const next = view.requests.find((row) => row.request === commit.request + 1);
-    const cells = [
-      commit.epoch,
-      commit.request,
-      commit.causes.join(', '),
-      commit.foldsLanded,
-      count(commit.estimatedTokensBefore - commit.estimatedTokensAfter),
-      count(commit.prefixTokensRewritten),
-      commit.providerCacheRead === undefined ? '—' : count(commit.providerCacheRead),
-      next?.providerCacheRead === undefined ? '—' : count(next.providerCacheRead),
-    ];
-    return `<tr>${cells.map((cell) => `<td>${text(cell)}</td>`).join('')}</tr>`;
-  });
-  const rewrites = view.requests.filter((row) => row.causes.length > 0).length;
+  const requests = Array.isArray(view.requests) ? view.requests : [];
+  const rewrites = requests.filter((row) => Array.isArray(row.causes) && row.causes.length > 0).length;
+  const spills = view.spills ?? [];
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src '${VIEWER_SCRIPT_HASH}'; img-src data:">
@@ -42,63 +32,35 @@ export function renderViewerPage(view: ViewerSession, options: ViewerPageOptions
 <style>${VIEWER_STYLE}</style></head>
 <body>
 <header><h1>pi-fold session ${escapeHtml(view.sessionId)}</h1>
-<p class="meta">${escapeHtml(view.storeName)} store · ${text(view.requests.length)} requests · ${text(rewrites)} rewrites · ${text(view.commits.length)} commits measured · ${text(view.folds.length)} folds${options.writtenAt === undefined ? '' : ` · written ${escapeHtml(options.writtenAt)}`} · read-only view: sources verified against their SHA-256 when this page was written</p>
+<p class="meta">${escapeHtml(view.storeName)} store · ${text(requests.length)} requests · ${text(rewrites)} rewrites · ${text(view.commits.length)} commits measured · ${text(view.folds.length)} folds · ${text(spills.length)} spills${options.writtenAt === undefined ? '' : ` · written ${escapeHtml(options.writtenAt)}`} · read-only view: sources verified against their SHA-256 when this page was written</p>
 ${view.notes.map((note) => `<p class="note">${escapeHtml(note)}</p>`).join('\n')}
 </header>
-<section><h2>Prompt size per request</h2>${promptSizeChart(view.requests, view.commits, options.priceLineTokens)}</section>
-<section><h2>Commits</h2>${commitsRows.length === 0 ? '<p class="empty">No commit measured yet.</p>' : `<div class="scroll"><table id="commits"><thead><tr><th>epoch</th><th>request</th><th>cause</th><th>folds landed</th><th>tokens freed ≈</th><th>prefix given up ≈</th><th>cache read (that request)</th><th>cache read (next request)</th></tr></thead><tbody>${commitsRows.join('')}</tbody></table></div>`}</section>
-<section class="columns"><div><h2>Folds</h2>${foldForest(view.folds)}</div>
+<section><h2>Prompt size per request</h2>${promptSizeChart(requests, view.commits, options.priceLineTokens)}</section>
+<section><h2>Commits</h2>${commitsTable(view)}</section>
+<section><h2>Spilled tool output</h2>${spillList(spills)}</section>
+<section class="columns"><div><h2>Folds, in the order they landed</h2>${foldTimeline(view.folds)}${foldForest(view.folds)}</div>
 <div><h2>Search every fold</h2>
 <form id="search-form"><input id="search-pattern" type="search" placeholder="exact text or /regex/" aria-label="search pattern"> <label><input id="search-regex" type="checkbox"> regex</label> <label><input id="search-case" type="checkbox"> ignore case</label> <button type="submit">search</button></form>
 <ul id="search-results"></ul>
-<div id="fold-detail"><p class="empty">Open a fold to read its exact source.</p></div></div></section>
-<script type="application/json" id="viewer-data">${jsonForScript(data)}</script>
+<div id="fold-detail"><p class="empty">Open a fold to read its source: decoded, with the exact stored bytes one click away.</p></div></div></section>
+<script type="application/json" id="viewer-data">${embeddedData(data)}</script>
 <script>${VIEWER_SCRIPT}</script>
 </body></html>
 `;
 }
 
-/** The forest as nested lists: each fold with its kind, size, epoch, who wrote the brief, and the brief's first line. */
-function foldForest(folds: readonly ViewedFold[]): string {
-  if (folds.length === 0) return '<p class="empty">No fold committed yet.</p>';
-  const children = new Map<string | null, ViewedFold[]>();
-  for (const fold of folds) children.set(fold.parentId, [...(children.get(fold.parentId) ?? []), fold]);
-  const list = (parentId: string | null): string => {
-    const items = children.get(parentId) ?? [];
-    if (items.length === 0) return '';
-    return `<ul class="forest">${items
-      .map((fold) => {
-        const author = fold.provenance === 'supplied' ? `brief by ${fold.origin}` : 'brief by the runtime';
-        return `<li><a href="#" class="fold" data-fold="${text(fold.id)}">${text(fold.id)}</a> <span class="kind">${text(fold.kind)}</span> · ${text(fold.entryCount)} entries · ${text(count(fold.sourceChars))} chars · epoch ${text(fold.epoch)} · <span class="author">${text(author)}</span><div class="brief">${text(fold.brief.split('\n')[0] ?? '')}</div>${list(fold.id)}</li>`;
-      })
-      .join('')}</ul>`;
-  };
-  return list(null);
-}
-
 /**
- * Any value as page text. Every field comes from a store that others may write to (a shared
- * Redis, a request log without checksums), so none is trusted to be the number or the id its
- * type says: each is escaped where it enters the page.
+ * The folds and their sources as the script reads them: JSON, gzip, base64, in a JSON string.
+ * A session's folded bytes are most of the page, and text compresses several times over, so
+ * the page grows with the session at a fraction of its bytes. Base64 holds no `<`, so no
+ * source text can close the element.
  */
-function text(value: unknown): string {
-  return escapeHtml(String(value));
-}
-
-function count(value: number): string {
-  return typeof value === 'number' ? value.toLocaleString('en-US') : String(value);
+function embeddedData(value: unknown): string {
+  return JSON.stringify(gzipSync(JSON.stringify(value), { level: 9 }).toString('base64'));
 }
 
 /** The page runs only its own script: the CSP allows exactly this hash, never inline script at large. */
 const VIEWER_SCRIPT_HASH = `sha256-${createHash('sha256').update(VIEWER_SCRIPT, 'utf8').digest('base64')}`;
-
-/** JSON inside a script element: `<` escaped so no source text can close the element. */
-function jsonForScript(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
-}
 
 const VIEWER_STYLE = `
 body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1200px;padding:1em;color:#1b1f24}
@@ -107,8 +69,8 @@ h1{font-size:1.3em;margin:.2em 0}h2{font-size:1.05em;margin:1.2em 0 .4em}
 svg{width:100%;height:auto;background:#fafbfc;border:1px solid #d0d7de}
 .grid{stroke:#eaeef2}.axis{font-size:11px;fill:#57606a}.budget{stroke:#cf222e;stroke-width:1.5}
 .price-line{stroke:#9a6700;stroke-dasharray:6 4}.commit{stroke:#8250df;stroke-dasharray:2 3}
-.series{fill:none;stroke:#0969da;stroke-width:1}.point{fill:#0969da}.point.rewrite{fill:#8250df}
-.key{padding:0 .6em;border-left:4px solid #ccc}.budget-key{border-color:#cf222e}.price-key{border-color:#9a6700}.commit-key{border-color:#8250df}
+.series{fill:none;stroke:#0969da;stroke-width:1}.point{fill:#0969da}.point.rewrite{fill:#8250df}.point.give-back{fill:#bf8700}
+.key{padding:0 .6em;border-left:4px solid #ccc;display:inline-block}.point-key{color:#0969da}.rewrite-key{color:#8250df}.give-back-key{color:#bf8700}.y-title{font-size:12px}.into{color:#57606a}.timeline{padding-left:2.2em}.timeline li{margin:.25em 0}.budget-key{border-color:#cf222e}.price-key{border-color:#9a6700}.commit-key{border-color:#8250df}
 table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #d0d7de;padding:.2em .5em;text-align:right}th{background:#f6f8fa}
 .scroll{max-height:260px;overflow:auto;display:inline-block;border:1px solid #d0d7de}
 .columns{display:grid;grid-template-columns:1fr 1fr;gap:1.5em}.forest{padding-left:1.1em}.forest li{margin:.25em 0}

@@ -20,6 +20,20 @@ export interface ViewedFold {
   readonly parts: readonly ({ readonly entryId: string; readonly sha256: string } | { readonly foldId: string })[];
 }
 
+/** One spilled item (docs/behaviour.md B6.2) as the request log names it, and the fold that now holds its entry. */
+export interface ViewedSpill {
+  readonly id: string;
+  readonly entryId: string;
+  readonly sha256: string;
+  readonly bytes: number;
+  readonly headBytes: number;
+  readonly tailBytes: number;
+  /** The request whose window first showed it. */
+  readonly request: number;
+  /** The innermost fold whose raw entries include the spilled entry, when one does. */
+  readonly foldId?: string;
+}
+
 /** Everything a session's page shows, read from the store only. */
 export interface ViewerSession {
   readonly sessionId: string;
@@ -30,6 +44,8 @@ export interface ViewerSession {
   readonly folds: readonly ViewedFold[];
   /** The exact text of every raw entry a fold covers, by SHA-256, verified when the view was read. */
   readonly sources: Readonly<Record<string, string>>;
+  /** Every item spilled to evidence, once, in the order the windows first showed them. */
+  readonly spills: readonly ViewedSpill[];
   /** Why part of the history is missing (a store without a request log, an older session). */
   readonly notes: readonly string[];
 }
@@ -70,7 +86,34 @@ export async function readViewerSession(store: FoldStore, sessionId: string): Pr
         sources[part.sha256] = await verifiedBlobText(store, part.sha256);
     }
   }
-  return { sessionId, storeName: store.name, requests, commits, folds, sources, notes };
+  return {
+    sessionId,
+    storeName: store.name,
+    requests,
+    commits,
+    folds,
+    sources,
+    spills: spillsOf(requests, folds),
+    notes,
+  };
+}
+
+/** The spills the request log names, each once (a reopened session lists its spills again), with the fold holding each. */
+function spillsOf(requests: readonly RequestLogRequestV1[], folds: readonly ViewedFold[]): ViewedSpill[] {
+  const foldOfEntry = new Map<string, string>();
+  for (const fold of folds)
+    for (const part of fold.parts) if ('entryId' in part) foldOfEntry.set(part.entryId, fold.id);
+  const seen = new Set<string>();
+  const spills: ViewedSpill[] = [];
+  for (const row of requests) {
+    for (const spill of row.spills ?? []) {
+      if (seen.has(spill.id)) continue;
+      seen.add(spill.id);
+      const foldId = foldOfEntry.get(spill.entryId);
+      spills.push({ ...spill, request: row.request, ...(foldId === undefined ? {} : { foldId }) });
+    }
+  }
+  return spills;
 }
 
 /** Every fold once: each root (in commit order) followed depth-first by its children. */

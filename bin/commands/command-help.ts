@@ -120,7 +120,8 @@ export const REPLAY_HELP: CommandHelp = {
     {
       name: 'out',
       value: 'dir',
-      description: 'also write the per-request CSV, the JSON summaries and the HTML report there',
+      description:
+        "also write the per-request CSV, the JSON summaries and the HTML report there, and keep each fold arm's store (replay-fold-stores/<arm>/, replaced on each run) with its viewer page",
     },
     {
       name: 'price-list',

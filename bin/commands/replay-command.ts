@@ -1,6 +1,8 @@
+import { join } from 'node:path';
 import { FoldError } from '../../core/fold-error.ts';
 import { PRICE_LISTS } from '../../core/price-lists.ts';
 import { parseArmName } from '../../lab/arms/arm-profile.ts';
+import { clearKeptStores, keptStoresDirectory, writeKeptStoreViews } from '../../lab/replay/kept-store-views.ts';
 import { type ReplayOptions, replayTranscript } from '../../lab/replay/replay-transcript.ts';
 import { formatArmTable } from '../../lab/report/arm-table.ts';
 import { stableSummaryJson, writeLabReports } from '../../lab/report/report-files.ts';
@@ -56,6 +58,11 @@ export const replayCommand: CliCommand = {
     }
     let report: Awaited<ReturnType<typeof replayTranscript>>;
     try {
+      if (outDirectory !== undefined) {
+        // The fold arms' stores are kept for `pi-fold view`, replacing an earlier run's.
+        await clearKeptStores(outDirectory);
+        options = { ...options, keepFoldStoresIn: keptStoresDirectory(outDirectory) };
+      }
       report = await replayTranscript(options);
     } catch (error) {
       // An unreadable or unknown file is the user's input, not a crash: say what it is.
@@ -76,14 +83,16 @@ export const replayCommand: CliCommand = {
       for (const [name, value] of Object.entries(report.measurements)) output.out(`measured: ${name}: ${value}`);
     }
     if (outDirectory !== undefined) {
+      const viewerLinks = await writeKeptStoreViews(outDirectory, 'replay', report.run.settings.priceList);
       const paths = await writeLabReports(report.run, outDirectory, {
         title: `pi-fold replay of ${report.session.path}`,
         notes,
         measurements: report.measurements,
         baseName: 'replay',
+        viewerLinks,
       });
       output.error(
-        `reports: ${paths.html}\n         ${paths.summary}\n         ${paths.csv}\n         ${paths.timings}`,
+        `reports: ${paths.html}\n         ${paths.summary}\n         ${paths.csv}\n         ${paths.timings}${viewerLinks.map((link) => `\n         ${join(outDirectory, link.href)} (pi-fold view of the ${link.arm} arm's store, kept in ${join(keptStoresDirectory(outDirectory), link.arm)})`).join('')}`,
       );
     } else if (!json)
       output.out('(add --out <dir> for the per-request CSV, the JSON summary and the HTML report with charts)');

@@ -59,6 +59,7 @@ import { type ArmProfile, armProfile, wholeThresholds } from './arm-profile.ts';
 import { ArmTally } from './arm-tally.ts';
 import { auditBytes, sessionOriginals } from './byte-audit.ts';
 import { type ArmStores, checkedFoldSettings, foldFactory, foldSettingsFile } from './fold-arm.ts';
+import { keepArmStore } from './keep-store.ts';
 import { type LandingStrategy, landingFromEnvironment, landingUsed } from './landing.ts';
 import { labClockSeconds, withLabDeterminism } from './seeded-ids.ts';
 import { SessionActivity, settleSession } from './settle-session.ts';
@@ -98,6 +99,11 @@ export interface RunArmInput {
   readonly tokenScale?: number;
   /** The landing every fold arm is forced to (`landing.ts`). @default PI_FOLD_LAB_LANDING, else the runtime's choice */
   readonly landing?: LandingStrategy;
+  /**
+   * A fold arm's store is kept here after the run, as a filesystem store `pi-fold view`
+   * opens (`keep-store.ts`); other arms keep nothing. @default nothing is kept
+   */
+  readonly keepStoreIn?: string;
 }
 
 /** The name of the tool whose results count as file reads (Pi's). */
@@ -342,6 +348,10 @@ async function armResult({
           spills: { store: stores.evidenceStore, seen: tally.spills.values() },
         }),
   });
+  if (input.keepStoreIn !== undefined && profile.fold !== undefined) {
+    await folding?.composed.flushRequestLog();
+    await keepArmStore(stores, sessionId, tally.spills.values(), input.keepStoreIn);
+  }
   const rewrites = provider.rows.filter((row) => row.purpose !== 'summary' && row.event !== 'append');
   return {
     arm: input.arm,

@@ -1,4 +1,4 @@
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
 import { FoldError } from '../../core/fold-error.ts';
 import { PRICE_LISTS } from '../../core/price-lists.ts';
 import { DEFAULT_REPLAY_ARMS } from '../arms/arm-profile.ts';
@@ -48,6 +48,8 @@ export interface ReplayOptions {
   readonly clock?: ReplayClock;
   /** Reproduce the recording's host and provider from its usage (`calibrate-replay.ts`). @default 'recorded' */
   readonly calibration?: ReplayCalibrationMode;
+  /** Keep each fold arm's store in `<directory>/<arm>/`, a filesystem store `pi-fold view` opens. @default nothing is kept */
+  readonly keepFoldStoresIn?: string;
 }
 
 /** One arm's replay: its result, the gaps it met, and how long it took. */
@@ -134,6 +136,7 @@ export async function replayTranscript(options: ReplayOptions): Promise<ReplayRe
       cacheOnLabClock: times !== undefined,
       hostBlock: calibration.hostBlock.text,
       tokenScale: calibration.tokenScale.scale,
+      ...(options.keepFoldStoresIn === undefined ? {} : { keepStoreIn: join(options.keepFoldStoresIn, arm) }),
       ...(calibration.coldRequests.size === 0 ? {} : { coldAgentRequests: calibration.coldRequests }),
       onRow: (row) => {
         sampler.sample();

@@ -7,6 +7,7 @@ import { costRecoveryFront } from './cost-front.ts';
 import { COST_SPLIT_PARTS, priceListNamed, requestCostSplit } from './cost-split.ts';
 import { renderHtmlReport } from './html-report.ts';
 import type { LabRun, RequestRow } from './lab-records.ts';
+import type { ViewerLink } from './report-headline.ts';
 
 /** Extra words and figures for a report beyond the run itself. */
 export interface LabReportOptions {
@@ -18,6 +19,8 @@ export interface LabReportOptions {
   readonly measurements?: Readonly<Record<string, string | number>>;
   /** File name stem. @default 'lab' */
   readonly baseName?: string;
+  /** Viewer pages of the fold stores the run kept, linked from the HTML report. @default none */
+  readonly viewerLinks?: readonly ViewerLink[];
 }
 
 /** Where `writeLabReports` put each file. */
@@ -162,7 +165,12 @@ export async function writeLabReports(
   await writeFile(paths.timings, `${JSON.stringify(timings, null, 2)}\n`);
   await writeFile(
     paths.html,
-    renderHtmlReport(run, table, { title: options.title ?? 'pi-fold lab', notes, measurements }),
+    renderHtmlReport(run, table, {
+      title: options.title ?? 'pi-fold lab',
+      notes,
+      measurements,
+      ...(options.viewerLinks === undefined ? {} : { viewerLinks: options.viewerLinks }),
+    }),
   );
   return paths;
 }

@@ -79,6 +79,18 @@ function tamperedSession(): ViewerSession {
       },
     ],
     sources: {},
+    spills: [
+      {
+        id: PAYLOAD,
+        entryId: PAYLOAD,
+        sha256: PAYLOAD,
+        bytes: hostile,
+        headBytes: hostile,
+        tailBytes: hostile,
+        request: hostile,
+        foldId: PAYLOAD,
+      },
+    ],
     notes: [PAYLOAD],
   } as ViewerSession;
 }

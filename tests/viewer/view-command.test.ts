@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../bin/cli.ts';
 import type { LoopRun } from '../vercel-ai/support/run-loop.ts';
+import { embeddedViewerData } from './support/page-data.ts';
 import { recordViewedSession, treeDigest, VIEWED_SESSION } from './support/viewed-session.ts';
 
 function capture() {
@@ -12,15 +13,6 @@ function capture() {
     lines,
     output: { out: (line: string) => lines.out.push(line), error: (line: string) => lines.error.push(line) },
   };
-}
-
-/** The JSON the page embeds for its script. */
-function pageData(html: string): {
-  folds: { id: string; parts: { entryId?: string; sha256?: string; foldId?: string }[] }[];
-  sources: Record<string, string>;
-} {
-  const match = /<script type="application\/json" id="viewer-data">([\s\S]*?)<\/script>/.exec(html);
-  return JSON.parse(match![1]!);
 }
 
 let root: string;
@@ -45,7 +37,7 @@ describe('pi-fold view', () => {
     expect(commits.length).toBeGreaterThan(0);
     expect((html.match(/<line class="commit"/g) ?? []).length).toBe(commits.length);
     for (const row of commits) expect(html).toContain(`data-request="${row.request}"`);
-    const data = pageData(html);
+    const data = embeddedViewerData(html);
     const stored = readdirSync(join(root, 'sessions', VIEWED_SESSION, 'folds')).map((name) =>
       name.replace(/\.json$/, ''),
     );
@@ -59,6 +51,16 @@ describe('pi-fold view', () => {
     // No outside script, style or font: the page works offline and cannot load anything.
     expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+href=|@import|url\(http/);
     expect(lines.out.join('\n')).toContain(`session ${VIEWED_SESSION}: ${ledger.length} requests`);
+  });
+
+  it('grows with the session at a fraction of its folded bytes: the sources are embedded compressed', async () => {
+    const out = join(root, '..', `size-${Date.now()}.html`);
+    expect(await runCli(['view', root, '--out', out], capture().output)).toBe(0);
+    const html = readFileSync(out, 'utf8');
+    const sourceChars = Object.values(embeddedViewerData(html).sources).reduce((sum, text) => sum + text.length, 0);
+    expect(sourceChars).toBeGreaterThan(200_000);
+    // The whole page, chart, lists and script included, against the folded text it lets a reader open.
+    expect(Buffer.byteLength(html)).toBeLessThan(sourceChars / 2);
   });
 
   it('refuses a session the store does not hold, naming the ones it does, and writes no page', async () => {

@@ -14,13 +14,19 @@ export const VIEWED_SESSION = 'viewed-session';
 export async function recordViewedSession(
   steps = 48,
   beforeDispose?: (run: LoopRun) => Promise<void>,
+  settings: Record<string, unknown> = {},
 ): Promise<{ root: string; run: LoopRun }> {
   const root = mkdtempSync(join(tmpdir(), 'pi-fold-viewer-'));
   const run = await runLoop({
     kind: 'generateText',
     script: readLoop(steps),
     maxSteps: steps + 5,
-    folding: { sessionId: VIEWED_SESSION, store: 'fs', storeRoot: root, settings: { providerInputBudget: 30_000 } },
+    folding: {
+      sessionId: VIEWED_SESSION,
+      store: 'fs',
+      storeRoot: root,
+      settings: { providerInputBudget: 30_000, ...settings },
+    },
   });
   await beforeDispose?.(run);
   await run.folding.dispose();
