@@ -113,7 +113,7 @@ export function runArm(input: RunArmInput): Promise<ArmResult> {
 
 async function runArmSession(input: RunArmInput): Promise<ArmResult> {
   const profile = armProfile(input.arm, input.settings, wholeThresholds(input.foldThresholds));
-  const priceList = PRICE_LISTS[input.settings.priceList];
+  const priceList = input.settings.prices ?? PRICE_LISTS[input.settings.priceList];
   if (priceList === undefined) {
     throw new FoldError(
       'SETTINGS.INVALID',
