@@ -163,6 +163,8 @@ export interface LabRunSettings {
    * for the recorded model (its `source` names the catalog and its version).
    */
   readonly prices?: PriceList;
+  /** The Pi every arm of the run ran on (`@earendil-works/pi-coding-agent 1.6.0`), where the runner says. */
+  readonly piHost?: string;
   /** The window the runtimes budget against. */
   readonly descriptorTokens: number;
   /** Prompts above this are refused by the simulated provider. */
