@@ -15,13 +15,20 @@ const rates = (input: number, cacheRead: number, cacheWrite: number, output: num
   output,
 });
 
+/** Anthropic's rates: writes with the 1-hour lifetime cost 2× input (5-minute writes 1.25×). */
+const anthropicRates = (input: number, cacheRead: number, cacheWrite: number, output: number): PriceRates => ({
+  ...rates(input, cacheRead, cacheWrite, output),
+  cacheWriteLong: input * 2,
+});
+
 /**
  * Cache lifetimes, in seconds without a hit. Anthropic's default entry lives 5 minutes,
- * refreshed by every hit; OpenAI states 5-10 minutes of inactivity (up to an hour off-peak),
+ * refreshed by every hit, and one written with the 1-hour lifetime (Claude Code's
+ * `ephemeral_1h`) an hour; OpenAI states 5-10 minutes of inactivity (up to an hour off-peak),
  * and the longer bound keeps a warm cache from being taken for cold; the lab's simulated cache
  * keeps 300 s. Gemini states none for its implicit cache, so its lists carry none.
  */
-const ANTHROPIC_CACHE = { cacheLifetimeSeconds: 300 } as const;
+const ANTHROPIC_CACHE = { cacheLifetimeSeconds: 300, longCacheLifetimeSeconds: 3600 } as const;
 const OPENAI_CACHE = { cacheLifetimeSeconds: 600 } as const;
 const LAB_CACHE = { cacheLifetimeSeconds: 300 } as const;
 
@@ -34,18 +41,18 @@ export const PRICE_LISTS: Readonly<Record<string, PriceList>> = {
   },
   'gpt-5.6-flat': { name: 'gpt-5.6-flat', base: rates(5, 0.5, 5, 30), ...LAB_CACHE },
   // Anthropic: 5-minute cache writes at 1.25× input, reads at 0.1×.
-  'claude-opus-4-5': { name: 'claude-opus-4-5', base: rates(5, 0.5, 6.25, 25), ...ANTHROPIC_CACHE },
-  'claude-opus-4': { name: 'claude-opus-4', base: rates(15, 1.5, 18.75, 75), ...ANTHROPIC_CACHE },
+  'claude-opus-4-5': { name: 'claude-opus-4-5', base: anthropicRates(5, 0.5, 6.25, 25), ...ANTHROPIC_CACHE },
+  'claude-opus-4': { name: 'claude-opus-4', base: anthropicRates(15, 1.5, 18.75, 75), ...ANTHROPIC_CACHE },
   // Sonnet 4/4.5 bill a whole request above 200k prompt tokens (1M-context beta) at the long-context rates.
   'claude-sonnet-4-5': {
     name: 'claude-sonnet-4-5',
-    base: rates(3, 0.3, 3.75, 15),
-    longContext: { aboveTokens: 200_000, rates: rates(6, 0.6, 7.5, 22.5) },
+    base: anthropicRates(3, 0.3, 3.75, 15),
+    longContext: { aboveTokens: 200_000, rates: anthropicRates(6, 0.6, 7.5, 22.5) },
     ...ANTHROPIC_CACHE,
   },
-  'claude-sonnet-3-7': { name: 'claude-sonnet-3-7', base: rates(3, 0.3, 3.75, 15), ...ANTHROPIC_CACHE },
-  'claude-haiku-4-5': { name: 'claude-haiku-4-5', base: rates(1, 0.1, 1.25, 5), ...ANTHROPIC_CACHE },
-  'claude-haiku-3-5': { name: 'claude-haiku-3-5', base: rates(0.8, 0.08, 1, 4), ...ANTHROPIC_CACHE },
+  'claude-sonnet-3-7': { name: 'claude-sonnet-3-7', base: anthropicRates(3, 0.3, 3.75, 15), ...ANTHROPIC_CACHE },
+  'claude-haiku-4-5': { name: 'claude-haiku-4-5', base: anthropicRates(1, 0.1, 1.25, 5), ...ANTHROPIC_CACHE },
+  'claude-haiku-3-5': { name: 'claude-haiku-3-5', base: anthropicRates(0.8, 0.08, 1, 4), ...ANTHROPIC_CACHE },
   // OpenAI: cached input at 0.1× (GPT-5 family) or 0.25×–0.5× (older); no write premium.
   'gpt-5': { name: 'gpt-5', base: rates(1.25, 0.125, 1.25, 10), ...OPENAI_CACHE },
   'gpt-5-mini': { name: 'gpt-5-mini', base: rates(0.25, 0.025, 0.25, 2), ...OPENAI_CACHE },

@@ -10,6 +10,7 @@
  * the HTML report go to `--out` (default `lab/out/<preset>`).
  */
 import { parseArgs } from 'node:util';
+import { findInstalledPi } from '../bin/commands/pi-host-lines.ts';
 import { parseArmName } from './arms/arm-profile.ts';
 import { KNOWN_ARMS } from './arms/arms.ts';
 import { parseThresholdsOption } from './arms/threshold-option.ts';
@@ -40,8 +41,10 @@ async function main(): Promise<void> {
       out: { type: 'string' },
       'price-list': { type: 'string', default: 'gpt-5.6-ledger' },
       thresholds: { type: 'string' },
+      host: { type: 'string' },
     },
   });
+  const piHost = checkedPiHost(values.host);
   const preset = stagedPreset(values.preset!);
   const arms: ArmName[] = values.arms!.split(',').map((name) => parseArmName(name.trim()));
   const seed = Number(values.seed);
@@ -50,7 +53,7 @@ async function main(): Promise<void> {
   const wallByArm: Record<string, string> = {};
   let bar: ProgressBar | undefined;
   const started = performance.now();
-  const run = await runStagedWorkload({
+  const ran = await runStagedWorkload({
     preset,
     seed,
     arms,
@@ -66,17 +69,35 @@ async function main(): Promise<void> {
       if (result.failure !== undefined) process.stderr.write(`${result.arm}: ${result.failure}\n`);
     },
   });
+  const run = { ...ran, settings: { ...ran.settings, piHost } };
   const wall = `${((performance.now() - started) / 1000).toFixed(1)} s`;
   console.log(
-    `pi-fold lab · preset ${preset.name} · seed ${seed} · ${preset.stages} stages · descriptor ${preset.descriptorTokens} · cap ${preset.providerCapTokens} · wall ${wall}`,
+    `pi-fold lab · preset ${preset.name} · seed ${seed} · every arm on Pi ${piHost} · ${preset.stages} stages · descriptor ${preset.descriptorTokens} · cap ${preset.providerCapTokens} · wall ${wall}`,
   );
   console.log(formatArmTable(run));
   const paths = await writeLabReports(run, out, {
     title: `pi-fold lab · ${preset.name} preset`,
-    notes: LAB_NOTES,
+    notes: [`every arm ran on Pi ${piHost}`, ...LAB_NOTES],
     measurements: { wall, node: process.version, ...wallByArm },
   });
   console.log(`reports: ${paths.html} · ${paths.summary} · ${paths.csv}`);
+}
+
+/**
+ * The Pi this process loaded, checked against `--host pi-<version>` when one is named: a lab
+ * figure must say which Pi its arms (native included) ran on. `npm run bench` names
+ * pi-1.6.0 and runs under lab/peers/run-on-pi.sh; `npm run bench:pi-0.73.1` the pinned one.
+ */
+function checkedPiHost(host: string | undefined): string {
+  const pi = findInstalledPi();
+  const loaded = pi === undefined ? 'none' : `${pi.packageName} ${pi.version}`;
+  if (host !== undefined && (pi === undefined || host !== `pi-${pi.version}`)) {
+    const version = host.replace(/^pi-/, '');
+    throw new Error(
+      `--host ${host}: this process loaded ${loaded}; run it with bash lab/peers/run-on-pi.sh ${version} lab/run-lab.ts … (0.73.1: npx tsx lab/run-lab.ts …)`,
+    );
+  }
+  return loaded;
 }
 
 try {

@@ -11,6 +11,11 @@ export interface RequestUsage {
   readonly cacheRead: number;
   readonly cacheWrite: number;
   readonly output: number;
+  /**
+   * Of `cacheWrite`, the tokens written with the provider's long cache lifetime (Anthropic's
+   * `ephemeral_1h`), billed at `PriceRates.cacheWriteLong`. Absent: every write was short-lived.
+   */
+  readonly cacheWriteLong?: number;
 }
 
 /** Per-million-token rates of one pricing tier. */
@@ -23,6 +28,12 @@ export interface PriceRates {
    */
   readonly cacheWrite: number;
   readonly output: number;
+  /**
+   * What a token written with the long cache lifetime costs (Anthropic: 2× input for 1 h,
+   * against 1.25× for 5 min). Absent: the provider has no long lifetime, and a long write is
+   * billed at `cacheWrite`.
+   */
+  readonly cacheWriteLong?: number;
 }
 
 /** A price list: base rates, and optional long-context rates above a prompt-size boundary. */
@@ -37,6 +48,8 @@ export interface PriceList {
    * gap never counts as a cold cache (a model switch still does).
    */
   readonly cacheLifetimeSeconds?: number;
+  /** How long an entry written with the long lifetime survives without a hit, where the provider offers one (Anthropic: 3600). */
+  readonly longCacheLifetimeSeconds?: number;
   /**
    * Model ids this list prices, matched as prefixes of the recorded or requested model id
    * (`claude-sonnet-4-5` prices `claude-sonnet-4-5-20250929`); the longest match wins.
@@ -44,6 +57,26 @@ export interface PriceList {
   readonly models?: readonly string[];
   /** Where the figures come from and when they were read, for the reader of a report. */
   readonly source?: string;
+}
+
+/** One model as a catalog knows it: its prompt limit and its price list. */
+export interface CatalogModel {
+  /** The catalog's own id of the model that matched, with its provider (`anthropic/claude-sonnet-4-5`). */
+  readonly id: string;
+  /** The most prompt tokens the provider accepts. */
+  readonly maxPromptTokens: number;
+  readonly priceList: PriceList;
+}
+
+/**
+ * Windows and prices by model id, from a maintained registry (Pi's `pi-ai`) or pi-fold's
+ * small built-in list. The engine never knows which: it asks through the cost model.
+ */
+export interface ModelCatalog {
+  /** Where the figures come from, for a report: a package and its version, or the built-in list. */
+  readonly source: string;
+  /** The model a recorded or requested id names (a `provider/` prefix and a date suffix allowed); undefined when unknown. */
+  lookup(modelId: string): CatalogModel | undefined;
 }
 
 /**

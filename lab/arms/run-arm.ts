@@ -125,7 +125,7 @@ async function runArmSession(input: RunArmInput): Promise<ArmResult> {
     armProfile(input.arm, input.settings, wholeThresholds(input.foldThresholds)),
     input.landing ?? landingFromEnvironment(),
   );
-  const priceList = PRICE_LISTS[input.settings.priceList];
+  const priceList = input.settings.prices ?? PRICE_LISTS[input.settings.priceList];
   if (priceList === undefined) {
     throw new FoldError(
       'SETTINGS.INVALID',

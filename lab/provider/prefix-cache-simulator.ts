@@ -36,6 +36,8 @@ export interface CacheBill {
 interface CacheEntry {
   readonly prompt: readonly PromptMessage[];
   lastUsed: number;
+  /** This entry's lifetime without a hit: a long-lived write (Anthropic's 1 h) outlives the rules' default. */
+  readonly ttlSeconds: number;
 }
 
 /**
@@ -58,9 +60,9 @@ export class PrefixCacheSimulator {
     this.entries = [];
   }
 
-  /** Bill a prompt sent at simulated time `nowSeconds`, then cache it. */
-  bill(prompt: readonly PromptMessage[], nowSeconds: number): CacheBill {
-    this.entries = this.entries.filter((entry) => nowSeconds - entry.lastUsed <= this.rules.ttlSeconds);
+  /** Bill a prompt sent at simulated time `nowSeconds`, then cache it for `ttlSeconds` without a hit. */
+  bill(prompt: readonly PromptMessage[], nowSeconds: number, ttlSeconds: number = this.rules.ttlSeconds): CacheBill {
+    this.entries = this.entries.filter((entry) => nowSeconds - entry.lastUsed <= entry.ttlSeconds);
     let promptTokens = 0;
     for (const message of prompt) promptTokens += message.tokens.length;
     let best = 0;
@@ -74,7 +76,7 @@ export class PrefixCacheSimulator {
     }
     const cacheRead = best < this.rules.minimumTokens ? 0 : best - (best % this.rules.granularity);
     if (bestEntry !== undefined && cacheRead > 0) bestEntry.lastUsed = nowSeconds;
-    this.entries.push({ prompt, lastUsed: nowSeconds });
+    this.entries.push({ prompt, lastUsed: nowSeconds, ttlSeconds });
     if (this.entries.length > this.rules.maxEntries) {
       this.entries.sort((a, b) => b.lastUsed - a.lastUsed);
       this.entries.length = this.rules.maxEntries;

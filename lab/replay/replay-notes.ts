@@ -1,5 +1,5 @@
 import { priceRequest } from '../../core/chars-cost-model.ts';
-import { DEFAULT_PRICE_LIST, PRICE_LISTS } from '../../core/price-lists.ts';
+import { DEFAULT_PRICE_LIST } from '../../core/price-lists.ts';
 import type { PriceList } from '../../ports/cost-model.port.ts';
 import type { RecordedSession } from '../transcripts/recorded-session.ts';
 import type { ReplayGap, ReplayPlan } from './replay-plan.ts';
@@ -14,9 +14,8 @@ const LISTED_LINES = 10;
 export function describeSession(
   session: RecordedSession,
   plan: ReplayPlan,
-  priceListName: string = DEFAULT_PRICE_LIST.name,
+  priceList: PriceList = DEFAULT_PRICE_LIST,
 ): string[] {
-  const priceList = PRICE_LISTS[priceListName] ?? DEFAULT_PRICE_LIST;
   const notes: string[] = [];
   notes.push(
     `transcript ${session.format}, ${session.linesRead} lines, ${session.entries.length} entries on the active branch, ${session.responses.length} recorded responses, ${session.compactions} recorded compaction(s)`,

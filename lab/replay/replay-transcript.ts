@@ -1,6 +1,6 @@
 import { basename, join } from 'node:path';
+import { loadModelCatalog } from '../../adapters/pi-ai-catalog/index.ts';
 import { FoldError } from '../../core/fold-error.ts';
-import { PRICE_LISTS } from '../../core/price-lists.ts';
 import { DEFAULT_REPLAY_ARMS } from '../arms/arm-profile.ts';
 import { runArm } from '../arms/run-arm.ts';
 import { advanceLabClock } from '../arms/seeded-ids.ts';
@@ -103,6 +103,7 @@ export async function replayTranscript(options: ReplayOptions): Promise<ReplayRe
     workload: `replay:${basename(options.path)}`,
     seed: 0,
     priceList: plan.window.priceList,
+    prices: plan.window.prices,
     descriptorTokens: plan.window.budgetTokens,
     providerCapTokens: plan.window.capTokens,
     tokenizer: LAB_TOKENIZER,
@@ -179,7 +180,7 @@ export async function replayTranscript(options: ReplayOptions): Promise<ReplayRe
       ...describeFaithfulness({
         recording: plan.recording,
         responseCount: plan.responseCount,
-        priceList: PRICE_LISTS[plan.window.priceList]!,
+        priceList: plan.window.prices,
         native: arms.find((arm) => arm.result.arm === 'native')?.result,
       }),
     ],
@@ -203,11 +204,16 @@ async function loadAndPlan(options: ReplayOptions): Promise<
   const { maxRequests } = options;
   const session = await loadTranscript(options.path);
   const model = dominantModel(session.responses);
-  const window = resolveReplayWindow(model, {
-    ...(options.priceList === undefined ? {} : { priceList: options.priceList }),
-    ...(options.descriptorTokens === undefined ? {} : { budgetTokens: options.descriptorTokens }),
-    ...(options.providerCapTokens === undefined ? {} : { capTokens: options.providerCapTokens }),
-  });
+  const { catalog, fallbackReason } = await loadModelCatalog();
+  const window = resolveReplayWindow(
+    model,
+    {
+      ...(options.priceList === undefined ? {} : { priceList: options.priceList }),
+      ...(options.descriptorTokens === undefined ? {} : { budgetTokens: options.descriptorTokens }),
+      ...(options.providerCapTokens === undefined ? {} : { capTokens: options.providerCapTokens }),
+    },
+    catalog,
+  );
   const whole = buildReplayPlan(session);
   const plan = maxRequests === undefined ? whole : limitReplayPlan(whole, maxRequests);
   const summary = {
@@ -234,9 +240,10 @@ async function loadAndPlan(options: ReplayOptions): Promise<
     );
   const clock: ReplayClock = options.clock ?? (times === undefined ? 'uniform' : 'recorded');
   const sessionNotes = [
+    `catalog: ${catalog.source}${fallbackReason === undefined ? '' : ` (${fallbackReason})`}`,
     window.note,
     clockNote(clock, times),
-    ...describeSession(session, plan, window.priceList),
+    ...describeSession(session, plan, window.prices),
     ...limited,
   ];
   return {

@@ -1,7 +1,7 @@
 import { type ArmSummary, type ArmTimings, armTimings, summarizeArm } from './arm-summary.ts';
 import { bytesLostLine } from './bytes-lost.ts';
 import { costRecoveryFront } from './cost-front.ts';
-import { COST_SPLIT_PARTS, priceListNamed } from './cost-split.ts';
+import { COST_SPLIT_PARTS, priceListOf } from './cost-split.ts';
 import type { LabRun } from './lab-records.ts';
 import { WINDOW_PARTS } from './window-parts.ts';
 
@@ -88,7 +88,7 @@ export function formatRatio(value: number | undefined, native: number | undefine
  * render these, so they can never disagree.
  */
 export function armTableGrid(run: LabRun) {
-  const priceList = priceListNamed(run.settings.priceList);
+  const priceList = priceListOf(run.settings);
   const summaries = run.arms.map((arm) => ({ summary: summarizeArm(arm, priceList), timings: armTimings(arm) }));
   const reference = run.reference ?? 'native';
   const native = summaries.find((entry) => entry.summary.arm === reference);

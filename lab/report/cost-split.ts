@@ -1,7 +1,7 @@
 import { priceRequest } from '../../core/chars-cost-model.ts';
 import { DEFAULT_PRICE_LIST, PRICE_LISTS } from '../../core/price-lists.ts';
 import type { PriceList, RequestUsage } from '../../ports/cost-model.port.ts';
-import type { RequestRow } from './lab-records.ts';
+import type { LabRunSettings, RequestRow } from './lab-records.ts';
 
 /**
  * Where an arm's dollars went. The parts add up to the arm's cost: every agent request is
@@ -48,6 +48,11 @@ export const ZERO_SPLIT: CostSplit = Object.freeze({
 /** The price list a run names; the default when the name is unknown (a report never fails on it). */
 export function priceListNamed(name: string): PriceList {
   return PRICE_LISTS[name] ?? DEFAULT_PRICE_LIST;
+}
+
+/** The price list a run was billed by: the one it carries (a catalog's entry), else the one it names. */
+export function priceListOf(settings: Pick<LabRunSettings, 'priceList' | 'prices'>): PriceList {
+  return settings.prices ?? priceListNamed(settings.priceList);
 }
 
 /** One request's dollars, part by part, priced through core's `priceRequest`. A refused request costs nothing. */

@@ -1,14 +1,13 @@
 import { niceTicks } from '../../application/chart-ticks.ts';
 import { escapeHtml } from '../../application/html-escape.ts';
-import { PRICE_LISTS } from '../../core/price-lists.ts';
 import { armColor } from './arm-colors.ts';
 import { type ArmSummary, summarizeArm } from './arm-summary.ts';
 import { armTableGrid } from './arm-table.ts';
 import { bytesLostLine } from './bytes-lost.ts';
 import { costRecoveryFront } from './cost-front.ts';
-import { priceListNamed } from './cost-split.ts';
+import { priceListOf } from './cost-split.ts';
 import { costSplitTable, frontChart } from './front-chart.ts';
-import type { ArmResult, LabRun } from './lab-records.ts';
+import type { ArmResult, LabRun, LabRunSettings } from './lab-records.ts';
 import {
   agentRequests,
   costStackedBars,
@@ -23,8 +22,8 @@ const CHART_HEIGHT = 260;
 const MARGIN = { left: 76, right: 16, top: 16, bottom: 30 };
 
 /** The long-context boundary of the run's price list, if it has one. */
-export function priceBoundaryTokens(priceListName: string): number | undefined {
-  return PRICE_LISTS[priceListName]?.longContext?.aboveTokens;
+export function priceBoundaryTokens(settings: Pick<LabRunSettings, 'priceList' | 'prices'>): number | undefined {
+  return priceListOf(settings).longContext?.aboveTokens;
 }
 
 /**
@@ -156,11 +155,11 @@ export function renderHtmlReport(
     viewerLinks?: readonly ViewerLink[];
   },
 ): string {
-  const boundary = priceBoundaryTokens(run.settings.priceList);
+  const boundary = priceBoundaryTokens(run.settings);
   const measurements = Object.entries(options.measurements);
   // One scale for every chart, so arms compare at a glance.
   const scale = Math.max(0, ...run.arms.flatMap((arm) => agentRequests(arm).rows.map((row) => row.promptTokens)));
-  const summaries = run.arms.map((arm) => summarizeArm(arm, priceListNamed(run.settings.priceList)));
+  const summaries = run.arms.map((arm) => summarizeArm(arm, priceListOf(run.settings)));
   const scored = summaries.some((summary) => summary.probes !== undefined);
   return [
     '<!doctype html>',

@@ -5,6 +5,7 @@
  * `replay` print the same table.
  */
 
+import type { PriceList } from '../../ports/cost-model.port.ts';
 import type { ArmName } from '../arms/arms.ts';
 import type { WindowParts } from './window-parts.ts';
 
@@ -161,6 +162,13 @@ export interface LabRunSettings {
   readonly workload: string;
   readonly seed: number;
   readonly priceList: string;
+  /**
+   * The price list itself where it is not one of `PRICE_LISTS` by name: a catalog's entry
+   * for the recorded model (its `source` names the catalog and its version).
+   */
+  readonly prices?: PriceList;
+  /** The Pi every arm of the run ran on (`@earendil-works/pi-coding-agent 1.6.0`), where the runner says. */
+  readonly piHost?: string;
   /** The window the runtimes budget against. */
   readonly descriptorTokens: number;
   /** Prompts above this are refused by the simulated provider. */

@@ -4,7 +4,7 @@ import { stableStringify } from '../../core/hashing.ts';
 import { armTimings, summarizeArm } from './arm-summary.ts';
 import { formatArmTable } from './arm-table.ts';
 import { costRecoveryFront } from './cost-front.ts';
-import { COST_SPLIT_PARTS, priceListNamed, requestCostSplit } from './cost-split.ts';
+import { COST_SPLIT_PARTS, priceListOf, requestCostSplit } from './cost-split.ts';
 import { renderHtmlReport } from './html-report.ts';
 import type { LabRun, RequestRow } from './lab-records.ts';
 import type { ViewerLink } from './report-headline.ts';
@@ -64,7 +64,7 @@ const micro = (dollars: number): string => (Math.round(dollars * 1e6) / 1e6).toS
 
 /** One CSV line per request of every arm, with a header line; the split columns add up to `costUsd`. */
 export function requestRowsCsv(run: LabRun): string {
-  const priceList = priceListNamed(run.settings.priceList);
+  const priceList = priceListOf(run.settings);
   const lines = [[...CSV_COLUMNS, 'cacheWrite', ...SPLIT_COLUMNS].join(',')];
   for (const arm of run.arms) {
     for (const row of arm.rows) {
@@ -83,7 +83,7 @@ export function requestRowsCsv(run: LabRun): string {
 
 /** One CSV line per arm: cost, the split, recovery reads and their dollars, and whether it is on the cost/recovery front. */
 export function costSplitCsv(run: LabRun): string {
-  const priceList = priceListNamed(run.settings.priceList);
+  const priceList = priceListOf(run.settings);
   const summaries = run.arms.map((arm) => summarizeArm(arm, priceList));
   const front = costRecoveryFront(summaries, run.settings.providerCapTokens);
   const lines = [
@@ -122,7 +122,7 @@ export function costSplitCsv(run: LabRun): string {
 
 /** The summary whose bytes depend only on the run's settings and rows: keys sorted, no timings. */
 export function stableSummaryJson(run: LabRun, notes: readonly string[] = []): string {
-  const priceList = priceListNamed(run.settings.priceList);
+  const priceList = priceListOf(run.settings);
   const arms = run.arms.map((arm) => summarizeArm(arm, priceList));
   const front = costRecoveryFront(arms, run.settings.providerCapTokens);
   const document = {

@@ -181,17 +181,27 @@ function mergeUsage(seen: RecordedResponse['usage'], next: RecordedResponse['usa
     cacheRead: Math.max(seen.cacheRead, next.cacheRead),
     cacheWrite: Math.max(seen.cacheWrite, next.cacheWrite),
     output: Math.max(seen.output, next.output),
+    ...(seen.cacheWriteLong === undefined && next.cacheWriteLong === undefined
+      ? {}
+      : { cacheWriteLong: Math.max(seen.cacheWriteLong ?? 0, next.cacheWriteLong ?? 0) }),
   };
 }
 
 function claudeUsage(usage: unknown): RecordedResponse['usage'] {
   if (typeof usage !== 'object' || usage === null) return undefined;
   const record = usage as Record<string, unknown>;
+  const creation = record.cache_creation as Record<string, unknown> | undefined;
+  const longWrites = numberOr(
+    typeof creation === 'object' && creation !== null ? creation.ephemeral_1h_input_tokens : 0,
+    0,
+  );
   return {
     // RequestUsage.input excludes cache writes (they are `cacheWrite`), as Pi records it.
     input: numberOr(record.input_tokens, 0),
     cacheRead: numberOr(record.cache_read_input_tokens, 0),
     cacheWrite: numberOr(record.cache_creation_input_tokens, 0),
     output: numberOr(record.output_tokens, 0),
+    // Claude Code splits its writes by lifetime; the 1-hour ones bill at 2× input, the 5-minute ones at 1.25×.
+    ...(longWrites > 0 ? { cacheWriteLong: longWrites } : {}),
   };
 }

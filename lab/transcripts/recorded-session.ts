@@ -8,7 +8,14 @@ export interface RecordedResponse {
   /** Index in `entries` of the assistant entry this response produced. */
   readonly entryIndex: number;
   readonly usage:
-    | { readonly input: number; readonly cacheRead: number; readonly cacheWrite: number; readonly output: number }
+    | {
+        readonly input: number;
+        readonly cacheRead: number;
+        readonly cacheWrite: number;
+        readonly output: number;
+        /** Of `cacheWrite`, the tokens written with the long (1-hour) cache lifetime. */
+        readonly cacheWriteLong?: number;
+      }
     | undefined;
   /** The model id the recorder wrote for this response, when it wrote one. */
   readonly model?: string;

@@ -17,8 +17,10 @@ describe('cache writes are billed where the price list bills them apart', () => 
     timeout: 60_000,
   }, async () => {
     const report = await replayTranscript({ path: claudeCode, arms: ['native'], maxRequests: 6, progress: silent });
-    expect(report.window.priceList).toBe('claude-sonnet-4-5');
-    const list = PRICE_LISTS['claude-sonnet-4-5']!;
+    // The list comes from Pi's pi-ai registry, at Anthropic's published rates.
+    expect(report.window.priceList).toBe('anthropic/claude-sonnet-4-5-20250929');
+    expect(report.window.prices.base).toMatchObject(PRICE_LISTS['claude-sonnet-4-5']!.base);
+    const list = report.window.prices;
     const rows = report.run.arms[0]!.rows.filter((row) => !row.rejected);
     expect(rows.length).toBe(6);
     for (const row of rows) {

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { PrefixCacheSimulator, type PromptMessage } from '../../lab/provider/prefix-cache-simulator.ts';
+import {
+  DEFAULT_CACHE_RULES,
+  PrefixCacheSimulator,
+  type PromptMessage,
+} from '../../lab/provider/prefix-cache-simulator.ts';
 
 let sequence = 0;
 function message(tokens: number, seed = sequence++): PromptMessage {
@@ -47,5 +51,24 @@ describe('prefix cache simulator', () => {
     expect(() => new PrefixCacheSimulator({ minimumTokens: 0, granularity: 0, ttlSeconds: 1, maxEntries: 1 })).toThrow(
       /SETTINGS.INVALID/,
     );
+  });
+});
+
+describe('a long-lived cache entry', () => {
+  const prompt = [{ digest: 'system', tokens: Array.from({ length: 4096 }, (_, position) => position) }];
+
+  it('a read 10 minutes after a 1-hour write hits; after a 5-minute write it misses', () => {
+    const long = new PrefixCacheSimulator(DEFAULT_CACHE_RULES);
+    long.bill(prompt, 0, 3600);
+    expect(long.bill(prompt, 600, 3600).cacheRead).toBe(4096);
+    const short = new PrefixCacheSimulator(DEFAULT_CACHE_RULES);
+    short.bill(prompt, 0);
+    expect(short.bill(prompt, 600).cacheRead).toBe(0);
+  });
+
+  it('a 1-hour entry still expires after an hour without a hit', () => {
+    const long = new PrefixCacheSimulator(DEFAULT_CACHE_RULES);
+    long.bill(prompt, 0, 3600);
+    expect(long.bill(prompt, 3601, 3600).cacheRead).toBe(0);
   });
 });

@@ -36,8 +36,8 @@ describe('replay: bytes lost per arm (issue 15: "0 bytes lost")', () => {
     expect(native.compactedBytes).toBeLessThan(native.transcriptBytes);
 
     // The fold arm decided with the recorded model's price list, the one the provider billed by.
-    expect(summary.settings.priceList).toBe('claude-sonnet-4-5');
-    expect(arm('fold').foldSettings.priceList).toBe('claude-sonnet-4-5');
+    expect(summary.settings.priceList).toBe('anthropic/claude-sonnet-4-5-20250929');
+    expect(arm('fold').foldSettings.priceList).toBe('anthropic/claude-sonnet-4-5-20250929');
 
     const text = out.join('\n');
     const foldLine = `fold: bytes lost: 0 (of ${fold.foldedBytes.toLocaleString('en-US')} folded bytes, ${fold.folds} folds`;
@@ -47,7 +47,7 @@ describe('replay: bytes lost per arm (issue 15: "0 bytes lost")', () => {
         `native: bytes lost: ${native.lostBytes.toLocaleString('en-US')} \\(${native.compactedBytes.toLocaleString('en-US')} bytes of \\d+ entries summarised away by \\d+ compactions?, no longer in the window\\)`,
       ),
     );
-    expect(text).toContain('deciding with price list claude-sonnet-4-5');
+    expect(text).toContain('deciding with price list anthropic/claude-sonnet-4-5-20250929');
     const html = readFileSync(join(outDirectory, 'replay-report.html'), 'utf8');
     expect(html).toMatch(/<ul class="bytes-lost"><li>native: bytes lost: [\d,]+ \(/);
     expect(html).toContain(foldLine);

@@ -158,16 +158,17 @@ describe('chat trajectories (mini-swe-agent .traj.json)', () => {
 
 describe('the new formats replay through the CLI at their model window', () => {
   it.each([
-    ['codex-rollout.jsonl', 5, 'budget 255616, provider cap 272000, price list gpt-5;', 'none'],
+    // pi-ai's registry gives GPT-5 its whole 400k window, as Pi budgets against it.
+    ['codex-rollout.jsonl', 5, 'budget 383616, provider cap 400000, price list openai/gpt-5-codex;', 'none'],
     ['codex-legacy-rollout.jsonl', 2, 'the recording names no model', 'none'],
     // The trajectory ends on the submit call: the recording holds nothing after it to re-issue it for.
     [
       'mini-swe-agent-toolcall.traj.json',
       3,
-      'budget 183616, provider cap 200000, price list claude-sonnet-4-5',
+      'budget 183616, provider cap 200000, price list anthropic/claude-sonnet-4-5-20250929',
       '1 interrupted-tool-calls',
     ],
-    ['mini-swe-agent-text.traj.json', 2, 'price list gpt-5-mini', 'none'],
+    ['mini-swe-agent-text.traj.json', 2, 'price list openai/gpt-5-mini', 'none'],
   ])('%s: %i agent requests per arm', { timeout: 60_000 }, async (file, responses, window, gaps) => {
     const out: string[] = [];
     const code = await runCli(['replay', join(fixtures, file), '--arms', 'native,fold', '--json'], {
