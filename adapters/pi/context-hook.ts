@@ -3,6 +3,8 @@ import type { ExtensionContext } from '@mariozechner/pi-coding-agent';
 import { FoldError } from '../../core/fold-error.ts';
 import type { RequestContext } from '../../core/fold-runtime.ts';
 import { isRecoverySummary } from './compaction-guard.ts';
+import { readBranchContext } from './landing/branch-context.ts';
+import { adoptEarlierRewrites } from './landing/earlier-rewrites.ts';
 import { announceOwnership } from './ownership-monitor.ts';
 import { toPiMessages } from './projected-messages.ts';
 import type { PiSessionFolding } from './session-registry.ts';
@@ -48,13 +50,13 @@ export async function projectContext(
   ctx: ExtensionContext,
   overheadChars: number,
 ): Promise<AgentMessage[] | undefined> {
-  // Our own overflow-recovery compaction keeps every entry; its summary is a note for the
-  // person and the session file, not something the model needs at the top of its window.
-  const visible = messages.filter(
-    (message) => !(message.role === 'compactionSummary' && isRecoverySummary(message.summary)),
-  );
+  const editing = folding.landing.editing(ctx.sessionManager);
+  // The edit path reads the branch itself: Pi's event already carries the folded window.
+  const branchContext = editing === undefined ? undefined : readBranchContext(editing, isShownToEngine);
+  const earlier = branchContext === undefined ? undefined : adoptEarlierRewrites(branchContext, messages.filter(isShownToEngine));
+  const visible = earlier?.rawMessages ?? messages.filter(isShownToEngine);
   let mapped = folding.mapper.map(visible, ctx.sessionManager.getBranch());
-  if (mapped.unmatched > 0) {
+  if (mapped.unmatched > 0 && editing === undefined) {
     // Pi writes agent events to the session through a queue its loop does not await, so the
     // last results of a tool batch can reach the branch a tick after this event. Mapped as
     // injected now, they would get their real ids next request: a needless rewrite.
@@ -62,7 +64,7 @@ export async function projectContext(
     mapped = folding.mapper.map(visible, ctx.sessionManager.getBranch());
   }
   const rewrittenBefore = folding.ownership.rewrittenBefore(
-    mapped.rewritten,
+    mapped.rewritten + (earlier?.unaligned ?? 0),
     folding.runtime.view.memory.counters.requests + 1,
   );
   announceOwnership(ctx, rewrittenBefore);
@@ -77,7 +79,8 @@ export async function projectContext(
     for (const warning of result.warnings) ctx.ui.notify(warning, 'warning');
     const projected = toPiMessages(result.messages, mapped.messages);
     folding.ownership.projected(projected, result.ledger.request);
-    return projected;
+    if (editing === undefined || branchContext === undefined) return projected;
+    return folding.landing.land(editing, branchContext, result, projected, messages, isShownToEngine, ctx);
   } catch (error) {
     if (FoldError.isInstance(error) && error.code === 'BUDGET.EXCEEDED') {
       ctx.ui.notify(
@@ -94,6 +97,14 @@ export async function projectContext(
     );
     throw error;
   }
+}
+
+/**
+ * Our own overflow-recovery compaction keeps every entry; its summary is a note for the
+ * person and the session file, not something the model needs at the top of its window.
+ */
+function isShownToEngine(message: AgentMessage): boolean {
+  return !(message.role === 'compactionSummary' && isRecoverySummary(message.summary));
 }
 
 /** The model this request goes to: its window, and its id for a budget keyed by model. */

@@ -15,6 +15,7 @@ import type { EvidenceStore } from '../../ports/evidence-store.port.ts';
 import type { FoldStore } from '../../ports/fold-store.port.ts';
 import type { ProjectionSink } from '../../ports/projection-sink.port.ts';
 import type { RequestContext } from '../../ports/shared-types.ts';
+import { assertLandingOption, type LandingOption, PiLanding } from './landing/pi-landing.ts';
 import { PiEntryMapper } from './message-entries.ts';
 import { OwnershipMonitor } from './ownership-monitor.ts';
 import { type LoadedSettingsFile, loadSettingsFile, settingsFilePath } from './settings-file.ts';
@@ -71,6 +72,14 @@ export interface PiFoldOptions {
    * @default true
    */
   readonly openTelemetry?: boolean;
+  /**
+   * How commits reach Pi (docs/pi.md, "Landing as context edits"): `'session-edits'` writes
+   * each fold into the session as Pi's own context edits, so Pi's projection, `/compact`,
+   * `/tree` and export see the folded window; `'context-hook'` sends the window from the
+   * `context` event before every request; `'auto'` takes edits on a Pi that has them (0.87 and later).
+   * @default 'auto'
+   */
+  readonly landing?: LandingOption;
 }
 
 /** One Pi session's folding: the engine, the message mapper and what the last request produced. */
@@ -84,6 +93,8 @@ export interface PiSessionFolding {
   readonly branch: PiBranchSource;
   /** Whether the window pi-fold projects is the one sent, and Pi does not compact on its own. */
   readonly ownership: OwnershipMonitor;
+  /** How this session's commits reach Pi, and what the edit path did. */
+  readonly landing: PiLanding;
   readonly composed: ComposedRuntime;
 }
 
@@ -122,6 +133,7 @@ export class PiSessionRegistry {
     this.codeThresholds =
       options.settings?.thresholds === undefined ? undefined : resolveThresholds(options.settings.thresholds);
     assertCostModelOption(options.costModel, 'registerPiFold');
+    assertLandingOption(options.landing);
   }
 
   get settingsPath(): string {
@@ -208,6 +220,7 @@ export class PiSessionRegistry {
       evidenceStore: composed.ports.evidenceStore,
       lastProjection: undefined,
       ownership: new OwnershipMonitor(),
+      landing: new PiLanding(this.options.landing ?? 'auto'),
       composed,
     };
     const expected = this.expectedModels.get(location.sessionId);

@@ -156,7 +156,9 @@ describe('pi: single ownership of the window', () => {
       });
     const pi = await openScriptedPi({
       script,
-      fold: { foldStore: new MemoryFoldStore(), settingsPath: SETTINGS },
+      // On the edit path Pi's own threshold check sees the folded (and spilled) projection and
+      // never compacts here; the context-hook path is the one where a Pi can compact behind pi-fold.
+      fold: { foldStore: new MemoryFoldStore(), settingsPath: SETTINGS, landing: 'context-hook' },
       wrapExtensionApi: withoutGuard,
     });
     await pi.session.prompt('Read blobs.');
