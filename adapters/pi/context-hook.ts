@@ -53,7 +53,8 @@ export async function projectContext(
   const editing = folding.landing.editing(ctx.sessionManager);
   // The edit path reads the branch itself: Pi's event already carries the folded window.
   const branchContext = editing === undefined ? undefined : readBranchContext(editing, isShownToEngine);
-  const earlier = branchContext === undefined ? undefined : adoptEarlierRewrites(branchContext, messages.filter(isShownToEngine));
+  const earlier =
+    branchContext === undefined ? undefined : adoptEarlierRewrites(branchContext, messages.filter(isShownToEngine));
   const visible = earlier?.rawMessages ?? messages.filter(isShownToEngine);
   let mapped = folding.mapper.map(visible, ctx.sessionManager.getBranch());
   if (mapped.unmatched > 0 && editing === undefined) {
