@@ -51,7 +51,10 @@ const withThresholds = (thresholds: Thresholds | undefined) => (thresholds === u
 /**
  * - `unmanaged`: compaction off; a refused prompt ends the arm.
  * - `native`: Pi's own compaction on; the model descriptor is the 272k window, the provider cap refuses above it.
- * - `fold`: core's default policy (no `scheduling` set), with the run's thresholds.
+ * - `fold`: core's default policy (no `scheduling` set), with the run's thresholds, landing as the host allows
+ *   (Pi's own context edits on Pi ≥ 0.87).
+ * - `fold-hook`: the same, landing every commit through the `context` hook (the Pi 0.73 path, forced):
+ *   beside `fold` it shows what the landing path alone changes.
  * - `fold-band`: `"band"` at the seed's 0.80/0.40, whatever thresholds the run asks for.
  * - `fold-immediate`: `"immediate"`, the published ablation (the default's trigger and aim, each mark landed as soon as due).
  * - `fold-eager`: `"eager"`, every closed unit folded at once.
@@ -61,6 +64,11 @@ export const ARMS = {
   unmanaged: plainArm(false),
   native: plainArm(true),
   fold: foldArm((budget, thresholds) => ({ providerInputBudget: budget, ...withThresholds(thresholds) })),
+  'fold-hook': foldArm((budget, thresholds) => ({
+    providerInputBudget: budget,
+    landing: 'context-hook',
+    ...withThresholds(thresholds),
+  })),
   'fold-band': foldArm((budget) => ({ providerInputBudget: budget, scheduling: 'band', thresholds: SEED_BAND })),
   'fold-immediate': foldArm((budget, thresholds) => ({
     providerInputBudget: budget,

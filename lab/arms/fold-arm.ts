@@ -12,7 +12,7 @@ import type { Projection } from '../../ports/projection-sink.port.ts';
 import type { ArmName, FoldArmSettings } from '../report/lab-records.ts';
 import type { FoldArmSetup } from './arm-profile.ts';
 import type { HookTimer } from './hook-timer.ts';
-import { LAB_PI_VERSION, type LandingStrategy, landingSettings } from './landing.ts';
+import { LAB_PI_VERSION, type LandingStrategy, landingOption } from './landing.ts';
 
 /** The stores a fold arm's runtime writes (in memory: the byte audit reads them after the run). */
 export type ArmStores = { readonly foldStore: MemoryFoldStore; readonly evidenceStore: MemoryEvidenceStore };
@@ -39,8 +39,8 @@ export function foldFactory(
         providerInputBudget: fold.providerInputBudget,
         ...(fold.scheduling === undefined ? {} : { scheduling: fold.scheduling }),
         ...(fold.thresholds === undefined ? {} : { thresholds: fold.thresholds }),
-        ...landingSettings(fold.landing),
       },
+      ...landingOption(fold.landing),
       projectionSink: { specificationVersion: 'v1', accept: onProjection },
       costModel: createCharsCostModel({ priceList }),
     });

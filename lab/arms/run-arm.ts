@@ -4,7 +4,7 @@
  *
  * ```ts
  * const result: ArmResult = await runArm({
- *   arm: 'native',                       // unmanaged | native | fold | fold-band | fold-immediate | fold-eager | oracle | extension:<path>
+ *   arm: 'native',                       // unmanaged | native | fold | fold-hook | fold-band | fold-immediate | fold-eager | oracle | extension:<path>
  *   settings,                            // LabRunSettings: descriptor, provider cap, price list name, cache rules
  *   tools: [createReadToolDefinition(cwd), myTool],   // Pi ToolDefinitions offered (no built-ins are added)
  *   prompts: ['first user message', 'second', ...],   // one per user turn, sent in order
@@ -60,7 +60,7 @@ import { ArmTally } from './arm-tally.ts';
 import { auditBytes, sessionOriginals } from './byte-audit.ts';
 import { type ArmStores, checkedFoldSettings, foldFactory, foldSettingsFile } from './fold-arm.ts';
 import { keepArmStore } from './keep-store.ts';
-import { type LandingStrategy, landingFromEnvironment, landingUsed } from './landing.ts';
+import { type LandingStrategy, landingFromEnvironment } from './landing.ts';
 import { labClockSeconds, withLabDeterminism } from './seeded-ids.ts';
 import { SessionActivity, settleSession } from './settle-session.ts';
 
@@ -335,7 +335,7 @@ async function armResult({
           {
             ...folding.runtime.view.settings,
             priceList: folding.composed.ports.costModel.priceList.name,
-            landing: landingUsed(),
+            ...(folding.landing.used === undefined ? {} : { landing: folding.landing.used }),
           },
         );
   const bytes = await auditBytes({

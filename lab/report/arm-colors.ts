@@ -4,6 +4,7 @@ export const REFERENCE_ARMS: ReadonlySet<string> = new Set(['oracle', 'unmanaged
 /** The arms every report names, each in one colour on every chart: fold is always blue, native always grey. */
 const FIXED: Readonly<Record<string, string>> = {
   fold: '#2563eb',
+  'fold-hook': '#60a5fa',
   native: '#6b7280',
   unmanaged: '#9333ea',
   oracle: '#0891b2',

@@ -101,10 +101,10 @@ describe("lab arms' settings reach the runtime", () => {
   });
 
   it('names the arms and threshold options it knows when given one it does not', () => {
-    for (const name of ['fold', 'fold-band', 'fold-immediate', 'fold-eager', 'extension:/x.ts'])
+    for (const name of ['fold', 'fold-hook', 'fold-band', 'fold-immediate', 'fold-eager', 'extension:/x.ts'])
       expect(parseArmName(name)).toBe(name);
     expect(() => parseArmName('fold-lazy')).toThrow(
-      /unknown lab arm "fold-lazy" \(known: unmanaged, native, fold, fold-band, fold-immediate, fold-eager, oracle, extension:<path>\)/,
+      /unknown lab arm "fold-lazy" \(known: unmanaged, native, fold, fold-hook, fold-band, fold-immediate, fold-eager, oracle, extension:<path>\)/,
     );
     expect(parseThresholdsOption('maxTarget=0.7, minTarget=0.05')).toEqual({ maxTarget: 0.7, minTarget: 0.05 });
     expect(() => parseThresholdsOption('maxTarget=high')).toThrow(
