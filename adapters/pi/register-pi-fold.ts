@@ -63,7 +63,16 @@ function onEachRequest(pi: ExtensionAPI, sessions: PiSessionRegistry): void {
     () => pi.getActiveTools(),
   );
   const systemMessages = new PiSystemMessages();
+  const standingDown = new Set<string>();
   pi.on('context', async (event, ctx) => {
+    const sessionId = ctx.sessionManager.getSessionId();
+    if (!sessions.claims.claim(ctx.sessionManager)) {
+      // Another pi-fold already folds this session: two would land their windows over each other.
+      if (!standingDown.has(sessionId))
+        ctx.ui.notify('pi-fold is loaded twice; this copy leaves the session to the one that folds it', 'warning');
+      standingDown.add(sessionId);
+      return undefined;
+    }
     const folding = await sessions.forSession(ctx.sessionManager);
     const messages = await projectContext(folding, event.messages, ctx, overhead.measure(ctx));
     if (messages !== undefined && folding.lastProjection !== undefined)

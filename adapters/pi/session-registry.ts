@@ -15,6 +15,7 @@ import type { EvidenceStore } from '../../ports/evidence-store.port.ts';
 import type { FoldStore } from '../../ports/fold-store.port.ts';
 import type { ProjectionSink } from '../../ports/projection-sink.port.ts';
 import type { RequestContext } from '../../ports/shared-types.ts';
+import { InstanceClaims } from './instance-claims.ts';
 import { assertLandingOption, type LandingOption, PiLanding } from './landing/pi-landing.ts';
 import { PiEntryMapper } from './message-entries.ts';
 import { OwnershipMonitor } from './ownership-monitor.ts';
@@ -120,6 +121,9 @@ export class PiSessionRegistry {
   settingsFile: LoadedSettingsFile | undefined;
   /** The model Pi last named for each session (session start, model switch), handed to its runtime when it opens. */
   private readonly expectedModels = new Map<string, RequestContext>();
+
+  /** Which sessions this instance folds, against other pi-fold instances in the process. */
+  readonly claims = new InstanceClaims();
 
   /** Thresholds passed in code, validated at registration; when present the settings file's are not used. */
   readonly codeThresholds: Thresholds | undefined;

@@ -68,6 +68,7 @@ export function checkedFoldSettings(
     readonly thresholds: Thresholds;
     readonly priceList?: string;
     readonly landing?: LandingStrategy;
+    readonly landingRequests?: { readonly sentByPi: number; readonly sentByHook: number };
   },
 ): FoldArmSettings {
   const { maxTarget, minTarget, consolidateAfter, minFoldChars } = running.thresholds;
@@ -76,6 +77,9 @@ export function checkedFoldSettings(
     thresholds: { maxTarget, minTarget, consolidateAfter, minFoldChars },
     ...(running.priceList === undefined ? {} : { priceList: running.priceList }),
     ...(running.landing === undefined ? {} : { landing: running.landing, pi: LAB_PI_VERSION }),
+    ...(running.landing === 'session-edits' && running.landingRequests !== undefined
+      ? { landingRequests: running.landingRequests }
+      : {}),
   };
   const thresholdsDiffer =
     asked.thresholds !== undefined &&

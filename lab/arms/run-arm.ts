@@ -336,6 +336,10 @@ async function armResult({
             ...folding.runtime.view.settings,
             priceList: folding.composed.ports.costModel.priceList.name,
             ...(folding.landing.used === undefined ? {} : { landing: folding.landing.used }),
+            landingRequests: {
+              sentByPi: folding.landing.counters.sentByPi,
+              sentByHook: folding.landing.counters.sentByHook,
+            },
           },
         );
   const bytes = await auditBytes({

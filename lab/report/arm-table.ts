@@ -134,7 +134,7 @@ export function formatArmTable(run: LabRun): string {
     const settings = entry.summary.foldSettings;
     if (settings !== undefined)
       lines.push(
-        `${entry.summary.arm} ran with scheduling ${settings.scheduling}, thresholds ${settings.thresholds.maxTarget}/${settings.thresholds.minTarget}${settings.priceList === undefined ? '' : `, deciding with price list ${settings.priceList}`}${settings.landing === undefined ? '' : `, landing ${settings.landing} on Pi ${settings.pi}`} (read back from the runtime)`,
+        `${entry.summary.arm} ran with scheduling ${settings.scheduling}, thresholds ${settings.thresholds.maxTarget}/${settings.thresholds.minTarget}${settings.priceList === undefined ? '' : `, deciding with price list ${settings.priceList}`}${settings.landing === undefined ? '' : `, landing ${settings.landing} on Pi ${settings.pi}`}${settings.landingRequests === undefined ? '' : ` (${settings.landingRequests.sentByPi} requests sent by Pi from its own projection, ${settings.landingRequests.sentByHook} by the hook)`} (read back from the runtime)`,
       );
   }
   for (const entry of summaries)

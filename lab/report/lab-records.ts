@@ -98,6 +98,11 @@ export interface FoldArmSettings {
   readonly priceList?: string;
   /** How the runtime landed its commits (`context-hook` or `session-edits`), read back after the run. */
   readonly landing?: string;
+  /**
+   * On the edit landing: requests Pi sent from its own projection, and requests the hook sent
+   * the window for (each landing, and any window the edits could not express).
+   */
+  readonly landingRequests?: { readonly sentByPi: number; readonly sentByHook: number };
   /** The Pi version the arm ran on. */
   readonly pi?: string;
 }

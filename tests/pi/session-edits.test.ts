@@ -6,6 +6,7 @@ import { SessionManager } from '@mariozechner/pi-coding-agent';
 import { describe, expect, it } from 'vitest';
 import { PiLanding } from '../../adapters/pi/landing/pi-landing.ts';
 import { canonicalBytes } from '../../adapters/pi/message-entries.ts';
+import { type PiFoldRegistration, registerPiFold } from '../../adapters/pi/register-pi-fold.ts';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import {
@@ -242,4 +243,35 @@ describe('pi: choosing the landing', () => {
       expect(String((refusal as Error).message)).toContain('0.87');
     }
   });
+});
+
+describe('pi: two pi-fold instances in one session', () => {
+  it('only the first folds; the second stands down and says so once', async () => {
+    let second: PiFoldRegistration | undefined;
+    const pi = await openScriptedPi({
+      script: readingScript(() => 40),
+      fold: { foldStore: new MemoryFoldStore(), settingsPath: SETTINGS, settings: KEEP_BLOBS_RAW },
+      otherExtensions: {
+        after: [
+          (api) => {
+            second = registerPiFold(api, {
+              foldStore: new MemoryFoldStore(),
+              settingsPath: SETTINGS,
+              settings: KEEP_BLOBS_RAW,
+            });
+          },
+        ],
+      },
+    });
+    await pi.session.prompt('Read blobs.');
+    await settle(pi.session);
+    expect(pi.errors).toEqual([]);
+    const first = await foldingOf(pi);
+    expect(first.runtime.view.visibleFolds.length).toBeGreaterThan(0);
+    expect(await second!.sessions.existing(pi.sessionManager.getSessionId())).toBeUndefined();
+    expect(pi.notices.filter((notice) => notice.includes('loaded twice'))).toHaveLength(1);
+    for (const row of pi.ledger) expect(row.unattributed).toBe(false);
+    await pi.registration.sessions.closeAll();
+    await second!.sessions.closeAll();
+  }, 120_000);
 });
