@@ -5,6 +5,7 @@ import type { RequestContext } from '../../core/fold-runtime.ts';
 import { isRecoverySummary } from './compaction-guard.ts';
 import { readBranchContext } from './landing/branch-context.ts';
 import { adoptEarlierRewrites } from './landing/earlier-rewrites.ts';
+import type { MappedTranscript } from './message-entries.ts';
 import { announceOwnership } from './ownership-monitor.ts';
 import { toPiMessages } from './projected-messages.ts';
 import type { PiSessionFolding } from './session-registry.ts';
@@ -53,16 +54,20 @@ export async function projectContext(
   const editing = folding.landing.editing(ctx.sessionManager);
   // The edit path reads the branch itself: Pi's event already carries the folded window.
   const branchContext = editing === undefined ? undefined : readBranchContext(editing, isShownToEngine);
-  const earlier =
-    branchContext === undefined ? undefined : adoptEarlierRewrites(branchContext, messages.filter(isShownToEngine));
-  const visible = earlier?.rawMessages ?? messages.filter(isShownToEngine);
-  let mapped = folding.mapper.map(visible, ctx.sessionManager.getBranch());
-  if (mapped.unmatched > 0 && editing === undefined) {
-    // Pi writes agent events to the session through a queue its loop does not await, so the
-    // last results of a tool batch can reach the branch a tick after this event. Mapped as
-    // injected now, they would get their real ids next request: a needless rewrite.
-    await new Promise((resolve) => setImmediate(resolve));
+  const shownMessages = messages.filter(isShownToEngine);
+  const earlier = branchContext === undefined ? undefined : adoptEarlierRewrites(branchContext, shownMessages);
+  let mapped: MappedTranscript;
+  if (earlier !== undefined) mapped = folding.mapper.mapIdentified(earlier.rawMessages);
+  else {
+    const visible = shownMessages;
     mapped = folding.mapper.map(visible, ctx.sessionManager.getBranch());
+    if (mapped.unmatched > 0) {
+      // Pi writes agent events to the session through a queue its loop does not await, so the
+      // last results of a tool batch can reach the branch a tick after this event. Mapped as
+      // injected now, they would get their real ids next request: a needless rewrite.
+      await new Promise((resolve) => setImmediate(resolve));
+      mapped = folding.mapper.map(visible, ctx.sessionManager.getBranch());
+    }
   }
   const rewrittenBefore = folding.ownership.rewrittenBefore(
     mapped.rewritten + (earlier?.unaligned ?? 0),
@@ -81,7 +86,13 @@ export async function projectContext(
     const projected = toPiMessages(result.messages, mapped.messages);
     folding.ownership.projected(projected, result.ledger.request);
     if (editing === undefined || branchContext === undefined) return projected;
-    return folding.landing.land(editing, branchContext, result, projected, messages, isShownToEngine, ctx);
+    return folding.landing.land(editing, branchContext, result, projected, {
+      sent: messages,
+      // Pi's own projection, and nothing in it the window leaves out (pi-fold's recovery summary).
+      sentIsProjection: earlier?.untouched === true && shownMessages.length === messages.length,
+      shown: isShownToEngine,
+      ctx,
+    });
   } catch (error) {
     if (FoldError.isInstance(error) && error.code === 'BUDGET.EXCEEDED') {
       ctx.ui.notify(

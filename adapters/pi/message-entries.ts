@@ -22,6 +22,12 @@ interface CachedEntry {
   readonly fingerprint: string;
 }
 
+/** A message whose session entry is known (the edit landing reads them off the branch). */
+export interface IdentifiedMessage {
+  readonly entryId: string;
+  readonly message: AgentMessage;
+}
+
 /** Prefix of ids given to messages that match no session entry. */
 export const UNMATCHED_ID_PREFIX = 'pi-unmatched:';
 
@@ -39,6 +45,32 @@ export class PiEntryMapper {
   /** The branch entries already keyed, in order, and their ids by key (kept across requests). */
   private readonly keyedBranch: string[] = [];
   private idsByKey = new Map<string, string[]>();
+  /** Entries by the message object they were built from: Pi hands the edit landing its own objects, unchanged. */
+  private readonly byObject = new WeakMap<object, { readonly entryId: string; readonly entry: TranscriptEntry }>();
+
+  /**
+   * Maps messages whose entries are known, as the edit landing reads them off Pi's session:
+   * no matching by key, and a message object seen before costs one lookup, so a request
+   * costs what was appended. A message that differs from what an earlier request showed for
+   * its entry (another extension changed it) gets a fresh id, as in `map`.
+   */
+  mapIdentified(messages: readonly IdentifiedMessage[]): MappedTranscript {
+    const entries: TranscriptEntry[] = [];
+    const byId = new Map<string, AgentMessage>();
+    let rewritten = 0;
+    for (const { entryId, message } of messages) {
+      const known = this.byObject.get(message);
+      let entry = known !== undefined && known.entryId === entryId ? known.entry : undefined;
+      if (entry === undefined) {
+        entry = this.cachedEntry(entryId, message);
+        if (entry.id === entryId) this.byObject.set(message, { entryId, entry });
+      }
+      if (entry.id !== entryId) rewritten += 1;
+      entries.push(entry);
+      byId.set(entry.id, message);
+    }
+    return { entries, messages: byId, unmatched: 0, rewritten };
+  }
 
   map(messages: readonly AgentMessage[], branch: readonly SessionEntry[]): MappedTranscript {
     this.keyBranch(branch);

@@ -64,6 +64,8 @@ function onEachRequest(pi: ExtensionAPI, sessions: PiSessionRegistry): void {
   );
   const systemMessages = new PiSystemMessages();
   const standingDown = new Set<string>();
+  // Sessions whose last request the context hook left as Pi built it (its own projection, or another pi-fold's).
+  const untouched = new WeakSet<object>();
   pi.on('context', async (event, ctx) => {
     const sessionId = ctx.sessionManager.getSessionId();
     if (!sessions.claims.claim(ctx.sessionManager)) {
@@ -71,16 +73,21 @@ function onEachRequest(pi: ExtensionAPI, sessions: PiSessionRegistry): void {
       if (!standingDown.has(sessionId))
         ctx.ui.notify('pi-fold is loaded twice; this copy leaves the session to the one that folds it', 'warning');
       standingDown.add(sessionId);
+      untouched.add(ctx.sessionManager);
       return undefined;
     }
     const folding = await sessions.forSession(ctx.sessionManager);
     const messages = await projectContext(folding, event.messages, ctx, overhead.measure(ctx));
     if (messages !== undefined && folding.lastProjection !== undefined)
       systemMessages.remember(messages, folding.lastProjection.messages);
+    if (messages === undefined) untouched.add(ctx.sessionManager);
+    else untouched.delete(ctx.sessionManager);
     return messages === undefined ? undefined : { messages };
   });
   // Pi >= 0.8x: put Pi's own system messages back where its rebuilt head replaced them.
   onContextWithSystem(pi, async (event, ctx) => {
+    // Pi's messages went out as Pi built them: its system messages are where Pi put them.
+    if (untouched.has(ctx.sessionManager)) return undefined;
     const replay = await loadSystemMessageReplay(hostScopeOf(ctx));
     return replay === undefined
       ? undefined

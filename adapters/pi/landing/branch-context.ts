@@ -1,5 +1,6 @@
 import type { AgentMessage } from '@mariozechner/pi-agent-core';
 import type { SessionEntry } from '@mariozechner/pi-coding-agent';
+import type { IdentifiedMessage } from '../message-entries.ts';
 import {
   type EditContent,
   type EditingSessionManager,
@@ -33,7 +34,7 @@ export interface BranchItem {
 export interface BranchContext {
   readonly items: readonly BranchItem[];
   /** The messages the engine folds: every item but pi-fold's inserts, as Pi has them without pi-fold's edits. */
-  readonly rawMessages: readonly AgentMessage[];
+  readonly rawMessages: readonly IdentifiedMessage[];
   /** The messages Pi's projection gives, as the `context` event hands them over; item by item where an item shows. */
   readonly projected: readonly AgentMessage[];
 }
@@ -61,7 +62,7 @@ export function readBranchContext(
       for (const id of (sourceEntry.data as Partial<LandingMarker> | undefined)?.editIds ?? []) ours.add(id);
   }
   const items: BranchItem[] = [];
-  const rawMessages: AgentMessage[] = [];
+  const rawMessages: IdentifiedMessage[] = [];
   const projected: AgentMessage[] = [];
   for (const { sourceEntry, messages } of projection) {
     for (const message of messages as AgentMessage[])
@@ -81,7 +82,7 @@ export function readBranchContext(
         editable: isEditable(sourceEntry),
         state: stateOf(ourEdit),
       });
-      if (!insert) rawMessages.push(message);
+      if (!insert) rawMessages.push({ entryId: sourceEntry.id, message });
     }
   }
   return { items, rawMessages, projected };

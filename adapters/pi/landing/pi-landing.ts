@@ -42,6 +42,17 @@ export interface LandingCounters {
   inserts: number;
 }
 
+/** What the `context` event of one request handed over. */
+export interface LandingRequest {
+  /** The messages Pi is about to send (the event's). */
+  readonly sent: readonly AgentMessage[];
+  /** Whether `sent` was checked to be Pi's own projection, untouched by another handler. */
+  readonly sentIsProjection: boolean;
+  /** Which messages the engine is shown (pi-fold's recovery summary is not). */
+  readonly shown: (message: AgentMessage) => boolean;
+  readonly ctx: Pick<ExtensionContext, 'ui'>;
+}
+
 /** One session's landing: which path it takes, and the edit path's work. */
 export class PiLanding {
   private chosen: LandingStrategy | undefined;
@@ -85,13 +96,14 @@ export class PiLanding {
     branch: BranchContext,
     result: ProjectionResult,
     window: AgentMessage[],
-    sent: readonly AgentMessage[],
-    shown: (message: AgentMessage) => boolean,
-    ctx: Pick<ExtensionContext, 'ui'>,
+    request: LandingRequest,
   ): AgentMessage[] | undefined {
+    const { shown, ctx } = request;
     const plan = planEdits(branch.items, result.messages, window);
     if (plan.edits.length === 0 && plan.tailTexts.length === 0) {
-      if (plan.exact && sameMessages(sent, window)) {
+      // With nothing to change, an exact plan means Pi's projection is the window: what Pi
+      // hands over then goes out as it is, unless a handler before pi-fold changed it.
+      if (plan.exact && (request.sentIsProjection || sameMessages(request.sent, window))) {
         this.counters.sentByPi += 1;
         return undefined;
       }
