@@ -1,4 +1,7 @@
 import { createHash } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { ToolResultMessage } from '@mariozechner/pi-ai';
 import { describe, expect, it } from 'vitest';
 import { FOLD_LIST_MARK } from '../../adapters/pi/compaction-fold-list.ts';
@@ -34,6 +37,7 @@ interface FoldedSession {
 async function foldedSession(options: {
   summariserFailsOnce?: boolean;
   peeks?: (request: RecordedRequest) => ScriptedReply;
+  sessionDirectory?: string;
 }): Promise<FoldedSession> {
   const store = new MemoryFoldStore();
   let phase: Phase = 'reading';
@@ -58,6 +62,7 @@ async function foldedSession(options: {
   const pi = await openScriptedPi({
     script,
     fold: { foldStore: store, settingsPath: SETTINGS, settings: KEEP_BLOBS_RAW },
+    ...(options.sessionDirectory === undefined ? {} : { sessionDirectory: options.sessionDirectory }),
   });
   folding = await pi.registration.sessions.forSession(pi.sessionManager);
   await pi.session.prompt('Read blobs.');
@@ -229,5 +234,42 @@ describe(`pi ${PI_VERSION}: a manual /compact keeps every fold (B6.1, I2)`, () =
     );
     expect(pi.errors).toEqual([]);
     expect(folding.ownership.warnings).toEqual([]);
+  }, 180_000);
+
+  it('lists the folds of a resumed session before its first request, an expanded one with the folds inside it', async () => {
+    const sessionDirectory = mkdtempSync(join(tmpdir(), 'pi-fold-sessions-'));
+    const first = await foldedSession({ sessionDirectory });
+    const expandedRoot = first.folding.runtime.view.lattice
+      .rootRecords()
+      .find((record) => record.parts.some((part) => part.kind === 'fold'));
+    if (expandedRoot === undefined) throw new Error('no fold with folds inside it');
+    await first.folding.runtime.act({ action: 'expand', id: expandedRoot.id }, { origin: 'user' });
+    const sessionFile = first.pi.sessionManager.getSessionFile()!;
+    first.pi.session.dispose();
+
+    const second = await openScriptedPi({
+      script: () => ({ kind: 'text', text: PI_SUMMARY }),
+      fold: { foldStore: first.store, settingsPath: SETTINGS },
+      sessionFile,
+      sessionDirectory,
+    });
+    await second.session.compact();
+    // The summary's own request is the only one this process made.
+    expect(second.requests.length).toBe(1);
+    const compaction = second.sessionManager.getEntries().find((entry) => entry.type === 'compaction');
+    if (compaction?.type !== 'compaction') throw new Error('no compaction entry');
+    expect(compaction.summary).toContain(
+      `- ${expandedRoot.id} (${expandedRoot.kind}, ${expandedRoot.entryCount} entries`,
+    );
+    expect(compaction.summary).toContain(', was expanded)');
+    // Its source was in the window raw, so the folds inside it are named in their own right.
+    const branch = second.sessionManager.getBranch().map((entry) => entry.id);
+    const cut = branch.indexOf(compaction.firstKeptEntryId);
+    for (const part of expandedRoot.parts) {
+      if (part.kind !== 'fold') continue;
+      const child = first.folding.runtime.view.lattice.record(part.foldId)!;
+      if (branch.indexOf(child.firstEntryId) < cut) expect(compaction.summary).toContain(`- ${child.id} (`);
+    }
+    expect(second.errors).toEqual([]);
   }, 180_000);
 });
