@@ -12,8 +12,14 @@ import type { FoldRecord } from '../../ports/fold-records.ts';
 /** The heading of the list; a later compaction strips the old list from the summary it updates. */
 export const FOLD_LIST_MARK = '[pi-fold: folds behind this summary]';
 
-/** Chars of a fold's brief the list shows; the placeholder and a peek show all of it. */
-const LIST_BRIEF_CHARS = 300;
+/**
+ * Chars of briefs the whole list may show, and the most and fewest per fold: the list sits at
+ * the top of every later request, so a session with hundreds of folds gets shorter briefs.
+ * Every id is always listed; a peek shows the whole brief.
+ */
+const LIST_BRIEFS_CHARS = 24_000;
+const LIST_BRIEF_MAX_CHARS = 300;
+const LIST_BRIEF_MIN_CHARS = 60;
 
 /** One fold the cut summarises. */
 export interface FoldBehindCut {
@@ -74,10 +80,14 @@ export function foldListText(folds: readonly FoldBehindCut[], toolName: string):
     FOLD_LIST_MARK,
     `These ${folds.length} fold${folds.length === 1 ? '' : 's'} of pi-fold were in the conversation this summary replaces. Each keeps its exact source, byte for byte: read it with ${toolName} {"action":"peek","id":"<fold id>"}, or find text in all of them with ${toolName} {"action":"search","pattern":"…"}. Folds nested in one are named by its peek.`,
   ];
+  const briefChars = Math.max(
+    LIST_BRIEF_MIN_CHARS,
+    Math.min(LIST_BRIEF_MAX_CHARS, Math.floor(LIST_BRIEFS_CHARS / Math.max(1, folds.length))),
+  );
   for (const { record, expanded } of folds) {
     const state = expanded ? ', was expanded' : '';
     lines.push(
-      `- ${record.id} (${record.kind}, ${record.entryCount} entries, ${record.sourceChars} chars${state}): ${clip(oneLine(record.brief), LIST_BRIEF_CHARS)}`,
+      `- ${record.id} (${record.kind}, ${record.entryCount} entries, ${record.sourceChars} chars${state}): ${clip(oneLine(record.brief), briefChars)}`,
     );
   }
   return lines.join('\n');

@@ -217,6 +217,18 @@ describe(`pi ${PI_VERSION}: a manual /compact keeps every fold (B6.1, I2)`, () =
     for (const request of pi.requests) assertPairing(request);
     // The person's /compact is theirs, and pi-fold's answer to it is no bypass.
     expect(folding.ownership.warnings).toEqual([]);
+
+    // A second /compact lists them afresh; Pi's summariser updates its summary without the old list.
+    setPhase('compacting');
+    const sentBefore = pi.requests.length;
+    await pi.session.compact();
+    const summariserPrompts = pi.requests.slice(sentBefore).map((request) => request.serialized.join('\n'));
+    expect(summariserPrompts.some((prompt) => prompt.includes('<previous-summary>'))).toBe(true);
+    for (const prompt of summariserPrompts) expect(prompt).not.toContain(FOLD_LIST_MARK);
+    const latest = [...pi.sessionManager.getBranch()].reverse().find((entry) => entry.type === 'compaction');
+    if (latest?.type !== 'compaction' || latest.id === compaction.id) throw new Error('no second compaction');
+    expect(latest.summary.split(FOLD_LIST_MARK).length).toBe(2);
+    for (const record of roots) expect(latest.summary).toContain(record.id);
   }, 180_000);
 
   it("leaves the compaction to Pi, and says so, when Pi's compact() cannot write the summary", async () => {
