@@ -139,17 +139,17 @@ export async function answerManualCompaction(
   // The list this summary replaces is written afresh below; the summariser need not copy it.
   const previousSummary =
     preparation.previousSummary === undefined ? undefined : withoutFoldList(preparation.previousSummary);
-  const outcome = await piCompactionSummary(
+  const outcome = await piCompactionSummary({
     event,
-    { ...preparation, ...(previousSummary === undefined ? {} : { previousSummary }) },
+    preparation: { ...preparation, ...(previousSummary === undefined ? {} : { previousSummary }) },
     ctx,
     thinkingLevel,
-    hostScopeOf(ctx),
-  );
+    scope: hostScopeOf(ctx),
+  });
   if (!outcome.ok) {
     if (!event.signal.aborted)
       ctx.ui.notify(
-        `pi-fold could not write the summary of this /compact (${outcome.reason}); Pi compacts on its own, and its summary does not list the ${folds.length} fold(s) behind the cut (they stay in the store: /fold-status lists them).`,
+        `pi-fold could not write the summary of this /compact (${outcome.reason}); Pi compacts on its own, and its summary does not list the ${folds.length} fold(s) behind the cut (they stay in the store: /fold-status tree lists them).`,
         'warning',
       );
     return undefined;

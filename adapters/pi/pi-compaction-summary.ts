@@ -36,14 +36,18 @@ export type PiSummaryOutcome =
   | { readonly ok: true; readonly result: PiCompactionResult }
   | { readonly ok: false; readonly reason: string };
 
+/** What one summary needs: the event, the preparation to summarise, and the host that runs it. */
+export interface PiSummaryRequest {
+  readonly event: SessionBeforeCompactEvent;
+  readonly preparation: SessionBeforeCompactEvent['preparation'];
+  readonly ctx: Pick<ExtensionContext, 'model' | 'modelRegistry'>;
+  readonly thinkingLevel: ThinkingLevel | undefined;
+  readonly scope: PiHostScope;
+}
+
 /** Summarise `preparation` as Pi's default compaction does. Never rejects: a failure is an outcome. */
-export async function piCompactionSummary(
-  event: SessionBeforeCompactEvent,
-  preparation: SessionBeforeCompactEvent['preparation'],
-  ctx: Pick<ExtensionContext, 'model' | 'modelRegistry'>,
-  thinkingLevel: ThinkingLevel | undefined,
-  scope: PiHostScope,
-): Promise<PiSummaryOutcome> {
+export async function piCompactionSummary(request: PiSummaryRequest): Promise<PiSummaryOutcome> {
+  const { event, preparation, ctx, thinkingLevel, scope } = request;
   const model = ctx.model as Model<never> | undefined;
   if (model === undefined) return { ok: false, reason: 'no model is selected' };
   try {
