@@ -1,14 +1,22 @@
+import type { ThinkingLevel } from '@mariozechner/pi-agent-core';
 import type { AssistantMessage } from '@mariozechner/pi-ai';
 import type { ExtensionContext, SessionBeforeCompactEvent, SessionEntry } from '@mariozechner/pi-coding-agent';
+import { foldListText, foldsBehindCut, withoutFoldList } from './compaction-fold-list.ts';
 import { type CompactionReason, hostScopeOf, loadContextOverflowCheck, statedCompactionReason } from './host-api.ts';
+import { piCompactionSummary } from './pi-compaction-summary.ts';
+import { PI_TOOL_NAME, type PiSessionFolding } from './session-registry.ts';
 
-/** What a `session_before_compact` handler may return (not exported by Pi's index). */
+/** What a `session_before_compact` handler may return (not exported by Pi's index; `usage` is Pi 1.x's). */
 export interface SessionBeforeCompactResult {
   readonly cancel?: boolean;
-  readonly compaction?: { summary: string; firstKeptEntryId: string; tokensBefore: number; details?: unknown };
+  readonly compaction?: {
+    summary: string;
+    firstKeptEntryId: string;
+    tokensBefore: number;
+    details?: unknown;
+    usage?: unknown;
+  };
 }
-
-import type { PiSessionFolding } from './session-registry.ts';
 
 /** How the summary of our overflow-recovery compaction starts; the context hook drops it from the window. */
 export const RECOVERY_SUMMARY_MARK = '[pi-fold overflow recovery]';
@@ -109,6 +117,58 @@ export function answerCompaction(
       details: { piFold: 'overflow-recovery', marksCommitted: marks },
     },
   };
+}
+
+/**
+ * docs/behaviour.md B6.1, I2. A person's `/compact` goes ahead with Pi's own summary, and the
+ * summary ends with every fold the cut summarises away (id, brief, how to peek it), so the
+ * model still knows each fold after the cut; their exact sources stay in the store. Without
+ * folds behind the cut there is nothing to add and Pi compacts alone. When Pi's `compact()`
+ * cannot write the summary here, Pi is left to try itself, and the person is told the folds
+ * are not listed.
+ */
+export async function answerManualCompaction(
+  event: SessionBeforeCompactEvent,
+  folding: PiSessionFolding,
+  ctx: ExtensionContext,
+  thinkingLevel: ThinkingLevel | undefined,
+): Promise<SessionBeforeCompactResult | undefined> {
+  const { preparation } = event;
+  const folds = foldsBehindCut(folding.runtime.view.lattice, event.branchEntries, preparation.firstKeptEntryId);
+  if (folds.length === 0) return undefined;
+  // The list this summary replaces is written afresh below; the summariser need not copy it.
+  const previousSummary =
+    preparation.previousSummary === undefined ? undefined : withoutFoldList(preparation.previousSummary);
+  const outcome = await piCompactionSummary({
+    event,
+    preparation: { ...preparation, ...(previousSummary === undefined ? {} : { previousSummary }) },
+    ctx,
+    thinkingLevel,
+    scope: hostScopeOf(ctx),
+  });
+  if (!outcome.ok) {
+    if (!event.signal.aborted)
+      ctx.ui.notify(
+        `pi-fold could not write the summary of this /compact (${outcome.reason}); Pi compacts on its own, and its summary does not list the ${folds.length} fold(s) behind the cut (they stay in the store: /fold-status tree lists them).`,
+        'warning',
+      );
+    return undefined;
+  }
+  const { result } = outcome;
+  const foldIds = folds.map(({ record }) => record.id);
+  return {
+    compaction: {
+      summary: `${result.summary}\n\n${foldListText(folds, PI_TOOL_NAME)}`,
+      firstKeptEntryId: result.firstKeptEntryId,
+      tokensBefore: result.tokensBefore,
+      details: { ...asRecord(result.details), piFold: 'manual-compaction', foldsBehindCut: foldIds },
+      ...(result.usage === undefined ? {} : { usage: result.usage }),
+    },
+  };
+}
+
+function asRecord(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
 }
 
 function lastAssistant(entries: readonly SessionEntry[]): AssistantMessage | undefined {

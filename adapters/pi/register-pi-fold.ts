@@ -3,7 +3,7 @@ import { assertOnOffOption } from '../../composition/option-checks.ts';
 import { preloadOptionalPeers } from '../../composition/preload-optional-peers.ts';
 import { noteWarmingDecision, onCacheWarming } from './cache-warming.ts';
 import { registerFoldCommands } from './commands.ts';
-import { answerCompaction, CompactionClassifier, currentStack } from './compaction-guard.ts';
+import { answerCompaction, answerManualCompaction, CompactionClassifier, currentStack } from './compaction-guard.ts';
 import { OverheadMeter, projectContext, requestModel } from './context-hook.ts';
 import { createFoldTool } from './fold-tool.ts';
 import { hostScopeOf, loadSystemMessageReplay } from './host-api.ts';
@@ -122,15 +122,16 @@ function onTurns(
   pi.on('agent_start', () => classifier.onAgentStart());
 }
 
-/** Compaction: Pi's own is answered by folding; the person's /compact goes ahead. */
+/** Compaction: Pi's own is answered by folding; the person's /compact goes ahead, listing the folds it summarises. */
 function onCompactions(pi: ExtensionAPI, sessions: PiSessionRegistry, classifier: CompactionClassifier): void {
   pi.on('session_before_compact', async (event, ctx) => {
     // Before any await: on Pi 0.x the calling frame on the stack is the only sign of the reason.
     const kind = await classifier.classify(event, ctx, currentStack());
     if (kind === 'manual') {
       // The person's own /compact goes ahead; the compaction that follows is not a bypass.
-      (await sessions.existing(ctx.sessionManager.getSessionId()))?.ownership.allowManualCompaction();
-      return undefined;
+      const folding = await sessions.forSession(ctx.sessionManager);
+      folding.ownership.allowManualCompaction();
+      return answerManualCompaction(event, folding, ctx, pi.getThinkingLevel());
     }
     return answerCompaction(kind, event, await sessions.forSession(ctx.sessionManager), ctx);
   });
