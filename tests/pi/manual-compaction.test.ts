@@ -266,8 +266,11 @@ describe(`pi ${PI_VERSION}: a manual /compact keeps every fold (B6.1, I2)`, () =
       sessionDirectory,
     });
     await second.session.compact();
-    // The summary's own request is the only one this process made.
-    expect(second.requests.length).toBe(1);
+    // The summariser's requests are the only ones this process made (Pi asks twice when the
+    // cut splits a turn, which the folded sizes of the edit landing can make it do).
+    expect(second.requests.length).toBeGreaterThan(0);
+    for (const request of second.requests)
+      expect(request.serialized.join('\n')).toMatch(/<conversation>|# Conversation/);
     const compaction = second.sessionManager.getEntries().find((entry) => entry.type === 'compaction');
     if (compaction?.type !== 'compaction') throw new Error('no compaction entry');
     expect(compaction.summary).toContain(
