@@ -3,7 +3,6 @@ import type { ExtensionContext } from '@mariozechner/pi-coding-agent';
 import { FoldError } from '../../core/fold-error.ts';
 import type { RequestContext } from '../../core/fold-runtime.ts';
 import { isRecoverySummary } from './compaction-guard.ts';
-import { readBranchContext } from './landing/branch-context.ts';
 import { adoptEarlierRewrites } from './landing/earlier-rewrites.ts';
 import type { MappedTranscript } from './message-entries.ts';
 import { announceOwnership } from './ownership-monitor.ts';
@@ -53,11 +52,12 @@ export async function projectContext(
 ): Promise<AgentMessage[] | undefined> {
   const editing = folding.landing.editing(ctx.sessionManager);
   // The edit path reads the branch itself: Pi's event already carries the folded window.
-  const branchContext = editing === undefined ? undefined : readBranchContext(editing, isShownToEngine);
+  const branchContext = editing === undefined ? undefined : folding.landing.reader.read(editing, isShownToEngine);
   const shownMessages = messages.filter(isShownToEngine);
   const earlier = branchContext === undefined ? undefined : adoptEarlierRewrites(branchContext, shownMessages);
   let mapped: MappedTranscript;
-  if (earlier !== undefined) mapped = folding.mapper.mapIdentified(earlier.rawMessages);
+  if (earlier !== undefined && branchContext !== undefined)
+    mapped = folding.mapper.mapIdentified(earlier.rawMessages, earlier.untouched ? branchContext.unchangedPrefix : 0);
   else {
     const visible = shownMessages;
     mapped = folding.mapper.map(visible, ctx.sessionManager.getBranch());

@@ -48,17 +48,27 @@ export class PiEntryMapper {
   /** Entries by the message object they were built from: Pi hands the edit landing its own objects, unchanged. */
   private readonly byObject = new WeakMap<object, { readonly entryId: string; readonly entry: TranscriptEntry }>();
 
+  /** The last `mapIdentified` result, reusable when the next call's messages start with the same ones. */
+  private lastIdentified:
+    | { readonly entries: TranscriptEntry[]; readonly byId: Map<string, AgentMessage>; readonly length: number }
+    | undefined;
+
   /**
    * Maps messages whose entries are known, as the edit landing reads them off Pi's session:
-   * no matching by key, and a message object seen before costs one lookup, so a request
-   * costs what was appended. A message that differs from what an earlier request showed for
-   * its entry (another extension changed it) gets a fresh id, as in `map`.
+   * no matching by key, and a message object seen before costs one lookup. When the caller
+   * knows the first `unchangedPrefix` messages are the previous call's, unchanged, their
+   * entries are reused, so a request costs what was appended. A message that differs from
+   * what an earlier request showed for its entry (another extension changed it) gets a fresh
+   * id, as in `map`.
    */
-  mapIdentified(messages: readonly IdentifiedMessage[]): MappedTranscript {
-    const entries: TranscriptEntry[] = [];
-    const byId = new Map<string, AgentMessage>();
+  mapIdentified(messages: readonly IdentifiedMessage[], unchangedPrefix = 0): MappedTranscript {
+    const last = this.lastIdentified;
+    const reuse = last !== undefined && unchangedPrefix > 0 && unchangedPrefix <= last.length;
+    const entries: TranscriptEntry[] = reuse ? last.entries.slice(0, unchangedPrefix) : [];
+    const byId = reuse ? last.byId : new Map<string, AgentMessage>();
     let rewritten = 0;
-    for (const { entryId, message } of messages) {
+    for (let index = entries.length; index < messages.length; index += 1) {
+      const { entryId, message } = messages[index]!;
       const known = this.byObject.get(message);
       let entry = known !== undefined && known.entryId === entryId ? known.entry : undefined;
       if (entry === undefined) {
@@ -69,6 +79,9 @@ export class PiEntryMapper {
       entries.push(entry);
       byId.set(entry.id, message);
     }
+    // Only a call whose messages are all the branch's own can be built on: one with another
+    // extension's changes in it is mapped whole next time.
+    this.lastIdentified = rewritten === 0 ? { entries, byId, length: entries.length } : undefined;
     return { entries, messages: byId, unmatched: 0, rewritten };
   }
 

@@ -37,6 +37,8 @@ export interface BranchContext {
   readonly rawMessages: readonly IdentifiedMessage[];
   /** The messages Pi's projection gives, as the `context` event hands them over; item by item where an item shows. */
   readonly projected: readonly AgentMessage[];
+  /** How many leading `rawMessages` are the previous read's, unchanged (0 when the branch was read afresh). */
+  readonly unchangedPrefix: number;
 }
 
 /**
@@ -85,28 +87,28 @@ export function readBranchContext(
       if (!insert) rawMessages.push({ entryId: sourceEntry.id, message });
     }
   }
-  return { items, rawMessages, projected };
+  return { items, rawMessages, projected, unchangedPrefix: 0 };
 }
 
-function stateOf(edit: ContextEditEntry | undefined): EditState {
+export function stateOf(edit: ContextEditEntry | undefined): EditState {
   if (edit === undefined) return { kind: 'raw' };
   return edit.replacement === null ? { kind: 'omitted' } : { kind: 'replaced', content: edit.replacement.content };
 }
 
 /** Pi ≥ 0.87's edit entry; the adapter compiles against Pi 0.73's types, which do not know it. */
-interface ContextEditEntry {
+export interface ContextEditEntry {
   readonly type: 'context_edit';
   readonly id: string;
   readonly targetId: string;
   readonly replacement: { readonly content: EditContent } | null;
 }
 
-function isContextEdit(entry: SessionEntry): boolean {
+export function isContextEdit(entry: SessionEntry): boolean {
   return (entry as { type: string }).type === 'context_edit';
 }
 
 /** The messages an entry gives without any edit, as Pi builds them (`sessionEntryToContextMessages`). */
-function unedited(entry: SessionEntry): AgentMessage[] {
+export function unedited(entry: SessionEntry): AgentMessage[] {
   if (entry.type === 'message') {
     const message = entry.message as AgentMessage & { content?: unknown };
     return [message.content == null ? ({ ...message, content: [] } as AgentMessage) : message];
@@ -127,7 +129,7 @@ function unedited(entry: SessionEntry): AgentMessage[] {
 }
 
 /** The entries Pi's `appendContextEdit` accepts as targets. */
-function isEditable(entry: SessionEntry): boolean {
+export function isEditable(entry: SessionEntry): boolean {
   if (entry.type === 'custom_message') return true;
   if (entry.type !== 'message') return false;
   const role = entry.message.role;

@@ -4,6 +4,7 @@ import { FoldError } from '../../../core/fold-error.ts';
 import type { ProjectionResult } from '../../../core/fold-runtime.ts';
 import type { ReadonlySessionManager } from '../session-registry.ts';
 import { type BranchContext, projectedMessages } from './branch-context.ts';
+import { BranchReader } from './branch-reader.ts';
 import { planEdits } from './edit-plan.ts';
 import { type EditingSessionManager, editingSessionManager } from './editing-session.ts';
 import { landEdits, sameMessages } from './land-edits.ts';
@@ -58,6 +59,9 @@ export class PiLanding {
   private chosen: LandingStrategy | undefined;
   private refusalShown = false;
   readonly counters: LandingCounters = { sentByPi: 0, sentByHook: 0, landings: 0, edits: 0, inserts: 0 };
+
+  /** The edit path's reader of the branch, which costs what was appended since the last request. */
+  readonly reader = new BranchReader();
 
   constructor(readonly option: LandingOption) {}
 
