@@ -83,7 +83,10 @@ export class PiSystemMessages {
       ) !== headJson
     )
       return undefined;
-    return this.interleave(messages.slice(1), session);
+    const restored = this.interleave(messages.slice(1), session);
+    // Pi needs a system message first. A session whose first system message came after some
+    // history (one started on a Pi without them, resumed on one with them) keeps Pi's head.
+    return restored[0] !== undefined && isSystem(restored[0]) ? restored : undefined;
   }
 
   private replayed(messages: readonly SystemMessage[], replay: SystemMessageReplay): string {

@@ -3,7 +3,8 @@
  * alone on the raw history (the reference), a `context` hook that rewrites the whole list into
  * the folded window before every request (the way pi-fold lands folds today), and the same
  * folded window left to Pi as `context_edit` entries, with a `context` hook that only checks
- * it and a `turn_end` boundary handler (the edit path needs one). Needs Pi ≥ 0.87:
+ * it and a `turn_end` boundary handler (the edit path needs one); then pi-fold itself on the raw
+ * history, landing through Pi's edits (`pi-fold`) and through the hook (`pi-fold-hook`). Needs Pi ≥ 0.87:
  *   lab/peers/run-on-pi.sh 1.6.0 bench/pi/run-context-edit-bench.ts [--sizes 10,30,100] [--arms host,edits]
  * Per request it times, inside one real AgentSession, the span from the end of the previous
  * tool call to the provider's call (Pi's turn boundary, its projection, the `context` event's
@@ -15,13 +16,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ExtensionAPI } from '@mariozechner/pi-coding-agent';
+import { type PiFoldRegistration, registerPiFold } from '../../adapters/pi/register-pi-fold.ts';
+import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { openScriptedHostAlone, PI_VERSION, type ScriptedReply, settle } from '../../testing/pi/scripted-pi.ts';
 import { isFolded, placeholderText, type SessionFileShape, writeSessionFile } from './edited-session-file.ts';
 import { latencyStats } from './latency-stats.ts';
 
 /** `edits-bare`: the edited history with the checking hook but no `turn_end` handler, to show what Pi's boundary costs. */
-type Arm = 'host' | 'rewrite' | 'edits' | 'edits-bare';
-const ARMS: readonly Arm[] = ['host', 'rewrite', 'edits', 'edits-bare'];
+/** `pi-fold` and `pi-fold-hook`: pi-fold itself on the raw history, landing by edits or by the `context` hook. */
+type Arm = 'host' | 'rewrite' | 'edits' | 'edits-bare' | 'pi-fold' | 'pi-fold-hook';
+const ARMS: readonly Arm[] = ['host', 'rewrite', 'edits', 'edits-bare', 'pi-fold', 'pi-fold-hook'];
+/** pi-fold's budget on these sessions: the host's window is set far above any history, so the band is pi-fold's own. */
+const PI_FOLD_BUDGET = 200_000;
 const REQUESTS = 24;
 const RESULT_BYTES = 24_000;
 
@@ -105,6 +111,27 @@ function checkingHook(
   };
 }
 
+/** pi-fold as a Pi user installs it, on the raw history: its first request commits, the rest are measured with it. */
+function piFold(arm: 'pi-fold' | 'pi-fold-hook', registered: PiFoldRegistration[]): (pi: ExtensionAPI) => void {
+  return (pi) => {
+    registered.push(
+      registerPiFold(pi, {
+        foldStore: new MemoryFoldStore(),
+        settingsPath: '/nonexistent/pi-fold/settings.json',
+        settings: { providerInputBudget: PI_FOLD_BUDGET },
+        landing: arm === 'pi-fold' ? 'session-edits' : 'context-hook',
+      }),
+    );
+  };
+}
+
+function hooksOf(arm: Arm, shape: SessionFileShape, misses: { count: number }, registered: PiFoldRegistration[]) {
+  if (arm === 'rewrite') return [rewritingHook(shape)];
+  if (arm === 'host') return [];
+  if (arm === 'pi-fold' || arm === 'pi-fold-hook') return [piFold(arm, registered)];
+  return [checkingHook(shape, misses, arm === 'edits')];
+}
+
 async function runArm(arm: Arm, shape: SessionFileShape, folder: string): Promise<ArmResult> {
   const sessionFile = join(folder, `${arm}.jsonl`);
   const fileBytes = await writeSessionFile(sessionFile, shape, { cwd: folder, edited: arm.startsWith('edits') });
@@ -112,8 +139,8 @@ async function runArm(arm: Arm, shape: SessionFileShape, folder: string): Promis
   const misses = { count: 0 };
   let sent = { messages: 0, bytes: 0 };
   let turn = 0;
-  const hooks =
-    arm === 'rewrite' ? [rewritingHook(shape)] : arm === 'host' ? [] : [checkingHook(shape, misses, arm === 'edits')];
+  const registered: PiFoldRegistration[] = [];
+  const hooks = hooksOf(arm, shape, misses, registered);
   const pi = await openScriptedHostAlone({
     sessionFile,
     sessionDirectory: folder,
@@ -138,6 +165,11 @@ async function runArm(arm: Arm, shape: SessionFileShape, folder: string): Promis
   await settle(pi.session);
   if (pi.errors.length > 0) throw new Error(`${arm}: Pi reported ${pi.errors.join('; ')}`);
   if (misses.count > 0) throw new Error(`${arm}: ${misses.count} folded results reached the context hook raw`);
+  for (const registration of registered) {
+    const folding = await registration.sessions.existing(pi.sessionManager.getSessionId());
+    if (folding === undefined || folding.runtime.view.visibleFolds.length === 0)
+      throw new Error(`${arm}: pi-fold folded nothing, so the arm measured no landing`);
+  }
   pi.session.dispose();
   return { fileBytes, timings, sent };
 }

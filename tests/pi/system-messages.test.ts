@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import * as piAi from '@mariozechner/pi-ai';
 import type { ExtensionAPI } from '@mariozechner/pi-coding-agent';
 import { describe, expect, it } from 'vitest';
@@ -83,5 +86,50 @@ describe.skipIf(!HOST_HAS_SYSTEM_MESSAGES)("pi: Pi's own system messages reach t
     expect(JSON.stringify(getCurrentSystemMessage!(last.wire.map((line) => JSON.parse(line))))).toBe(
       JSON.stringify(getCurrentSystemMessage!(branchSystem)),
     );
+  }, 120_000);
+
+  it('a session begun without system messages (a Pi 0.x file) resumes on this Pi with its prompt first', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'pi-fold-no-system-'));
+    const first = await openScriptedPi({
+      script: reads(12),
+      contextWindow: 30_000,
+      sessionDirectory: directory,
+      fold: { foldStore: new MemoryFoldStore(), settingsPath: SETTINGS, landing: 'context-hook' },
+    });
+    await first.session.prompt('Read blobs.');
+    await settle(first.session);
+    const file = first.sessionManager.getSessionFile()!;
+    first.session.dispose();
+    // Drop the system entries, as a file written by a Pi without them has none.
+    const lines = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    const dropped = new Map<string, string | null>();
+    const kept = [];
+    for (const line of lines) {
+      if (line.type === 'message' && line.message.role === 'system') {
+        dropped.set(line.id, line.parentId);
+        continue;
+      }
+      let parent = line.parentId;
+      while (parent !== undefined && dropped.has(parent)) parent = dropped.get(parent);
+      kept.push(line.type === 'session' ? line : { ...line, parentId: parent ?? null });
+    }
+    expect(dropped.size).toBeGreaterThan(0);
+    writeFileSync(file, `${kept.map((line) => JSON.stringify(line)).join('\n')}\n`);
+    const resumed = await openScriptedPi({
+      script: reads(24),
+      contextWindow: 30_000,
+      sessionFile: file,
+      sessionDirectory: directory,
+      fold: { foldStore: new MemoryFoldStore(), settingsPath: SETTINGS, landing: 'context-hook' },
+    });
+    await resumed.session.prompt('Read more blobs.');
+    await settle(resumed.session);
+    // Pi appends its system message after the old history; pi-fold must not move it behind it.
+    expect(resumed.errors).toEqual([]);
+    expect(resumed.ledger.some((row) => row.foldsLanded > 0)).toBe(true);
+    for (const request of resumed.requests) expect(JSON.parse(request.wire[0]!)).toMatchObject({ role: 'system' });
   }, 120_000);
 });
