@@ -42,7 +42,12 @@ function entryId(sequence: number): string {
 export async function writeSessionFile(
   path: string,
   shape: SessionFileShape,
-  options: { readonly cwd: string; readonly edited: boolean },
+  options: {
+    readonly cwd: string;
+    readonly edited: boolean;
+    /** Close a turn (an answer, then a new prompt) every this many batches, so a runtime can fold whole turns. */
+    readonly turnBatches?: number;
+  },
 ): Promise<number> {
   const out = createWriteStream(path);
   let bytes = 0;
@@ -69,7 +74,11 @@ export async function writeSessionFile(
   });
   await append({ type: 'message', message: { role: 'user', content: 'Read the blobs.', timestamp: START } });
   const ids: { assistant: string; result: string }[] = [];
-  for (let index = 0; index < shape.batches; index += 1) ids.push(await appendBatch(append, shape, index));
+  for (let index = 0; index < shape.batches; index += 1) {
+    const turnBatches = options.turnBatches;
+    if (turnBatches !== undefined && index > 0 && index % turnBatches === 0) await appendTurnBreak(append, index);
+    ids.push(await appendBatch(append, shape, index));
+  }
   if (options.edited) {
     for (let index = 0; isFolded(shape, index); index += 1) {
       const { assistant, result } = ids[index]!;
@@ -129,4 +138,36 @@ async function appendBatch(
     },
   });
   return { assistant, result };
+}
+
+/** An answer that ends the turn, then the prompt of the next one. */
+async function appendTurnBreak(
+  append: (body: Record<string, unknown>) => Promise<string>,
+  index: number,
+): Promise<void> {
+  const timestamp = START + (index + 1) * 1000 - 500;
+  await append({
+    type: 'message',
+    message: {
+      role: 'assistant',
+      content: [{ type: 'text', text: `Read up to batch ${index - 1}.` }],
+      api: 'scripted-api',
+      provider: 'scripted',
+      model: 's1',
+      usage: {
+        input: 0,
+        output: 0,
+        cacheRead: 0,
+        cacheWrite: 0,
+        totalTokens: 0,
+        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+      },
+      stopReason: 'stop',
+      timestamp,
+    },
+  });
+  await append({
+    type: 'message',
+    message: { role: 'user', content: `Read from batch ${index} on.`, timestamp: timestamp + 1 },
+  });
 }

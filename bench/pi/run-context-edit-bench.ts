@@ -28,6 +28,12 @@ type Arm = 'host' | 'rewrite' | 'edits' | 'edits-bare' | 'pi-fold' | 'pi-fold-ho
 const ARMS: readonly Arm[] = ['host', 'rewrite', 'edits', 'edits-bare', 'pi-fold', 'pi-fold-hook'];
 /** pi-fold's budget on these sessions: the host's window is set far above any history, so the band is pi-fold's own. */
 const PI_FOLD_BUDGET = 200_000;
+/**
+ * Batches per turn in pi-fold's sessions: a turn folds whole as one chapter (core/frontier.ts
+ * caps a chapter at 48 units). A session never folded before must come under the budget in its
+ * first commit, which carries at most MAX_PENDING_MARKS folds: about 10,000 batches at this size.
+ */
+const PI_FOLD_TURN_BATCHES = 40;
 const REQUESTS = 24;
 const RESULT_BYTES = 24_000;
 
@@ -134,7 +140,12 @@ function hooksOf(arm: Arm, shape: SessionFileShape, misses: { count: number }, r
 
 async function runArm(arm: Arm, shape: SessionFileShape, folder: string): Promise<ArmResult> {
   const sessionFile = join(folder, `${arm}.jsonl`);
-  const fileBytes = await writeSessionFile(sessionFile, shape, { cwd: folder, edited: arm.startsWith('edits') });
+  const fileBytes = await writeSessionFile(sessionFile, shape, {
+    cwd: folder,
+    edited: arm.startsWith('edits'),
+    // pi-fold folds a closed turn of at most CHAPTER_MAX_UNITS units into one placeholder.
+    ...(arm.startsWith('pi-fold') ? { turnBatches: PI_FOLD_TURN_BATCHES } : {}),
+  });
   const timings: Timings = { beforeHook: [], fromHook: [], total: [] };
   const misses = { count: 0 };
   let sent = { messages: 0, bytes: 0 };
@@ -165,6 +176,8 @@ async function runArm(arm: Arm, shape: SessionFileShape, folder: string): Promis
   await settle(pi.session);
   if (pi.errors.length > 0) throw new Error(`${arm}: Pi reported ${pi.errors.join('; ')}`);
   if (misses.count > 0) throw new Error(`${arm}: ${misses.count} folded results reached the context hook raw`);
+  if (timings.total.length === 0)
+    throw new Error(`${arm}: no request reached the provider (Pi said: ${pi.notices.join('; ') || 'nothing'})`);
   for (const registration of registered) {
     const folding = await registration.sessions.existing(pi.sessionManager.getSessionId());
     if (folding === undefined || folding.runtime.view.visibleFolds.length === 0)
