@@ -93,6 +93,13 @@ describe.skipIf(!edits)(`pi: commits land as Pi's own context edits${skipReason}
     const types = entryTypes(pi);
     expect(types).toContain('context_edit');
     expect(types).toContain('custom:pi-fold.landing');
+    // The session file says where each fold stands: the last marker names the folds the window shows.
+    const markers = pi.sessionManager
+      .getBranch()
+      .flatMap((entry) => (entry.type === 'custom' && entry.customType === 'pi-fold.landing' ? [entry.data] : []));
+    const shown = (markers.at(-1) as { folds: string[] }).folds;
+    expect(shown.length).toBeGreaterThan(0);
+    for (const placed of folding.runtime.view.visibleFolds) expect(shown).toContain(placed.record.id);
     const { sentByPi, sentByHook, landings } = folding.landing.counters;
     expect(landings).toBeGreaterThan(0);
     // Only a landing request goes out from the hook; every other one is Pi's own projection.

@@ -48,4 +48,6 @@ export interface LandingMarker {
   readonly editIds: readonly string[];
   /** The ledger request the landing was made for. */
   readonly request: number;
+  /** The folds the window shows after this landing (placeholders and stubs), so the file and `pi --export` say where each stands. */
+  readonly folds?: readonly string[];
 }

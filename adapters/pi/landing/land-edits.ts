@@ -1,6 +1,11 @@
 import type { AgentMessage } from '@mariozechner/pi-agent-core';
 import type { EditPlan } from './edit-plan.ts';
-import { type EditingSessionManager, INSERT_MESSAGE_TYPE, LANDING_MARKER_TYPE } from './editing-session.ts';
+import {
+  type EditingSessionManager,
+  INSERT_MESSAGE_TYPE,
+  LANDING_MARKER_TYPE,
+  type LandingMarker,
+} from './editing-session.ts';
 
 /** What one landing appended to the session. */
 export interface LandedEdits {
@@ -14,7 +19,12 @@ export interface LandedEdits {
  * `/tree` jump or a fork) can tell pi-fold's edits from anyone else's. The marker is written
  * even when Pi refuses an edit part-way, so no edit of ours is ever taken for a foreign one.
  */
-export function landEdits(sessionManager: EditingSessionManager, plan: EditPlan, request: number): LandedEdits {
+export function landEdits(
+  sessionManager: EditingSessionManager,
+  plan: EditPlan,
+  request: number,
+  folds: readonly string[],
+): LandedEdits {
   const editIds: string[] = [];
   try {
     for (const edit of plan.edits)
@@ -27,7 +37,10 @@ export function landEdits(sessionManager: EditingSessionManager, plan: EditPlan,
     for (const text of plan.tailTexts)
       sessionManager.appendCustomMessageEntry(INSERT_MESSAGE_TYPE, [{ type: 'text', text }], false);
   } finally {
-    if (editIds.length > 0) sessionManager.appendCustomEntry(LANDING_MARKER_TYPE, { editIds, request });
+    if (editIds.length > 0) {
+      const marker: LandingMarker = { editIds, request, folds };
+      sessionManager.appendCustomEntry(LANDING_MARKER_TYPE, marker);
+    }
   }
   return { edits: editIds.length, inserts: plan.tailTexts.length };
 }

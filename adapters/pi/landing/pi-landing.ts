@@ -115,7 +115,7 @@ export class PiLanding {
       return window;
     }
     try {
-      const landed = landEdits(editing, plan, result.ledger.request);
+      const landed = landEdits(editing, plan, result.ledger.request, foldsShown(result));
       this.counters.landings += 1;
       this.counters.edits += landed.edits;
       this.counters.inserts += landed.inserts;
@@ -138,4 +138,13 @@ export class PiLanding {
       return window;
     }
   }
+}
+
+/** The folds a window shows, in order, once each: its placeholders' and stubs' folds. */
+function foldsShown(result: ProjectionResult): string[] {
+  const folds = new Set<string>();
+  for (const message of result.messages)
+    if ((message.kind === 'synthetic' || message.kind === 'stub') && message.foldId !== undefined)
+      folds.add(message.foldId);
+  return [...folds];
 }
