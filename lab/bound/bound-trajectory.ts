@@ -12,6 +12,11 @@ export interface BoundRequest {
   readonly cold: boolean;
   /** Tokens of the reply (as billed): the same whatever the schedule. */
   readonly output: number;
+  /**
+   * Where the recorded arm's own window began its raw tail: the first entry of the longest run
+   * of newest entries it showed (raw or spilled). The arm's own schedule, read as cuts.
+   */
+  readonly shownFrom: number;
 }
 
 /**
@@ -49,20 +54,30 @@ export class TrajectoryRecorder {
     this.fixed ??= billed.prompt.slice(0, 2);
     const messages = billed.prompt.slice(2);
     const ids = billed.entryIds;
+    const shown = new Set<number>();
     if (ids !== undefined && ids.length !== messages.length) this.unaligned += 1;
     else
       messages.forEach((element, position) => {
         const id = ids === undefined ? `#${position}` : ids[position];
-        if (id === undefined || this.entryPosition.has(id)) return;
+        if (id === undefined) return;
+        const known = this.entryPosition.get(id);
+        if (known !== undefined) {
+          shown.add(known);
+          return;
+        }
+        shown.add(this.entries.length);
         this.entryPosition.set(id, this.entries.length);
         this.entries.push(element);
         this.readChars.push(contentChars(billed.messages[position]!));
       });
+    let shownFrom = this.entries.length;
+    while (shownFrom > 0 && shown.has(shownFrom - 1)) shownFrom -= 1;
     this.requests.push({
       entries: this.entries.length,
       nowSeconds: billed.nowSeconds,
       cold: billed.cold,
       output: billed.output,
+      shownFrom,
     });
   }
 

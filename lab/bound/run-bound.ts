@@ -1,10 +1,11 @@
 import { floorTokensFor } from '../../core/commit/policy/raw-floor.ts';
+import { FoldError } from '../../core/fold-error.ts';
 import { DEFAULT_RAW_FLOOR_TOKENS } from '../../core/settings.ts';
 import { priceListOf } from '../report/cost-split.ts';
 import type { ArmName, CostBound, LabRunSettings } from '../report/lab-records.ts';
-import { TrajectoryRecorder } from './bound-trajectory.ts';
-import { cheapestSchedule } from './cost-bound.ts';
-import type { BoundPricing } from './schedule-bill.ts';
+import { type BoundTrajectory, TrajectoryRecorder } from './bound-trajectory.ts';
+import { type BoundSchedule, cheapestSchedule } from './cost-bound.ts';
+import { type BoundPricing, billSchedule, deepestCuts } from './schedule-bill.ts';
 
 /** The arm the bound is taken on: the default policy, whose distance to the bound is the question. */
 export const BOUND_ARM: ArmName = 'fold';
@@ -35,10 +36,14 @@ export function costBound(
   const trajectory = recorder.trajectory();
   if (trajectory.requests.length === 0) return undefined;
   const pricing = boundPricing(settings, tokenScale);
-  const schedule = cheapestSchedule(trajectory, pricing);
-  const commits = schedule.cuts.flatMap((cut, request) =>
-    cut > (request === 0 ? 0 : schedule.cuts[request - 1]!) ? [request] : [],
-  );
+  const schedule = feasibleSchedule(trajectory, pricing);
+  if (schedule === undefined) return undefined;
+  const deepest = deepestCuts(trajectory, pricing);
+  let reached = 0;
+  const armCuts = trajectory.requests.map(({ shownFrom }, request) => {
+    reached = Math.max(reached, Math.min(shownFrom, deepest[request]!));
+    return reached;
+  });
   const scaled = (tokens: number): number => (tokenScale === 1 ? tokens : Math.round(tokens * tokenScale));
   return {
     arm: BOUND_ARM,
@@ -47,7 +52,28 @@ export function costBound(
     entries: trajectory.entries.length,
     fixedTokens: trajectory.fixed.reduce((sum, part) => sum + scaled(part.tokens.length), 0),
     floorTokens: pricing.floorTokens,
-    commits,
+    commits: commitsOf(schedule.cuts),
+    armScheduleUsd: billSchedule(trajectory, pricing, armCuts).costUsd,
+    armCommits: commitsOf(armCuts),
     unalignedRequests: recorder.unaligned,
   };
+}
+
+/**
+ * The cheapest schedule, or undefined where none keeps every prompt under the cap (the arm's
+ * own requests all fit, so only a window the arm could not have sent does this): a run's
+ * report is not lost for its bound.
+ */
+function feasibleSchedule(trajectory: BoundTrajectory, pricing: BoundPricing): BoundSchedule | undefined {
+  try {
+    return cheapestSchedule(trajectory, pricing);
+  } catch (error) {
+    if (FoldError.isInstance(error) && error.code === 'BUDGET.EXCEEDED') return undefined;
+    throw error;
+  }
+}
+
+/** The requests at which a schedule moves its cut deeper. */
+function commitsOf(cuts: readonly number[]): number[] {
+  return cuts.flatMap((cut, request) => (cut > (request === 0 ? 0 : cuts[request - 1]!) ? [request] : []));
 }

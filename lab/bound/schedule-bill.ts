@@ -39,7 +39,8 @@ export function boundWindow(trajectory: BoundTrajectory, request: number, cut: n
 
 /**
  * The deepest cut each request may have: every entry before the floor (B3.2), or, where even
- * that window is over the budget, every entry (the fence may fold inside the floor, I6).
+ * that window is over the budget, every entry (the fence may fold inside the floor, I6). What
+ * the fence once folded stays folded, so a cut allowed once stays allowed.
  */
 export function deepestCuts(trajectory: BoundTrajectory, pricing: BoundPricing): number[] {
   const readCharsBefore = [0];
@@ -51,10 +52,12 @@ export function deepestCuts(trajectory: BoundTrajectory, pricing: BoundPricing):
     tokensBefore.push(tokensBefore[position]! + scaled(entry.tokens.length));
   });
   const fixedTokens = trajectory.fixed.reduce((sum, part) => sum + scaled(part.tokens.length), 0);
+  let allowed = 0;
   return trajectory.requests.map(({ entries }) => {
     const floorStart = rawFloorStart({ length: entries, readCharsBefore }, pricing.floorTokens, FLOOR_CHARS_PER_TOKEN);
     const windowTokens = fixedTokens + tokensBefore[entries]! - tokensBefore[floorStart]!;
-    return windowTokens > pricing.budgetTokens ? entries : floorStart;
+    allowed = Math.max(allowed, windowTokens > pricing.budgetTokens ? entries : floorStart);
+    return allowed;
   });
 }
 

@@ -199,6 +199,15 @@ export interface CostBound {
   readonly floorTokens: number;
   /** Requests (0-based) at which the bound's schedule commits. */
   readonly commits: readonly number[];
+  /**
+   * The arm's own schedule under the bound's model: its window's raw tail at each request read
+   * as a cut (never back, never past the floor), billed as the bound bills, folds shown as
+   * nothing. Its distance to `costUsd` is the arm's timing and depth; its distance to the arm's
+   * cost is what rides beside the raw tail (briefs, stubs, notices, receipts).
+   */
+  readonly armScheduleUsd: number;
+  /** Requests at which that schedule commits. */
+  readonly armCommits: readonly number[];
   /** Requests whose messages could not be lined up with the projection (their new entries are missing): 0 when exact. */
   readonly unalignedRequests: number;
 }

@@ -45,7 +45,13 @@ function smallSession(seed: number, requests: number, entryTokens: readonly [num
     }
     // Mostly 15 s apart; now and then past the cache's 300 s, or emptied as a replay's cold start.
     now += random(5) === 0 ? 301 + random(600) : 15;
-    rows.push({ entries: entries.length, nowSeconds: now, cold: random(9) === 0, output: 20 + random(400) });
+    rows.push({
+      entries: entries.length,
+      nowSeconds: now,
+      cold: random(9) === 0,
+      output: 20 + random(400),
+      shownFrom: 0,
+    });
   }
   return { fixed, entries, readChars, requests: rows };
 }
