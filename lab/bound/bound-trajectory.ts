@@ -2,6 +2,8 @@ import { contentChars } from '../../adapters/pi/message-entries.ts';
 import type { PromptMessage } from '../provider/prefix-cache-simulator.ts';
 import type { BilledPrompt } from '../provider/simulated-provider.ts';
 
+const NO_TOKENS = new Uint32Array(0);
+
 /** One agent request of the session the bound schedules. */
 export interface BoundRequest {
   /** Transcript entries that exist at this request: the first this many of `BoundTrajectory.entries`. */
@@ -13,10 +15,11 @@ export interface BoundRequest {
   /** Tokens of the reply (as billed): the same whatever the schedule. */
   readonly output: number;
   /**
-   * Where the recorded arm's own window began its raw tail: the first entry of the longest run
-   * of newest entries it showed (raw or spilled). The arm's own schedule, read as cuts.
+   * The recorded arm's own window after the fixed block: each entry as the trajectory holds it,
+   * and each of pi-fold's own messages (briefs, stubs, notices, receipts) in place with its
+   * digest but no tokens. Billed in order, it is the arm's schedule without its overhead.
    */
-  readonly shownFrom: number;
+  readonly armWindow?: readonly PromptMessage[];
 }
 
 /**
@@ -54,30 +57,28 @@ export class TrajectoryRecorder {
     this.fixed ??= billed.prompt.slice(0, 2);
     const messages = billed.prompt.slice(2);
     const ids = billed.entryIds;
-    const shown = new Set<number>();
+    const armWindow: PromptMessage[] = [];
     if (ids !== undefined && ids.length !== messages.length) this.unaligned += 1;
     else
       messages.forEach((element, position) => {
         const id = ids === undefined ? `#${position}` : ids[position];
-        if (id === undefined) return;
-        const known = this.entryPosition.get(id);
-        if (known !== undefined) {
-          shown.add(known);
+        if (id === undefined) {
+          armWindow.push({ digest: element.digest, tokens: NO_TOKENS });
           return;
         }
-        shown.add(this.entries.length);
+        const known = this.entryPosition.get(id);
+        armWindow.push(known === undefined ? element : this.entries[known]!);
+        if (known !== undefined) return;
         this.entryPosition.set(id, this.entries.length);
         this.entries.push(element);
         this.readChars.push(contentChars(billed.messages[position]!));
       });
-    let shownFrom = this.entries.length;
-    while (shownFrom > 0 && shown.has(shownFrom - 1)) shownFrom -= 1;
     this.requests.push({
       entries: this.entries.length,
       nowSeconds: billed.nowSeconds,
       cold: billed.cold,
       output: billed.output,
-      shownFrom,
+      armWindow,
     });
   }
 

@@ -5,7 +5,7 @@ import { priceListOf } from '../report/cost-split.ts';
 import type { ArmName, CostBound, LabRunSettings } from '../report/lab-records.ts';
 import { type BoundTrajectory, TrajectoryRecorder } from './bound-trajectory.ts';
 import { type BoundSchedule, cheapestSchedule } from './cost-bound.ts';
-import { type BoundPricing, billSchedule, deepestCuts } from './schedule-bill.ts';
+import { type BoundPricing, billArmWindows } from './schedule-bill.ts';
 
 /** The arm the bound is taken on: the default policy, whose distance to the bound is the question. */
 export const BOUND_ARM: ArmName = 'fold';
@@ -38,12 +38,6 @@ export function costBound(
   const pricing = boundPricing(settings, tokenScale);
   const schedule = feasibleSchedule(trajectory, pricing);
   if (schedule === undefined) return undefined;
-  const deepest = deepestCuts(trajectory, pricing);
-  let reached = 0;
-  const armCuts = trajectory.requests.map(({ shownFrom }, request) => {
-    reached = Math.max(reached, Math.min(shownFrom, deepest[request]!));
-    return reached;
-  });
   const scaled = (tokens: number): number => (tokenScale === 1 ? tokens : Math.round(tokens * tokenScale));
   return {
     arm: BOUND_ARM,
@@ -53,8 +47,7 @@ export function costBound(
     fixedTokens: trajectory.fixed.reduce((sum, part) => sum + scaled(part.tokens.length), 0),
     floorTokens: pricing.floorTokens,
     commits: commitsOf(schedule.cuts),
-    armScheduleUsd: billSchedule(trajectory, pricing, armCuts).costUsd,
-    armCommits: commitsOf(armCuts),
+    ...optionalArmWindows(billArmWindows(trajectory, pricing)),
     unalignedRequests: recorder.unaligned,
   };
 }
@@ -76,4 +69,8 @@ function feasibleSchedule(trajectory: BoundTrajectory, pricing: BoundPricing): B
 /** The requests at which a schedule moves its cut deeper. */
 function commitsOf(cuts: readonly number[]): number[] {
   return cuts.flatMap((cut, request) => (cut > (request === 0 ? 0 : cuts[request - 1]!) ? [request] : []));
+}
+
+function optionalArmWindows(costUsd: number | undefined): { armWindowsUsd?: number } {
+  return costUsd === undefined ? {} : { armWindowsUsd: costUsd };
 }

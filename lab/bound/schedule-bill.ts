@@ -103,16 +103,32 @@ export function billSchedule(
   return { costUsd: requestCosts.reduce((sum, cost) => sum + cost, 0), requestCosts };
 }
 
+/**
+ * Bill the recorded arm's own windows (`BoundRequest.armWindow`) through one cache: its
+ * schedule exactly, with pi-fold's own messages carrying no tokens. Undefined when a request
+ * has none recorded.
+ */
+export function billArmWindows(trajectory: BoundTrajectory, pricing: BoundPricing): number | undefined {
+  if (trajectory.requests.some((request) => request.armWindow === undefined)) return undefined;
+  const cache = new PrefixCacheSimulator(pricing.cacheRules);
+  let costUsd = 0;
+  trajectory.requests.forEach((request, position) => {
+    costUsd += billOn(cache, trajectory, pricing, position, [...trajectory.fixed, ...request.armWindow!]);
+  });
+  return costUsd;
+}
+
 function billOn(
   cache: PrefixCacheSimulator,
   trajectory: BoundTrajectory,
   pricing: BoundPricing,
   request: number,
-  cut: number,
+  cutOrWindow: number | readonly PromptMessage[],
 ): number {
   const { nowSeconds, cold, output } = trajectory.requests[request]!;
   if (cold) cache.expireAll();
-  const bill = scaledCacheBill(cache, boundWindow(trajectory, request, cut), nowSeconds, pricing.tokenScale);
+  const window = typeof cutOrWindow === 'number' ? boundWindow(trajectory, request, cutOrWindow) : cutOrWindow;
+  const bill = scaledCacheBill(cache, window, nowSeconds, pricing.tokenScale);
   if (bill.promptTokens > pricing.capTokens) return Number.POSITIVE_INFINITY;
   return priceBill(pricing.priceList, bill, output).costUsd;
 }

@@ -27,9 +27,10 @@ export function boundLines(bound: CostBound, arms: readonly ArmSummary[]): strin
     `bound  $${bound.costUsd.toFixed(2)}${ratios.length === 0 ? '' : `  ·  ${ratios.join(' · ')}`}`,
     `  the cheapest any lossless schedule could bill for ${bound.arm}'s ${bound.requests} requests (perfect foresight over commit points and depths; floor ${bound.floorTokens.toLocaleString('en-US')} of Pi's tokens, the run's fence, price list and cache, fixed block ${bound.fixedTokens.toLocaleString('en-US')} tokens, folds shown as nothing): ${bound.commits.length} commit(s)${commits.length === 0 ? '' : ` at requests ${commits}`}`,
   ];
-  lines.push(
-    `  ${bound.arm}'s own commit points under the same model: $${bound.armScheduleUsd.toFixed(2)} (${bound.armCommits.length} commit(s)); the rest of ${bound.arm}'s cost is what rides beside its raw tail (briefs, stubs, notices, receipts)`,
-  );
+  if (bound.armWindowsUsd !== undefined)
+    lines.push(
+      `  ${bound.arm}'s own windows with pi-fold's messages (briefs, stubs, notices, receipts) at no tokens: $${bound.armWindowsUsd.toFixed(2)}; from the bound to that is ${bound.arm}'s timing and depth, from that to ${bound.arm}'s cost its messages`,
+    );
   if (bound.unalignedRequests > 0)
     lines.push(
       `  ${bound.unalignedRequests} request(s) could not be lined up with ${bound.arm}'s projection: entries new there are missing, so the bound is lower than it should be`,

@@ -200,14 +200,11 @@ export interface CostBound {
   /** Requests (0-based) at which the bound's schedule commits. */
   readonly commits: readonly number[];
   /**
-   * The arm's own schedule under the bound's model: its window's raw tail at each request read
-   * as a cut (never back, never past the floor), billed as the bound bills, folds shown as
-   * nothing. Its distance to `costUsd` is the arm's timing and depth; its distance to the arm's
-   * cost is what rides beside the raw tail (briefs, stubs, notices, receipts).
+   * The arm's own windows billed as the bound bills, with pi-fold's own messages (briefs,
+   * stubs, notices, receipts) carrying no tokens: its schedule without its overhead. From the
+   * bound to this is the arm's timing and depth; from this to the arm's cost, its overhead.
    */
-  readonly armScheduleUsd: number;
-  /** Requests at which that schedule commits. */
-  readonly armCommits: readonly number[];
+  readonly armWindowsUsd?: number;
   /** Requests whose messages could not be lined up with the projection (their new entries are missing): 0 when exact. */
   readonly unalignedRequests: number;
 }

@@ -32,6 +32,8 @@ function expectBoundBelowArms(run: LabRun): void {
   expect(bound!.costUsd).toBeLessThanOrEqual(cost(run, 'fold'));
   expect(bound!.costUsd).toBeLessThanOrEqual(cost(run, 'native'));
   expect(bound!.commits.length).toBeGreaterThan(0);
+  // Fold's own windows without pi-fold's messages cost less than fold: those messages carry tokens.
+  expect(bound!.armWindowsUsd).toBeLessThan(cost(run, 'fold'));
   const summary = JSON.parse(stableSummaryJson(run));
   expect(summary.bound.costUsd).toBeCloseTo(bound!.costUsd, 9);
   expect(summary.bound.armOverBound.fold).toBeCloseTo(cost(run, 'fold') / bound!.costUsd, 3);

@@ -50,7 +50,6 @@ function smallSession(seed: number, requests: number, entryTokens: readonly [num
       nowSeconds: now,
       cold: random(9) === 0,
       output: 20 + random(400),
-      shownFrom: 0,
     });
   }
   return { fixed, entries, readChars, requests: rows };
