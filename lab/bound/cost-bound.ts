@@ -1,5 +1,6 @@
 import { FoldError } from '../../core/fold-error.ts';
 import type { BoundTrajectory } from './bound-trajectory.ts';
+import { pruneDominated, slackPerRequestUsd } from './dominance.ts';
 import { type BoundPricing, billSchedule, deepestCuts, requestCost } from './schedule-bill.ts';
 
 /** The cheapest schedule found: the entries folded at each request, and what it is billed. */
@@ -27,12 +28,15 @@ export function cheapestSchedule(trajectory: BoundTrajectory, pricing: BoundPric
   const requests = trajectory.requests.length;
   if (requests === 0) return { cuts: [], costUsd: 0 };
   const deepest = deepestCuts(trajectory, pricing);
+  const slackUsd = slackPerRequestUsd(trajectory, pricing);
   const ways: Int32Array[] = [];
   let costs: Float64Array = new Float64Array(deepest[0]! + 1);
   for (let cut = 0; cut <= deepest[0]!; cut += 1) costs[cut] = requestCost(trajectory, pricing, 0, cut, undefined);
+  pruneDominated(costs, requests - 1, slackUsd);
   ways.push(new Int32Array(costs.length).fill(APPENDED));
   for (let request = 1; request < requests; request += 1) {
     const step = nextCosts(trajectory, pricing, request, costs, deepest[request]!);
+    pruneDominated(step.costs, requests - 1 - request, slackUsd);
     costs = step.costs;
     ways.push(step.ways);
   }

@@ -62,11 +62,11 @@ const LONG_TIER_LIST: PriceList = {
   cacheLifetimeSeconds: 300,
 };
 
-function pricing(priceList: PriceList, floorTokens: number): BoundPricing {
+function pricing(priceList: PriceList, floorTokens: number, tokenScale = 1): BoundPricing {
   return {
     priceList,
     cacheRules: DEFAULT_CACHE_RULES,
-    tokenScale: 1,
+    tokenScale,
     budgetTokens: 14_000,
     capTokens: 18_000,
     floorTokens,
@@ -121,14 +121,22 @@ describe('the cost bound', () => {
     },
     // Entries this small against the cache's 128-token steps: there a commit short of the deepest cut can pay.
     { name: 'small entries', priceList: PRICE_LISTS['gpt-5.6-ledger']!, floorTokens: 200, entryTokens: SMALL },
+    // A replay's provider counted 1.13 of its tokens per lab token: every part rounds once more.
+    {
+      name: 'small entries and a token scale',
+      priceList: PRICE_LISTS['claude-sonnet-3-7']!,
+      floorTokens: 200,
+      entryTokens: SMALL,
+      tokenScale: 1.13,
+    },
   ];
   it.each(cases)(
     'is exact against every schedule of small sessions, with $name',
-    ({ priceList, floorTokens, entryTokens }) => {
+    ({ priceList, floorTokens, entryTokens, tokenScale }) => {
       let enumerated = 0;
       for (let seed = 1; seed <= 12; seed += 1) {
         const trajectory = smallSession(seed * 31 + floorTokens, 4 + (seed % 6), entryTokens);
-        const rules = pricing(priceList, floorTokens);
+        const rules = pricing(priceList, floorTokens, tokenScale);
         const exhaustive = bruteForce(trajectory, rules);
         const schedule = cheapestSchedule(trajectory, rules);
         enumerated += exhaustive.schedules;
