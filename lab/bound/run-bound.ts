@@ -38,6 +38,7 @@ export function costBound(
   const pricing = boundPricing(settings, tokenScale);
   const schedule = feasibleSchedule(trajectory, pricing);
   if (schedule === undefined) return undefined;
+  const commits = commitsOf(schedule.cuts);
   const scaled = (tokens: number): number => (tokenScale === 1 ? tokens : Math.round(tokens * tokenScale));
   return {
     arm: BOUND_ARM,
@@ -46,7 +47,8 @@ export function costBound(
     entries: trajectory.entries.length,
     fixedTokens: trajectory.fixed.reduce((sum, part) => sum + scaled(part.tokens.length), 0),
     floorTokens: pricing.floorTokens,
-    commits: commitsOf(schedule.cuts),
+    commits,
+    coldCommits: commits.filter((request) => cacheColdAt(trajectory, pricing, request)).length,
     ...optionalArmWindows(billArmWindows(trajectory, pricing)),
     unalignedRequests: recorder.unaligned,
   };
@@ -64,6 +66,13 @@ function feasibleSchedule(trajectory: BoundTrajectory, pricing: BoundPricing): B
     if (FoldError.isInstance(error) && error.code === 'BUDGET.EXCEEDED') return undefined;
     throw error;
   }
+}
+
+/** Whether a request finds the cache cold whatever the schedule: emptied, or idle past the cache's lifetime. */
+function cacheColdAt(trajectory: BoundTrajectory, pricing: BoundPricing, request: number): boolean {
+  const { cold, nowSeconds } = trajectory.requests[request]!;
+  if (cold || request === 0) return cold;
+  return nowSeconds - trajectory.requests[request - 1]!.nowSeconds > pricing.cacheRules.ttlSeconds;
 }
 
 /** The requests at which a schedule moves its cut deeper. */

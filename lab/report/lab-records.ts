@@ -199,6 +199,8 @@ export interface CostBound {
   readonly floorTokens: number;
   /** Requests (0-based) at which the bound's schedule commits. */
   readonly commits: readonly number[];
+  /** Of those, the ones at a request whose cache was cold anyway (an idle gap past its lifetime, or a recorded cold start): free commits. */
+  readonly coldCommits: number;
   /**
    * The arm's own windows billed as the bound bills, with pi-fold's own messages (briefs,
    * stubs, notices, receipts) carrying no tokens: its schedule without its overhead. From the
