@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { replayTranscript } from '../../lab/replay/replay-transcript.ts';
+import { renderHtmlReport } from '../../lab/report/html-report.ts';
 import { formatArmTable, stableSummaryJson } from '../../lab/report/index.ts';
 import type { ArmName, LabRun } from '../../lab/report/lab-records.ts';
 import { stagedPreset } from '../../lab/workload/presets.ts';
@@ -37,6 +38,8 @@ function expectBoundBelowArms(run: LabRun): void {
   const summary = JSON.parse(stableSummaryJson(run));
   expect(summary.bound.costUsd).toBeCloseTo(bound!.costUsd, 9);
   expect(summary.bound.armOverBound.fold).toBeCloseTo(cost(run, 'fold') / bound!.costUsd, 3);
+  const html = renderHtmlReport(run, formatArmTable(run), { title: 'bound', notes: [], measurements: {} });
+  expect(html).toContain(`<ul class="bound" id="bound"><li>bound  $${bound!.costUsd.toFixed(2)}`);
   expect(formatArmTable(run)).toMatch(
     /^bound {2}\$\d+\.\d\d {2}· {2}native ÷ bound \d+\.\d\d× · fold ÷ bound \d+\.\d\d×$/m,
   );
