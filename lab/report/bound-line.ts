@@ -25,7 +25,7 @@ export function boundLines(bound: CostBound, arms: readonly ArmSummary[]): strin
   const commits = bound.commits.map((request) => request + 1).join(', ');
   const lines = [
     `bound  $${bound.costUsd.toFixed(2)}${ratios.length === 0 ? '' : `  ·  ${ratios.join(' · ')}`}`,
-    `  the cheapest any lossless schedule could bill for ${bound.arm}'s ${bound.requests} requests (perfect foresight over commit points and depths; floor ${bound.floorTokens.toLocaleString('en-US')} of Pi's tokens, the run's fence, price list and cache, fixed block ${bound.fixedTokens.toLocaleString('en-US')} tokens, folds shown as nothing): ${bound.commits.length} commit(s)${commits.length === 0 ? '' : ` at requests ${commits}`}${bound.coldCommits === 0 ? '' : `, ${bound.coldCommits} of them where the cache was cold anyway`}`,
+    `  the cheapest any lossless schedule could bill for ${bound.arm}'s ${bound.requests} requests (perfect foresight over commit points and depths; floor ${bound.floorTokens.toLocaleString('en-US')} of Pi's tokens, the run's fence, price list and cache, fixed block ${bound.fixedTokens.toLocaleString('en-US')} tokens, folds shown as nothing): ${bound.commits.length} commit(s)${commits.length === 0 ? '' : ` at requests ${commits} (counted from 1)`}${bound.coldCommits === 0 ? '' : `, ${bound.coldCommits} of them where the cache was cold anyway`}`,
   ];
   if (bound.armWindowsUsd !== undefined)
     lines.push(
