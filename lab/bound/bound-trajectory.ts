@@ -18,6 +18,7 @@ export interface BoundRequest {
    * The recorded arm's own window after the fixed block: each entry as the trajectory holds it,
    * and each of pi-fold's own messages (briefs, stubs, notices, receipts) in place with its
    * digest but no tokens. Billed in order, it is the arm's schedule without its overhead.
+   * Absent where the window could not be lined up with the projection.
    */
   readonly armWindow?: readonly PromptMessage[];
 }
@@ -58,7 +59,8 @@ export class TrajectoryRecorder {
     const messages = billed.prompt.slice(2);
     const ids = billed.entryIds;
     const armWindow: PromptMessage[] = [];
-    if (ids !== undefined && ids.length !== messages.length) this.unaligned += 1;
+    const aligned = ids === undefined || ids.length === messages.length;
+    if (!aligned) this.unaligned += 1;
     else
       messages.forEach((element, position) => {
         const id = ids === undefined ? `#${position}` : ids[position];
@@ -66,9 +68,8 @@ export class TrajectoryRecorder {
           armWindow.push({ digest: element.digest, tokens: NO_TOKENS });
           return;
         }
-        const known = this.entryPosition.get(id);
-        armWindow.push(known === undefined ? element : this.entries[known]!);
-        if (known !== undefined) return;
+        armWindow.push(element);
+        if (this.entryPosition.has(id)) return;
         this.entryPosition.set(id, this.entries.length);
         this.entries.push(element);
         this.readChars.push(contentChars(billed.messages[position]!));
@@ -78,7 +79,7 @@ export class TrajectoryRecorder {
       nowSeconds: billed.nowSeconds,
       cold: billed.cold,
       output: billed.output,
-      armWindow,
+      ...(aligned ? { armWindow } : {}),
     });
   }
 
