@@ -29,16 +29,16 @@ export function cheapestSchedule(trajectory: BoundTrajectory, pricing: BoundPric
   if (requests === 0) return { cuts: [], costUsd: 0 };
   const deepest = deepestCuts(trajectory, pricing);
   const slackUsd = slackPerRequestUsd(trajectory, pricing);
-  const ways: Int32Array[] = [];
+  const ways: KeptWays[] = [];
   let costs: Float64Array = new Float64Array(deepest[0]! + 1);
   for (let cut = 0; cut <= deepest[0]!; cut += 1) costs[cut] = requestCost(trajectory, pricing, 0, cut, undefined);
   pruneDominated(costs, requests - 1, slackUsd);
-  ways.push(new Int32Array(costs.length).fill(APPENDED));
+  ways.push(keptWays(costs, new Int32Array(costs.length).fill(APPENDED)));
   for (let request = 1; request < requests; request += 1) {
     const step = nextCosts(trajectory, pricing, request, costs, deepest[request]!);
     pruneDominated(step.costs, requests - 1 - request, slackUsd);
     costs = step.costs;
-    ways.push(step.ways);
+    ways.push(keptWays(costs, step.ways));
   }
   let cut = 0;
   for (let candidate = 1; candidate < costs.length; candidate += 1)
@@ -49,7 +49,8 @@ export function cheapestSchedule(trajectory: BoundTrajectory, pricing: BoundPric
   const cuts = new Array<number>(requests);
   for (let request = requests - 1; request >= 0; request -= 1) {
     cuts[request] = cut;
-    const way = ways[request]![cut]!;
+    const kept = ways[request]!;
+    const way = kept.ways[cut - kept.from]!;
     if (way !== APPENDED) cut = way;
   }
   const billed = billSchedule(trajectory, pricing, cuts).costUsd;
@@ -57,6 +58,18 @@ export function cheapestSchedule(trajectory: BoundTrajectory, pricing: BoundPric
   if (Math.abs(billed - found) > 1e-9 * Math.max(1, billed))
     throw new FoldError('INVARIANT.BROKEN', `the bound's schedule bills $${billed} through one cache, not $${found}`);
   return { cuts, costUsd: billed };
+}
+
+/** How each state a request kept was reached, from its shallowest live cut on (the rest can lie on no cheapest path). */
+interface KeptWays {
+  readonly from: number;
+  readonly ways: Int32Array;
+}
+
+function keptWays(costs: Float64Array, ways: Int32Array): KeptWays {
+  let from = 0;
+  while (from < costs.length - 1 && !Number.isFinite(costs[from]!)) from += 1;
+  return { from, ways: ways.slice(from) };
 }
 
 /** One request's step: the cheapest cost of reaching each cut, and from where. */
