@@ -14,6 +14,7 @@ export class ArmTally {
   foldEvents = 0;
   pendingCauses: readonly string[] | undefined;
   pendingParts: readonly WindowPart[] | undefined;
+  pendingEntryIds: readonly (string | undefined)[] | undefined;
   readonly spills = new Map<string, SeenSpill>();
   readonly hookTimer = new HookTimer();
   session: AgentSession | undefined;
@@ -22,6 +23,9 @@ export class ArmTally {
   projected(projection: Projection): void {
     this.pendingCauses = projection.ledger.causes;
     this.pendingParts = projection.messages.map(windowPartOf);
+    this.pendingEntryIds = projection.messages.map((message) =>
+      message.kind === 'entry' || message.kind === 'spilled' ? message.entryId : undefined,
+    );
     this.foldEvents += projection.ledger.foldsLanded;
     noteSpills(projection, this.spills);
   }
@@ -36,6 +40,12 @@ export class ArmTally {
     const parts = this.pendingParts;
     this.pendingParts = undefined;
     return parts;
+  }
+
+  takeEntryIds(): readonly (string | undefined)[] | undefined {
+    const ids = this.pendingEntryIds;
+    this.pendingEntryIds = undefined;
+    return ids;
   }
 }
 

@@ -52,7 +52,7 @@ import { PRICE_LISTS } from '../../core/price-lists.ts';
 import type { Thresholds } from '../../core/settings.ts';
 import type { PriceList } from '../../ports/cost-model.port.ts';
 import { scriptedModelHost } from '../../testing/pi/scripted-host.ts';
-import { type ModelPolicy, SimulatedProvider } from '../provider/simulated-provider.ts';
+import { type BilledPrompt, type ModelPolicy, SimulatedProvider } from '../provider/simulated-provider.ts';
 import { WireTokenizer } from '../provider/wire-tokens.ts';
 import type { ArmName, ArmResult, LabRunSettings, RequestRow } from '../report/lab-records.ts';
 import { type ArmProfile, armProfile, wholeThresholds } from './arm-profile.ts';
@@ -81,6 +81,8 @@ export interface RunArmInput {
   readonly cwd?: string;
   /** Called with every request row as it is billed (progress bars). */
   readonly onRow?: (row: RequestRow) => void;
+  /** Called with every agent prompt as it is billed (the cost bound's recorder, lab/bound). */
+  readonly onPrompt?: (billed: BilledPrompt) => void;
   /**
    * The simulated cache ages by the lab clock (which a replay moves to its recorded times)
    * instead of 15 s per request. @default false
@@ -186,12 +188,14 @@ function armProvider(
     capTokens: profile.capTokens,
     policy: input.policy,
     ...(input.onRow === undefined ? {} : { onRow: input.onRow }),
+    ...(input.onPrompt === undefined ? {} : { onPrompt: input.onPrompt }),
     ...(input.cacheOnLabClock === true ? { clockSeconds: labClockSeconds } : {}),
     ...(input.coldAgentRequests === undefined ? {} : { coldAgentRequests: input.coldAgentRequests }),
     ...(input.tokenScale === undefined ? {} : { tokenScale: input.tokenScale }),
     attribution: {
       takeFoldCauses: () => tally.takeCauses(),
       takeMessageParts: () => tally.takeParts(),
+      takeMessageEntryIds: () => tally.takeEntryIds(),
       compactionsDone: () => tally.compactions,
       isCompacting: () => tally.session?.isCompacting ?? false,
       takeHookMs: () => tally.hookTimer.take(),

@@ -10,12 +10,12 @@ import {
   type Tool,
   type ToolCall,
 } from '@mariozechner/pi-ai';
-import { priceRequest } from '../../core/chars-cost-model.ts';
 import type { PriceList } from '../../ports/cost-model.port.ts';
 import type { ArmName, RequestRow, WindowEvent } from '../report/lab-records.ts';
 import { type WindowPart, windowParts } from '../report/window-parts.ts';
 import { type PrefixCacheRules, PrefixCacheSimulator, type PromptMessage } from './prefix-cache-simulator.ts';
 import { providerView } from './provider-view.ts';
+import { priceBill, scaledCacheBill } from './request-bill.ts';
 import type { WireTokenizer } from './wire-tokens.ts';
 
 /** What the scripted model is asked: exactly what a provider would receive, plus why. */
@@ -54,6 +54,26 @@ export interface RewriteAttribution {
   takeHookMs(): number;
   /** The part of each message in the projection about to be sent, where pi-fold made one (`window-parts.ts`). */
   takeMessageParts?(): readonly WindowPart[] | undefined;
+  /** The transcript entry each message of that projection shows, raw or spilled (undefined for pi-fold's own messages). */
+  takeMessageEntryIds?(): readonly (string | undefined)[] | undefined;
+}
+
+/** One agent prompt as the provider billed it: what the cost bound (lab/bound) rebuilds a session from. */
+export interface BilledPrompt {
+  /** 0-based among the agent requests billed. */
+  readonly agentIndex: number;
+  /** The wire elements: system prompt, tool schemas, then one per message. */
+  readonly prompt: readonly PromptMessage[];
+  /** The messages behind `prompt`'s elements past the first two, as the provider received them. */
+  readonly messages: readonly Message[];
+  /** The transcript entry each message shows, where the runtime said (`RewriteAttribution.takeMessageEntryIds`). */
+  readonly entryIds: readonly (string | undefined)[] | undefined;
+  /** The cache's clock at this request. */
+  readonly nowSeconds: number;
+  /** True when the cache was emptied before this request (`coldAgentRequests`). */
+  readonly cold: boolean;
+  /** Tokens of the reply, as reported (scaled). */
+  readonly output: number;
 }
 
 export interface SimulatedProviderOptions {
@@ -81,6 +101,8 @@ export interface SimulatedProviderOptions {
   readonly policy: ModelPolicy;
   readonly attribution: RewriteAttribution;
   readonly onRow?: (row: RequestRow) => void;
+  /** Called with every agent prompt billed (not refused, not a summary call). */
+  readonly onPrompt?: (billed: BilledPrompt) => void;
 }
 
 /** The refusal text: OpenAI's wording, which pi-ai's overflow detection recognises. */
@@ -143,12 +165,11 @@ export class SimulatedProvider {
     const hookMs = purpose === 'agent' ? attribution.takeHookMs() : 0;
     const foldCauses = purpose === 'agent' ? attribution.takeFoldCauses() : undefined;
     const messageParts = purpose === 'agent' ? attribution.takeMessageParts?.() : undefined;
+    const entryIds = purpose === 'agent' ? attribution.takeMessageEntryIds?.() : undefined;
     const prompt = tokenizer.prompt(context);
     const scale = this.options.tokenScale ?? 1;
     const scaled = (tokens: number): number => (scale === 1 ? tokens : Math.round(tokens * scale));
-    // Each part is scaled on its own, so the window's parts still add up to the prompt.
-    const partTokens = prompt.map((part) => scaled(part.tokens.length));
-    const promptTokens = partTokens.reduce((sum, tokens) => sum + tokens, 0);
+    const promptTokens = prompt.reduce((sum, part) => sum + scaled(part.tokens.length), 0);
     const event = purpose === 'summary' ? 'compaction' : this.classify(prompt, foldCauses);
     const base = { api: model.api, provider: model.provider, model: model.id, timestamp: Date.now() };
     const zero = {
@@ -181,13 +202,11 @@ export class SimulatedProvider {
         errorMessage: overflowMessage(promptTokens, capTokens),
       };
     }
-    if (purpose === 'agent') {
-      if (this.options.coldAgentRequests?.has(this.billedAgentRequests) === true) this.cache.expireAll();
-      this.billedAgentRequests += 1;
-    }
-    const labBill = this.cache.bill(prompt, nowSeconds);
-    const cacheRead = Math.min(promptTokens, scaled(labBill.cacheRead));
-    const bill = { cacheRead, fresh: promptTokens - cacheRead };
+    const agentIndex = this.billedAgentRequests;
+    const cold = purpose === 'agent' && this.options.coldAgentRequests?.has(agentIndex) === true;
+    if (cold) this.cache.expireAll();
+    if (purpose === 'agent') this.billedAgentRequests += 1;
+    const bill = scaledCacheBill(this.cache, prompt, nowSeconds, scale);
     const reply = this.options.policy({
       index,
       purpose,
@@ -208,12 +227,12 @@ export class SimulatedProvider {
           .join('\n'),
       ),
     );
-    // Every prompt enters the simulated cache, so its fresh tokens are cache writes where the price list bills writes apart.
-    const writes = priceList.base.cacheWrite !== priceList.base.input ? bill.fresh : 0;
-    const usage = { input: bill.fresh - writes, cacheRead: bill.cacheRead, cacheWrite: writes, output };
-    const costUsd = priceRequest(priceList, usage);
+    const { usage, costUsd } = priceBill(priceList, bill, output);
+    const writes = usage.cacheWrite;
     const longContext = priceList.longContext !== undefined && promptTokens > priceList.longContext.aboveTokens;
-    const window = windowParts(partTokens, messageParts);
+    const window = windowParts(bill.partTokens, messageParts);
+    if (purpose === 'agent')
+      this.options.onPrompt?.({ agentIndex, prompt, messages: context.messages, entryIds, nowSeconds, cold, output });
     this.record({
       ...rowBase,
       cacheRead: bill.cacheRead,

@@ -4,6 +4,8 @@ import { FoldError } from '../../core/fold-error.ts';
 import { DEFAULT_REPLAY_ARMS } from '../arms/arm-profile.ts';
 import { runArm } from '../arms/run-arm.ts';
 import { advanceLabClock } from '../arms/seeded-ids.ts';
+import type { TrajectoryRecorder } from '../bound/bound-trajectory.ts';
+import { boundRecorderFor, costBound } from '../bound/run-bound.ts';
 import { DEFAULT_CACHE_RULES } from '../provider/prefix-cache-simulator.ts';
 import { LAB_TOKENIZER } from '../provider/wire-tokens.ts';
 import type { ArmName, ArmResult, LabRun, LabRunSettings } from '../report/lab-records.ts';
@@ -124,7 +126,10 @@ export async function replayTranscript(options: ReplayOptions): Promise<ReplayRe
     modelFor,
   });
   const arms: ArmReplay[] = [];
+  let recorder: TrajectoryRecorder | undefined;
   for (const arm of options.arms ?? DEFAULT_REPLAY_ARMS) {
+    const armRecorder = boundRecorderFor(arm);
+    recorder ??= armRecorder;
     const model = modelFor(plan);
     const progress = createProgressBar(`replay ${arm}`, plan.responseCount, options.progress);
     const started = performance.now();
@@ -139,6 +144,7 @@ export async function replayTranscript(options: ReplayOptions): Promise<ReplayRe
       tokenScale: calibration.tokenScale.scale,
       ...(options.keepFoldStoresIn === undefined ? {} : { keepStoreIn: join(options.keepFoldStoresIn, arm) }),
       ...(calibration.coldRequests.size === 0 ? {} : { coldAgentRequests: calibration.coldRequests }),
+      ...(armRecorder === undefined ? {} : { onPrompt: (billed) => armRecorder.record(billed) }),
       onRow: (row) => {
         sampler.sample();
         // The peak so far rides on every progress line: a run stopped early still told its memory.
@@ -153,11 +159,15 @@ export async function replayTranscript(options: ReplayOptions): Promise<ReplayRe
     const answeredAgentRequests = result.rows.filter((row) => row.purpose !== 'summary' && !row.rejected).length;
     arms.push({ result, gaps: model.gaps, answeredAgentRequests, wallMs: performance.now() - started });
   }
+  const boundStarted = performance.now();
+  const bound = recorder === undefined ? undefined : costBound(recorder, settings, calibration.tokenScale.scale);
+  const boundMs = performance.now() - boundStarted;
   const memory = sampler.stop();
-  const run: LabRun = { settings, arms: arms.map((arm) => arm.result) };
+  const run: LabRun = { settings, arms: arms.map((arm) => arm.result), ...(bound === undefined ? {} : { bound }) };
   const measurements: Record<string, string | number> = {
     'transcript load and plan (s)': round(loadMs / 1000, 2),
     ...Object.fromEntries(arms.map((arm) => [`${arm.result.arm} replay wall time (s)`, round(arm.wallMs / 1000, 2)])),
+    ...(bound === undefined ? {} : { 'bound wall time (s)': round(boundMs / 1000, 2) }),
     'peak rss (MB)': round(memory.peakRssBytes / 1_048_576, 1),
     'peak heap used (MB)': round(memory.peakHeapUsedBytes / 1_048_576, 1),
     'memory samples': memory.samples,

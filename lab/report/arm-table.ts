@@ -1,4 +1,5 @@
 import { type ArmSummary, type ArmTimings, armTimings, summarizeArm } from './arm-summary.ts';
+import { boundLines } from './bound-line.ts';
 import { bytesLostLine } from './bytes-lost.ts';
 import { costRecoveryFront } from './cost-front.ts';
 import { COST_SPLIT_PARTS, priceListOf } from './cost-split.ts';
@@ -130,6 +131,13 @@ export function formatArmTable(run: LabRun): string {
     ...body.map(render),
   ];
   if (native === undefined) lines.push(`no ${reference} arm in this run: ratios cannot be computed (shown as —)`);
+  if (run.bound !== undefined)
+    lines.push(
+      ...boundLines(
+        run.bound,
+        summaries.map((entry) => entry.summary),
+      ),
+    );
   for (const entry of summaries) {
     const settings = entry.summary.foldSettings;
     if (settings !== undefined)

@@ -3,6 +3,7 @@ import { escapeHtml } from '../../application/html-escape.ts';
 import { armColor } from './arm-colors.ts';
 import { type ArmSummary, summarizeArm } from './arm-summary.ts';
 import { armTableGrid } from './arm-table.ts';
+import { boundLines } from './bound-line.ts';
 import { bytesLostLine } from './bytes-lost.ts';
 import { costRecoveryFront } from './cost-front.ts';
 import { priceListOf } from './cost-split.ts';
@@ -181,6 +182,11 @@ export function renderHtmlReport(
       : '',
     '<h2>Every measure, arm by arm</h2>',
     htmlArmTable(run),
+    run.bound === undefined
+      ? ''
+      : `<ul class="bound" id="bound">${boundLines(run.bound, summaries)
+          .map((line) => `<li>${escapeHtml(line.trim())}</li>`)
+          .join('')}</ul>`,
     bytesLostList(summaries),
     `<details><summary>The same table as text, with the run's settings and notes</summary><pre class="arm-table">${escapeHtml(table)}</pre></details>`,
     options.notes.length > 0

@@ -187,10 +187,41 @@ export interface LabRunSettings {
   };
 }
 
+/**
+ * The cheapest any lossless schedule could bill for one arm's requests, by perfect foresight
+ * over its commit points and depths (lab/bound, docs/cost-scheduling.md "The bound").
+ */
+export interface CostBound {
+  /** The arm whose requests (and whose fixed block) the bound schedules. */
+  readonly arm: ArmName;
+  readonly costUsd: number;
+  readonly requests: number;
+  /** Transcript entries the windows showed, each once. */
+  readonly entries: number;
+  /** Tokens of the fixed block every request carries (system prompt and tool schemas). */
+  readonly fixedTokens: number;
+  /** The raw floor in force, in Pi's tokens. */
+  readonly floorTokens: number;
+  /** Requests (0-based) at which the bound's schedule commits. */
+  readonly commits: readonly number[];
+  /** Of those, the ones at a request whose cache was cold anyway (an idle gap past its lifetime, or a recorded cold start): free commits. */
+  readonly coldCommits: number;
+  /**
+   * The arm's own windows billed as the bound bills, with pi-fold's own messages (briefs,
+   * stubs, notices, receipts) carrying no tokens: its schedule without its overhead. From the
+   * bound to this is the arm's timing and depth; from this to the arm's cost, its overhead.
+   */
+  readonly armWindowsUsd?: number;
+  /** Requests whose messages could not be lined up with the projection (their new entries are missing): 0 when exact. */
+  readonly unalignedRequests: number;
+}
+
 /** A whole run: the settings and one result per arm. */
 export interface LabRun {
   readonly settings: LabRunSettings;
   readonly arms: readonly ArmResult[];
+  /** The cost bound, where the run had the arm it is taken on. */
+  readonly bound?: CostBound;
   /** The arm every ratio is taken against. @default 'native' (the AI SDK lab, which has no native, names its own) */
   readonly reference?: ArmName;
 }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { stableStringify } from '../../core/hashing.ts';
 import { armTimings, summarizeArm } from './arm-summary.ts';
 import { formatArmTable } from './arm-table.ts';
+import { summarizeBound } from './bound-line.ts';
 import { costRecoveryFront } from './cost-front.ts';
 import { COST_SPLIT_PARTS, priceListOf, requestCostSplit } from './cost-split.ts';
 import { renderHtmlReport } from './html-report.ts';
@@ -132,6 +133,7 @@ export function stableSummaryJson(run: LabRun, notes: readonly string[] = []): s
     ...(run.reference === undefined ? {} : { reference: run.reference }),
     notes,
     arms,
+    ...(run.bound === undefined ? {} : { bound: summarizeBound(run.bound, arms) }),
     costRecoveryFront: front,
   };
   return `${JSON.stringify(JSON.parse(stableStringify(document)), null, 2)}\n`;

@@ -1,6 +1,8 @@
 import { createReadToolDefinition } from '@mariozechner/pi-coding-agent';
 import type { Thresholds } from '../../core/settings.ts';
 import { type RunArmInput, runArm } from '../arms/run-arm.ts';
+import type { TrajectoryRecorder } from '../bound/bound-trajectory.ts';
+import { boundRecorderFor, costBound } from '../bound/run-bound.ts';
 import { DEFAULT_CACHE_RULES } from '../provider/prefix-cache-simulator.ts';
 import { LAB_TOKENIZER } from '../provider/wire-tokens.ts';
 import type {
@@ -59,7 +61,10 @@ export async function runStagedWorkload(options: StagedRunOptions): Promise<LabR
   const plan = planAssignment(tree, options.preset, options.seed);
   const settings = stagedSettings(options.preset, options.seed, options.priceList);
   const arms: ArmResult[] = [];
+  let recorder: TrajectoryRecorder | undefined;
   for (const arm of options.arms) {
+    const armRecorder = boundRecorderFor(arm);
+    recorder ??= armRecorder;
     const sheet = new AnswerSheet();
     const agent = createStagedAgent(plan);
     // Two requests per stage, the final block, and about one per question for answers and recoveries.
@@ -73,6 +78,7 @@ export async function runStagedWorkload(options: StagedRunOptions): Promise<LabR
       policy: agent.policy,
       cwd: tree.root,
       ...(options.onRow === undefined ? {} : { onRow: options.onRow }),
+      ...(armRecorder === undefined ? {} : { onPrompt: (billed) => armRecorder.record(billed) }),
       ...(options.foldThresholds === undefined ? {} : { foldThresholds: options.foldThresholds }),
     });
     const scored = {
@@ -84,7 +90,8 @@ export async function runStagedWorkload(options: StagedRunOptions): Promise<LabR
     options.onArmEnd?.(scored, performance.now() - started);
     arms.push(scored);
   }
-  return { settings, arms };
+  const bound = recorder === undefined ? undefined : costBound(recorder, settings);
+  return { settings, arms, ...(bound === undefined ? {} : { bound }) };
 }
 
 /** Every planned question is counted: answered right from the window, right after a recovery, or lost. */
