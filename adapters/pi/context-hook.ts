@@ -4,6 +4,7 @@ import { FoldError } from '../../core/fold-error.ts';
 import type { RequestContext } from '../../core/fold-runtime.ts';
 import { isRecoverySummary } from './compaction-guard.ts';
 import { adoptEarlierRewrites } from './landing/earlier-rewrites.ts';
+import { workingLanding } from './landing/pi-landing.ts';
 import type { MappedTranscript } from './message-entries.ts';
 import { announceOwnership } from './ownership-monitor.ts';
 import { toPiMessages } from './projected-messages.ts';
@@ -50,9 +51,10 @@ export async function projectContext(
   ctx: ExtensionContext,
   overheadChars: number,
 ): Promise<AgentMessage[] | undefined> {
-  const editing = folding.landing.editing(ctx.sessionManager);
+  const landing = workingLanding(folding.landing);
+  const editing = landing.editing(ctx.sessionManager);
   // The edit path reads the branch itself: Pi's event already carries the folded window.
-  const branchContext = editing === undefined ? undefined : folding.landing.reader.read(editing, isShownToEngine);
+  const branchContext = editing === undefined ? undefined : landing.reader.read(editing, isShownToEngine);
   const shownMessages = messages.filter(isShownToEngine);
   const earlier = branchContext === undefined ? undefined : adoptEarlierRewrites(branchContext, shownMessages);
   let mapped: MappedTranscript;
@@ -86,7 +88,7 @@ export async function projectContext(
     const projected = toPiMessages(result.messages, mapped.messages);
     folding.ownership.projected(projected, result.ledger.request);
     if (editing === undefined || branchContext === undefined) return projected;
-    return folding.landing.land(editing, branchContext, result, projected, {
+    return landing.land(editing, branchContext, result, projected, {
       sent: messages,
       // Pi's own projection, and nothing in it the window leaves out (pi-fold's recovery summary).
       sentIsProjection: earlier?.untouched === true && shownMessages.length === messages.length,

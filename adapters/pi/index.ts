@@ -7,7 +7,8 @@ export default function piFoldExtension(pi: ExtensionAPI): void {
 }
 
 // The mapper is reachable through `PiSessionFolding.mapper`, so its type is named here; building one is internal.
-export type { MappedTranscript, PiEntryMapper } from './message-entries.ts';
+export type { LandingCounters, LandingOption, LandingStrategy, PiLandingReport } from './landing/pi-landing.ts';
+export type { IdentifiedMessage, MappedTranscript, PiEntryMapper } from './message-entries.ts';
 export { OwnershipMonitor, type OwnershipProblem, type OwnershipWarning } from './ownership-monitor.ts';
 export type { PiBranchSource } from './pi-branch-source.ts';
 export { type ProjectionCandidate, projectionCandidates } from './projection-candidates.ts';

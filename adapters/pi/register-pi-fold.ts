@@ -68,7 +68,7 @@ function onEachRequest(pi: ExtensionAPI, sessions: PiSessionRegistry): void {
   const untouched = new WeakSet<object>();
   pi.on('context', async (event, ctx) => {
     const sessionId = ctx.sessionManager.getSessionId();
-    if (!sessions.claims.claim(ctx.sessionManager)) {
+    if (!sessions.claimSession(ctx.sessionManager)) {
       // Another pi-fold already folds this session: two would land their windows over each other.
       if (!standingDown.has(sessionId))
         ctx.ui.notify('pi-fold is loaded twice; this copy leaves the session to the one that folds it', 'warning');

@@ -16,7 +16,7 @@ import type { FoldStore } from '../../ports/fold-store.port.ts';
 import type { ProjectionSink } from '../../ports/projection-sink.port.ts';
 import type { RequestContext } from '../../ports/shared-types.ts';
 import { InstanceClaims } from './instance-claims.ts';
-import { assertLandingOption, type LandingOption, PiLanding } from './landing/pi-landing.ts';
+import { assertLandingOption, type LandingOption, PiLanding, type PiLandingReport } from './landing/pi-landing.ts';
 import { PiEntryMapper } from './message-entries.ts';
 import { OwnershipMonitor } from './ownership-monitor.ts';
 import { type LoadedSettingsFile, loadSettingsFile, settingsFilePath } from './settings-file.ts';
@@ -95,7 +95,7 @@ export interface PiSessionFolding {
   /** Whether the window pi-fold projects is the one sent, and Pi does not compact on its own. */
   readonly ownership: OwnershipMonitor;
   /** How this session's commits reach Pi, and what the edit path did. */
-  readonly landing: PiLanding;
+  readonly landing: PiLandingReport;
   readonly composed: ComposedRuntime;
 }
 
@@ -123,7 +123,12 @@ export class PiSessionRegistry {
   private readonly expectedModels = new Map<string, RequestContext>();
 
   /** Which sessions this instance folds, against other pi-fold instances in the process. */
-  readonly claims = new InstanceClaims();
+  private readonly claims = new InstanceClaims();
+
+  /** Whether this instance folds the session of `sessionManager` (no other pi-fold instance claimed it first). */
+  claimSession(sessionManager: object): boolean {
+    return this.claims.claim(sessionManager);
+  }
 
   /** Thresholds passed in code, validated at registration; when present the settings file's are not used. */
   readonly codeThresholds: Thresholds | undefined;

@@ -54,8 +54,16 @@ export interface LandingRequest {
   readonly ctx: Pick<ExtensionContext, 'ui'>;
 }
 
+/** What a host or the lab may read of one session's landing: the path taken and the edit path's counts. */
+export interface PiLandingReport {
+  readonly option: LandingOption;
+  /** The path the session takes, once its first request has shown the host (undefined before). */
+  readonly used: LandingStrategy | undefined;
+  readonly counters: Readonly<LandingCounters>;
+}
+
 /** One session's landing: which path it takes, and the edit path's work. */
-export class PiLanding {
+export class PiLanding implements PiLandingReport {
   private chosen: LandingStrategy | undefined;
   private refusalShown = false;
   readonly counters: LandingCounters = { sentByPi: 0, sentByHook: 0, landings: 0, edits: 0, inserts: 0 };
@@ -147,4 +155,13 @@ function foldsShown(result: ProjectionResult): string[] {
     if ((message.kind === 'synthetic' || message.kind === 'stub') && message.foldId !== undefined)
       folds.add(message.foldId);
   return [...folds];
+}
+
+/**
+ * The working landing behind a session's report. The registry only ever puts a PiLanding
+ * there; the check keeps a hand-built PiSessionFolding from reaching the edit path.
+ */
+export function workingLanding(report: PiLandingReport): PiLanding {
+  if (report instanceof PiLanding) return report;
+  throw new FoldError('INVARIANT.BROKEN', 'this session was not opened by PiSessionRegistry: its landing cannot land');
 }
