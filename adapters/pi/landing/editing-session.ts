@@ -10,17 +10,22 @@ export interface ProjectedEntry {
   readonly messages: readonly unknown[];
 }
 
-/**
- * The part of Pi's session manager the edit landing writes through. `ctx.sessionManager` is
- * typed read-only for extensions, but at run time it is the session's own manager; Pi's SDK
- * documents appending to it between boundaries, and every request is projected from it afresh.
- */
-export interface EditingSessionManager extends ReadonlySessionManager {
+/** What the edit landing calls on Pi's session manager beyond what extensions are typed to see. */
+export interface SessionEditing {
   buildSessionProjection(): { readonly entries: readonly ProjectedEntry[]; readonly messages: readonly unknown[] };
   appendContextEdit(targetId: string, replacement: { content: EditContent } | null): string;
   appendCustomEntry(customType: string, data?: unknown): string;
   appendCustomMessageEntry(customType: string, content: EditContent, display: boolean, details?: unknown): string;
 }
+
+/**
+ * The part of Pi's session manager the edit landing writes through. `ctx.sessionManager` is
+ * typed read-only for extensions, but at run time it is the session's own manager; Pi's SDK
+ * documents appending to it between boundaries, and every request is projected from it afresh.
+ * An intersection, not an extension: on Pi lines whose read-only manager already declares
+ * `buildSessionProjection`, its richer type must not clash with the narrower one read here.
+ */
+export type EditingSessionManager = Omit<ReadonlySessionManager, keyof SessionEditing> & SessionEditing;
 
 /**
  * The session manager, when its Pi builds every request from a projection that honours
