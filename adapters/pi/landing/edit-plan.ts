@@ -2,6 +2,7 @@ import type { AgentMessage } from '@mariozechner/pi-agent-core';
 import type { ProjectedMessage } from '../../../ports/projection-sink.port.ts';
 import type { BranchItem, EditState } from './branch-context.ts';
 import type { EditContent } from './editing-session.ts';
+import { sameJson } from './same-json.ts';
 
 /** One edit to append: the entry it targets, and its content or null to omit it. */
 export interface PlannedEdit {
@@ -118,7 +119,7 @@ function sameState(item: BranchItem, current: EditState, target: EditState): boo
     current.kind === 'raw' ? rawContent(item) : current.kind === 'replaced' ? current.content : null;
   const targetContent = target.kind === 'raw' ? rawContent(item) : target.kind === 'replaced' ? target.content : null;
   if (currentContent === null || targetContent === null) return currentContent === targetContent;
-  return currentContent === targetContent || JSON.stringify(currentContent) === JSON.stringify(targetContent);
+  return sameJson(currentContent, targetContent);
 }
 
 function replacementFor(item: BranchItem, target: EditState): PlannedEdit['replacement'] {

@@ -6,6 +6,7 @@ import {
   LANDING_MARKER_TYPE,
   type LandingMarker,
 } from './editing-session.ts';
+import { sameJson } from './same-json.ts';
 
 /** What one landing appended to the session. */
 export interface LandedEdits {
@@ -61,7 +62,7 @@ export function sameMessage(sent: AgentMessage, wanted: AgentMessage): boolean {
   const b = wanted as AgentMessage & { content?: unknown; toolCallId?: string };
   if (modelRole(a) !== modelRole(b) || a.toolCallId !== b.toolCallId) return false;
   if (a.role === b.role && a.role !== 'user' && a.role !== 'custom' && a.timestamp !== b.timestamp) return false;
-  return JSON.stringify(userContent(a)) === JSON.stringify(userContent(b));
+  return sameJson(userContent(a), userContent(b));
 }
 
 function modelRole(message: AgentMessage): string {
