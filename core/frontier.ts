@@ -58,9 +58,13 @@ export class Frontier {
     this.resetAccumulation(0);
   }
 
-  pass(inputs: FrontierInputs): PendingMarkV1[] {
+  /**
+   * One pass of the rungs. `withToolFolds: false` leaves the tool rung out, for the fence on a
+   * history too long for one fold per tool batch to fit under the mark limit.
+   */
+  pass(inputs: FrontierInputs, withToolFolds = true): PendingMarkV1[] {
     const cuts: PendingMarkV1[] = [];
-    this.toolRung(inputs, cuts);
+    if (withToolFolds) this.toolRung(inputs, cuts);
     this.chapterRung(inputs, cuts);
     this.consolidationRung(inputs, cuts);
     return cuts;

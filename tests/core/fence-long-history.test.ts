@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_PENDING_MARKS } from '../../core/engine-memory.ts';
+import type { TranscriptEntry } from '../../ports/transcript-source.port.ts';
+import { seededRandom } from '../../testing/seeded-random.ts';
+import { assistantEntry, sourceLikeText, toolResultEntry, userEntry } from '../../testing/synthetic-session.ts';
+import { pairingViolations, serialize } from '../../testing/window-checks.ts';
+import { openRuntime } from '../support/drive-session.ts';
+
+/** Closed turns of tool batches, each result big enough to be a tool fold of its own. */
+function longHistory(turns: number, batchesPerTurn: number, resultChars: number): TranscriptEntry[] {
+  const random = seededRandom(11);
+  const entries: TranscriptEntry[] = [];
+  for (let turn = 0; turn < turns; turn += 1) {
+    entries.push(userEntry(`u${turn}`, `task ${turn}`));
+    for (let batch = 0; batch < batchesPerTurn; batch += 1) {
+      const call = `c${turn}_${batch}`;
+      entries.push(assistantEntry(`a${call}`, '', [{ id: call, name: 'read', arguments: { path: `${call}.ts` } }]));
+      entries.push(toolResultEntry(`r${call}`, call, 'read', sourceLikeText(random, resultChars, call)));
+    }
+    entries.push(assistantEntry(`done${turn}`, `turn ${turn} done`));
+  }
+  entries.push(userEntry('now', 'and now?'));
+  return entries;
+}
+
+describe('the fence on a history pi-fold meets for the first time (docs/behaviour.md I6)', () => {
+  it('brings it under the budget in one commit when it holds more tool batches than marks may wait', async () => {
+    const batches = 2 * MAX_PENDING_MARKS;
+    const entries = longHistory(batches / 16, 16, 9_000);
+    const { runtime } = await openRuntime({ settings: { providerInputBudget: 100_000 } });
+    const rawChars = entries.reduce((sum, entry) => sum + entry.bytes.length, 0);
+    expect(rawChars / 4).toBeGreaterThan(10 * 100_000);
+
+    const result = await runtime.project(entries);
+
+    expect(result.ledger.estimatedTokens).toBeLessThanOrEqual(100_000);
+    expect(result.ledger.foldsLanded).toBeGreaterThan(0);
+    expect(pairingViolations(result.messages)).toEqual([]);
+    // The oldest result is folded away, and one peek brings its exact bytes back.
+    const oldest = entries.find((entry) => entry.id === 'rc0_0')!;
+    expect(serialize(result.messages)).not.toContain(oldest.text.slice(0, 200));
+    const records = [...runtime.view.lattice.allRecords()];
+    const oldestFold = records.find((record) => record.firstEntryId === 'rc0_0' && record.lastEntryId === 'rc0_0');
+    const covering = oldestFold ?? records.find((record) => record.firstEntryId === 'u0')!;
+    const answer = await runtime.act({ action: 'peek', id: covering.id, bytes: 65_536 });
+    expect(answer.text).toContain(oldest.bytes.slice(0, 400));
+  });
+});
