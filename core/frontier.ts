@@ -14,6 +14,18 @@ export const CHAPTER_MAX_UNITS = 48;
 /** Chars a folded tool result still shows (its stub), used to size chapters. */
 const STUB_CHARS_ESTIMATE = 320;
 
+/**
+ * How a pass cuts. The fence on a history too long for one fold per tool batch (more batches
+ * than marks may wait) leaves the tool rung out and makes each chapter span at least
+ * `chapterMinUnits` units, so the whole history fits in the marks that may wait at once.
+ */
+export interface PassMode {
+  readonly toolFolds: boolean;
+  readonly chapterMinUnits: number;
+}
+
+const EVERY_RUNG: PassMode = { toolFolds: true, chapterMinUnits: 1 };
+
 export interface FrontierInputs {
   readonly index: TranscriptIndex;
   readonly lattice: FoldLattice;
@@ -58,14 +70,11 @@ export class Frontier {
     this.resetAccumulation(0);
   }
 
-  /**
-   * One pass of the rungs. `withToolFolds: false` leaves the tool rung out, for the fence on a
-   * history too long for one fold per tool batch to fit under the mark limit.
-   */
-  pass(inputs: FrontierInputs, withToolFolds = true): PendingMarkV1[] {
+  /** One pass of the rungs; `mode` is for the fence alone (see PassMode). */
+  pass(inputs: FrontierInputs, mode: PassMode = EVERY_RUNG): PendingMarkV1[] {
     const cuts: PendingMarkV1[] = [];
-    if (withToolFolds) this.toolRung(inputs, cuts);
-    this.chapterRung(inputs, cuts);
+    if (mode.toolFolds) this.toolRung(inputs, cuts);
+    this.chapterRung(inputs, cuts, mode);
     this.consolidationRung(inputs, cuts);
     return cuts;
   }
@@ -87,7 +96,7 @@ export class Frontier {
     }
   }
 
-  private chapterRung(inputs: FrontierInputs, cuts: PendingMarkV1[]): void {
+  private chapterRung(inputs: FrontierInputs, cuts: PendingMarkV1[], mode: PassMode): void {
     const { index, settings } = inputs;
     while (index.isClosed(this.chapterCursor) && this.canCut(inputs, cuts)) {
       const unit = index.units[this.chapterCursor]!;
@@ -97,10 +106,13 @@ export class Frontier {
         this.resetAccumulation(this.chapterCursor);
         continue;
       }
-      this.chapterResidual += residualChars(inputs, unit);
+      this.chapterResidual += mode.toolFolds ? residualChars(inputs, unit) : unit.chars;
       this.chapterUnits += 1;
       this.chapterCursor += 1;
-      if (this.chapterResidual >= settings.thresholds.minFoldChars || this.chapterUnits >= CHAPTER_MAX_UNITS) {
+      // The last closed unit ends a run early: the units after it are still open.
+      const longEnough = this.chapterUnits >= mode.chapterMinUnits || !index.isClosed(this.chapterCursor);
+      const worthIt = this.chapterResidual >= settings.thresholds.minFoldChars && longEnough;
+      if (worthIt || this.chapterUnits >= CHAPTER_MAX_UNITS) {
         const firstUnit = index.units[this.chapterStart]!;
         this.cut(inputs, cuts, 'chapter', firstUnit.first, unit.last);
         this.resetAccumulation(this.chapterCursor);

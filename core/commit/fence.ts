@@ -1,5 +1,5 @@
 import { type EngineMemory, MAX_PENDING_MARKS } from '../engine-memory.ts';
-import type { Frontier, FrontierInputs } from '../frontier.ts';
+import { CHAPTER_MAX_UNITS, type Frontier, type FrontierInputs, type PassMode } from '../frontier.ts';
 
 /** What the fence writes: the frontier's cursors and the marks it cuts. */
 export interface FenceTarget {
@@ -16,8 +16,8 @@ export interface FenceTarget {
  * A history that reaches the fence far over the budget (a long session pi-fold meets for the
  * first time) can hold more tool batches than marks may wait at once. Cut one fold per batch
  * there and the limit is spent on the oldest batches while the rest stays raw; so when the
- * limit binds, the fence's own cuts are taken back and made again as chapters alone, each
- * covering a run of batches.
+ * limit binds, the tool cuts still pending are taken back and the history is cut again as
+ * chapters alone, each covering a run of batches.
  */
 export function cutForFence(target: FenceTarget): void {
   const { memory } = target;
@@ -25,19 +25,28 @@ export function cutForFence(target: FenceTarget): void {
   const marksBefore = [...memory.marks];
   memory.holds = [];
   try {
-    cutUntilDone(target, true);
+    cutUntilDone(target, { toolFolds: true, chapterMinUnits: 1 });
     if (memory.marks.length >= MAX_PENDING_MARKS) {
-      memory.marks = marksBefore;
-      cutUntilDone(target, false);
+      // The runtime's own pending tool marks go too: a chapter over their batches covers them,
+      // and nothing of theirs has landed. The agent's marks and every chapter stay.
+      memory.marks = marksBefore.filter((mark) => mark.kind !== 'tool' || mark.origin !== 'runtime');
+      cutUntilDone(target, chaptersOnly(target));
     }
   } finally {
     memory.holds = holds;
   }
 }
 
-function cutUntilDone(target: FenceTarget, withToolFolds: boolean): void {
+function cutUntilDone(target: FenceTarget, mode: PassMode): void {
   target.frontier.reset();
   for (let pass = 0; pass < 1_000; pass += 1) {
-    if (target.frontier.pass(target.frontierInputs(), withToolFolds).length === 0) break;
+    if (target.frontier.pass(target.frontierInputs(), mode).length === 0) break;
   }
+}
+
+/** Chapters long enough that the whole branch takes at most half the marks still free. */
+function chaptersOnly(target: FenceTarget): PassMode {
+  const free = Math.max(1, MAX_PENDING_MARKS - target.memory.marks.length);
+  const units = target.frontierInputs().index.units.length;
+  return { toolFolds: false, chapterMinUnits: Math.min(CHAPTER_MAX_UNITS, Math.ceil((2 * units) / free)) };
 }

@@ -24,16 +24,22 @@ function longHistory(turns: number, batchesPerTurn: number, resultChars: number)
 }
 
 describe('the fence on a history pi-fold meets for the first time (docs/behaviour.md I6)', () => {
-  it('brings it under the budget in one commit when it holds more tool batches than marks may wait', async () => {
-    const batches = 2 * MAX_PENDING_MARKS;
-    const entries = longHistory(batches / 16, 16, 9_000);
-    const { runtime } = await openRuntime({ settings: { providerInputBudget: 100_000 } });
+  // Each shape holds more tool batches than marks may wait; the last two also more chapters
+  // than may wait, at the chapter sizes of a session folded as it goes.
+  it.each([
+    { batches: 2 * MAX_PENDING_MARKS, perTurn: 16, resultChars: 9_000, budget: 100_000 },
+    { batches: 1_229, perTurn: 40, resultChars: 24_000, budget: 200_000 },
+    { batches: 8 * MAX_PENDING_MARKS, perTurn: 16, resultChars: 9_000, budget: 100_000 },
+  ])('brings $batches batches of $resultChars chars under $budget tokens in one commit', async (shape) => {
+    const { batches, perTurn, resultChars, budget } = shape;
+    const entries = longHistory(Math.ceil(batches / perTurn), perTurn, resultChars);
+    const { runtime } = await openRuntime({ settings: { providerInputBudget: budget } });
     const rawChars = entries.reduce((sum, entry) => sum + entry.bytes.length, 0);
-    expect(rawChars / 4).toBeGreaterThan(10 * 100_000);
+    expect(rawChars / 4).toBeGreaterThan(10 * budget);
 
     const result = await runtime.project(entries);
 
-    expect(result.ledger.estimatedTokens).toBeLessThanOrEqual(100_000);
+    expect(result.ledger.estimatedTokens).toBeLessThanOrEqual(budget);
     expect(result.ledger.foldsLanded).toBeGreaterThan(0);
     expect(pairingViolations(result.messages)).toEqual([]);
     // The oldest result is folded away, and one peek brings its exact bytes back.
