@@ -29,9 +29,8 @@ const ARMS: readonly Arm[] = ['host', 'rewrite', 'edits', 'edits-bare', 'pi-fold
 /** pi-fold's budget on these sessions: the host's window is set far above any history, so the band is pi-fold's own. */
 const PI_FOLD_BUDGET = 200_000;
 /**
- * Batches per turn in pi-fold's sessions: a turn folds whole as one chapter (core/frontier.ts
- * caps a chapter at 48 units). A session never folded before must come under the budget in its
- * first commit, which carries at most MAX_PENDING_MARKS folds: about 10,000 batches at this size.
+ * Batches per turn in pi-fold's sessions: only closed turns fold, so the history is written as
+ * closed turns and only the last one stays open and raw.
  */
 const PI_FOLD_TURN_BATCHES = 40;
 const REQUESTS = 24;
