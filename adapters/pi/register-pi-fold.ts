@@ -91,7 +91,7 @@ function onEachRequest(pi: ExtensionAPI, sessions: PiSessionRegistry): void {
     const replay = await loadSystemMessageReplay(hostScopeOf(ctx));
     return replay === undefined
       ? undefined
-      : systemMessages.restore(event.messages, ctx.sessionManager.getBranch(), replay);
+      : systemMessages.restore(event.messages, ctx.sessionManager, replay);
   });
   pi.on('message_end', async (event, ctx) => {
     const message = event.message;

@@ -1,6 +1,14 @@
 import type { AgentMessage } from '@mariozechner/pi-agent-core';
-import type { ExtensionAPI, ExtensionContext, SessionEntry } from '@mariozechner/pi-coding-agent';
+import type { ExtensionAPI, ExtensionContext } from '@mariozechner/pi-coding-agent';
 import type { ProjectedMessage } from '../../ports/projection-sink.port.ts';
+import {
+  BranchSystemIndex,
+  type BranchSystemMessages,
+  type BranchWalk,
+  isSystem,
+  type PlacedSystemMessage,
+  type SystemMessage,
+} from './branch-system-messages.ts';
 import { UNMATCHED_ID_PREFIX } from './message-entries.ts';
 
 /**
@@ -8,23 +16,6 @@ import { UNMATCHED_ID_PREFIX } from './message-entries.ts';
  * the one leading message a provider without mid-conversation system messages gets.
  */
 export type SystemMessageReplay = (messages: readonly unknown[]) => unknown;
-
-/** A message of Pi's own `system` role: Pi's types before 0.8x do not know it. */
-type SystemMessage = { readonly role: 'system'; readonly timestamp?: number };
-
-interface PlacedSystemMessage {
-  readonly message: SystemMessage;
-  /** Its place among the session context's entries: conversation messages before it have lower ones. */
-  readonly position: number;
-}
-
-/** What the branch says about system messages, recomputed only when the branch moves. */
-interface BranchSystemMessages {
-  readonly leafId: string | undefined;
-  readonly length: number;
-  readonly placed: readonly PlacedSystemMessage[];
-  readonly positionById: ReadonlyMap<string, number>;
-}
 
 /**
  * Keeps Pi's own system messages on the wire as Pi wrote them (docs/behaviour.md I1).
@@ -46,7 +37,7 @@ interface BranchSystemMessages {
 export class PiSystemMessages {
   /** The branch entry each message pi-fold returned stands for (object identity survives Pi's hand-over). */
   private readonly entryOf = new WeakMap<object, string>();
-  private branchCache: BranchSystemMessages | undefined;
+  private readonly branchIndex = new BranchSystemIndex();
   /** The last replay, kept while the session's system messages are the same objects (entries never change). */
   private replayCache: { readonly messages: readonly SystemMessage[]; readonly json: string } | undefined;
 
@@ -67,12 +58,12 @@ export class PiSystemMessages {
    */
   restore(
     messages: readonly AgentMessage[],
-    branch: readonly SessionEntry[],
+    branch: BranchWalk,
     replay: SystemMessageReplay,
   ): AgentMessage[] | undefined {
     const head = messages[0] as unknown as SystemMessage | undefined;
     if (head?.role !== 'system' || messages.slice(1).some((message) => isSystem(message))) return undefined;
-    const session = this.branchSystemMessages(branch);
+    const session = this.branchIndex.read(branch);
     if (session.placed.length === 0) return undefined;
     const headJson = JSON.stringify(head);
     if (session.placed.length === 1 && JSON.stringify(session.placed[0]!.message) === headJson) return undefined;
@@ -133,56 +124,6 @@ export class PiSystemMessages {
     });
     return out;
   }
-
-  private branchSystemMessages(branch: readonly SessionEntry[]): BranchSystemMessages {
-    const leafId = branch.at(-1)?.id;
-    const cached = this.branchCache;
-    if (cached !== undefined && cached.leafId === leafId && cached.length === branch.length) return cached;
-    const { placed, positionById } = contextSystemMessages(branch);
-    this.branchCache = { leafId, length: branch.length, placed, positionById };
-    return this.branchCache;
-  }
-}
-
-function isSystem(message: AgentMessage): boolean {
-  return (message as { role: string }).role === 'system';
-}
-
-/**
- * The system messages of the context Pi builds from `branch`, and each context entry's place.
- * Without a compaction that is the branch itself. After one, Pi starts from the latest
- * compaction (its snapshot of the system state, then its summary), then the entries it kept,
- * whose own system messages the snapshot replaces, then everything after it.
- */
-function contextSystemMessages(branch: readonly SessionEntry[]): {
-  placed: PlacedSystemMessage[];
-  positionById: Map<string, number>;
-} {
-  const placed: PlacedSystemMessage[] = [];
-  const positionById = new Map<string, number>();
-  const add = (entry: SessionEntry, includeSystem: boolean) => {
-    const position = positionById.size;
-    positionById.set(entry.id, position);
-    if (!includeSystem) return;
-    if (entry.type === 'message' && isSystem(entry.message))
-      placed.push({ message: entry.message as unknown as SystemMessage, position });
-    if (entry.type === 'compaction') {
-      const snapshot = (entry as { systemMessage?: SystemMessage }).systemMessage;
-      if (snapshot !== undefined) placed.push({ message: snapshot, position });
-    }
-  };
-  let compactionAt = branch.length - 1;
-  while (compactionAt >= 0 && branch[compactionAt]!.type !== 'compaction') compactionAt -= 1;
-  if (compactionAt < 0) {
-    for (const entry of branch) add(entry, true);
-    return { placed, positionById };
-  }
-  const compaction = branch[compactionAt] as Extract<SessionEntry, { type: 'compaction' }>;
-  add(compaction, true);
-  const keptFrom = branch.findIndex((entry, index) => index < compactionAt && entry.id === compaction.firstKeptEntryId);
-  if (keptFrom >= 0) for (let index = keptFrom; index < compactionAt; index += 1) add(branch[index]!, false);
-  for (let index = compactionAt + 1; index < branch.length; index += 1) add(branch[index]!, true);
-  return { placed, positionById };
 }
 
 /** Subscribe to `context_with_system` where the host has it; Pi 0.73's types (and runner) do not know its name. */
