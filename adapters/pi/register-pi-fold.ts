@@ -89,9 +89,7 @@ function onEachRequest(pi: ExtensionAPI, sessions: PiSessionRegistry): void {
     // Pi's messages went out as Pi built them: its system messages are where Pi put them.
     if (untouched.has(ctx.sessionManager)) return undefined;
     const replay = await loadSystemMessageReplay(hostScopeOf(ctx));
-    return replay === undefined
-      ? undefined
-      : systemMessages.restore(event.messages, ctx.sessionManager, replay);
+    return replay === undefined ? undefined : systemMessages.restore(event.messages, ctx.sessionManager, replay);
   });
   pi.on('message_end', async (event, ctx) => {
     const message = event.message;
