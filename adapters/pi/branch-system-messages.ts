@@ -1,5 +1,6 @@
 import type { AgentMessage } from '@mariozechner/pi-agent-core';
 import type { SessionEntry } from '@mariozechner/pi-coding-agent';
+import { type EntryLookup, entriesAppendedSince } from './appended-entries.ts';
 
 /** A message of Pi's own `system` role: Pi's types before 0.8x do not know it. */
 export type SystemMessage = { readonly role: 'system'; readonly timestamp?: number };
@@ -17,14 +18,10 @@ export interface BranchSystemMessages {
 }
 
 /** The part of Pi's session manager the index reads: the leaf, entries by id, and the whole branch. */
-export interface BranchWalk {
+export interface BranchWalk extends EntryLookup {
   getLeafId(): string | null;
-  getEntry(id: string): SessionEntry | undefined;
   getBranch(): SessionEntry[];
 }
-
-/** Past this many new entries a read starts afresh: walking them one by one would cost more. */
-const MAX_APPENDED_ENTRIES = 2_000;
 
 /**
  * The system messages of the context Pi builds from the branch, read once per request at the
@@ -41,7 +38,7 @@ export class BranchSystemIndex {
   read(walk: BranchWalk): BranchSystemMessages {
     const leafId = walk.getLeafId();
     if (leafId !== this.leafId) {
-      const appended = this.appendedSince(walk, leafId);
+      const appended = entriesAppendedSince(walk, leafId, this.leafId);
       if (appended === undefined || appended.some(isCompaction)) this.reset(contextSystemMessages(walk.getBranch()));
       else for (const entry of appended) addEntry(entry, true, this.placed, this.positionById);
       this.leafId = leafId;
@@ -52,21 +49,6 @@ export class BranchSystemIndex {
   private reset(read: { placed: PlacedSystemMessage[]; positionById: Map<string, number> }): void {
     this.placed = read.placed;
     this.positionById = read.positionById;
-  }
-
-  /** The entries after the last read's leaf, oldest first; undefined when the branch did not just grow. */
-  private appendedSince(walk: BranchWalk, leafId: string | null): SessionEntry[] | undefined {
-    if (this.leafId === undefined) return undefined;
-    const appended: SessionEntry[] = [];
-    let id = leafId;
-    while (id !== this.leafId) {
-      if (id === null || appended.length > MAX_APPENDED_ENTRIES) return undefined;
-      const entry = walk.getEntry(id);
-      if (entry === undefined) return undefined;
-      appended.push(entry);
-      id = entry.parentId;
-    }
-    return appended.reverse();
   }
 }
 

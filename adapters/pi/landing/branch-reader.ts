@@ -1,5 +1,6 @@
 import type { AgentMessage } from '@mariozechner/pi-agent-core';
 import type { SessionEntry } from '@mariozechner/pi-coding-agent';
+import { entriesAppendedSince } from '../appended-entries.ts';
 import type { IdentifiedMessage } from '../message-entries.ts';
 import {
   type BranchContext,
@@ -17,9 +18,6 @@ import {
   LANDING_MARKER_TYPE,
   type LandingMarker,
 } from './editing-session.ts';
-
-/** Past this many new entries a read starts afresh: walking them one by one would cost more. */
-const MAX_APPENDED_ENTRIES = 2_000;
 
 /**
  * Reads the branch for the edit landing once per request at the cost of what was appended.
@@ -40,7 +38,7 @@ export class BranchReader {
 
   read(sessionManager: EditingSessionManager, shown: (message: AgentMessage) => boolean): BranchContext {
     const leafId = sessionManager.getLeafId();
-    const appended = this.appendedSince(sessionManager, leafId);
+    const appended = entriesAppendedSince(sessionManager, leafId, this.leafId);
     const unchangedPrefix = this.rawMessages.length;
     if (appended === undefined || !this.apply(appended, shown)) {
       this.reset(readBranchContext(sessionManager, shown));
@@ -69,21 +67,6 @@ export class BranchReader {
     const known = this.positions.get(entryId);
     if (known === undefined) this.positions.set(entryId, [position]);
     else known.push(position);
-  }
-
-  /** The entries after the last read's leaf, oldest first; undefined when the branch did not just grow. */
-  private appendedSince(sessionManager: EditingSessionManager, leafId: string | null): SessionEntry[] | undefined {
-    if (this.leafId === undefined) return undefined;
-    const appended: SessionEntry[] = [];
-    let id = leafId;
-    while (id !== this.leafId) {
-      if (id === null || appended.length > MAX_APPENDED_ENTRIES) return undefined;
-      const entry = sessionManager.getEntry(id);
-      if (entry === undefined) return undefined;
-      appended.push(entry);
-      id = entry.parentId;
-    }
-    return appended.reverse();
   }
 
   /** Applies appended entries to the last read; false when one needs a full read. */
