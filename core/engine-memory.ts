@@ -23,7 +23,7 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /**
  * A list that is only ever replaced whole or pushed to, never edited in place, so its identity
- * and its length together say whether it changed: the render's lookups (`SessionState`) are
+ * and its length together say whether it changed: the render's lookups (`core/render-lookups.ts`) are
  * rebuilt on exactly that check.
  */
 export type GrowOnlyList<T> = readonly T[] & Pick<T[], 'push'>;

@@ -17,6 +17,7 @@ import { type ProjectionObserver, subscribeObserver } from './outbound-channel.t
 import { projectRequest } from './project-request.ts';
 import { mergeLostFolds, restoreListedFolds } from './restore-folds.ts';
 import { markOpenedState, persistState, persistUnsaved } from './session-persistence.ts';
+import { sessionView } from './session-reader.ts';
 import { type FoldRuntimeDependencies, SessionState } from './session-state.ts';
 import type { SessionView } from './session-view.ts';
 import { expectedRequestContext } from './stored-request-context.ts';
@@ -33,8 +34,12 @@ export type { FoldRuntimeDependencies } from './session-state.ts';
  */
 export class FoldRuntime {
   private disposed = false;
+  private readonly reader: SessionView;
 
-  private constructor(private readonly session: SessionState) {}
+  private constructor(private readonly session: SessionState) {
+    this.reader = sessionView(session);
+    openSessions.set(this, session);
+  }
 
   /** Open a session: restore its state and standing folds from the store, or start fresh. */
   static async open(dependencies: FoldRuntimeDependencies): Promise<FoldRuntime> {
@@ -43,17 +48,18 @@ export class FoldRuntime {
     if (state === undefined) return FoldRuntime.opened(new SessionState(dependencies, new EngineMemory(sessionId), []));
     const session = new SessionState(dependencies, EngineMemory.restore(state), state.calibration);
     const { records, lost } = await restoreListedFolds(foldStore, sessionId, state.foldIds);
-    const { memory } = session;
+    const { model } = session;
+    const { memory } = model;
     memory.foldIds = records.map((record) => record.id);
     memory.lostFolds = mergeLostFolds(memory.lostFolds, lost);
-    session.lostSinceLastRun = lost;
-    session.lattice.load(
+    model.lostSinceLastRun = lost;
+    model.lattice.load(
       records,
       state.expanded.filter((foldId) => memory.foldIds.includes(foldId)),
     );
-    session.restoredUnchecked = true;
+    model.restoredUnchecked = true;
     // Its budget is the one its last request had, until this process's first request (or the host) says otherwise.
-    if (state.requestContext !== undefined) session.lastContext = state.requestContext;
+    if (state.requestContext !== undefined) model.lastContext = state.requestContext;
     return FoldRuntime.opened(session);
   }
 
@@ -65,7 +71,7 @@ export class FoldRuntime {
 
   /** The session, read only: what status, editors and tests look at. */
   get view(): SessionView {
-    return this.session;
+    return this.reader;
   }
 
   /**
@@ -85,16 +91,16 @@ export class FoldRuntime {
   private readBranch(branch: TranscriptSource | readonly TranscriptEntry[]): BranchRead {
     if (Array.isArray(branch)) return wholeBranch(branch);
     const source = branch as TranscriptSource;
-    if (source.sessionId !== this.session.sessionId) {
+    if (source.sessionId !== this.session.ports.sessionId) {
       throw new FoldError(
         'TRANSCRIPT.WRONG_SESSION',
-        `the transcript source belongs to session ${JSON.stringify(String(source.sessionId).slice(0, 80))}, not ${this.session.sessionId}`,
+        `the transcript source belongs to session ${JSON.stringify(String(source.sessionId).slice(0, 80))}, not ${this.session.ports.sessionId}`,
         {
-          details: { sessionId: this.session.sessionId, sourceSessionId: String(source.sessionId).slice(0, 80) },
+          details: { sessionId: this.session.ports.sessionId, sourceSessionId: String(source.sessionId).slice(0, 80) },
         },
       );
     }
-    const index = this.session.index;
+    const index = this.session.model.index;
     return source.read({ lastEntryId: index.entries[index.length - 1]?.id, length: index.length });
   }
 
@@ -111,10 +117,10 @@ export class FoldRuntime {
         request,
         caller,
       );
-      this.session.outbound.action({ action, outcome: 'answered', answerBytes });
+      this.session.services.outbound.action({ action, outcome: 'answered', answerBytes });
       return answer;
     } catch (error) {
-      this.session.outbound.action({
+      this.session.services.outbound.action({
         action,
         outcome: 'refused',
         ...(FoldError.isInstance(error) ? { code: error.code } : {}),
@@ -131,8 +137,9 @@ export class FoldRuntime {
    * request's own context replaces it.
    */
   expectRequests(context: RequestContext): void {
-    if (this.session.lastBudget !== undefined) return;
-    this.session.lastContext = expectedRequestContext(this.session.memory.requestContext, context);
+    const { model } = this.session;
+    if (model.lastBudget !== undefined) return;
+    model.lastContext = expectedRequestContext(model.memory.requestContext, context);
   }
 
   /**
@@ -140,7 +147,7 @@ export class FoldRuntime {
    * while idle): the cache is warm from `time` on, for `lifetimeMs` if the host said (docs/behaviour.md B3.3).
    */
   noteCacheWarmed(time: number, lifetimeMs?: number): void {
-    this.session.scheduler.clock.warmed(time, lifetimeMs);
+    this.session.services.scheduler.clock.warmed(time, lifetimeMs);
   }
 
   /**
@@ -148,7 +155,10 @@ export class FoldRuntime {
    * cache write), and count provider-side cache misses on pure appends.
    */
   recordUsage(usage: RequestUsage): void {
-    this.session.providerUsage.record(this.session, usage);
+    const { model, services } = this.session;
+    const { ledger, memory, lastContext } = model;
+    const { estimator, telemetry, outbound } = services;
+    services.providerUsage.record({ ledger, memory, lastContext, estimator, telemetry, outbound }, usage);
   }
 
   /**
@@ -163,7 +173,7 @@ export class FoldRuntime {
         { details: { cause: String(cause).slice(0, 60) } },
       );
     }
-    this.session.forcedCommit = markIds === undefined ? { cause } : { markIds: new Set(markIds), cause };
+    this.session.model.forcedCommit = markIds === undefined ? { cause } : { markIds: new Set(markIds), cause };
   }
 
   /**
@@ -172,7 +182,7 @@ export class FoldRuntime {
    * that throws is counted (see `status`), never fails the request. Returns the unsubscribe.
    */
   subscribe(observer: ProjectionObserver): () => void {
-    return subscribeObserver(this.session, observer);
+    return subscribeObserver(this.session.services, observer);
   }
 
   /**
@@ -186,19 +196,28 @@ export class FoldRuntime {
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
-    await this.session.spills.evidence.durable();
-    await this.session.prewrites.settle();
+    const { services } = this.session;
+    await services.spills.evidence.durable();
+    await services.prewrites.settle();
     const warnings: FoldWarning[] = [];
     await persistUnsaved(this.session, warnings);
-    for (const warning of warnings) this.session.outbound.warning(warning);
+    for (const warning of warnings) services.outbound.warning(warning);
   }
 
   private assertOpen(): void {
     if (this.disposed)
-      throw new FoldError('INVARIANT.BROKEN', `the runtime of session ${this.session.sessionId} was disposed`, {
-        details: { sessionId: this.session.sessionId },
+      throw new FoldError('INVARIANT.BROKEN', `the runtime of session ${this.session.ports.sessionId} was disposed`, {
+        details: { sessionId: this.session.ports.sessionId },
       });
   }
+}
+
+/** Each open runtime's session, for tests that look inside (`sessionStateOf`). */
+const openSessions = new WeakMap<FoldRuntime, SessionState>();
+
+/** The session behind a runtime, all three parts: for the engine's own tests, not for hosts. */
+export function sessionStateOf(runtime: FoldRuntime): SessionState {
+  return openSessions.get(runtime)!;
 }
 
 /** Codes of a state that exists but cannot be read; `pi-fold repair` rebuilds it from the verified folds. */

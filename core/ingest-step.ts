@@ -1,9 +1,14 @@
 import type { TranscriptEntry } from '../ports/transcript-entry.ts';
 import type { BranchRead } from '../ports/transcript-source.port.ts';
-import type { SessionState } from './session-state.ts';
+import type { FrontierInputs } from './frontier.ts';
+import type { SessionModel } from './session-model.ts';
+import type { SessionServices } from './session-services.ts';
 
 /** What reading the host's branch writes: the index, the forest's placement, the frontier and the queued causes. */
-export type IngestTarget = Pick<SessionState, 'index' | 'lattice' | 'frontier' | 'pendingCauses' | 'scheduler'>;
+export interface IngestTarget {
+  readonly model: Pick<SessionModel, 'index' | 'lattice' | 'pendingCauses'>;
+  readonly services: Pick<SessionServices, 'frontier' | 'scheduler'>;
+}
 
 /** What a source hands over, for a host that hands an array: the whole branch. */
 export function wholeBranch(entries: readonly TranscriptEntry[]): BranchRead {
@@ -16,28 +21,31 @@ export function wholeBranch(entries: readonly TranscriptEntry[]): BranchRead {
  * rewrite. Returns where the new entries start.
  */
 export function ingestBranch(target: IngestTarget, read: BranchRead): number {
+  const { index, lattice, pendingCauses } = target.model;
   const ingest =
-    read.kind === 'appended'
-      ? target.index.ingestAppended(read.afterEntryId, read.entries)
-      : target.index.ingest(read.entries);
+    read.kind === 'appended' ? index.ingestAppended(read.afterEntryId, read.entries) : index.ingest(read.entries);
   if (ingest.divergedAt !== undefined) {
-    target.lattice.resolve();
-    target.frontier.reset();
-    target.pendingCauses.add('transcript-changed');
-    target.scheduler.inflow.resetAnchor();
+    lattice.resolve();
+    target.services.frontier.reset();
+    pendingCauses.add('transcript-changed');
+    target.services.scheduler.inflow.resetAnchor();
   } else {
-    target.lattice.placeArrived();
+    lattice.placeArrived();
   }
   return ingest.appendedFrom;
 }
 
 /** What the decisions made on arrival write: retired peeks and the frontier's cuts. */
-export type ArrivalTarget = Pick<SessionState, 'index' | 'memory' | 'frontier' | 'pendingCauses' | 'frontierInputs'>;
+export interface ArrivalTarget {
+  readonly model: Pick<SessionModel, 'index' | 'memory' | 'pendingCauses'>;
+  readonly services: Pick<SessionServices, 'frontier'>;
+  frontierInputs(): FrontierInputs;
+}
 
 /** Decisions the new entries allow: answered peeks retire, closed units are cut. Returns whether state changed. */
 export function decideOnArrival(target: ArrivalTarget): boolean {
-  const retired = retireAnsweredPeeks(target);
-  const cuts = target.frontier.pass(target.frontierInputs());
+  const retired = retireAnsweredPeeks(target.model);
+  const cuts = target.services.frontier.pass(target.frontierInputs());
   return retired || cuts.length > 0;
 }
 
@@ -45,15 +53,16 @@ export function decideOnArrival(target: ArrivalTarget): boolean {
  * docs/behaviour.md B4.2: once the model has replied after an ephemeral peek, its result is replaced by a
  * one-line stub, a give-back rewrite at the next projection. Returns whether any peek retired.
  */
-export function retireAnsweredPeeks(target: Pick<SessionState, 'index' | 'memory' | 'pendingCauses'>): boolean {
-  if (target.memory.ephemeralPeeks.every((peek) => peek.retired)) return false;
+export function retireAnsweredPeeks(model: Pick<SessionModel, 'index' | 'memory' | 'pendingCauses'>): boolean {
+  const { index, memory, pendingCauses } = model;
+  if (memory.ephemeralPeeks.every((peek) => peek.retired)) return false;
   let changed = false;
-  target.memory.ephemeralPeeks = target.memory.ephemeralPeeks.map((peek) => {
+  memory.ephemeralPeeks = memory.ephemeralPeeks.map((peek) => {
     if (peek.retired) return peek;
-    const position = target.index.resultPositionOf(peek.toolCallId);
-    if (position === undefined || target.index.lastAssistantPosition <= position) return peek;
+    const position = index.resultPositionOf(peek.toolCallId);
+    if (position === undefined || index.lastAssistantPosition <= position) return peek;
     changed = true;
-    target.pendingCauses.add('give-back');
+    pendingCauses.add('give-back');
     return { ...peek, retired: true };
   });
   return changed;

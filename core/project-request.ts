@@ -15,6 +15,7 @@ import { decideOnArrival, ingestBranch } from './ingest-step.ts';
 import { ledgerRow } from './projection-ledger.ts';
 import { type CandidateWindow, candidateDraft, finalDraft } from './render-step.ts';
 import { lostFoldsWarning } from './restore-folds.ts';
+import type { SessionModel } from './session-model.ts';
 import { persistOrWarn } from './session-persistence.ts';
 import type { SessionState } from './session-state.ts';
 import { rememberRequestContext } from './stored-request-context.ts';
@@ -56,15 +57,15 @@ export async function projectRequest(
     if (prepared.dirty) await persistOrWarn(session, prepared.warnings);
     const { plan, foldsLanded } = prepared;
     const refusedStore =
-      plan !== undefined && plan.folds.length > 0 && foldsLanded === 0 ? session.foldStore.name : undefined;
-    for (const warning of prepared.warnings) session.outbound.warning(warning);
+      plan !== undefined && plan.folds.length > 0 && foldsLanded === 0 ? session.ports.foldStore.name : undefined;
+    for (const warning of prepared.warnings) session.services.outbound.warning(warning);
     throw budgetExceeded({
       estimatedTokens,
       budgetTokens: prepared.budget,
       request: prepared.request,
       refusedStore,
       // Only a refusal counts them: results that answer no call are a cause worth naming there.
-      strayResults: session.index.strayResults(),
+      strayResults: session.model.index.strayResults(),
     });
   }
   return handOut(session, prepared, estimatedTokens);
@@ -83,7 +84,7 @@ async function prepareWindow(
   const budget = session.budgetTokens(context);
   const warnings: FoldWarning[] = [];
   const ingested = ingestRequest(session, read, context, budget, warnings);
-  const request = session.memory.counters.requests + 1;
+  const request = session.model.memory.counters.requests + 1;
   const candidate = candidateDraft(session, ingested.appendedFrom);
   const estimate = session.estimateTokens(candidate.draft.chars);
   const { plan, foldsLanded } = await commitRequest(session, { estimate, budget, context }, warnings);
@@ -109,21 +110,22 @@ function ingestRequest(
   budget: number,
   warnings: FoldWarning[],
 ): IngestedBranch {
+  const { ports, model } = session;
   const appendedFrom = ingestBranch(session, read);
   // Spill at ingestion: the window form is already decided; this starts writing the exact artifacts.
-  const spill = session.spills.ingest(session.index, appendedFrom, session.evidenceStore, session.sessionId);
+  const spill = session.services.spills.ingest(model.index, appendedFrom, ports.evidenceStore, ports.sessionId);
   if (spill.warning !== undefined)
     warnings.push({
       code: 'STORE.SPILL_REFUSED',
       message: spill.warning,
-      details: { store: session.evidenceStore?.name ?? null },
+      details: { store: ports.evidenceStore?.name ?? null },
     });
   // Written before the later steps: the estimate reads the context's overhead, a commit its request time.
-  session.lastContext = context;
-  session.lastBudget = budget;
+  model.lastContext = context;
+  model.lastBudget = budget;
   const replacesStoredWindow = checkReopenedConversation(session, warnings);
-  const contextChanged = rememberRequestContext(session.memory, context);
-  const anchorMoved = updateTranscriptAnchor(session.memory, session.index);
+  const contextChanged = rememberRequestContext(model.memory, context);
+  const anchorMoved = updateTranscriptAnchor(model.memory, model.index);
   // A spill is no decision to save: its form follows from the entry and the session's
   // policy, which the state already holds, so a spilled result alone writes no state.
   const decided = decideOnArrival(session);
@@ -148,18 +150,29 @@ async function commitRequest(
   warnings: FoldWarning[],
 ): Promise<{ readonly plan: CommitPlan | undefined; readonly foldsLanded: number }> {
   const { estimate, budget, context } = inputs;
+  const { ports, model, services } = session;
   if (estimate > budget) cutForFence(session);
-  const { plan, schedulerUpdate } = planRequestCommit(session, {
+  const source = {
+    settings: ports.settings,
+    costModel: ports.costModel,
+    index: model.index,
+    lattice: model.lattice,
+    memory: model.memory,
+    estimator: services.estimator,
+    forcedCommit: model.forcedCommit,
+    scheduler: services.scheduler,
+  };
+  const { plan, schedulerUpdate } = planRequestCommit(source, {
     estimate,
     budget,
     moment: context,
     overheadChars: context.overheadChars ?? 0,
   });
   const landing = plan === undefined ? undefined : await landCommit(session, plan, warnings);
-  if (schedulerUpdate !== undefined && landing?.refused !== true) session.scheduler.settle(schedulerUpdate);
+  if (schedulerUpdate !== undefined && landing?.refused !== true) services.scheduler.settle(schedulerUpdate);
   // The marks still pending will commit later: their blobs are written now, off the request path.
   prewritePendingMarks(session);
-  session.forcedCommit = undefined;
+  model.forcedCommit = undefined;
   return { plan, foldsLanded: landing?.foldsLanded ?? 0 };
 }
 
@@ -178,14 +191,16 @@ function renderRequest(
 }
 
 /** A reopened session's first branch is compared with what the store remembers; a different conversation is a recorded rewrite. */
-function checkReopenedConversation(session: SessionState, warnings: FoldWarning[]): boolean {
-  if (!session.restoredUnchecked || session.index.length === 0) return false;
-  session.restoredUnchecked = false;
-  if (session.lostSinceLastRun.length > 0) warnings.push(lostFoldsWarning(session.sessionId, session.lostSinceLastRun));
-  const mismatch = checkRestoredConversation(session.index, session.lattice, session.memory.transcriptAnchor);
+function checkReopenedConversation(session: Pick<SessionState, 'ports' | 'model'>, warnings: FoldWarning[]): boolean {
+  const { model } = session;
+  const { sessionId } = session.ports;
+  if (!model.restoredUnchecked || model.index.length === 0) return false;
+  model.restoredUnchecked = false;
+  if (model.lostSinceLastRun.length > 0) warnings.push(lostFoldsWarning(sessionId, model.lostSinceLastRun));
+  const mismatch = checkRestoredConversation(model.index, model.lattice, model.memory.transcriptAnchor);
   if (mismatch === undefined) return false;
-  session.pendingCauses.add('transcript-changed');
-  warnings.push(conversationMismatchWarning(session.sessionId, mismatch));
+  model.pendingCauses.add('transcript-changed');
+  warnings.push(conversationMismatchWarning(sessionId, mismatch));
   return true;
 }
 
@@ -196,11 +211,12 @@ async function handOut(
   estimatedTokens: number,
 ): Promise<ProjectionResult> {
   const { request, budget, draft, foldsLanded, warnings } = prepared;
+  const { model, services } = session;
   const { row, rewrite } = ledgerRow({
     request,
-    previous: session.frozenView,
+    previous: model.frozenView,
     draft,
-    causes: [...session.pendingCauses],
+    causes: [...model.pendingCauses],
     estimatedTokens,
     preCommitTokens: foldsLanded > 0 ? prepared.estimate : estimatedTokens,
     budgetTokens: budget,
@@ -209,24 +225,24 @@ async function handOut(
   });
   const view = freeze(draft);
   const projection = lazyProjection(view, row);
-  recordLedger(session, projection.ledger, rewrite);
-  session.scheduler.requestSent(session.lastContext, prepared.estimate, estimatedTokens);
+  recordLedger(model, projection.ledger, rewrite);
+  services.scheduler.requestSent(model.lastContext, prepared.estimate, estimatedTokens);
   if (foldsLanded > 0) {
-    session.telemetry.landed({
+    services.telemetry.landed({
       row: projection.ledger,
-      epoch: session.memory.epoch,
-      previous: session.frozenView,
-      measuredTokensBefore: session.providerUsage.lastPromptTokens,
-      tokensForChars: (chars) => session.estimator.tokensForChars(chars),
+      epoch: model.memory.epoch,
+      previous: model.frozenView,
+      measuredTokensBefore: services.providerUsage.lastPromptTokens,
+      tokensForChars: (chars) => services.estimator.tokensForChars(chars),
     });
   }
-  session.frozenView = view;
-  session.pendingCauses.clear();
-  if (rewrite) session.memory.noticeShownSinceRewrite = false;
+  model.frozenView = view;
+  model.pendingCauses.clear();
+  if (rewrite) model.memory.noticeShownSinceRewrite = false;
   // Counters alone are not worth a write per request; any decision is.
   if (prepared.dirty || rewrite || prepared.plan !== undefined) await persistOrWarn(session, warnings);
-  session.outbound.projection(projection);
-  for (const warning of warnings) session.outbound.warning(warning);
+  services.outbound.projection(projection);
+  for (const warning of warnings) services.outbound.warning(warning);
   return {
     ledger: projection.ledger,
     warnings: warnings.map((warning) => warning.message),
@@ -237,9 +253,9 @@ async function handOut(
   };
 }
 
-function recordLedger(session: Pick<SessionState, 'memory' | 'ledger'>, row: LedgerRow, rewrite: boolean): void {
+function recordLedger(model: Pick<SessionModel, 'memory' | 'ledger'>, row: LedgerRow, rewrite: boolean): void {
   // Rows share the log's arrays (views), so keeping them costs no copy per request.
-  const counters = session.memory.counters;
+  const { counters } = model.memory;
   counters.requests += 1;
   if (rewrite) counters.rewrites += 1;
   else counters.pureAppends += 1;
@@ -248,6 +264,6 @@ function recordLedger(session: Pick<SessionState, 'memory' | 'ledger'>, row: Led
     counters.commits += 1;
     counters.foldsLanded += row.foldsLanded;
   }
-  session.ledger.push(row);
-  if (session.ledger.length > LEDGER_HISTORY) session.ledger.shift();
+  model.ledger.push(row);
+  if (model.ledger.length > LEDGER_HISTORY) model.ledger.shift();
 }

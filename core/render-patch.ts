@@ -1,11 +1,16 @@
 import type { ProjectedMessage } from '../ports/projected-message.ts';
 import type { CommitPlan } from './commit/plan/planner.ts';
 import type { PlacedFold } from './fold-lattice.ts';
-import { type FullRender, HIDDEN_ENTRY } from './projection-renderer.ts';
-import type { SessionState } from './session-state.ts';
+import { type FullRender, HIDDEN_ENTRY, type RenderInputs } from './projection-renderer.ts';
+import type { SessionModel } from './session-model.ts';
+import type { SessionServices } from './session-services.ts';
 
 /** What patching reads: the forest as it stands after the commit, and the renderer. */
-type PatchTarget = Pick<SessionState, 'renderer' | 'renderInputs' | 'lattice'>;
+interface PatchTarget {
+  readonly model: Pick<SessionModel, 'lattice'>;
+  readonly services: Pick<SessionServices, 'renderer'>;
+  renderInputs(): RenderInputs;
+}
 
 /** An entry span [first, last] a landed commit turned into one collapsed fold. */
 interface LandedSpan {
@@ -42,7 +47,7 @@ export function patchLandedSpans(
     // Folds that were visible inside the span are behind the new one now.
     while (foldCursor < before.visibleFolds.length && before.visibleFolds[foldCursor]!.last <= span.last)
       foldCursor += 1;
-    target.renderer.renderRange(inputs, span.first, span.last, messages, visibleFolds, true);
+    target.services.renderer.renderRange(inputs, span.first, span.last, messages, visibleFolds, true);
     copiedUpTo = end;
   }
   for (let at = copiedUpTo; at < before.messages.length; at += 1) messages.push(before.messages[at]!);
@@ -69,7 +74,7 @@ function outermostSpans(plan: CommitPlan): LandedSpan[] {
 function linesUp(target: PatchTarget, before: FullRender, span: LandedSpan): boolean {
   if (before.starts[span.first] === HIDDEN_ENTRY) return false;
   if (span.last + 1 < before.starts.length && before.starts[span.last + 1] === HIDDEN_ENTRY) return false;
-  const { lattice } = target;
+  const { lattice } = target.model;
   const outermost = lattice.enclosing(span.first).find((placed) => !lattice.expanded.has(placed.record.id));
   return outermost !== undefined && outermost.first === span.first && outermost.last === span.last;
 }

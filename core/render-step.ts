@@ -1,16 +1,18 @@
 import type { ProjectedMessage } from '../ports/projected-message.ts';
 import type { CommitPlan } from './commit/plan/planner.ts';
-import type { FullRender } from './projection-renderer.ts';
+import type { FullRender, RenderInputs } from './projection-renderer.ts';
 import { patchLandedSpans } from './render-patch.ts';
-import type { SessionState } from './session-state.ts';
+import type { SessionModel } from './session-model.ts';
+import type { SessionServices } from './session-services.ts';
 import { pruneHiddenInserts } from './window-inserts.ts';
 import { appendDraft, rewriteDraft as draftFromMessages, pushMessage, type WindowDraft } from './window-log.ts';
 
 /** What rendering reads, and what a full render writes (the visible folds, pruned inserts). */
-export type RenderTarget = Pick<
-  SessionState,
-  'frozenView' | 'pendingCauses' | 'renderer' | 'renderInputs' | 'index' | 'lattice' | 'memory' | 'visibleFolds'
->;
+export interface RenderTarget {
+  readonly model: Pick<SessionModel, 'frozenView' | 'pendingCauses' | 'index' | 'lattice' | 'memory' | 'visibleFolds'>;
+  readonly services: Pick<SessionServices, 'renderer'>;
+  renderInputs(): RenderInputs;
+}
 
 /** The window before any commit, and the full render it came from when it is one. */
 export interface CandidateWindow {
@@ -24,22 +26,23 @@ export interface CandidateWindow {
  * full render when there is no frozen projection yet or a rewrite is queued.
  */
 export function candidateDraft(target: RenderTarget, appendedFrom: number): CandidateWindow {
-  if (target.frozenView === undefined || target.pendingCauses.size > 0) {
+  const { frozenView, pendingCauses } = target.model;
+  if (frozenView === undefined || pendingCauses.size > 0) {
     const full = renderWhole(target);
     return { draft: draftFromMessages(full.messages), full };
   }
   const added: ProjectedMessage[] = [];
-  target.renderer.renderAppended(target.renderInputs(), appendedFrom, added);
-  const draft = appendDraft(target.frozenView);
+  target.services.renderer.renderAppended(target.renderInputs(), appendedFrom, added);
+  const draft = appendDraft(frozenView);
   for (const message of added) pushMessage(draft, message);
   return { draft, full: undefined };
 }
 
 /** A full render of the window as the forest and decisions stand; records the visible folds. */
 function renderWhole(target: RenderTarget): FullRender {
-  pruneHiddenInserts(target);
-  const full = target.renderer.renderAll(target.renderInputs());
-  target.visibleFolds = full.visibleFolds;
+  pruneHiddenInserts(target.model);
+  const full = target.services.renderer.renderAll(target.renderInputs());
+  target.model.visibleFolds = full.visibleFolds;
   return full;
 }
 
@@ -54,11 +57,12 @@ export function finalDraft(
   candidate: CandidateWindow,
   landed: CommitPlan | undefined,
 ): WindowDraft {
-  if (target.pendingCauses.size === 0) return candidate.draft;
+  if (target.model.pendingCauses.size === 0) return candidate.draft;
   if (candidate.full === undefined) return draftFromMessages(renderWhole(target).messages);
   if (landed === undefined) return candidate.draft;
-  pruneHiddenInserts(target);
-  const patched = patchLandedSpans(target, candidate.full, landed) ?? target.renderer.renderAll(target.renderInputs());
-  target.visibleFolds = patched.visibleFolds;
+  pruneHiddenInserts(target.model);
+  const patched =
+    patchLandedSpans(target, candidate.full, landed) ?? target.services.renderer.renderAll(target.renderInputs());
+  target.model.visibleFolds = patched.visibleFolds;
   return draftFromMessages(patched.messages);
 }

@@ -1,10 +1,19 @@
 import type { EngineState } from '../ports/fold-records.ts';
 import type { FoldWarning } from '../ports/fold-warning.ts';
-import type { SessionState } from './session-state.ts';
+import type { SessionModel } from './session-model.ts';
+import type { SessionPorts } from './session-ports.ts';
+import type { SessionServices } from './session-services.ts';
 import { refusedSaveWarning } from './store-outage.ts';
 
 /** What saving reads and writes: the decisions (their revision) and the store. */
-export type PersistTarget = Pick<SessionState, 'sessionId' | 'foldStore' | 'memory' | 'snapshot'>;
+export interface PersistTarget {
+  readonly ports: Pick<SessionPorts, 'sessionId' | 'foldStore'>;
+  readonly model: Pick<SessionModel, 'memory'>;
+  snapshot(): EngineState;
+}
+
+/** What saving during a projection also reads: the outage the store may be in. */
+export type OutageAwarePersistTarget = PersistTarget & { readonly services: Pick<SessionServices, 'storeOutage'> };
 
 /**
  * The state each session last had in its store (as saved, or as opened). Kept beside the
@@ -15,10 +24,11 @@ const savedStates = new WeakMap<PersistTarget, EngineState>();
 
 /** Save the session's state. The revision moves only once the store has it: a refused save changes nothing. */
 export async function persistState(target: PersistTarget): Promise<void> {
-  const revision = target.memory.revision + 1;
+  const { ports, model } = target;
+  const revision = model.memory.revision + 1;
   const state = { ...target.snapshot(), revision };
-  await target.foldStore.saveState(target.sessionId, state);
-  target.memory.revision = revision;
+  await ports.foldStore.saveState(ports.sessionId, state);
+  model.memory.revision = revision;
   savedStates.set(target, state);
 }
 
@@ -27,12 +37,9 @@ export async function persistState(target: PersistTarget): Promise<void> {
  * already decided and every fold in it is stored): it is tried again at the next decision.
  * Resolves to whether the store took it.
  */
-export function persistOrWarn(
-  target: PersistTarget & Pick<SessionState, 'storeOutage'>,
-  warnings: FoldWarning[],
-): Promise<boolean> {
+export function persistOrWarn(target: OutageAwarePersistTarget, warnings: FoldWarning[]): Promise<boolean> {
   // Handed on as it is (no async frame of its own): most requests save, and each frame is a promise more.
-  return target.storeOutage.attempt(() => persistState(target), warnings, refusedSaveWarning, true);
+  return target.services.storeOutage.attempt(() => persistState(target), warnings, refusedSaveWarning, true);
 }
 
 /** The session's state as its store holds it now: called once a session is opened, before any change. */
@@ -46,10 +53,7 @@ export function markOpenedState(target: PersistTarget): void {
  * of them would be lost when the session closes; closing saves them. A session with nothing
  * unsaved writes nothing. Resolves to whether a save was made.
  */
-export async function persistUnsaved(
-  target: PersistTarget & Pick<SessionState, 'storeOutage'>,
-  warnings: FoldWarning[],
-): Promise<boolean> {
+export async function persistUnsaved(target: OutageAwarePersistTarget, warnings: FoldWarning[]): Promise<boolean> {
   const saved = savedStates.get(target);
   if (saved !== undefined && sameState(saved, target.snapshot())) return false;
   return persistOrWarn(target, warnings);

@@ -1,14 +1,18 @@
 import type { WindowInsertV1 } from '../ports/fold-records.ts';
 import type { CommitPlan } from './commit/plan/planner.ts';
-import type { SessionState } from './session-state.ts';
+import type { SessionModel } from './session-model.ts';
+import type { SessionPorts } from './session-ports.ts';
+import type { SessionServices } from './session-services.ts';
 import { pushMessage, type WindowDraft } from './window-log.ts';
 import { commitReceiptText, unbriefedNoticeText } from './window-text.ts';
 
 /** What notices and receipts read and write: the anchors, the decisions, the renderer's cached messages. */
-export type InsertTarget = Pick<
-  SessionState,
-  'index' | 'lattice' | 'memory' | 'renderer' | 'settings' | 'estimateTokens'
->;
+export interface InsertTarget {
+  readonly ports: Pick<SessionPorts, 'settings'>;
+  readonly model: Pick<SessionModel, 'index' | 'lattice' | 'memory'>;
+  readonly services: Pick<SessionServices, 'renderer'>;
+  estimateTokens(chars: number): number;
+}
 
 /** Unbriefed cut folds that earn one notice (docs/behaviour.md B5.3). */
 const NOTICE_AFTER_UNBRIEFED = 3;
@@ -19,9 +23,9 @@ const NOTICE_AFTER_UNBRIEFED = 3;
  */
 
 /** Drop inserts whose anchor a collapsed chapter or consolidation now hides (at a rewrite only). */
-export function pruneHiddenInserts(session: Pick<SessionState, 'index' | 'lattice' | 'memory'>): void {
-  const { index, lattice } = session;
-  session.memory.inserts = session.memory.inserts.filter((insert) => {
+export function pruneHiddenInserts(model: Pick<SessionModel, 'index' | 'lattice' | 'memory'>): void {
+  const { index, lattice, memory } = model;
+  memory.inserts = memory.inserts.filter((insert) => {
     const position = index.positionOf(insert.afterEntryId);
     if (position === undefined) return true;
     return !lattice
@@ -40,19 +44,19 @@ export function appendReceipt(
 ): boolean {
   const after = session.estimateTokens(draft.chars);
   const text = commitReceiptText({
-    epoch: session.memory.epoch,
+    epoch: session.model.memory.epoch,
     folds: plan.folds.map((fold) => ({ id: fold.record.id, kind: fold.record.kind })),
     freedTokens: Math.max(0, Math.round(estimateBefore - after)),
     occupancyBefore: estimateBefore / budget,
     occupancyAfter: after / budget,
-    toolName: session.settings.toolName,
+    toolName: session.ports.settings.toolName,
   });
   return appendInsert(session, draft, 'receipt', text);
 }
 
 /** docs/behaviour.md B5.3: once per frozen projection, name the cut folds still waiting for the agent's words. */
 export function appendNotice(session: InsertTarget, draft: WindowDraft): boolean {
-  const { memory, index, lattice } = session;
+  const { memory, index, lattice } = session.model;
   if (memory.noticeShownSinceRewrite) return false;
   const unbriefed = memory.marks.filter((mark) => mark.brief === undefined && lattice.record(mark.id) === undefined);
   if (unbriefed.length < NOTICE_AFTER_UNBRIEFED) return false;
@@ -63,13 +67,18 @@ export function appendNotice(session: InsertTarget, draft: WindowDraft): boolean
     for (let position = first; position <= last; position += 1) chars += index.entries[position]?.bytes.length ?? 0;
     return { id: mark.id, kind: mark.kind, chars };
   });
-  const appended = appendInsert(session, draft, 'notice', unbriefedNoticeText(described, session.settings.toolName));
+  const appended = appendInsert(
+    session,
+    draft,
+    'notice',
+    unbriefedNoticeText(described, session.ports.settings.toolName),
+  );
   if (appended) memory.noticeShownSinceRewrite = true;
   return appended;
 }
 
 function appendInsert(session: InsertTarget, draft: WindowDraft, kind: WindowInsertV1['kind'], text: string): boolean {
-  const { index, memory } = session;
+  const { index, memory } = session.model;
   const last = index.entries[index.length - 1];
   if (last === undefined) return false;
   // Never between a call and its result: wait until the newest batch has its results.
@@ -77,6 +86,6 @@ function appendInsert(session: InsertTarget, draft: WindowDraft, kind: WindowIns
   const sequence = memory.inserts.filter((insert) => insert.afterEntryId === last.id).length;
   const insert: WindowInsertV1 = { kind, afterEntryId: last.id, sequence, text };
   memory.inserts.push(insert);
-  pushMessage(draft, session.renderer.insertMessage(insert));
+  pushMessage(draft, session.services.renderer.insertMessage(insert));
   return true;
 }

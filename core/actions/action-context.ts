@@ -11,24 +11,44 @@ import type { IdGuidanceInputs } from './id-guidance.ts';
 /**
  * What an action reads and writes: the index and forest, the decisions in memory, the
  * queued rewrites, the frontier (rewound when a span is freed) and the fold store (reads
- * verified). The facade takes the decisions before and puts them back if the action fails.
+ * verified). Built from the session's parts for one action (`actionContextOf`); the facade
+ * takes the decisions before and puts them back if the action fails.
  */
-export type ActionContext = Pick<
-  SessionState,
-  | 'sessionId'
-  | 'settings'
-  | 'foldStore'
-  | 'evidenceStore'
-  | 'spills'
-  | 'index'
-  | 'lattice'
-  | 'memory'
-  | 'estimator'
-  | 'frontier'
-  | 'pendingCauses'
-  | 'lastBudget'
-  | 'currentTokens'
->;
+export interface ActionContext {
+  readonly sessionId: string;
+  readonly settings: SessionState['ports']['settings'];
+  readonly foldStore: SessionState['ports']['foldStore'];
+  readonly evidenceStore: SessionState['ports']['evidenceStore'];
+  readonly spills: SessionState['services']['spills'];
+  readonly index: SessionState['model']['index'];
+  readonly lattice: SessionState['model']['lattice'];
+  readonly memory: SessionState['model']['memory'];
+  readonly estimator: SessionState['services']['estimator'];
+  readonly frontier: SessionState['services']['frontier'];
+  readonly pendingCauses: SessionState['model']['pendingCauses'];
+  readonly lastBudget: number | undefined;
+  currentTokens(): number;
+}
+
+/** The context of one action, from the session's three parts as they stand when it starts. */
+export function actionContextOf(session: SessionState): ActionContext {
+  const { ports, model, services } = session;
+  return {
+    sessionId: ports.sessionId,
+    settings: ports.settings,
+    foldStore: ports.foldStore,
+    evidenceStore: ports.evidenceStore,
+    spills: services.spills,
+    index: model.index,
+    lattice: model.lattice,
+    memory: model.memory,
+    estimator: services.estimator,
+    frontier: services.frontier,
+    pendingCauses: model.pendingCauses,
+    lastBudget: model.lastBudget,
+    currentTokens: () => session.currentTokens(),
+  };
+}
 
 /** What the read-only actions (status) need: the session's view. */
 export type ReadContext = SessionView;

@@ -1,9 +1,12 @@
+import { sessionView } from '../session-reader.ts';
 import type { SessionState } from '../session-state.ts';
 import { type FoldAction, parseAction } from './action-arguments.ts';
 import {
   type ActionAnswer,
   type ActionCaller,
+  type ActionContext,
   type ActionOutcome,
+  actionContextOf,
   curationNumbers,
   describeNumbers,
 } from './action-context.ts';
@@ -35,9 +38,12 @@ export async function executeAction(
   const reads = action.action === 'status' || action.action === 'peek' || action.action === 'search';
   const before = session.takeDecisions();
   try {
-    const outcome = await dispatch(session, action, caller);
+    const outcome =
+      action.action === 'status'
+        ? await statusAction(sessionView(session), action.detail)
+        : await dispatch(actionContextOf(session), action, caller);
     if (outcome.mutated) await persist();
-    const numbers = reads ? undefined : curationNumbers(session);
+    const numbers = reads ? undefined : curationNumbers(actionContextOf(session));
     const added = numbers === undefined ? '' : `\n${describeNumbers(numbers)}`;
     const text = outcome.text + added;
     // A peek counted its bytes while cutting them; measuring its text again would flatten and scan up to a megabyte.
@@ -57,10 +63,12 @@ export async function executeAction(
   }
 }
 
-async function dispatch(session: SessionState, action: FoldAction, caller: ActionCaller): Promise<ActionOutcome> {
+async function dispatch(
+  session: ActionContext,
+  action: Exclude<FoldAction, { action: 'status' }>,
+  caller: ActionCaller,
+): Promise<ActionOutcome> {
   switch (action.action) {
-    case 'status':
-      return statusAction(session, action.detail);
     case 'peek':
       return peekAction(session, action, caller);
     case 'search':

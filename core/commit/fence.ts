@@ -3,8 +3,8 @@ import { CHAPTER_MAX_UNITS, type Frontier, type FrontierInputs, type PassMode } 
 
 /** What the fence writes: the frontier's cursors and the marks it cuts. */
 export interface FenceTarget {
-  readonly frontier: Frontier;
-  readonly memory: EngineMemory;
+  readonly model: { readonly memory: EngineMemory };
+  readonly services: { readonly frontier: Frontier };
   frontierInputs(): FrontierInputs;
 }
 
@@ -20,7 +20,7 @@ export interface FenceTarget {
  * chapters alone, each covering a run of batches.
  */
 export function cutForFence(target: FenceTarget): void {
-  const { memory } = target;
+  const { memory } = target.model;
   const holds = memory.holds;
   const marksBefore = [...memory.marks];
   memory.holds = [];
@@ -38,15 +38,16 @@ export function cutForFence(target: FenceTarget): void {
 }
 
 function cutUntilDone(target: FenceTarget, mode: PassMode): void {
-  target.frontier.reset();
+  const { frontier } = target.services;
+  frontier.reset();
   for (let pass = 0; pass < 1_000; pass += 1) {
-    if (target.frontier.pass(target.frontierInputs(), mode).length === 0) break;
+    if (frontier.pass(target.frontierInputs(), mode).length === 0) break;
   }
 }
 
 /** Chapters long enough that the whole branch takes at most half the marks still free. */
 function chaptersOnly(target: FenceTarget): PassMode {
-  const free = Math.max(1, MAX_PENDING_MARKS - target.memory.marks.length);
+  const free = Math.max(1, MAX_PENDING_MARKS - target.model.memory.marks.length);
   const units = target.frontierInputs().index.units.length;
   return { toolFolds: false, chapterMinUnits: Math.min(CHAPTER_MAX_UNITS, Math.ceil((2 * units) / free)) };
 }

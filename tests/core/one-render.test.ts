@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FoldError } from '../../core/fold-error.ts';
+import { sessionStateOf } from '../../core/fold-runtime.ts';
 import { ProjectionRenderer } from '../../core/projection-renderer.ts';
-import type { SessionState } from '../../core/session-state.ts';
 import { SyntheticSession } from '../../testing/synthetic-session.ts';
 import { openRuntime, providerTokens } from '../support/drive-session.ts';
 
@@ -67,7 +67,7 @@ describe('one full render per request', () => {
 
 /** The visible folds a full render of the runtime's current state records (a renderer of its own, so no cache is shared). */
 function visibleFoldIdsOfFreshRender(runtime: Awaited<ReturnType<typeof openRuntime>>['runtime']): string[] {
-  // The view is the session state itself; its render inputs are what any render reads.
-  const state = runtime.view as SessionState;
+  // The session's render inputs are what any render reads.
+  const state = sessionStateOf(runtime);
   return new ProjectionRenderer().renderAll(state.renderInputs()).visibleFolds.map((placed) => placed.record.id);
 }

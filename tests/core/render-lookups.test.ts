@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { createCharsCostModel } from '../../core/chars-cost-model.ts';
-import { FoldRuntime } from '../../core/fold-runtime.ts';
+import { FoldRuntime, sessionStateOf } from '../../core/fold-runtime.ts';
 import type { SessionState } from '../../core/session-state.ts';
 import { resolveSettings } from '../../core/settings.ts';
 import type { TranscriptEntry } from '../../ports/transcript-source.port.ts';
@@ -21,10 +21,10 @@ import {
 
 function lists(session: SessionState): readonly unknown[] {
   return [
-    session.memory.inserts,
-    session.memory.inserts.length,
-    session.memory.ephemeralPeeks,
-    session.memory.ephemeralPeeks.length,
+    session.model.memory.inserts,
+    session.model.memory.inserts.length,
+    session.model.memory.ephemeralPeeks,
+    session.model.memory.ephemeralPeeks.length,
   ];
 }
 
@@ -40,7 +40,7 @@ describe("a request's render looks up the window's inserts without rebuilding th
       foldStore: new MemoryFoldStore(),
       costModel: createCharsCostModel(),
     });
-    const session = runtime.view as SessionState;
+    const session = sessionStateOf(runtime);
     const random = seededRandom(3);
     const entries: TranscriptEntry[] = [userEntry('u0', 'go')];
     let quietRequests = 0;
@@ -57,21 +57,23 @@ describe("a request's render looks up the window's inserts without rebuilding th
         ),
       );
       const before = lists(session);
-      const builds = session.lookupBuilds;
+      const builds = session.services.lookups.builds;
       const result = await runtime.project(entries);
       runtime.recordUsage({ input: result.ledger.estimatedTokens, cacheRead: 0, cacheWrite: 0, output: 20 });
       const changed = lists(session).some((item, position) => item !== before[position]);
       // Lists unchanged since the previous request's lookups were built: nothing to build again.
       if (!previousChanged && !changed && result.ledger.foldsLanded === 0) {
         quietRequests += 1;
-        expect(session.lookupBuilds).toBe(builds);
+        expect(session.services.lookups.builds).toBe(builds);
       }
       previousChanged = changed || result.ledger.foldsLanded > 0;
       // Whatever was reused, the render reads the lookups the lists stand for now.
       const inputs = session.renderInputs();
       expect([...inputs.insertsByAnchor.entries()]).toEqual(expectedInserts(session));
       expect([...inputs.retiredPeeks.entries()]).toEqual(
-        session.memory.ephemeralPeeks.filter((peek) => peek.retired).map((peek) => [peek.toolCallId, peek.foldId]),
+        session.model.memory.ephemeralPeeks
+          .filter((peek) => peek.retired)
+          .map((peek) => [peek.toolCallId, peek.foldId]),
       );
     }
     expect(runtime.view.memory.counters.commits).toBeGreaterThan(2);
@@ -83,7 +85,7 @@ describe("a request's render looks up the window's inserts without rebuilding th
 /** The inserts by anchor, built here from the state's list. */
 function expectedInserts(session: SessionState): [string, unknown[]][] {
   const byAnchor = new Map<string, unknown[]>();
-  for (const insert of session.memory.inserts)
+  for (const insert of session.model.memory.inserts)
     byAnchor.set(insert.afterEntryId, [...(byAnchor.get(insert.afterEntryId) ?? []), insert]);
   return [...byAnchor.entries()];
 }

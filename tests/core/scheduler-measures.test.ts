@@ -7,7 +7,6 @@ import { rawFloorStart } from '../../core/commit/policy/raw-floor.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import { FoldLattice } from '../../core/fold-lattice.ts';
 import { FoldRuntime } from '../../core/fold-runtime.ts';
-import type { SessionState } from '../../core/session-state.ts';
 import { resolveSettings } from '../../core/settings.ts';
 import { TranscriptIndex } from '../../core/transcript-index.ts';
 import type { TranscriptEntry } from '../../ports/transcript-source.port.ts';
@@ -143,7 +142,7 @@ describe("the scheduler's span measures, kept between commits, and the folds aro
       foldStore: new MemoryFoldStore(),
       costModel: createCharsCostModel(),
     });
-    const session = runtime.view as SessionState;
+    const session = runtime.view;
     const memo = new DisplayedCharsMemo(session);
     const random = seededRandom(7);
     const pick = (below: number): number => Math.floor(random() * below);

@@ -1,15 +1,18 @@
 import type { FoldWarning } from '../../../ports/shared-types.ts';
 import type { EngineMemory } from '../../engine-memory.ts';
 import type { Frontier } from '../../frontier.ts';
-import type { SessionState } from '../../session-state.ts';
+import type { SessionModel } from '../../session-model.ts';
+import type { SessionServices } from '../../session-services.ts';
 import { skippedCommitWarning } from '../../store-outage.ts';
 import type { TranscriptIndex } from '../../transcript-index.ts';
 import type { CommitPlan } from '../plan/planner.ts';
 import { applyCommitPlan, type LandingTarget } from './store-writes.ts';
 
 /** What landing a request's commit writes beyond the store and the forest. */
-export type LandTarget = LandingTarget &
-  Pick<SessionState, 'storeOutage' | 'pendingCauses' | 'forcedCommit' | 'frontier'>;
+export type LandTarget = LandingTarget & {
+  readonly model: Pick<SessionModel, 'pendingCauses' | 'forcedCommit'>;
+  readonly services: Pick<SessionServices, 'storeOutage' | 'frontier'>;
+};
 
 /** What applying a request's commit came to: the folds landed, and whether the store refused the commit. */
 export interface LandOutcome {
@@ -25,16 +28,18 @@ export interface LandOutcome {
 export async function landCommit(target: LandTarget, plan: CommitPlan, warnings: FoldWarning[]): Promise<LandOutcome> {
   let outcome: LandOutcome = { foldsLanded: 0, refused: false };
   if (plan.folds.length > 0) {
-    const applied = await target.storeOutage.attempt(
+    const { model, services } = target;
+    const applied = await services.storeOutage.attempt(
       () => applyCommitPlan(target, plan),
       warnings,
       skippedCommitWarning,
       false,
     );
     outcome = { foldsLanded: applied ? plan.folds.length : 0, refused: !applied };
-    if (applied) target.pendingCauses.add(target.forcedCommit?.cause ?? 'commit');
+    if (applied) model.pendingCauses.add(model.forcedCommit?.cause ?? 'commit');
   }
-  dropInvalidMarks(target, plan);
+  const { index, memory } = target.model;
+  dropInvalidMarks({ index, memory, frontier: target.services.frontier }, plan);
   return outcome;
 }
 

@@ -1,7 +1,9 @@
 import type { FoldRecord } from '../../../ports/fold-records.ts';
 import { forEachBounded } from '../../bounded-parallel.ts';
 import { adoptWrittenRecords, writeFoldRecords } from '../../fold-record-writes.ts';
-import type { SessionState } from '../../session-state.ts';
+import type { SessionModel } from '../../session-model.ts';
+import type { SessionPorts } from '../../session-ports.ts';
+import type { SessionServices } from '../../session-services.ts';
 import type { CommitPlan } from '../plan/planner.ts';
 import { type BlobToStore, storeBlobVerified } from './blob-prewrites.ts';
 
@@ -13,10 +15,11 @@ import { type BlobToStore, storeBlobVerified } from './blob-prewrites.ts';
 const COMMIT_WRITES_IN_FLIGHT = 8;
 
 /** What landing writes: the store, then the forest and the decisions. */
-export type LandingTarget = Pick<
-  SessionState,
-  'sessionId' | 'foldStore' | 'index' | 'lattice' | 'memory' | 'spills' | 'prewrites' | 'lastContext'
->;
+export interface LandingTarget {
+  readonly ports: Pick<SessionPorts, 'sessionId' | 'foldStore'>;
+  readonly model: Pick<SessionModel, 'index' | 'lattice' | 'memory' | 'lastContext'>;
+  readonly services: Pick<SessionServices, 'spills' | 'prewrites'>;
+}
 
 /**
  * Land a planned commit: write every source byte and record first, read the new blobs back
@@ -26,21 +29,22 @@ export type LandingTarget = Pick<
  * again: only the rest are, side by side.
  */
 export async function applyCommitPlan(session: LandingTarget, plan: CommitPlan): Promise<void> {
-  const store = session.foldStore;
+  const { ports, model, services } = session;
+  const store = ports.foldStore;
   const blobs = new Map<string, BlobToStore>();
   for (const fold of plan.folds) {
-    if (!fold.collapseOnly) addSpanBlobs(session, fold.first, fold.last, blobs);
+    if (!fold.collapseOnly) addSpanBlobs(model.index, fold.first, fold.last, blobs);
   }
-  const ready = await session.prewrites.readyAmong(blobs.keys(), session.lastContext.requestTime);
+  const ready = await services.prewrites.readyAmong(blobs.keys(), model.lastContext.requestTime);
   const toWrite = [...blobs.values()].filter((blob) => !ready.has(blob.sha256));
   await forEachBounded(toWrite, COMMIT_WRITES_IN_FLIGHT, (blob) => storeBlobVerified(store, blob));
   // A record is written only once the artifacts of the spilled entries it covers are durable
   // (docs/behaviour.md B6.2): nothing stored may name what a crash could still lose.
-  await session.spills.evidence.durable(spilledArtifacts(session, plan));
+  await services.spills.evidence.durable(spilledArtifacts(session, plan));
   // A fold is written after the child folds it names; folds of one level go side by side.
-  const written = await writeFoldRecords(store, session.sessionId, recordLevels(plan), COMMIT_WRITES_IN_FLIGHT);
+  const written = await writeFoldRecords(store, ports.sessionId, recordLevels(plan), COMMIT_WRITES_IN_FLIGHT);
   adoptWrittenRecords(plan, written);
-  landInMemory(session, plan);
+  landInMemory(model, plan);
 }
 
 /**
@@ -75,28 +79,32 @@ export function recordLevels(plan: CommitPlan): FoldRecord[][] {
 export function prewritePendingMarks(session: LandingTarget): void {
   // Collected on the next turn, from the marks and branch as they stand then: a mark landed
   // meanwhile is gone from the marks, one whose span left the branch has no positions.
-  session.prewrites.startLater(session.foldStore, () => pendingMarkBlobs(session), session.lastContext.requestTime);
+  session.services.prewrites.startLater(
+    session.ports.foldStore,
+    () => pendingMarkBlobs(session),
+    session.model.lastContext.requestTime,
+  );
 }
 
 /** The blobs of the marks not handed over before: a pure append costs what it adds (docs/behaviour.md B3.6). */
 function pendingMarkBlobs(session: LandingTarget): Iterable<BlobToStore> {
   const blobs = new Map<string, BlobToStore>();
-  for (const mark of session.prewrites.marksNotSeen(session.memory.marks)) {
-    const first = session.index.positionOf(mark.firstEntryId);
-    const last = session.index.positionOf(mark.lastEntryId);
-    if (first !== undefined && last !== undefined) addSpanBlobs(session, first, last, blobs);
+  const { index, memory } = session.model;
+  for (const mark of session.services.prewrites.marksNotSeen(memory.marks)) {
+    const first = index.positionOf(mark.firstEntryId);
+    const last = index.positionOf(mark.lastEntryId);
+    if (first !== undefined && last !== undefined) addSpanBlobs(index, first, last, blobs);
   }
   return blobs.values();
 }
 
 /** The blob of each entry from `first` to `last`, once per SHA-256. */
 function addSpanBlobs(
-  session: Pick<LandingTarget, 'index'>,
+  index: LandingTarget['model']['index'],
   first: number,
   last: number,
   blobs: Map<string, BlobToStore>,
 ): void {
-  const { index } = session;
   for (let position = first; position <= last; position += 1) {
     const sha256 = index.shas[position]!;
     if (blobs.has(sha256)) continue;
@@ -111,15 +119,15 @@ function spilledArtifacts(session: LandingTarget, plan: CommitPlan): Set<string>
   for (const fold of plan.folds) {
     if (fold.collapseOnly) continue;
     for (let position = fold.first; position <= fold.last; position += 1) {
-      for (const part of session.spills.planFor(session.index.entries[position]!)?.parts ?? [])
+      for (const part of session.services.spills.planFor(session.model.index.entries[position]!)?.parts ?? [])
         artifacts.add(part.pointer.sha256);
     }
   }
   return artifacts;
 }
 
-function landInMemory(session: LandingTarget, plan: CommitPlan): void {
-  const { memory, lattice } = session;
+function landInMemory(model: LandingTarget['model'], plan: CommitPlan): void {
+  const { memory, lattice } = model;
   memory.epoch += 1;
   const landed = new Set<string>();
   for (const fold of plan.folds) {
