@@ -15,6 +15,7 @@ import { dominantModel, type RecordedSession } from '../transcripts/recorded-ses
 import { calibrateReplay, type ReplayCalibration, type ReplayCalibrationMode } from './calibrate-replay.ts';
 import { describeFaithfulness } from './faithfulness.ts';
 import { MemorySampler, type PeakMemory } from './memory-sampler.ts';
+import { type ReplayCacheLifetime, replayCacheLifetime } from './recorded-cache-lifetime.ts';
 import { createRecordedModel, type RecordedModel } from './recorded-model.ts';
 import { type RecordedTimes, type ReplayClock, recordedTimes } from './replay-clock.ts';
 import { describeArms, describeSession } from './replay-notes.ts';
@@ -104,12 +105,12 @@ export async function replayTranscript(options: ReplayOptions): Promise<ReplayRe
   const settings: LabRunSettings = {
     workload: `replay:${basename(options.path)}`,
     seed: 0,
-    priceList: plan.window.priceList,
-    prices: plan.window.prices,
+    priceList: plan.cache.armPrices.name,
+    prices: plan.cache.armPrices,
     descriptorTokens: plan.window.budgetTokens,
     providerCapTokens: plan.window.capTokens,
     tokenizer: LAB_TOKENIZER,
-    cacheRules: DEFAULT_CACHE_RULES,
+    cacheRules: { ...DEFAULT_CACHE_RULES, ttlSeconds: plan.cache.ttlSeconds },
   };
   const prompts = plan.turns.map((turn) => turn.prompt);
   const times = plan.clock === 'recorded' ? plan.times : undefined;
@@ -209,6 +210,7 @@ async function loadAndPlan(options: ReplayOptions): Promise<
     clock: ReplayClock;
     times: RecordedTimes | undefined;
     recording: Pick<RecordedSession, 'responses' | 'compactions' | 'format'>;
+    cache: ReplayCacheLifetime;
   }
 > {
   const { maxRequests } = options;
@@ -242,7 +244,8 @@ async function loadAndPlan(options: ReplayOptions): Promise<
           `replayed the first ${plan.responseCount} of ${whole.responseCount} recorded responses (--max-requests ${maxRequests})`,
         ]
       : [];
-  const times = recordedTimes(plan, DEFAULT_CACHE_RULES.ttlSeconds);
+  const cache = replayCacheLifetime(session.responses, window.prices, DEFAULT_CACHE_RULES.ttlSeconds);
+  const times = recordedTimes(plan, cache.ttlSeconds);
   if (options.clock === 'recorded' && times === undefined)
     throw new FoldError(
       'SETTINGS.INVALID',
@@ -252,7 +255,8 @@ async function loadAndPlan(options: ReplayOptions): Promise<
   const sessionNotes = [
     `catalog: ${catalog.source}${fallbackReason === undefined ? '' : ` (${fallbackReason})`}`,
     window.note,
-    clockNote(clock, times),
+    ...(cache.note === undefined ? [] : [cache.note]),
+    clockNote(clock, times, cache.ttlSeconds),
     ...describeSession(session, plan, window.prices),
     ...limited,
   ];
@@ -263,13 +267,13 @@ async function loadAndPlan(options: ReplayOptions): Promise<
     sessionNotes,
     clock,
     times,
+    cache,
     // Only the responses' usage is kept for calibration: the entries (the file's bytes) go.
     recording: { responses: session.responses, compactions: session.compactions, format: session.format },
   };
 }
 
-function clockNote(clock: ReplayClock, times: RecordedTimes | undefined): string {
-  const ttl = DEFAULT_CACHE_RULES.ttlSeconds;
+function clockNote(clock: ReplayClock, times: RecordedTimes | undefined, ttl: number): string {
   if (clock === 'recorded')
     return `clock: recorded request times; ${times!.idleGaps} idle gap(s) over the cache's ${ttl} s lifetime, where every arm finds its cache expired`;
   const why = times === undefined ? 'the file does not give every response a time' : '--clock uniform';
