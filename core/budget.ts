@@ -18,6 +18,11 @@ export function budgetExceeded(input: {
     refusedStore !== undefined
       ? `the ${refusedStore} store refused the commit that would have made room`
       : `no lossless fold can make room (${heldRawMaterial(strayResults)} fills the window)`;
+  // What helps differs: an outage passes by itself, a window of pinned or open material does not.
+  const remedy =
+    refusedStore !== undefined
+      ? `send it again once the ${refusedStore} store accepts writes (free its disk or bring it back): the commit lands then and nothing is lost meanwhile`
+      : 'unpin entries, or start a new session';
   return new FoldError(
     'BUDGET.EXCEEDED',
     `the request would carry about ${estimatedTokens} tokens against a budget of ${budgetTokens}, and ${why}`,
@@ -26,6 +31,7 @@ export function budgetExceeded(input: {
         estimatedTokens,
         budgetTokens,
         request,
+        remedy,
         commitRefusedByStore: refusedStore !== undefined,
         ...(strayResults !== undefined && strayResults.count > 0 ? { strayResults: strayResults.count } : {}),
       },

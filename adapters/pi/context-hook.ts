@@ -97,10 +97,9 @@ export async function projectContext(
     });
   } catch (error) {
     if (FoldError.isInstance(error) && error.code === 'BUDGET.EXCEEDED') {
-      ctx.ui.notify(
-        `pi-fold refused to send the request: ${error.message}. Unpin entries or start a new session.`,
-        'error',
-      );
+      const remedy =
+        typeof error.details?.remedy === 'string' ? error.details.remedy : 'unpin entries, or start a new session';
+      ctx.ui.notify(`pi-fold refused to send the request: ${error.message}. To go on: ${remedy}.`, 'error');
       // Aborting here cancels the request before the provider sees it.
       ctx.abort();
       return undefined;

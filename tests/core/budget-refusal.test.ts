@@ -38,6 +38,9 @@ describe('I6 refusals say why', () => {
     expect(refusal.code).toBe('BUDGET.EXCEEDED');
     expect(refusal.message).toContain('store refused the commit that would have made room');
     expect(refusal.details).toMatchObject({ commitRefusedByStore: true });
+    // The outage is what to wait out: no pin is at fault.
+    expect(refusal.details?.remedy).toMatch(/once the memory store accepts writes/);
+    expect(refusal.details?.remedy).not.toMatch(/unpin/i);
   });
 
   it('says nothing can make room when the newest, open unit alone fills the window', async () => {
@@ -56,6 +59,9 @@ describe('I6 refusals say why', () => {
     const refusal = await runtime.project(entries).catch((caught: unknown) => caught);
     expect(FoldError.isInstance(refusal) && refusal.code).toBe('BUDGET.EXCEEDED');
     expect((refusal as FoldError).message).toContain('no lossless fold can make room');
-    expect((refusal as FoldError).details).toMatchObject({ commitRefusedByStore: false });
+    expect((refusal as FoldError).details).toMatchObject({
+      commitRefusedByStore: false,
+      remedy: 'unpin entries, or start a new session',
+    });
   });
 });
