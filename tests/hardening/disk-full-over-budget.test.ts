@@ -2,10 +2,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FaultSwitch, FaultyEvidenceStore, FaultyFoldStore } from '../../testing/faulty-stores.ts';
-import { openScriptedPi, settle } from '../../testing/pi/scripted-pi.ts';
+import { settle } from '../../testing/pi/scripted-pi.ts';
 import { auditSessionFolds } from './support/fold-audit.ts';
-import { branchBytes, readingScript, SMALL_BUDGET_SETTINGS, sessionStores } from './support/pi-sessions.ts';
+import { branchBytes, openPiOnFaultyDisk } from './support/pi-sessions.ts';
 
 const refusals = (notices: readonly string[]) => notices.filter((notice) => notice.includes('refused to send'));
 
@@ -20,19 +19,8 @@ describe('hardening: a full disk with the window over the budget', () => {
     timeout: 120_000,
   }, async () => {
     const sessionDirectory = mkdtempSync(join(tmpdir(), 'pi-fold-diskfull-over-'));
-    const { foldStore: realFolds, evidenceStore: realEvidence } = sessionStores(sessionDirectory);
-    const faults = new FaultSwitch();
     let reads = 14;
-    const pi = await openScriptedPi({
-      script: readingScript(() => reads),
-      sessionDirectory,
-      fold: {
-        foldStore: new FaultyFoldStore(realFolds, { faults }),
-        evidenceStore: new FaultyEvidenceStore(realEvidence, { faults }),
-        settings: SMALL_BUDGET_SETTINGS,
-        settingsPath: join(sessionDirectory, 'absent-settings.json'),
-      },
-    });
+    const { pi, faults, realFolds } = await openPiOnFaultyDisk(sessionDirectory, () => reads);
     await pi.session.prompt('Read while the disk has room.');
     await settle(pi.session);
     faults.refuse();

@@ -4,11 +4,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readFoldSource } from '../../core/fold-source.ts';
 import type { Projection } from '../../ports/projection-sink.port.ts';
-import { FaultSwitch, FaultyEvidenceStore, FaultyFoldStore } from '../../testing/faulty-stores.ts';
-import { openScriptedPi, settle } from '../../testing/pi/scripted-pi.ts';
+import { settle } from '../../testing/pi/scripted-pi.ts';
 import { appendOnlyViolations, pairingViolations } from '../../testing/window-checks.ts';
 import { auditSessionFolds } from './support/fold-audit.ts';
-import { branchBytes, readingScript, SMALL_BUDGET_SETTINGS, sessionStores } from './support/pi-sessions.ts';
+import { branchBytes, openPiOnFaultyDisk } from './support/pi-sessions.ts';
 
 /**
  * Disk full: a real Pi session whose fold and evidence stores start refusing every write
@@ -32,20 +31,11 @@ describe('hardening: a full disk under a real Pi session', () => {
     timeout: 60_000 * OUTAGES,
   }, async () => {
     const sessionDirectory = mkdtempSync(join(tmpdir(), 'pi-fold-diskfull-'));
-    const { foldStore: realFolds, evidenceStore: realEvidence } = sessionStores(sessionDirectory);
-    const faults = new FaultSwitch();
     const projections: Projection[] = [];
     let reads = HEALTHY_READS;
-    const pi = await openScriptedPi({
-      script: readingScript(() => reads),
-      sessionDirectory,
-      fold: {
-        foldStore: new FaultyFoldStore(realFolds, { faults }),
-        evidenceStore: new FaultyEvidenceStore(realEvidence, { faults }),
-        settings: SMALL_BUDGET_SETTINGS,
-        settingsPath: join(sessionDirectory, 'absent-settings.json'),
-        projectionSink: { specificationVersion: 'v1', accept: (projection) => projections.push(projection) },
-      },
+    const { pi, faults, realFolds } = await openPiOnFaultyDisk(sessionDirectory, () => reads, {
+      specificationVersion: 'v1',
+      accept: (projection) => projections.push(projection),
     });
     const landed = () => pi.ledger.reduce((sum, row) => sum + row.foldsLanded, 0);
 

@@ -1,6 +1,3 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PRICE_LISTS } from '../../core/price-lists.ts';
 import {
@@ -9,52 +6,11 @@ import {
   replayCacheLifetime,
 } from '../../lab/replay/recorded-cache-lifetime.ts';
 import { replayTranscript } from '../../lab/replay/replay-transcript.ts';
-import type { RequestRow } from '../../lab/report/lab-records.ts';
+import { agentRows, retimedClaudeSession } from './support/retimed-claude-session.ts';
 
-const shared = resolve(import.meta.dirname, '../../../shared/transcripts');
 const silent = { write: () => true, isTTY: false };
-const START = Date.parse('2025-10-01T09:00:00.000Z');
-
-/**
- * The first `lineCount` lines of a real Claude Code session, re-timed 10 s per response with
- * one idle gap of `idleMinutes` before response `idleBefore`, and with every cache write
- * marked as Claude Code marks it: all 5-minute, or all 1-hour (`lifetime`).
- */
-function claudeCodeSession(lifetime: '5m' | '1h', idleBefore: number, idleMinutes: number): string {
-  const lines = readFileSync(join(shared, 'claude-code/0d510331-7c2a-45ab-850a-088f3499b4cc.jsonl'), 'utf8')
-    .split('\n')
-    .slice(0, 260);
-  const seen = new Set<string>();
-  const out = lines.map((text) => {
-    if (text.trim().length === 0) return text;
-    const line = JSON.parse(text);
-    if (line.type === 'assistant' && line.isSidechain !== true && line.message?.model !== '<synthetic>')
-      seen.add(line.message?.id ?? line.uuid);
-    const response = Math.max(0, seen.size - 1);
-    if ('timestamp' in line)
-      line.timestamp = new Date(
-        START + response * 10_000 + (response >= idleBefore ? idleMinutes * 60_000 : 0),
-      ).toISOString();
-    const usage = line.message?.usage;
-    if (usage?.cache_creation !== undefined) {
-      const written = usage.cache_creation_input_tokens ?? 0;
-      usage.cache_creation = {
-        ephemeral_5m_input_tokens: lifetime === '5m' ? written : 0,
-        ephemeral_1h_input_tokens: lifetime === '1h' ? written : 0,
-      };
-    }
-    return JSON.stringify(line);
-  });
-  const path = join(mkdtempSync(join(tmpdir(), `replay-lifetime-${lifetime}-`)), 'session.jsonl');
-  writeFileSync(path, `${out.join('\n')}\n`);
-  return path;
-}
-
-function agentRows(report: Awaited<ReturnType<typeof replayTranscript>>, arm: string): RequestRow[] {
-  return report.run.arms
-    .find((result) => result.arm === arm)!
-    .rows.filter((row) => row.purpose !== 'summary' && !row.rejected);
-}
+const claudeCodeSession = (cacheWrites: '5m' | '1h', idleBefore: number, idleMinutes: number): string =>
+  retimedClaudeSession({ lineCount: 260, idleBefore, idleMinutes, cacheWrites });
 
 const response = (cacheWrite: number, cacheWriteLong?: number) => ({
   order: 0,

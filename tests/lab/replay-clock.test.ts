@@ -1,6 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../bin/cli.ts';
 import { recordedTimes } from '../../lab/replay/replay-clock.ts';
@@ -8,41 +6,11 @@ import { buildReplayPlan } from '../../lab/replay/replay-plan.ts';
 import { replayTranscript } from '../../lab/replay/replay-transcript.ts';
 import type { RequestRow } from '../../lab/report/lab-records.ts';
 import { loadTranscript } from '../../lab/transcripts/load-transcript.ts';
+import { agentRows, retimedClaudeSession } from './support/retimed-claude-session.ts';
 
-const shared = resolve(import.meta.dirname, '../../../shared/transcripts');
 const silent = { write: () => true, isTTY: false };
-const START = Date.parse('2025-10-01T09:00:00.000Z');
-
-/**
- * The first `lineCount` lines of a real Claude Code session, re-timed: response k (counted by
- * message id) and the lines after it until the next response happen at START + k·10 s, plus
- * `idleMinutes` from response `idleBefore` on. One idle gap, everything else well inside the cache's 300 s.
- */
-function retimedSession(lineCount: number, idleBefore: number, idleMinutes: number): string {
-  const lines = readFileSync(join(shared, 'claude-code/0d510331-7c2a-45ab-850a-088f3499b4cc.jsonl'), 'utf8')
-    .split('\n')
-    .slice(0, lineCount);
-  const seen = new Set<string>();
-  const out = lines.map((text) => {
-    if (text.trim().length === 0) return text;
-    const line = JSON.parse(text);
-    if (line.type === 'assistant' && line.isSidechain !== true && line.message?.model !== '<synthetic>')
-      seen.add(line.message?.id ?? line.uuid);
-    const response = Math.max(0, seen.size - 1);
-    const time = START + response * 10_000 + (response >= idleBefore ? idleMinutes * 60_000 : 0);
-    if ('timestamp' in line) line.timestamp = new Date(time).toISOString();
-    return JSON.stringify(line);
-  });
-  const path = join(mkdtempSync(join(tmpdir(), 'replay-clock-')), 'session.jsonl');
-  writeFileSync(path, `${out.join('\n')}\n`);
-  return path;
-}
-
-function agentRows(report: Awaited<ReturnType<typeof replayTranscript>>, arm: string): RequestRow[] {
-  return report.run.arms
-    .find((result) => result.arm === arm)!
-    .rows.filter((row) => row.purpose !== 'summary' && !row.rejected);
-}
+const retimedSession = (lineCount: number, idleBefore: number, idleMinutes: number): string =>
+  retimedClaudeSession({ lineCount, idleBefore, idleMinutes });
 
 describe('the replay clock', () => {
   it('takes each response time from the file, in order, and counts the gaps over the cache lifetime', async () => {

@@ -3,7 +3,9 @@ import type { SessionManager } from '@mariozechner/pi-coding-agent';
 import { PiEntryMapper } from '../../../adapters/pi/message-entries.ts';
 import { FsEvidenceStore } from '../../../adapters/storage-fs/fs-evidence-store.ts';
 import { FsFoldStore } from '../../../adapters/storage-fs/fs-fold-store.ts';
-import type { RecordedRequest, ScriptedReply } from '../../../testing/pi/scripted-pi.ts';
+import type { ProjectionSink } from '../../../ports/projection-sink.port.ts';
+import { FaultSwitch, FaultyEvidenceStore, FaultyFoldStore } from '../../../testing/faulty-stores.ts';
+import { openScriptedPi, type RecordedRequest, type ScriptedReply } from '../../../testing/pi/scripted-pi.ts';
 
 /**
  * A serving budget small enough that a dozen 18 KB reads cross maxTarget and commit. Each read
@@ -93,4 +95,29 @@ export function withoutHostOrphans(
     else remaining.push(violation);
   }
   return { violations: remaining, orphans };
+}
+
+/**
+ * A real Pi session on the small budget, reading `reads()` blobs a prompt, whose fold and
+ * evidence stores pass through one fault switch: `faults.refuse()` fills the disk for both.
+ */
+export async function openPiOnFaultyDisk(
+  sessionDirectory: string,
+  reads: () => number,
+  projectionSink?: ProjectionSink,
+): Promise<{ pi: Awaited<ReturnType<typeof openScriptedPi>>; faults: FaultSwitch; realFolds: FsFoldStore }> {
+  const { foldStore: realFolds, evidenceStore: realEvidence } = sessionStores(sessionDirectory);
+  const faults = new FaultSwitch();
+  const pi = await openScriptedPi({
+    script: readingScript(reads),
+    sessionDirectory,
+    fold: {
+      foldStore: new FaultyFoldStore(realFolds, { faults }),
+      evidenceStore: new FaultyEvidenceStore(realEvidence, { faults }),
+      settings: SMALL_BUDGET_SETTINGS,
+      settingsPath: join(sessionDirectory, 'absent-settings.json'),
+      ...(projectionSink === undefined ? {} : { projectionSink }),
+    },
+  });
+  return { pi, faults, realFolds };
 }
