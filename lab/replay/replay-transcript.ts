@@ -98,7 +98,7 @@ export async function replayTranscript(options: ReplayOptions): Promise<ReplayRe
   const loadMs = performance.now() - loadStarted;
   if (plan.responseCount > LONG_REPLAY_RESPONSES && options.maxRequests === undefined) {
     (options.progress ?? process.stderr).write(
-      `replay: ${plan.responseCount} recorded responses. Pi copies a session's whole history before every request, so a full replay grows with the square of its length (a 10 MB session of 2,109 responses takes about a minute per fold arm here, 5,248 about seven); --max-requests N replays the first N.\n`,
+      `replay: ${plan.responseCount} recorded responses. Pi walks a session's whole branch before every request, so a replay's time grows with the square of its length; --max-requests N replays the first N (docs/lab-replay-and-reports.md, "Sessions of hundreds of MB", gives measured times).\n`,
     );
   }
   sampler.sample();
