@@ -3,6 +3,7 @@ import type { BranchRead } from '../ports/transcript-source.port.ts';
 import type { FrontierInputs } from './frontier.ts';
 import type { SessionModel } from './session-model.ts';
 import type { SessionServices } from './session-services.ts';
+import type { IngestResult } from './transcript-index.ts';
 
 /** What reading the host's branch writes: the index, the forest's placement, the frontier and the queued causes. */
 export interface IngestTarget {
@@ -18,9 +19,9 @@ export function wholeBranch(entries: readonly TranscriptEntry[]): BranchRead {
 /**
  * Read the host's branch into the index: appended entries cost what they add; a branch
  * switch or a rewrite of history re-places every fold and queues a `transcript-changed`
- * rewrite. Returns where the new entries start.
+ * rewrite. Returns where the new entries start, and whether the host renamed entries.
  */
-export function ingestBranch(target: IngestTarget, read: BranchRead): number {
+export function ingestBranch(target: IngestTarget, read: BranchRead): IngestResult {
   const { index, lattice, pendingCauses } = target.model;
   const ingest =
     read.kind === 'appended' ? index.ingestAppended(read.afterEntryId, read.entries) : index.ingest(read.entries);
@@ -32,7 +33,7 @@ export function ingestBranch(target: IngestTarget, read: BranchRead): number {
   } else {
     lattice.placeArrived();
   }
-  return ingest.appendedFrom;
+  return ingest;
 }
 
 /** What the decisions made on arrival write: retired peeks and the frontier's cuts. */

@@ -19,6 +19,7 @@ import type { SessionModel } from './session-model.ts';
 import { persistOrWarn } from './session-persistence.ts';
 import type { SessionState } from './session-state.ts';
 import { rememberRequestContext } from './stored-request-context.ts';
+import { renamedIdsWarning } from './transcript-warnings.ts';
 import { appendNotice, appendReceipt } from './window-inserts.ts';
 import { freeze, lazyProjection, type WindowDraft } from './window-log.ts';
 
@@ -111,7 +112,11 @@ function ingestRequest(
   warnings: FoldWarning[],
 ): IngestedBranch {
   const { ports, model } = session;
-  const appendedFrom = ingestBranch(session, read);
+  const { appendedFrom, renamedEntries } = ingestBranch(session, read);
+  if (renamedEntries > 0 && !model.renamedIdsReported) {
+    model.renamedIdsReported = true;
+    warnings.push(renamedIdsWarning(ports.sessionId, renamedEntries, ports.foldStore.name));
+  }
   // Spill at ingestion: the window form is already decided; this starts writing the exact artifacts.
   const spill = session.services.spills.ingest(model.index, appendedFrom, ports.evidenceStore, ports.sessionId);
   if (spill.warning !== undefined)

@@ -36,6 +36,8 @@ export class SessionModel {
   restoredUnchecked = false;
   /** Folds found lost when the session was reopened: named once, in the first projection's warnings. */
   lostSinceLastRun: readonly LostFoldV1[] = [];
+  /** Whether this session has told the host it renames entries (told once). */
+  renamedIdsReported = false;
   /** Ledger rows of the latest requests, oldest first. */
   readonly ledger: LedgerRow[] = [];
 

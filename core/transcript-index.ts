@@ -46,6 +46,11 @@ export interface IngestResult {
   readonly divergedAt: number | undefined;
   /** Index of the first entry that was not known before this read. */
   readonly appendedFrom: number;
+  /**
+   * Entries from `divergedAt` on that came back with their bytes unchanged under another id
+   * (counted while they last): a host renaming entries, not rewriting them. 0 otherwise.
+   */
+  readonly renamedEntries: number;
 }
 
 /**
@@ -158,6 +163,13 @@ export class TranscriptIndex {
     this.comparedPositions += divergedAt === undefined ? shared : position + 1;
     if (divergedAt === undefined && next.length < known) divergedAt = next.length;
     const keep = divergedAt ?? known;
+    let renamedEntries = 0;
+    if (divergedAt !== undefined)
+      while (
+        divergedAt + renamedEntries < shared &&
+        next[divergedAt + renamedEntries]!.bytes === held[divergedAt + renamedEntries]!.bytes
+      )
+        renamedEntries += 1;
     const incomingIds = new Set<string>();
     for (let position = keep; position < next.length; position += 1) {
       const entry = next[position]!;
@@ -175,7 +187,7 @@ export class TranscriptIndex {
     }
     if (divergedAt !== undefined) this.truncate(divergedAt);
     for (let position = keep; position < next.length; position += 1) this.append(next[position]!);
-    return { divergedAt, appendedFrom: keep };
+    return { divergedAt, appendedFrom: keep, renamedEntries };
   }
 
   /**
@@ -213,7 +225,7 @@ export class TranscriptIndex {
       incomingIds.add(entry.id);
     });
     for (const entry of added) this.append(entry);
-    return { divergedAt: undefined, appendedFrom: known };
+    return { divergedAt: undefined, appendedFrom: known, renamedEntries: 0 };
   }
 
   private truncate(length: number): void {

@@ -11,7 +11,9 @@ export type FoldWarningCode =
   /** The evidence store refused an oversized item's artifact: it stays raw in the window. */
   | 'STORE.SPILL_REFUSED'
   /** A reopened session lists folds whose record the store no longer holds: they show raw, the rest stay. */
-  | 'STORE.FOLDS_LOST';
+  | 'STORE.FOLDS_LOST'
+  /** The host handed entries back unchanged under new ids: each time they fold again as new. */
+  | 'TRANSCRIPT.IDS_RENAMED';
 
 /** A soft problem as a record a host can branch on; `message` is the sentence hosts show. */
 export interface FoldWarning {
