@@ -99,6 +99,12 @@ export interface RunArmInput {
   readonly coldAgentRequests?: ReadonlySet<number>;
   /** Provider tokens per lab token (`SimulatedProviderOptions.tokenScale`). @default 1 */
   readonly tokenScale?: number;
+  /**
+   * Pi's compaction reserve for an arm that compacts without pi-fold (native): a replay's
+   * stand-in for the recorder's own compaction threshold (lab/replay/recorded-compaction.ts).
+   * Fold arms keep Pi's default, since pi-fold answers Pi's threshold itself. @default Pi's
+   */
+  readonly compactionReserveTokens?: number;
   /** The landing every fold arm is forced to (`landing.ts`). @default PI_FOLD_LAB_LANDING, else the runtime's choice */
   readonly landing?: LandingStrategy;
   /**
@@ -240,7 +246,10 @@ async function openArmSession({ input, profile, priceList, scratch, provider, ta
     ],
     streamSimple: provider.streamSimple as never,
   });
-  const settingsManager = SettingsManager.inMemory({ compaction: { enabled: profile.compaction } });
+  const reserve = profile.fold === undefined && profile.compaction ? input.compactionReserveTokens : undefined;
+  const settingsManager = SettingsManager.inMemory({
+    compaction: { enabled: profile.compaction, ...(reserve === undefined ? {} : { reserveTokens: reserve }) },
+  });
   let registration: PiFoldRegistration | undefined;
   // The store stamps puts on a clock of its own: Date.now is the lab's counter here, and a store
   // reading it would shift Pi's timestamps by when its writes happen to run.

@@ -2,6 +2,7 @@ import { runArm } from '../arms/run-arm.ts';
 import type { LabRunSettings } from '../report/lab-records.ts';
 import type { RecordedSession } from '../transcripts/recorded-session.ts';
 import { calibrateHostBlock, type HostBlock, recordedColdResponses, recordedPromptTokens } from './host-block.ts';
+import { firstRecordedCompaction, recordedCompactionReserve } from './recorded-compaction.ts';
 import type { RecordedModel } from './recorded-model.ts';
 import { limitReplayPlan, type ReplayPlan } from './replay-plan.ts';
 import { fitTokenScale, type TokenScale } from './token-scale.ts';
@@ -19,6 +20,8 @@ export interface ReplayCalibration {
   readonly tokenScale: TokenScale;
   /** Agent requests (0-based) at which every arm finds its cache cold, as the recorder did. */
   readonly coldRequests: ReadonlySet<number>;
+  /** Pi's compaction reserve that makes native compact where the recorder did; absent: Pi's default. */
+  readonly compactionReserveTokens?: number;
   readonly notes: readonly string[];
 }
 
@@ -80,5 +83,20 @@ export async function calibrateReplay(input: {
       `recorded cache: ${coldRequests.size} of ${plan.responseCount} recorded requests read nothing from the recorder's cache after the first; every arm finds its cache cold at those requests too`,
     );
   }
-  return { hostBlock, tokenScale, coldRequests, notes };
+  const compaction = firstRecordedCompaction(session, plan.responseCount);
+  const window = input.settings.descriptorTokens;
+  const compactionReserveTokens = recordedCompactionReserve(compaction, window);
+  if (compaction !== undefined)
+    notes.push(
+      compactionReserveTokens === undefined
+        ? `native compaction: the recording first compacted before request ${compaction.beforeResponse + 1}, after a prompt of ${compaction.largestPromptTokens.toLocaleString('en-US')} tokens, above the ${window.toLocaleString('en-US')}-token window the replay gives Pi; native compacts by Pi's default`
+        : `native compaction: the recording first compacted before request ${compaction.beforeResponse + 1}, after a prompt of ${compaction.largestPromptTokens.toLocaleString('en-US')} tokens; native's Pi compacts above the same (reserveTokens ${compactionReserveTokens.toLocaleString('en-US')} of its ${window.toLocaleString('en-US')}-token window)`,
+    );
+  return {
+    hostBlock,
+    tokenScale,
+    coldRequests,
+    ...(compactionReserveTokens === undefined ? {} : { compactionReserveTokens }),
+    notes,
+  };
 }

@@ -2,6 +2,7 @@ import { priceRequest } from '../../core/chars-cost-model.ts';
 import type { PriceList } from '../../ports/cost-model.port.ts';
 import type { ArmResult } from '../report/lab-records.ts';
 import type { RecordedSession } from '../transcripts/recorded-session.ts';
+import { firstRecordedCompaction } from './recorded-compaction.ts';
 
 /** Beyond this share apart, native as replayed is not the bill the user paid, and the report says why. */
 export const FAITHFUL_SHARE = 0.1;
@@ -46,7 +47,7 @@ export function describeFaithfulness(input: FaithfulnessInput): string[] {
       `native compacted ${native.compactions}× where the recording compacted ${recording.compactions}× (${host} trigger and summary, which the replay's Pi does not reproduce, decide what every later request carries)`,
     );
   }
-  const recordedAt = firstRecordedCompaction(recording, input.responseCount);
+  const recordedAt = firstRecordedCompaction(recording, input.responseCount)?.beforeResponse;
   const nativeAt = firstNativeCompaction(native);
   if (recordedAt !== undefined && nativeAt !== recordedAt) {
     reasons.push(
@@ -56,24 +57,6 @@ export function describeFaithfulness(input: FaithfulnessInput): string[] {
   if (native.failure !== undefined) reasons.push(`native stopped early (${native.failure})`);
   if (reasons.length === 0) reasons.push('no difference the replay can see explains it');
   return [`${head}: more than ${FAITHFUL_SHARE * 100} % apart; ${reasons.join('; ')}`];
-}
-
-/** The response before which the recorded prompt first shrank by a fifth or more (a compaction). */
-function firstRecordedCompaction(
-  recording: Pick<RecordedSession, 'responses'>,
-  responseCount: number,
-): number | undefined {
-  let largest = 0;
-  const responses = recording.responses.slice(0, responseCount);
-  for (const [position, response] of responses.entries()) {
-    const usage = response.usage;
-    if (usage === undefined) continue;
-    const tokens = usage.input + usage.cacheRead + usage.cacheWrite;
-    if (tokens === 0) continue;
-    if (tokens < 0.8 * largest) return position;
-    largest = Math.max(largest, tokens);
-  }
-  return undefined;
 }
 
 /** The agent request native's first summary call came before. */

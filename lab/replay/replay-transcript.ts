@@ -145,6 +145,9 @@ export async function replayTranscript(options: ReplayOptions): Promise<ReplayRe
       tokenScale: calibration.tokenScale.scale,
       ...(options.keepFoldStoresIn === undefined ? {} : { keepStoreIn: join(options.keepFoldStoresIn, arm) }),
       ...(calibration.coldRequests.size === 0 ? {} : { coldAgentRequests: calibration.coldRequests }),
+      ...(calibration.compactionReserveTokens === undefined
+        ? {}
+        : { compactionReserveTokens: calibration.compactionReserveTokens }),
       ...(armRecorder === undefined ? {} : { onPrompt: (billed) => armRecorder.record(billed) }),
       onRow: (row) => {
         sampler.sample();

@@ -3,6 +3,7 @@ import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../bin/cli.ts';
 import { calibrateHostBlock, hostBlockText, recordedColdResponses } from '../../lab/replay/host-block.ts';
+import { firstRecordedCompaction, recordedCompactionReserve } from '../../lab/replay/recorded-compaction.ts';
 import { replayTranscript } from '../../lab/replay/replay-transcript.ts';
 import { fitTokenScale } from '../../lab/replay/token-scale.ts';
 import type { RecordedResponse } from '../../lab/transcripts/recorded-session.ts';
@@ -73,6 +74,45 @@ describe('replay calibration from the recording', () => {
     expect(Math.abs(faithful(report) - 1)).toBeLessThanOrEqual(0.1);
     expect(Math.abs(faithful(bare) - 1)).toBeGreaterThan(0.1);
     expect(report.notes.some((line) => line.startsWith('recorded cache:'))).toBe(true);
+  });
+
+  it("the recording's first compaction sets native's reserve: the window less its largest prompt before", () => {
+    const responses = [usage(10, 0, 1_000), usage(10, 1_000, 60_000), usage(10, 61_000, 90_000), usage(10, 0, 20_000)];
+    expect(firstRecordedCompaction({ responses }, 4)).toEqual({ beforeResponse: 3, largestPromptTokens: 151_010 });
+    // Cut before the compaction, the same recording shows none.
+    expect(firstRecordedCompaction({ responses }, 3)).toBeUndefined();
+    expect(recordedCompactionReserve({ beforeResponse: 3, largestPromptTokens: 151_010 }, 183_616)).toBe(32_606);
+    // A recorder that compacted above the window the replay gives Pi leaves Pi's default.
+    expect(recordedCompactionReserve({ beforeResponse: 3, largestPromptTokens: 190_000 }, 183_616)).toBeUndefined();
+    expect(recordedCompactionReserve(undefined, 183_616)).toBeUndefined();
+  });
+
+  it("native compacts where a real Claude Code recording did, not at Pi's default, and bills what the user paid", {
+    timeout: 120_000,
+  }, async () => {
+    // This session compacted before its 197th request, after a prompt of 154,835 tokens, well
+    // under where Pi's default reserve would compact in the replay's window.
+    const path = join(shared, 'claude-code/c7d2069e-c561-4759-8adf-b0745be78c29.jsonl');
+    const report = await replayTranscript({ path, arms: ['native'], progress: silent });
+    expect(report.notes.join('\n')).toContain(
+      'native compaction: the recording first compacted before request 197, after a prompt of 154,835 tokens',
+    );
+    const native = report.run.arms[0]!;
+    let agentRequests = 0;
+    let firstSummary: number | undefined;
+    for (const row of native.rows) {
+      if (row.purpose === 'summary') {
+        firstSummary ??= agentRequests;
+        continue;
+      }
+      if (!row.rejected) agentRequests += 1;
+    }
+    // Pi checks its threshold when a turn ends: native compacts at the end of the turn in which
+    // its prompt passed the recorded one (Pi's default reserve waits until request 277).
+    expect(firstSummary).toBeGreaterThanOrEqual(196);
+    expect(firstSummary).toBeLessThanOrEqual(215);
+    const note = report.notes.find((line) => line.startsWith('faithfulness:'))!;
+    expect(Math.abs(Number(/\(([\d.]+)×\)/.exec(note)![1]) - 1)).toBeLessThanOrEqual(0.1);
   });
 
   it('the CLI takes --calibration off, and refuses any other value by name', async () => {
