@@ -37,13 +37,15 @@ export async function executeAction(
   const action = parseAction(request);
   const reads = action.action === 'status' || action.action === 'peek' || action.action === 'search';
   const before = session.takeDecisions();
+  // An action changes what the memory and lattice hold, never which ones they are: one context serves it throughout.
+  const context = actionContextOf(session);
   try {
     const outcome =
       action.action === 'status'
         ? await statusAction(sessionView(session), action.detail)
-        : await dispatch(actionContextOf(session), action, caller);
+        : await dispatch(context, action, caller);
     if (outcome.mutated) await persist();
-    const numbers = reads ? undefined : curationNumbers(actionContextOf(session));
+    const numbers = reads ? undefined : curationNumbers(context);
     const added = numbers === undefined ? '' : `\n${describeNumbers(numbers)}`;
     const text = outcome.text + added;
     // A peek counted its bytes while cutting them; measuring its text again would flatten and scan up to a megabyte.
