@@ -60,7 +60,11 @@ export function appendNotice(session: InsertTarget, draft: WindowDraft): boolean
   if (memory.noticeShownSinceRewrite) return false;
   const unbriefed = memory.marks.filter((mark) => mark.brief === undefined && lattice.record(mark.id) === undefined);
   if (unbriefed.length < NOTICE_AFTER_UNBRIEFED) return false;
-  const described = unbriefed.map((mark) => {
+  const named = namedInStandingNotices(memory.inserts);
+  const unnamed = unbriefed.filter((mark) => !named.has(mark.id));
+  // Every waiting fold is already listed by a notice the window still shows.
+  if (unnamed.length === 0) return false;
+  const described = unnamed.map((mark) => {
     const first = index.positionOf(mark.firstEntryId) ?? 0;
     const last = index.positionOf(mark.lastEntryId) ?? first;
     let chars = 0;
@@ -71,10 +75,20 @@ export function appendNotice(session: InsertTarget, draft: WindowDraft): boolean
     session,
     draft,
     'notice',
-    unbriefedNoticeText(described, session.ports.settings.toolName),
+    unbriefedNoticeText(described, session.ports.settings.toolName, unbriefed.length - unnamed.length),
   );
   if (appended) memory.noticeShownSinceRewrite = true;
   return appended;
+}
+
+const FOLD_ID = /fold_[0-9a-f]{24}/g;
+
+/** The fold ids the notices still in the window name (their text is ours, one id per listed fold). */
+function namedInStandingNotices(inserts: readonly WindowInsertV1[]): Set<string> {
+  const named = new Set<string>();
+  for (const insert of inserts)
+    if (insert.kind === 'notice') for (const match of insert.text.matchAll(FOLD_ID)) named.add(match[0]);
+  return named;
 }
 
 function appendInsert(session: InsertTarget, draft: WindowDraft, kind: WindowInsertV1['kind'], text: string): boolean {

@@ -20,7 +20,9 @@ export function placeholderText(facts: PlaceholderFacts): string {
   return [
     `[folded ${facts.kind} ${facts.foldId} · ${facts.entryCount} entries · ${facts.sourceChars} chars · sha256 ${facts.sourceSha256.slice(0, 12)}]`,
     facts.brief,
-    `exact source: peek with ${call('peek')} · restore with ${call('expand')}`,
+    // The expand call differs from the peek call by its action alone, so it is named, not
+    // repeated: a second copy of the tool name and id would ride every request.
+    `exact source: ${call('peek')} · to restore it, the same call with "action":"expand"`,
   ].join('\n');
 }
 
@@ -36,15 +38,26 @@ export function peekStubText(foldId: string, toolName: string): string {
 
 export const NOTICE_MAX_BYTES = 1200;
 
-/** docs/behaviour.md B5.3: once per frozen projection, name the cut folds still waiting for the agent's words. */
+/**
+ * docs/behaviour.md B5.3: once per frozen projection, name the cut folds still waiting for the
+ * agent's words. `alreadyNamed` counts those an earlier notice still in the window names: they
+ * are referred to, not listed again, since that notice is right above.
+ */
 export function unbriefedNoticeText(
   pending: readonly { id: string; kind: FoldKind; chars: number }[],
   toolName: string,
+  alreadyNamed = 0,
 ): string {
-  const head = `[pi-fold] ${pending.length} spans are cut and will fold at the next commit with runtime-written briefs. Your own words help you find them later:`;
+  const total = pending.length + alreadyNamed;
+  const head = `[pi-fold] ${total} spans are cut and will fold at the next commit with runtime-written briefs. Your own words help you find them later:`;
   const example = (id: string) => `${toolName} {"action":"brief","id":"${id}","text":"…"}`;
   const lines = [head];
   let used = head.length;
+  if (alreadyNamed > 0) {
+    const earlier = `- the ${alreadyNamed} named in the notice above`;
+    lines.push(earlier);
+    used += earlier.length + 1;
+  }
   const tail = `write one with ${example(pending[0]?.id ?? 'fold_…')}`;
   for (const [position, mark] of pending.entries()) {
     const line = `- ${mark.id} (${mark.kind}, ${mark.chars} chars)`;
@@ -59,9 +72,11 @@ export function unbriefedNoticeText(
   return lines.join('\n');
 }
 
-export const RECEIPT_MAX_BYTES = 1200;
-
-/** docs/behaviour.md B3.5: what one commit folded and what it freed, appended once after the commit. */
+/**
+ * docs/behaviour.md B3.5: what one commit folded and what it freed, appended once after the
+ * commit. The folds are counted by kind, not listed: each one's placeholder, in place in the
+ * window, already names it, and a list of ids here would be a second copy in every request.
+ */
 export function commitReceiptText(receipt: {
   epoch: number;
   folds: readonly { id: string; kind: FoldKind }[];
@@ -70,19 +85,13 @@ export function commitReceiptText(receipt: {
   occupancyAfter: number;
   toolName: string;
 }): string {
-  const head = `[pi-fold commit ${receipt.epoch}] folded ${receipt.folds.length} span(s), freed about ${receipt.freedTokens} tokens; occupancy ${percent(receipt.occupancyBefore)} → ${percent(receipt.occupancyAfter)}.`;
-  const ids: string[] = [];
-  let used = head.length + 80;
-  for (const fold of receipt.folds) {
-    const item = `${fold.id} (${fold.kind})`;
-    if (used + item.length + 2 > RECEIPT_MAX_BYTES) {
-      ids.push(`… ${receipt.folds.length - ids.length} more`);
-      break;
-    }
-    ids.push(item);
-    used += item.length + 2;
-  }
-  return `${head}\nfolds: ${ids.join(', ')}\nEvery fold keeps its exact source: ${receipt.toolName} {"action":"peek","id":"…"}`;
+  const byKind = new Map<FoldKind, number>();
+  for (const fold of receipt.folds) byKind.set(fold.kind, (byKind.get(fold.kind) ?? 0) + 1);
+  const kinds = [...byKind].map(([kind, count]) => `${count} ${kind}`).join(', ');
+  return [
+    `[pi-fold commit ${receipt.epoch}] folded ${receipt.folds.length} span(s) (${kinds}), freed about ${receipt.freedTokens} tokens; occupancy ${percent(receipt.occupancyBefore)} → ${percent(receipt.occupancyAfter)}.`,
+    `Each placeholder names its fold; read any one's exact source with ${receipt.toolName} {"action":"peek","id":"…"}`,
+  ].join('\n');
 }
 
 function percent(share: number): string {

@@ -1,5 +1,6 @@
 import { type StatusReport, statusReport } from '../../core/actions/status-action.ts';
 import type { SessionView } from '../../core/session-view.ts';
+import type { TranscriptEntry } from '../../ports/transcript-entry.ts';
 
 /** One selectable line of the editor. */
 export type EditorRow =
@@ -67,7 +68,7 @@ export function buildEditorView(runtime: SessionView): EditorView {
     if (hidden.has(position)) continue;
     const entry = entries[position]!;
     const pinned = pins.has(entry.id);
-    const preview = entry.text.replace(/\s+/g, ' ').slice(0, 80);
+    const preview = entryPreview(entry);
     rows.push({
       kind: 'entry',
       id: entry.id,
@@ -76,6 +77,16 @@ export function buildEditorView(runtime: SessionView): EditorView {
     });
   }
   return { header, rows };
+}
+
+/** An entry's text on one line, or the calls it makes when it says nothing (a bare tool call). */
+function entryPreview(entry: TranscriptEntry): string {
+  const text = entry.text.replace(/\s+/g, ' ').trim();
+  if (text.length > 0 || entry.toolCalls === undefined) return text.slice(0, 80);
+  return entry.toolCalls
+    .map((call) => `[call ${call.name}]`)
+    .join(' ')
+    .slice(0, 80);
 }
 
 /** What a key does to the selected row, as the tool action the agent would call. */

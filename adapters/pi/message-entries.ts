@@ -265,7 +265,11 @@ function blocksChars(blocks: readonly { type: string; text?: string }[], imageCh
   return chars;
 }
 
-/** Text for deterministic briefs: text blocks joined, tool calls named. */
+/**
+ * Text for deterministic briefs: text blocks joined. An assistant's tool calls are not
+ * named here: the entry carries them as `toolCalls`, and the briefs already list them, so
+ * naming them again would only spend the window's tokens on a second copy.
+ */
 export function readableText(message: AgentMessage): string {
   switch (message.role) {
     case 'user':
@@ -273,7 +277,7 @@ export function readableText(message: AgentMessage): string {
       return typeof message.content === 'string' ? message.content : blocksText(message.content);
     case 'assistant':
       return message.content
-        .map((block) => (block.type === 'text' ? block.text : block.type === 'toolCall' ? `[call ${block.name}]` : ''))
+        .map((block) => (block.type === 'text' ? block.text : ''))
         .filter((text) => text.length > 0)
         .join('\n');
     case 'toolResult':

@@ -81,7 +81,8 @@ describe('every action refuses bad input with a named error and leaves state unc
 
   it('reboundary that would partially overlap a standing fold, or reach the open unit, is refused', async () => {
     const fold = runtime.view.visibleFolds.find((placed) => placed.record.kind === 'chapter')!;
-    const inside = runtime.view.index.entries[fold.first + 1]!.id;
+    // The chapter's last entry: a reboundary snaps to whole units, and the last unit starts inside the chapter.
+    const inside = runtime.view.index.entries[fold.last]!.id;
     const after = runtime.view.index.entries[fold.last + 2]!.id;
     expect((await refusal({ action: 'reboundary', ids: [inside, after] })).code).toBe('ACTION.OVERLAP');
     const newest = runtime.view.index.entries[runtime.view.index.length - 1]!.id;

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { readableText } from '../../adapters/pi/message-entries.ts';
+import type { ProjectedMessage } from '../../ports/projected-message.ts';
+import { driveSession } from '../support/drive-session.ts';
+
+const FOLD_ID = /fold_[0-9a-f]{24}/g;
+
+type Synthetic = Extract<ProjectedMessage, { kind: 'synthetic' }>;
+
+function synthetic(messages: readonly ProjectedMessage[], origin: Synthetic['origin']): Synthetic[] {
+  return messages.filter((message): message is Synthetic => message.kind === 'synthetic' && message.origin === origin);
+}
+
+function idsIn(text: string): string[] {
+  return [...text.matchAll(FOLD_ID)].map((match) => match[0]);
+}
+
+/**
+ * What pi-fold writes into the window rides every later request, so it says each thing once
+ * (docs/behaviour.md B3.5, B5.2, B5.3): no fold id is repeated where the window already shows it.
+ */
+describe('the words pi-fold writes say each thing once', () => {
+  it('notices standing in one window never list the same fold twice', async () => {
+    // A wide floor on a large budget: commits land some marks and leave others waiting, so a
+    // later notice meets folds an earlier one, still in the window, already lists.
+    const { sink } = await driveSession({
+      seed: 1,
+      steps: 150,
+      settings: { rawFloorTokens: 40_000, providerInputBudget: 200_000 },
+    });
+    let windowsWithTwo = 0;
+    for (const projection of sink.projections) {
+      const notices = synthetic(projection.messages, 'notice');
+      if (notices.length < 2) continue;
+      windowsWithTwo += 1;
+      const listed = notices.flatMap((notice) => idsIn(notice.text.split('\nwrite one with')[0]!));
+      expect(new Set(listed).size).toBe(listed.length);
+      for (const notice of notices) {
+        // Its count is what it lists plus what it refers to above.
+        const total = Number(/(\d+) spans are cut/.exec(notice.text)![1]);
+        const above = Number(/- the (\d+) named in the notice above/.exec(notice.text)?.[1] ?? 0);
+        if (!notice.text.includes('more (status lists them)'))
+          expect(idsIn(notice.text.split('\nwrite one with')[0]!).length + above).toBe(total);
+      }
+    }
+    // The driven session must reach the case at all, or the test says nothing.
+    expect(windowsWithTwo).toBeGreaterThan(0);
+  });
+
+  it('a receipt counts its folds by kind and names none of them again', async () => {
+    const { sink } = await driveSession({ seed: 21, steps: 120 });
+    const receipts = sink.projections.flatMap((projection) => synthetic(projection.messages, 'receipt'));
+    expect(receipts.length).toBeGreaterThan(0);
+    for (const receipt of receipts) {
+      expect(idsIn(receipt.text)).toEqual([]);
+      const match = /folded (\d+) span\(s\) \(([^)]*)\)/.exec(receipt.text);
+      expect(match, receipt.text).not.toBeNull();
+      const counted = match![2]!.split(', ').reduce((sum, part) => sum + Number(part.split(' ')[0]), 0);
+      expect(counted).toBe(Number(match![1]));
+    }
+  });
+
+  it('a placeholder names its fold in its header and in the one exact peek call', async () => {
+    const { sink } = await driveSession({ seed: 21, steps: 120 });
+    const placeholders = sink.projections.flatMap((projection) => synthetic(projection.messages, 'placeholder'));
+    expect(placeholders.length).toBeGreaterThan(0);
+    for (const placeholder of placeholders) {
+      const id = placeholder.foldId!;
+      const lines = placeholder.text.split('\n');
+      expect(lines[0]).toContain(`[folded `);
+      expect(lines[0]).toContain(id);
+      expect(lines.at(-1)).toContain(`{"action":"peek","id":"${id}"}`);
+      expect(lines.at(-1)).toContain('"action":"expand"');
+      // Header and peek call; a consolidation's brief also names its children, never itself.
+      expect(idsIn(placeholder.text).filter((found) => found === id)).toHaveLength(2);
+    }
+  });
+
+  it("a Pi assistant message's text is its prose: its tool calls are the entry's toolCalls, not text", () => {
+    const call = { type: 'toolCall' as const, id: 'c1', name: 'read', arguments: { path: 'a.ts' } };
+    const base = {
+      role: 'assistant' as const,
+      api: 'anthropic-messages' as const,
+      provider: 'anthropic',
+      model: 'm',
+      usage: {
+        input: 0,
+        output: 0,
+        cacheRead: 0,
+        cacheWrite: 0,
+        totalTokens: 0,
+        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+      },
+      stopReason: 'toolUse' as const,
+      timestamp: 1,
+    };
+    expect(readableText({ ...base, content: [call] })).toBe('');
+    expect(readableText({ ...base, content: [{ type: 'text', text: 'Reading a.' }, call] })).toBe('Reading a.');
+  });
+});
