@@ -4,7 +4,7 @@ import type { FullRender, RenderInputs } from './projection-renderer.ts';
 import { patchLandedSpans } from './render-patch.ts';
 import type { SessionModel } from './session-model.ts';
 import type { SessionServices } from './session-services.ts';
-import { pruneHiddenInserts } from './window-inserts.ts';
+import { pruneHiddenInserts, retireSettledInserts } from './window-inserts.ts';
 import { appendDraft, rewriteDraft as draftFromMessages, pushMessage, type WindowDraft } from './window-log.ts';
 
 /** What rendering reads, and what a full render writes (the visible folds, pruned inserts). */
@@ -58,11 +58,26 @@ export function finalDraft(
   landed: CommitPlan | undefined,
 ): WindowDraft {
   if (target.model.pendingCauses.size === 0) return candidate.draft;
+  const retired =
+    landed === undefined
+      ? undefined
+      : retireSettledInserts(target.model, target.services.renderer, firstFolded(landed));
   if (candidate.full === undefined) return draftFromMessages(renderWhole(target).messages);
   if (landed === undefined) return candidate.draft;
   pruneHiddenInserts(target.model);
   const patched =
     patchLandedSpans(target, candidate.full, landed) ?? target.services.renderer.renderAll(target.renderInputs());
   target.model.visibleFolds = patched.visibleFolds;
-  return draftFromMessages(patched.messages);
+  const messages =
+    retired === undefined || retired.size === 0
+      ? patched.messages
+      : patched.messages.filter((message) => !retired.has(message));
+  return draftFromMessages(messages);
+}
+
+/** The first entry a commit folds: the window changes from there on. */
+function firstFolded(plan: CommitPlan): number {
+  let first = Number.POSITIVE_INFINITY;
+  for (const fold of plan.folds) first = Math.min(first, fold.first);
+  return first;
 }

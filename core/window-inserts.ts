@@ -1,4 +1,5 @@
 import type { WindowInsertV1 } from '../ports/fold-records.ts';
+import type { ProjectedMessage } from '../ports/projected-message.ts';
 import type { CommitPlan } from './commit/plan/planner.ts';
 import type { SessionModel } from './session-model.ts';
 import type { SessionPorts } from './session-ports.ts';
@@ -32,6 +33,33 @@ export function pruneHiddenInserts(model: Pick<SessionModel, 'index' | 'lattice'
       .enclosing(position)
       .some((placed) => placed.record.kind !== 'tool' && !lattice.expanded.has(placed.record.id));
   });
+}
+
+/**
+ * At a commit, drop the notices and receipts that only speak of what is done, where the
+ * commit re-sends the window anyway (anchored at or after `rewrittenFrom`, the first entry it
+ * folds): a receipt of an earlier commit, and a notice none of whose folds still waits. Kept,
+ * they would ride every later request; dropped there, they cost no extra cache write. Ones in
+ * the kept prefix stay, since dropping them would re-send what the cache still holds. Returns
+ * the dropped inserts' messages, for a patched render to leave out.
+ */
+export function retireSettledInserts(
+  model: Pick<SessionModel, 'index' | 'memory'>,
+  renderer: Pick<SessionServices['renderer'], 'insertMessage'>,
+  rewrittenFrom: number,
+): Set<ProjectedMessage> {
+  const { index, memory } = model;
+  const waiting = new Set(memory.marks.map((mark) => mark.id));
+  const retired = new Set<ProjectedMessage>();
+  memory.inserts = memory.inserts.filter((insert) => {
+    const position = index.positionOf(insert.afterEntryId);
+    if (position === undefined || position < rewrittenFrom) return true;
+    const settled =
+      insert.kind === 'receipt' || (insert.kind === 'notice' && !namedFolds(insert.text).some((id) => waiting.has(id)));
+    if (settled) retired.add(renderer.insertMessage(insert));
+    return !settled;
+  });
+  return retired;
 }
 
 /** docs/behaviour.md B3.5: one bounded receipt after a commit. */
@@ -86,9 +114,12 @@ const FOLD_ID = /fold_[0-9a-f]{24}/g;
 /** The fold ids the notices still in the window name (their text is ours, one id per listed fold). */
 function namedInStandingNotices(inserts: readonly WindowInsertV1[]): Set<string> {
   const named = new Set<string>();
-  for (const insert of inserts)
-    if (insert.kind === 'notice') for (const match of insert.text.matchAll(FOLD_ID)) named.add(match[0]);
+  for (const insert of inserts) if (insert.kind === 'notice') for (const id of namedFolds(insert.text)) named.add(id);
   return named;
+}
+
+function namedFolds(text: string): string[] {
+  return [...text.matchAll(FOLD_ID)].map((match) => match[0]);
 }
 
 function appendInsert(session: InsertTarget, draft: WindowDraft, kind: WindowInsertV1['kind'], text: string): boolean {

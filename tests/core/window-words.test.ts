@@ -26,7 +26,7 @@ describe('the words pi-fold writes say each thing once', () => {
     const { sink } = await driveSession({
       seed: 1,
       steps: 150,
-      settings: { rawFloorTokens: 40_000, providerInputBudget: 200_000 },
+      settings: { rawFloorTokens: 60_000, providerInputBudget: 272_000 },
     });
     let windowsWithTwo = 0;
     for (const projection of sink.projections) {
@@ -58,6 +58,25 @@ describe('the words pi-fold writes say each thing once', () => {
       const counted = match![2]!.split(', ').reduce((sum, part) => sum + Number(part.split(' ')[0]), 0);
       expect(counted).toBe(Number(match![1]));
     }
+  });
+
+  it('a commit drops the receipts before it and the notices whose folds all landed', async () => {
+    const { sink } = await driveSession({ seed: 1, steps: 150 });
+    let commits = 0;
+    for (const projection of sink.projections) {
+      const receipts = synthetic(projection.messages, 'receipt');
+      const notices = synthetic(projection.messages, 'notice');
+      if (receipts.length > 0) commits += 1;
+      // In this session every earlier receipt and settled notice sits where the next commit re-sends.
+      expect(receipts.length).toBeLessThanOrEqual(1);
+      expect(notices.length).toBeLessThanOrEqual(1);
+      const placeholders = new Set(synthetic(projection.messages, 'placeholder').map((message) => message.foldId));
+      for (const notice of notices) {
+        const listed = idsIn(notice.text.split('\nwrite one with')[0]!);
+        expect(listed.length === 0 || listed.some((id) => !placeholders.has(id)), notice.text).toBe(true);
+      }
+    }
+    expect(commits).toBeGreaterThan(0);
   });
 
   it('a placeholder names its fold in its header and in the one exact peek call', async () => {
