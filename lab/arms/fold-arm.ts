@@ -68,7 +68,7 @@ export function checkedFoldSettings(
     readonly thresholds: Thresholds;
     readonly priceList?: string;
     readonly landing?: LandingStrategy;
-    readonly landingRequests?: { readonly sentByPi: number; readonly sentByHook: number };
+    readonly landingRequests?: { readonly sentByPi: number; readonly sentByHook: number; readonly landings: number };
   },
 ): FoldArmSettings {
   const { maxTarget, minTarget, consolidateAfter, minFoldChars } = running.thresholds;

@@ -352,6 +352,7 @@ async function armResult({
             landingRequests: {
               sentByPi: folding.landing.counters.sentByPi,
               sentByHook: folding.landing.counters.sentByHook,
+              landings: folding.landing.counters.landings,
             },
           },
         );

@@ -142,7 +142,7 @@ export function formatArmTable(run: LabRun): string {
     const settings = entry.summary.foldSettings;
     if (settings !== undefined)
       lines.push(
-        `${entry.summary.arm} ran with scheduling ${settings.scheduling}, thresholds ${settings.thresholds.maxTarget}/${settings.thresholds.minTarget}${settings.priceList === undefined ? '' : `, deciding with price list ${settings.priceList}`}${settings.landing === undefined ? '' : `, landing ${settings.landing} on Pi ${settings.pi}`}${settings.landingRequests === undefined ? '' : ` (${settings.landingRequests.sentByPi} requests sent by Pi from its own projection, ${settings.landingRequests.sentByHook} by the hook)`} (read back from the runtime)`,
+        `${entry.summary.arm} ran with scheduling ${settings.scheduling}, thresholds ${settings.thresholds.maxTarget}/${settings.thresholds.minTarget}${settings.priceList === undefined ? '' : `, deciding with price list ${settings.priceList}`}${settings.landing === undefined ? '' : `, landing ${settings.landing} on Pi ${settings.pi}`}${settings.landingRequests === undefined ? '' : ` (${landingText(settings.landingRequests)})`} (read back from the runtime)`,
       );
   }
   for (const entry of summaries)
@@ -167,4 +167,10 @@ export function formatArmTable(run: LabRun): string {
     if (entry.summary.failure !== undefined)
       lines.push(`${entry.summary.arm} did not finish: ${entry.summary.failure}`);
   return lines.join('\n');
+}
+
+/** How an edit-landing arm's requests went out: a landing request goes out from the hook by design, any other one because edits could not say it. */
+function landingText(requests: { sentByPi: number; sentByHook: number; landings: number }): string {
+  const inexpressible = Math.max(0, requests.sentByHook - requests.landings);
+  return `${requests.sentByPi} requests sent by Pi from its own projection, ${requests.sentByHook} by the hook: ${requests.landings} landing, ${inexpressible} the edits could not express`;
 }

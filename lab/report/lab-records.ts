@@ -99,10 +99,10 @@ export interface FoldArmSettings {
   /** How the runtime landed its commits (`context-hook` or `session-edits`), read back after the run. */
   readonly landing?: string;
   /**
-   * On the edit landing: requests Pi sent from its own projection, and requests the hook sent
-   * the window for (each landing, and any window the edits could not express).
+   * On the edit landing: requests Pi sent from its own projection, requests the hook sent the
+   * window for (each landing, and any window the edits could not express), and the landings.
    */
-  readonly landingRequests?: { readonly sentByPi: number; readonly sentByHook: number };
+  readonly landingRequests?: { readonly sentByPi: number; readonly sentByHook: number; readonly landings: number };
   /** The Pi version the arm ran on. */
   readonly pi?: string;
 }

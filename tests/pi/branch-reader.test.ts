@@ -30,11 +30,13 @@ function comparable(context: BranchContext) {
       insert: item.insert,
       userLike: item.userLike,
       editable: item.editable,
+      systemsBefore: item.systemsBefore,
       state: JSON.stringify(item.state),
       raw: JSON.stringify(item.raw),
     })),
     raw: context.rawMessages.map(({ entryId, message }) => `${entryId} ${JSON.stringify(message)}`),
     projected: context.projected.map((message) => JSON.stringify(message)),
+    systemMessages: context.systemMessages,
   };
 }
 

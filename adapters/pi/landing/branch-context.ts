@@ -28,6 +28,11 @@ export interface BranchItem {
   /** Whether Pi lets an edit target it. */
   readonly editable: boolean;
   readonly state: EditState;
+  /**
+   * How many of Pi's system messages the branch shows before this item. Pi puts them back in
+   * place after the `context` handlers, so a text must not be carried across one.
+   */
+  readonly systemsBefore: number;
 }
 
 /** The branch as the next request would carry it, read once per request. */
@@ -39,6 +44,8 @@ export interface BranchContext {
   readonly projected: readonly AgentMessage[];
   /** How many leading `rawMessages` are the previous read's, unchanged (0 when the branch was read afresh). */
   readonly unchangedPrefix: number;
+  /** How many of Pi's system messages the branch shows in all. */
+  readonly systemMessages: number;
 }
 
 /**
@@ -66,6 +73,7 @@ export function readBranchContext(
   const items: BranchItem[] = [];
   const rawMessages: IdentifiedMessage[] = [];
   const projected: AgentMessage[] = [];
+  let systems = 0;
   for (const { sourceEntry, messages } of projection) {
     for (const message of messages as AgentMessage[])
       if (message.role !== ('system' as AgentMessage['role']) && shown(message)) projected.push(message);
@@ -75,7 +83,11 @@ export function readBranchContext(
     const insert = sourceEntry.type === 'custom_message' && sourceEntry.customType === INSERT_MESSAGE_TYPE;
     for (const message of raw) {
       // System messages never reach a `context` handler (Pi puts them back after it), nor the engine.
-      if (message.role === ('system' as AgentMessage['role']) || !shown(message)) continue;
+      if (message.role === ('system' as AgentMessage['role'])) {
+        systems += 1;
+        continue;
+      }
+      if (!shown(message)) continue;
       items.push({
         entryId: sourceEntry.id,
         raw: message,
@@ -83,11 +95,12 @@ export function readBranchContext(
         userLike: message.role === 'user' || message.role === 'custom',
         editable: isEditable(sourceEntry),
         state: stateOf(ourEdit),
+        systemsBefore: systems,
       });
       if (!insert) rawMessages.push({ entryId: sourceEntry.id, message });
     }
   }
-  return { items, rawMessages, projected, unchangedPrefix: 0 };
+  return { items, rawMessages, projected, unchangedPrefix: 0, systemMessages: systems };
 }
 
 export function stateOf(edit: ContextEditEntry | undefined): EditState {

@@ -33,6 +33,7 @@ export class BranchReader {
   private items: BranchItem[] = [];
   private rawMessages: IdentifiedMessage[] = [];
   private projected: AgentMessage[] = [];
+  private systemMessages = 0;
   /** Item positions of each entry that gives model context. */
   private positions = new Map<string, number[]>();
 
@@ -50,13 +51,20 @@ export class BranchReader {
   }
 
   private context(unchangedPrefix: number): BranchContext {
-    return { items: this.items, rawMessages: this.rawMessages, projected: this.projected, unchangedPrefix };
+    return {
+      items: this.items,
+      rawMessages: this.rawMessages,
+      projected: this.projected,
+      unchangedPrefix,
+      systemMessages: this.systemMessages,
+    };
   }
 
   private reset(context: BranchContext): void {
     this.items = [...context.items];
     this.rawMessages = [...context.rawMessages];
     this.projected = [...context.projected];
+    this.systemMessages = context.systemMessages;
     this.positions = new Map();
     this.items.forEach((item, position) => {
       this.remember(item.entryId, position);
@@ -101,7 +109,11 @@ export class BranchReader {
   private appendEntry(entry: SessionEntry, shown: (message: AgentMessage) => boolean): void {
     const insert = entry.type === 'custom_message' && entry.customType === INSERT_MESSAGE_TYPE;
     for (const message of unedited(entry)) {
-      if (message.role === ('system' as AgentMessage['role']) || !shown(message)) continue;
+      if (message.role === ('system' as AgentMessage['role'])) {
+        this.systemMessages += 1;
+        continue;
+      }
+      if (!shown(message)) continue;
       this.remember(entry.id, this.items.length);
       this.items.push({
         entryId: entry.id,
@@ -110,6 +122,7 @@ export class BranchReader {
         userLike: message.role === 'user' || message.role === 'custom',
         editable: isEditable(entry),
         state: { kind: 'raw' },
+        systemsBefore: this.systemMessages,
       });
       if (!insert) this.rawMessages.push({ entryId: entry.id, message });
       this.projected.push(message);

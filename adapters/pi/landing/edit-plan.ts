@@ -92,8 +92,8 @@ function findEntry(items: readonly BranchItem[], from: number, entryId: string):
 }
 
 /**
- * Items `from`..`to` are not shown: the texts of `pending` go, in order, to the user-role
- * entries among them, and every other one is omitted. Returns how many texts found a carrier.
+ * Items `from`..`to` are not shown: the texts of `pending` go, in order, to carriers among
+ * them, and every other one is omitted. Returns how many texts found a carrier.
  */
 function carryGap(
   items: readonly BranchItem[],
@@ -102,15 +102,47 @@ function carryGap(
   to: number,
   pending: readonly string[],
 ): number {
+  const carriers = pending.length === 0 ? new Set<number>() : carriersIn(items, from, to, pending.length);
   let next = 0;
   for (let position = from; position < to; position += 1) {
-    const item = items[position]!;
-    if (next < pending.length && item.userLike && item.editable) {
+    if (next < pending.length && carriers.has(position)) {
       wanted[position] = { kind: 'replaced', content: [{ type: 'text', text: pending[next]! }] };
       next += 1;
     } else wanted[position] = { kind: 'omitted' };
   }
   return next;
+}
+
+/**
+ * The entries of a gap that carry its texts. User-role entries first: a replacement keeps the
+ * target's role, so a text they carry reaches the model as the user message it is in the
+ * window. A gap with fewer of them than texts (a long tool loop under one prompt folds into
+ * many chapters with no user message among them) also lets assistant entries carry texts, as
+ * assistant text: Pi's projection then still is the window, in place, where the hook would
+ * otherwise send it on every request. An assistant entry Pi's providers drop (a failed or
+ * aborted reply) carries nothing, and a gap that holds one of Pi's system messages keeps to
+ * user entries: Pi puts the system message back in its place, and a text carried on the other
+ * side of it would move relative to it.
+ */
+function carriersIn(items: readonly BranchItem[], from: number, to: number, count: number): Set<number> {
+  const userLike: number[] = [];
+  const any: number[] = [];
+  for (let position = from; position < to; position += 1) {
+    const item = items[position]!;
+    if (!item.editable) continue;
+    if (item.userLike) {
+      userLike.push(position);
+      any.push(position);
+    } else if (carriesAsAssistant(item)) any.push(position);
+  }
+  const holdsSystemMessage = to > from && items[from]!.systemsBefore !== items[to - 1]!.systemsBefore;
+  return new Set(userLike.length >= count || holdsSystemMessage ? userLike : any);
+}
+
+function carriesAsAssistant(item: BranchItem): boolean {
+  if (item.raw.role !== 'assistant') return false;
+  const stopReason = (item.raw as { stopReason?: string }).stopReason;
+  return stopReason !== 'error' && stopReason !== 'aborted';
 }
 
 /** Whether an item already stands as wanted (a replacement equal to the raw content counts as raw). */

@@ -56,11 +56,16 @@ export function sameMessages(sent: readonly AgentMessage[], window: readonly Age
   return true;
 }
 
-/** One message of `sameMessages`: a user-role text's timestamp is not compared (a landed text carries its entry's). */
+/**
+ * One message of `sameMessages`: a user-role text's timestamp is not compared (a landed text
+ * carries its entry's), and a window text an assistant entry carries (`edit-plan.ts`) is the
+ * same text as assistant text.
+ */
 export function sameMessage(sent: AgentMessage, wanted: AgentMessage): boolean {
   const a = sent as AgentMessage & { content?: unknown; toolCallId?: string };
   const b = wanted as AgentMessage & { content?: unknown; toolCallId?: string };
-  if (modelRole(a) !== modelRole(b) || a.toolCallId !== b.toolCallId) return false;
+  const carried = a.role === 'assistant' && modelRole(b) === 'user';
+  if ((modelRole(a) !== modelRole(b) && !carried) || a.toolCallId !== b.toolCallId) return false;
   if (a.role === b.role && a.role !== 'user' && a.role !== 'custom' && a.timestamp !== b.timestamp) return false;
   return sameJson(userContent(a), userContent(b));
 }
