@@ -121,34 +121,38 @@ export class Frontier {
   }
 
   /**
-   * docs/behaviour.md B2.5: once enough roots stand side by side, adjacent roots get a parent. The oldest run
-   * at the lowest level goes first, so consolidations stack like a balanced index (depth
-   * grows with the log of the folds) rather than one long chain.
+   * docs/behaviour.md B2.5: once enough roots stand side by side, adjacent roots get a parent. A full
+   * run (`consolidateAfter` adjacent roots of one level) goes first, the lowest level's
+   * oldest; else the oldest run of two or more at the lowest level. So consolidations stack
+   * like a balanced index (depth grows with the log of the folds, and so does the number of
+   * roots the window shows) rather than one long chain, and a session that keeps adding
+   * chapters does not keep every consolidation of them standing side by side.
    */
   private consolidationRung(inputs: FrontierInputs, cuts: PendingMarkV1[]): void {
-    const { settings, lattice, memory } = inputs;
+    const { settings, lattice } = inputs;
     // The cheap refusals first: this runs every request, and a window with fewer visible
     // folds than the threshold cannot hold that many roots.
     if (!this.canCut(inputs, cuts) || inputs.visibleFolds.length < settings.thresholds.consolidateAfter) return;
-    if (memory.marks.some((mark) => mark.kind === 'consolidation')) return;
-    const roots = inputs.visibleFolds.filter((placed) => lattice.parentOf(placed.record.id) === undefined);
+    // Roots a waiting consolidation already covers are spoken for; the rest may get another,
+    // so a session that adds chapters faster than one consolidation per commit keeps up.
+    const waiting = waitingConsolidations(inputs);
+    const { entries } = inputs.index;
+    const roots = inputs.visibleFolds.filter(
+      (placed) =>
+        lattice.parentOf(placed.record.id) === undefined &&
+        // The last render's folds, until the next one: after a branch switch some no longer stand.
+        entries[placed.first]?.id === placed.record.firstEntryId &&
+        entries[placed.last]?.id === placed.record.lastEntryId &&
+        !waiting.some((span) => placed.first >= span.first && placed.last <= span.last),
+    );
     if (roots.length < settings.thresholds.consolidateAfter) return;
     const levels = roots.map((root) => levelOf(lattice, root.record.id));
-    for (const level of [...new Set(levels)].sort((a, b) => a - b)) {
-      let run: PlacedFold[] = [];
-      for (const [position, root] of roots.entries()) {
-        const previous = run[run.length - 1];
-        const fits = levels[position] === level;
-        if (fits && previous !== undefined && previous.last + 1 === root.first) run.push(root);
-        else if (run.length >= 2) break;
-        else run = fits ? [root] : [];
-        if (run.length >= settings.thresholds.consolidateAfter) break;
-      }
-      if (run.length >= 2) {
-        this.cut(inputs, cuts, 'consolidation', run[0]!.first, run[run.length - 1]!.last);
-        return;
-      }
-    }
+    const ascending = [...new Set(levels)].sort((a, b) => a - b);
+    const full = settings.thresholds.consolidateAfter;
+    const run =
+      ascending.map((level) => oldestRun(roots, levels, level, full, full)).find((found) => found !== undefined) ??
+      ascending.map((level) => oldestRun(roots, levels, level, 2, full)).find((found) => found !== undefined);
+    if (run !== undefined) this.cut(inputs, cuts, 'consolidation', run[0]!.first, run[run.length - 1]!.last);
   }
 
   private cut(
@@ -246,6 +250,38 @@ function residualChars(inputs: FrontierInputs, unit: Unit): number {
 }
 
 /** 0 for tool and chapter folds; a consolidation sits one level above its highest child. */
+/** The entry spans of the consolidation marks still waiting to commit. */
+function waitingConsolidations(inputs: FrontierInputs): { first: number; last: number }[] {
+  const spans: { first: number; last: number }[] = [];
+  for (const mark of inputs.memory.marks) {
+    if (mark.kind !== 'consolidation') continue;
+    const first = inputs.index.positionOf(mark.firstEntryId);
+    const last = inputs.index.positionOf(mark.lastEntryId);
+    if (first !== undefined && last !== undefined) spans.push({ first, last });
+  }
+  return spans;
+}
+
+/** The oldest run of at least `least` adjacent roots of `level`, cut at `most`. */
+function oldestRun(
+  roots: readonly PlacedFold[],
+  levels: readonly number[],
+  level: number,
+  least: number,
+  most: number,
+): PlacedFold[] | undefined {
+  let run: PlacedFold[] = [];
+  for (const [position, root] of roots.entries()) {
+    const previous = run[run.length - 1];
+    const fits = levels[position] === level;
+    if (fits && previous !== undefined && previous.last + 1 === root.first) run.push(root);
+    else if (run.length >= least) break;
+    else run = fits ? [root] : [];
+    if (run.length >= most) break;
+  }
+  return run.length >= least ? run : undefined;
+}
+
 function levelOf(lattice: FoldLattice, foldId: string): number {
   const record = lattice.record(foldId);
   if (record === undefined || record.kind !== 'consolidation') return 0;
