@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readableText } from '../../adapters/pi/message-entries.ts';
 import type { ProjectedMessage } from '../../ports/projected-message.ts';
 import { driveSession } from '../support/drive-session.ts';
+import { piAssistant } from '../support/pi-assistant.ts';
 
 const FOLD_ID = /fold_[0-9a-f]{24}/g;
 
@@ -97,23 +98,7 @@ describe('the words pi-fold writes say each thing once', () => {
 
   it("a Pi assistant message's text is its prose: its tool calls are the entry's toolCalls, not text", () => {
     const call = { type: 'toolCall' as const, id: 'c1', name: 'read', arguments: { path: 'a.ts' } };
-    const base = {
-      role: 'assistant' as const,
-      api: 'anthropic-messages' as const,
-      provider: 'anthropic',
-      model: 'm',
-      usage: {
-        input: 0,
-        output: 0,
-        cacheRead: 0,
-        cacheWrite: 0,
-        totalTokens: 0,
-        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-      },
-      stopReason: 'toolUse' as const,
-      timestamp: 1,
-    };
-    expect(readableText({ ...base, content: [call] })).toBe('');
-    expect(readableText({ ...base, content: [{ type: 'text', text: 'Reading a.' }, call] })).toBe('Reading a.');
+    expect(readableText(piAssistant([call]))).toBe('');
+    expect(readableText(piAssistant([{ type: 'text', text: 'Reading a.' }, call]))).toBe('Reading a.');
   });
 });

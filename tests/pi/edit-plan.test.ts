@@ -4,21 +4,13 @@ import type { BranchItem } from '../../adapters/pi/landing/branch-context.ts';
 import { planEdits } from '../../adapters/pi/landing/edit-plan.ts';
 import { sameMessages } from '../../adapters/pi/landing/land-edits.ts';
 import type { ProjectedMessage } from '../../ports/projected-message.ts';
+import { piAssistant } from '../support/pi-assistant.ts';
 
 /**
  * docs/pi.md, "Landing as context edits": where the window's own texts (placeholders,
  * notices, receipts) ride in the session when the entries they replace hold too few user
  * messages, as in a long tool loop under one prompt.
  */
-
-const usage = {
-  input: 0,
-  output: 0,
-  cacheRead: 0,
-  cacheWrite: 0,
-  totalTokens: 0,
-  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-};
 
 function item(entryId: string, raw: AgentMessage, systemsBefore = 0): BranchItem {
   return {
@@ -35,16 +27,7 @@ function item(entryId: string, raw: AgentMessage, systemsBefore = 0): BranchItem
 const user = (id: string) =>
   item(id, { role: 'user', content: [{ type: 'text', text: `prompt ${id}` }], timestamp: 1 });
 const assistant = (id: string, stopReason: 'toolUse' | 'error' = 'toolUse') =>
-  item(id, {
-    role: 'assistant',
-    content: [{ type: 'toolCall', id: `c${id}`, name: 'read', arguments: {} }],
-    api: 'anthropic-messages',
-    provider: 'anthropic',
-    model: 'm',
-    usage,
-    stopReason,
-    timestamp: 1,
-  });
+  item(id, piAssistant([{ type: 'toolCall', id: `c${id}`, name: 'read', arguments: {} }], stopReason));
 const result = (id: string) =>
   item(id, {
     role: 'toolResult',

@@ -10,29 +10,12 @@ import {
   statedCompactionReason,
   Type,
 } from '../../adapters/pi/host-api.ts';
+import { piAssistant } from '../support/pi-assistant.ts';
 
 const SCOPES: readonly PiHostScope[] = ['@earendil-works', '@mariozechner'];
 
 function assistant(stopReason: AssistantMessage['stopReason'], errorMessage?: string): AssistantMessage {
-  const usage = {
-    input: 0,
-    output: 0,
-    cacheRead: 0,
-    cacheWrite: 0,
-    totalTokens: 0,
-    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-  };
-  return {
-    role: 'assistant',
-    content: [],
-    api: 'scripted-api',
-    provider: 'scripted',
-    model: 's1',
-    usage,
-    stopReason,
-    timestamp: 0,
-    ...(errorMessage === undefined ? {} : { errorMessage }),
-  } as AssistantMessage;
+  return piAssistant([], stopReason, errorMessage === undefined ? {} : { errorMessage });
 }
 
 // The one place that reaches Pi beyond the ExtensionAPI. Whichever Pi these suites run against
