@@ -249,7 +249,6 @@ function residualChars(inputs: FrontierInputs, unit: Unit): number {
   return unit.chars - unit.resultChars + results * STUB_CHARS_ESTIMATE;
 }
 
-/** 0 for tool and chapter folds; a consolidation sits one level above its highest child. */
 /** The entry spans of the consolidation marks still waiting to commit. */
 function waitingConsolidations(inputs: FrontierInputs): { first: number; last: number }[] {
   const spans: { first: number; last: number }[] = [];
@@ -282,6 +281,7 @@ function oldestRun(
   return run.length >= least ? run : undefined;
 }
 
+/** 0 for tool and chapter folds; a consolidation sits one level above its highest child. */
 function levelOf(lattice: FoldLattice, foldId: string): number {
   const record = lattice.record(foldId);
   if (record === undefined || record.kind !== 'consolidation') return 0;

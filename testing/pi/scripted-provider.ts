@@ -82,7 +82,8 @@ type Model = Parameters<StreamSimple>[0];
 type StreamOptions = Parameters<StreamSimple>[2];
 type EventStream = ReturnType<typeof createAssistantMessageEventStream>;
 
-const ZERO_USAGE = {
+/** The usage of a reply that cost nothing: the scripted provider's, and hand-built test messages'. */
+export const ZERO_USAGE = {
   input: 0,
   output: 0,
   cacheRead: 0,

@@ -16,6 +16,17 @@ function idsIn(text: string): string[] {
   return [...text.matchAll(FOLD_ID)].map((match) => match[0]);
 }
 
+/** The folds a notice lists (its closing example call names one of them again). */
+function listedIn(notice: Synthetic): string[] {
+  return idsIn(notice.text.split('\nwrite one with')[0]!);
+}
+
+/** Every message of `origin` in every window a driven session sent. */
+async function everySynthetic(seed: number, origin: Synthetic['origin']): Promise<Synthetic[]> {
+  const { sink } = await driveSession({ seed, steps: 120 });
+  return sink.projections.flatMap((projection) => synthetic(projection.messages, origin));
+}
+
 /**
  * What pi-fold writes into the window rides every later request, so it says each thing once
  * (docs/behaviour.md B3.5, B5.2, B5.3): no fold id is repeated where the window already shows it.
@@ -34,14 +45,13 @@ describe('the words pi-fold writes say each thing once', () => {
       const notices = synthetic(projection.messages, 'notice');
       if (notices.length < 2) continue;
       windowsWithTwo += 1;
-      const listed = notices.flatMap((notice) => idsIn(notice.text.split('\nwrite one with')[0]!));
+      const listed = notices.flatMap(listedIn);
       expect(new Set(listed).size).toBe(listed.length);
       for (const notice of notices) {
         // Its count is what it lists plus what it refers to above.
         const total = Number(/(\d+) spans are cut/.exec(notice.text)![1]);
         const above = Number(/- the (\d+) named in the notice above/.exec(notice.text)?.[1] ?? 0);
-        if (!notice.text.includes('more (status lists them)'))
-          expect(idsIn(notice.text.split('\nwrite one with')[0]!).length + above).toBe(total);
+        if (!notice.text.includes('more (status lists them)')) expect(listedIn(notice).length + above).toBe(total);
       }
     }
     // The driven session must reach the case at all, or the test says nothing.
@@ -49,8 +59,7 @@ describe('the words pi-fold writes say each thing once', () => {
   });
 
   it('a receipt counts its folds by kind and names none of them again', async () => {
-    const { sink } = await driveSession({ seed: 21, steps: 120 });
-    const receipts = sink.projections.flatMap((projection) => synthetic(projection.messages, 'receipt'));
+    const receipts = await everySynthetic(21, 'receipt');
     expect(receipts.length).toBeGreaterThan(0);
     for (const receipt of receipts) {
       expect(idsIn(receipt.text)).toEqual([]);
@@ -73,7 +82,7 @@ describe('the words pi-fold writes say each thing once', () => {
       expect(notices.length).toBeLessThanOrEqual(1);
       const placeholders = new Set(synthetic(projection.messages, 'placeholder').map((message) => message.foldId));
       for (const notice of notices) {
-        const listed = idsIn(notice.text.split('\nwrite one with')[0]!);
+        const listed = listedIn(notice);
         expect(listed.length === 0 || listed.some((id) => !placeholders.has(id)), notice.text).toBe(true);
       }
     }
@@ -81,8 +90,7 @@ describe('the words pi-fold writes say each thing once', () => {
   });
 
   it('a placeholder names its fold in its header and in the one exact peek call', async () => {
-    const { sink } = await driveSession({ seed: 21, steps: 120 });
-    const placeholders = sink.projections.flatMap((projection) => synthetic(projection.messages, 'placeholder'));
+    const placeholders = await everySynthetic(21, 'placeholder');
     expect(placeholders.length).toBeGreaterThan(0);
     for (const placeholder of placeholders) {
       const id = placeholder.foldId!;

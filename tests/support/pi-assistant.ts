@@ -1,4 +1,5 @@
 import type { AssistantMessage } from '@mariozechner/pi-ai';
+import { ZERO_USAGE } from '../../testing/pi/scripted-provider.ts';
 
 /** A Pi assistant message for tests that build one by hand: no usage, a scripted model. */
 export function piAssistant(
@@ -12,14 +13,7 @@ export function piAssistant(
     api: 'scripted-api',
     provider: 'scripted',
     model: 's1',
-    usage: {
-      input: 0,
-      output: 0,
-      cacheRead: 0,
-      cacheWrite: 0,
-      totalTokens: 0,
-      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-    },
+    usage: ZERO_USAGE,
     stopReason,
     timestamp: 0,
     ...extra,
