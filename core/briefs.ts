@@ -10,6 +10,10 @@ const RESULT_HEAD_CHARS = 160;
 const RESULT_TAIL_CHARS = 120;
 const NOTE_CHARS = 160;
 const OPENING_CHARS = 200;
+// A consolidation's line for one child: its id, kind and the start of its brief. The child's
+// whole brief is one peek of the consolidation away (children collapsed to one line each),
+// and an index line that repeats most of it is paid again by every later request.
+const CHILD_LINE_CHARS = 120;
 
 /**
  * Deterministic briefs: written from the span itself with no model call, so the same span
@@ -68,12 +72,12 @@ export function chapterBrief(entries: readonly TranscriptEntry[]): string {
   );
 }
 
-/** A consolidation indexes its children, each with a fair share of the cap. */
+/** A consolidation indexes its children (docs/behaviour.md B5.1): a short line each, less when many share the cap. */
 export function consolidationBrief(children: readonly { id: string; kind: FoldKind; brief: string }[]): string {
   const head = [`covers ${children.length} folds`];
   const items = children.map((child) => `${child.id} (${child.kind}): ${oneLine(child.brief)}`);
-  const share = Math.max(60, Math.floor((BRIEF_MAX_CHARS - head[0]!.length) / Math.max(1, children.length)) - 2);
-  return fitList(head, items, share);
+  const fairShare = Math.floor((BRIEF_MAX_CHARS - head[0]!.length) / Math.max(1, children.length)) - 2;
+  return fitList(head, items, Math.max(60, Math.min(CHILD_LINE_CHARS, fairShare)));
 }
 
 /** Fit fixed head lines plus a list whose items share what is left of the cap. */

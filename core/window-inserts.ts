@@ -77,7 +77,6 @@ export function appendReceipt(
     freedTokens: Math.max(0, Math.round(estimateBefore - after)),
     occupancyBefore: estimateBefore / budget,
     occupancyAfter: after / budget,
-    toolName: session.ports.settings.toolName,
   });
   return appendInsert(session, draft, 'receipt', text);
 }

@@ -20,9 +20,9 @@ export function placeholderText(facts: PlaceholderFacts): string {
   return [
     `[folded ${facts.kind} ${facts.foldId} · ${facts.entryCount} entries · ${facts.sourceChars} chars · sha256 ${facts.sourceSha256.slice(0, 12)}]`,
     facts.brief,
-    // The expand call differs from the peek call by its action alone, so it is named, not
-    // repeated: a second copy of the tool name and id would ride every request.
-    `exact source: ${call('peek')} · to restore it, the same call with "action":"expand"`,
+    // The expand call differs from the peek call by its action alone, so only that action is
+    // named: a second copy of the call, or a sentence about it, would ride every request.
+    `exact source: ${call('peek')} · "action":"expand" restores it`,
   ].join('\n');
 }
 
@@ -74,8 +74,9 @@ export function unbriefedNoticeText(
 
 /**
  * docs/behaviour.md B3.5: what one commit folded and what it freed, appended once after the
- * commit. The folds are counted by kind, not listed: each one's placeholder, in place in the
- * window, already names it, and a list of ids here would be a second copy in every request.
+ * commit. The folds are counted by kind, not listed, and no read call is shown: each one's
+ * placeholder, in place in the window, already names it and gives the exact call, and a
+ * second copy here would ride every later request.
  */
 export function commitReceiptText(receipt: {
   epoch: number;
@@ -83,15 +84,11 @@ export function commitReceiptText(receipt: {
   freedTokens: number;
   occupancyBefore: number;
   occupancyAfter: number;
-  toolName: string;
 }): string {
   const byKind = new Map<FoldKind, number>();
   for (const fold of receipt.folds) byKind.set(fold.kind, (byKind.get(fold.kind) ?? 0) + 1);
   const kinds = [...byKind].map(([kind, count]) => `${count} ${kind}`).join(', ');
-  return [
-    `[pi-fold commit ${receipt.epoch}] folded ${receipt.folds.length} span(s) (${kinds}), freed about ${receipt.freedTokens} tokens; occupancy ${percent(receipt.occupancyBefore)} → ${percent(receipt.occupancyAfter)}.`,
-    `Each placeholder names its fold; read any one's exact source with ${receipt.toolName} {"action":"peek","id":"…"}`,
-  ].join('\n');
+  return `[pi-fold commit ${receipt.epoch}] folded ${receipt.folds.length} span(s) (${kinds}), freed about ${receipt.freedTokens} tokens; occupancy ${percent(receipt.occupancyBefore)} → ${percent(receipt.occupancyAfter)}.`;
 }
 
 function percent(share: number): string {

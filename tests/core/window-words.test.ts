@@ -104,6 +104,42 @@ describe('the words pi-fold writes say each thing once', () => {
     }
   });
 
+  it('a receipt says what the commit did and shows no read call: the placeholders give it', async () => {
+    const receipts = await everySynthetic(21, 'receipt');
+    expect(receipts.length).toBeGreaterThan(0);
+    for (const receipt of receipts) {
+      expect(receipt.text).not.toContain('"action"');
+      expect(receipt.text.split('\n')).toHaveLength(1);
+    }
+  });
+
+  it('a consolidation names each child on one short line, and its peek shows each child whole', async () => {
+    const { runtime } = await driveSession({ seed: 3, steps: 300, resultChars: [2000, 6000] });
+    const consolidations = [...runtime.view.lattice.allRecords()].filter((record) => record.kind === 'consolidation');
+    expect(consolidations.length).toBeGreaterThan(0);
+    let longerThanItsLine = 0;
+    for (const record of consolidations) {
+      const children = record.parts.flatMap((part) => (part.kind === 'fold' ? [part.foldId] : []));
+      const [head, ...lines] = record.brief.split('\n');
+      expect(head).toBe(`covers ${children.length} folds`);
+      // One line a child, in order, each naming it; short enough that the index stays an index.
+      expect(lines.map((line) => idsIn(line)[0])).toEqual(children);
+      for (const line of lines) expect(line.length).toBeLessThanOrEqual(120);
+      const peek = await runtime.act({ action: 'peek', id: record.id, offset: 0, bytes: 200_000 });
+      for (const [position, childId] of children.entries()) {
+        const child = runtime.view.lattice.record(childId)!;
+        const shown = lines[position]!.slice(lines[position]!.indexOf('): ') + 3).replace(/…$/, '');
+        expect(child.brief.replace(/\s+/g, ' ').startsWith(shown)).toBe(true);
+        if (child.brief.length <= shown.length + 1) continue;
+        longerThanItsLine += 1;
+        // What the line leaves out is one peek of the consolidation away.
+        const inPeek = child.brief.replace(/\s+/g, ' ').slice(0, 300);
+        expect(peek.text).toContain(inPeek);
+      }
+    }
+    expect(longerThanItsLine).toBeGreaterThan(0);
+  });
+
   it("a Pi assistant message's text is its prose: its tool calls are the entry's toolCalls, not text", () => {
     const call = { type: 'toolCall' as const, id: 'c1', name: 'read', arguments: { path: 'a.ts' } };
     expect(readableText(piAssistant([call]))).toBe('');
