@@ -1,3 +1,4 @@
+import type { ProjectedMessage } from '../ports/projected-message.ts';
 import type { FoldWarning, LedgerRow, ProjectionResult, RequestContext } from '../ports/shared-types.ts';
 import type { BranchRead } from '../ports/transcript-source.port.ts';
 import { budgetExceeded } from './budget.ts';
@@ -115,7 +116,7 @@ function ingestRequest(
   const { appendedFrom, renamedEntries } = ingestBranch(session, read);
   if (renamedEntries > 0 && !model.renamedIdsReported) {
     model.renamedIdsReported = true;
-    warnings.push(renamedIdsWarning(ports.sessionId, renamedEntries, ports.foldStore.name));
+    warnings.push(renamedIdsWarning(ports.sessionId, renamedEntries));
   }
   // Spill at ingestion: the window form is already decided; this starts writing the exact artifacts.
   const spill = session.services.spills.ingest(model.index, appendedFrom, ports.evidenceStore, ports.sessionId);
@@ -248,12 +249,14 @@ async function handOut(
   if (prepared.dirty || rewrite || prepared.plan !== undefined) await persistOrWarn(session, warnings);
   services.outbound.projection(projection);
   for (const warning of warnings) services.outbound.warning(warning);
+  let hostMessages: readonly ProjectedMessage[] | undefined;
   return {
     ledger: projection.ledger,
     warnings: warnings.map((warning) => warning.message),
     warningRecords: warnings,
+    // Entries the host renamed go back under the host's current ids (docs/behaviour.md B6.6).
     get messages() {
-      return projection.messages;
+      return (hostMessages ??= model.index.renames.hostMessages(projection.messages));
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { TranscriptEntry } from '../ports/transcript-source.port.ts';
+import { EntryRenames } from './entry-renames.ts';
 import { checkClaimedSha256, validateEntry } from './entry-validation.ts';
 import { FoldError } from './fold-error.ts';
 import { sha256Hex } from './hashing.ts';
@@ -47,8 +48,8 @@ export interface IngestResult {
   /** Index of the first entry that was not known before this read. */
   readonly appendedFrom: number;
   /**
-   * Entries from `divergedAt` on that came back with their bytes unchanged under another id
-   * (counted while they last): a host renaming entries, not rewriting them. 0 otherwise.
+   * Entries this read handed back in place with their bytes unchanged under another id: a
+   * host renaming entries, not rewriting them (docs/behaviour.md B6.6). 0 otherwise.
    */
   readonly renamedEntries: number;
 }
@@ -78,6 +79,8 @@ export class TranscriptIndex {
   /** Unit index of every entry. */
   readonly unitOf: number[] = [];
   private readonly positions = new Map<string, number>();
+  /** Entries the host renamed: held under the id first seen, handed back under the host's. */
+  readonly renames = new EntryRenames();
   // Entries are immutable, so a hash computed once stays true for the entry's id forever.
   private readonly shaById = new Map<string, string>();
 
@@ -129,8 +132,17 @@ export class TranscriptIndex {
     return { count, chars, firstEntryId };
   }
 
+  /** The id the engine knows an entry by, given that id or the host's current one for it. */
+  knownIdOf(entryId: string): string {
+    return this.renames.knownIdOf(entryId) ?? entryId;
+  }
+
+  /** Position of an entry, named by the id the engine knows it by or by the host's current one. */
   positionOf(entryId: string): number | undefined {
-    return this.positions.get(entryId);
+    const position = this.positions.get(entryId);
+    if (position !== undefined || this.renames.size === 0) return position;
+    const knownId = this.renames.knownIdOf(entryId);
+    return knownId === undefined ? undefined : this.positions.get(knownId);
   }
 
   /** Whether unit `index` is closed: complete and not the newest unit. */
@@ -152,31 +164,30 @@ export class TranscriptIndex {
     // new id while the newest keeps its own) must still be seen as a change. Entries the
     // host reuses compare by identity, so this costs a pointer check per entry.
     const held = this.entries;
+    // Known id and new host id of each entry this read hands back renamed (B6.6), kept
+    // until every new entry has been validated.
+    const renamed: [string, string][] = [];
     let position = 0;
     for (; position < shared; position += 1) {
-      if (next[position] === held[position]) continue;
-      if (next[position]!.id !== held[position]!.id) {
-        divergedAt = position;
-        break;
+      const incoming = next[position]!;
+      const entry = held[position]!;
+      if (incoming === entry || incoming.id === this.renames.hostIdOf(entry.id)) continue;
+      if (incoming.bytes === entry.bytes && !this.idNamesAnotherEntry(incoming.id, position)) {
+        renamed.push([entry.id, incoming.id]);
+        continue;
       }
+      divergedAt = position;
+      break;
     }
     this.comparedPositions += divergedAt === undefined ? shared : position + 1;
     if (divergedAt === undefined && next.length < known) divergedAt = next.length;
     const keep = divergedAt ?? known;
-    let renamedEntries = 0;
-    if (divergedAt !== undefined)
-      while (
-        divergedAt + renamedEntries < shared &&
-        next[divergedAt + renamedEntries]!.bytes === held[divergedAt + renamedEntries]!.bytes
-      )
-        renamedEntries += 1;
-    const incomingIds = new Set<string>();
+    const incomingIds = new Set<string>(renamed.map(([, hostId]) => hostId));
     for (let position = keep; position < next.length; position += 1) {
       const entry = next[position]!;
       validateEntry(entry, position);
       checkClaimedSha256(entry, position, this.shaById.get(entry.id));
-      const earlier = this.positions.get(entry.id);
-      if ((earlier !== undefined && earlier < keep) || incomingIds.has(entry.id)) {
+      if (this.idNamesAnotherEntry(entry.id, keep, keep) || incomingIds.has(entry.id)) {
         throw new FoldError(
           'TRANSCRIPT.INVALID_ENTRY',
           `entry id "${entry.id}" at position ${position} appears twice in the transcript`,
@@ -185,9 +196,22 @@ export class TranscriptIndex {
       }
       incomingIds.add(entry.id);
     }
+    for (const [knownId, hostId] of renamed) this.renames.rename(knownId, hostId);
     if (divergedAt !== undefined) this.truncate(divergedAt);
     for (let position = keep; position < next.length; position += 1) this.append(next[position]!);
-    return { divergedAt, appendedFrom: keep, renamedEntries };
+    return { divergedAt, appendedFrom: keep, renamedEntries: renamed.length };
+  }
+
+  /**
+   * Whether `id` already names an entry held before `before` other than the one at
+   * `position`, as the id the engine knows it by or as the host's current id.
+   */
+  private idNamesAnotherEntry(id: string, position: number, before = this.entries.length): boolean {
+    const known = this.positions.get(id);
+    if (known !== undefined && known !== position && known < before) return true;
+    const knownId = this.renames.knownIdOf(id);
+    const renamedTo = knownId === undefined ? undefined : this.positions.get(knownId);
+    return renamedTo !== undefined && renamedTo !== position && renamedTo < before;
   }
 
   /**
@@ -197,8 +221,9 @@ export class TranscriptIndex {
    */
   ingestAppended(afterEntryId: string | undefined, added: readonly TranscriptEntry[]): IngestResult {
     const known = this.entries.length;
-    const newest = this.entries[known - 1]?.id;
-    if (afterEntryId !== newest) {
+    const newestKnown = this.entries[known - 1]?.id;
+    const newest = newestKnown === undefined ? undefined : this.renames.hostIdOf(newestKnown);
+    if (afterEntryId !== newest && afterEntryId !== newestKnown) {
       throw new FoldError(
         'TRANSCRIPT.STALE_READ',
         `the transcript source appended after ${JSON.stringify(String(afterEntryId).slice(0, 80))}, but the newest entry the engine holds is ${JSON.stringify(String(newest).slice(0, 80))}; hand the whole branch instead`,
@@ -215,7 +240,7 @@ export class TranscriptIndex {
       const position = known + offset;
       validateEntry(entry, position);
       checkClaimedSha256(entry, position, this.shaById.get(entry.id));
-      if (this.positions.has(entry.id) || incomingIds.has(entry.id)) {
+      if (this.idNamesAnotherEntry(entry.id, known) || incomingIds.has(entry.id)) {
         throw new FoldError(
           'TRANSCRIPT.INVALID_ENTRY',
           `entry id "${entry.id}" at position ${position} appears twice in the transcript`,
@@ -231,6 +256,7 @@ export class TranscriptIndex {
   private truncate(length: number): void {
     for (let position = length; position < this.entries.length; position += 1) {
       this.positions.delete(this.entries[position]!.id);
+      this.renames.forget(this.entries[position]!.id);
     }
     const firstUnitToDrop = length < this.unitOf.length ? this.unitOf[length]! : this.units.length;
     const rebuildFrom = this.units[firstUnitToDrop]?.first ?? length;

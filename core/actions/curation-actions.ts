@@ -42,8 +42,10 @@ export async function pinAction(session: ActionContext, requested: readonly stri
     }
     return position;
   });
+  // Pins are kept under the ids the engine knows entries by, whatever id the host now uses (B6.6).
+  const knownIds = positions.map((position) => index.entries[position]!.id);
   const budget = session.lastBudget ?? session.settings.providerInputBudget;
-  const pinned = new Set([...memory.pins, ...ids]);
+  const pinned = new Set([...memory.pins, ...knownIds]);
   let pinnedChars = 0;
   for (const entryId of pinned) pinnedChars += index.windowChars[index.positionOf(entryId) ?? -1] ?? 0;
   const pinnedTokens = Math.ceil(session.estimator.tokensForChars(pinnedChars));
@@ -68,7 +70,7 @@ export async function pinAction(session: ActionContext, requested: readonly stri
     if (covers) withdrawn.push(mark.id);
     return !covers;
   });
-  for (const id of ids) memory.pins.add(id);
+  for (const id of knownIds) memory.pins.add(id);
   session.frontier.rewindTo(index, Math.min(...positions));
   return {
     text: `pinned ${ids.length} entr${ids.length === 1 ? 'y' : 'ies'}${expandedFrom.length > 0 ? ` (covered by ${expandedFrom.map((span) => `${span.id}: ${span.entries}`).join(', ')})` : ''} (≈${pinnedTokens} tokens pinned in all)${withdrawn.length > 0 ? `; withdrew marks ${withdrawn.join(', ')}` : ''}`,
@@ -84,7 +86,8 @@ function unitOverlaps(session: ActionContext, position: number, first: number, l
 }
 
 /** docs/behaviour.md B4.7: release pins; their units become foldable again. */
-export async function unpinAction(session: ActionContext, ids: readonly string[]): Promise<ActionOutcome> {
+export async function unpinAction(session: ActionContext, requested: readonly string[]): Promise<ActionOutcome> {
+  const ids = requested.map((id) => session.index.knownIdOf(id));
   for (const id of ids) {
     if (!session.memory.pins.has(id)) {
       throw new FoldError('ACTION.UNKNOWN_ID', `unpin: ${JSON.stringify(id.slice(0, 80))} is not pinned`, {

@@ -19,31 +19,60 @@ async function project(runtime: Awaited<ReturnType<typeof openRuntime>>['runtime
   return result;
 }
 
-describe('a host that renames its entries is told so, once', () => {
-  it('names the renamed entries at the first request that renames them, and never again in the session', async () => {
-    const { runtime, store } = await openRuntime({ settings: { providerInputBudget: 30_000 } });
+describe('a host that renames its entries keeps its folds (docs/behaviour.md B6.6)', () => {
+  it('folds nothing again, rewrites nothing and stores what a host with stable ids would', async () => {
+    const settings = { settings: { providerInputBudget: 30_000 } };
+    const stable = await openRuntime(settings);
+    const renaming = await openRuntime(settings);
     const session = new SyntheticSession({ seed: 4, resultChars: [3_000, 8_000] });
-    for (let step = 0; step < 12; step += 1) session.step();
-    expect(renamedWarnings(await project(runtime, renamed(session.entries, 0)))).toEqual([]);
+    // The stable host names each entry by the id the renaming host gave it first.
+    const firstIds = new Map<string, string>();
     const told: FoldWarning[] = [];
-    for (let request = 1; request <= 6; request += 1) {
-      const handedBefore = session.entries.length;
+    for (let request = 0; request < 40; request += 1) {
+      const handedBefore = request === 0 ? 0 : session.entries.length;
       session.step();
-      const result = await project(runtime, renamed(session.entries, request));
-      told.push(...renamedWarnings(result));
+      const handed = renamed(session.entries, request);
+      for (const entry of session.entries)
+        if (!firstIds.has(entry.id)) firstIds.set(entry.id, `r${request}-${entry.id}`);
+      const expected = await project(
+        stable.runtime,
+        session.entries.map((entry) => ({ ...entry, id: firstIds.get(entry.id)! })),
+      );
+      const result = await project(renaming.runtime, handed);
+      // The same window, message for message, and the same rewrites.
+      expect(result.ledger.digests).toEqual(expected.ledger.digests);
+      expect(result.ledger.causes).toEqual(expected.ledger.causes);
+      // Each entry the window shows is named by this request's id for it.
+      const handedIds = new Set(handed.map((entry) => entry.id));
+      for (const message of result.messages)
+        if (message.kind !== 'synthetic') expect(handedIds).toContain(message.entryId);
+      const warnings = renamedWarnings(result);
+      told.push(...warnings);
       if (request === 1) {
-        const [warning] = renamedWarnings(result);
-        expect(warning, 'told at the first renamed request').toBeDefined();
+        expect(warnings[0], 'told at the first renamed request').toBeDefined();
         // Every entry the previous request held came back renamed.
-        expect(warning!.details.renamedEntries).toBe(handedBefore);
-        expect(warning!.message).toMatch(
-          /bytes are unchanged under new ids.*memory store keeps a record for every fold each time.*stays the same from request to request/,
-        );
+        expect(warnings[0]!.details.renamedEntries).toBe(handedBefore);
+        expect(warnings[0]!.message).toMatch(/bytes are unchanged under new ids.*nothing folds again.*stays the same/);
       }
     }
     expect(told, 'once per session').toHaveLength(1);
-    // What the warning is about: each renamed request folds the conversation again.
-    expect((await store.listFolds('session-1')).length).toBeGreaterThan(runtime.view.visibleFolds.length);
+    expect(stable.runtime.view.memory.counters.commits).toBeGreaterThan(2);
+    const foldsOf = async (store: typeof stable.store) =>
+      (await store.listFolds('session-1')).map((record) => record.id).sort();
+    expect(await foldsOf(renaming.store)).toEqual(await foldsOf(stable.store));
+    expect(renaming.runtime.view.memory.counters.rewrites).toBe(stable.runtime.view.memory.counters.rewrites);
+  });
+
+  it('an entry pinned by its new id is the entry it always was', async () => {
+    const { runtime } = await openRuntime({ settings: { providerInputBudget: 30_000 } });
+    const session = new SyntheticSession({ seed: 6, resultChars: [3_000, 8_000] });
+    for (let step = 0; step < 6; step += 1) session.step();
+    await project(runtime, renamed(session.entries, 0));
+    const again = renamed(session.entries, 1);
+    await project(runtime, again);
+    const user = again.find((entry) => entry.role === 'user')!;
+    await runtime.act({ action: 'pin', ids: [user.id] });
+    expect(runtime.view.memory.pins).toContain(`r0-${user.id.slice('r1-'.length)}`);
   });
 
   it('a host with stable ids, a rewritten early message and a branch switch are not renames', async () => {
