@@ -1,7 +1,7 @@
 import type { RecordedSession } from '../transcripts/recorded-session.ts';
 
 /** A recorded prompt this much smaller than the largest before it was a compaction. */
-const COMPACTED_SHARE = 0.8;
+export const COMPACTED_SHARE = 0.8;
 
 /** Where the recording first compacted, and the largest prompt it sent before. */
 export interface RecordedCompaction {

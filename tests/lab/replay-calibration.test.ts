@@ -51,6 +51,19 @@ describe('replay calibration from the recording', () => {
     expect([...recordedColdResponses({ responses })]).toEqual([3]);
   });
 
+  it("a request whose prompt shrank is the recorder's own rewrite, not a cold cache to replay", () => {
+    const responses = [
+      usage(3, 0, 1_684),
+      usage(7, 1_684, 60_000),
+      // A compaction: the recorder sent a much shorter prompt, so its cache could not hold it.
+      usage(3, 0, 9_000),
+      usage(5, 9_000, 100),
+      // Same size, nothing read: the provider lost the cache.
+      usage(3, 0, 9_200),
+    ];
+    expect([...recordedColdResponses({ responses })]).toEqual([4]);
+  });
+
   it('a calibrated replay sends the recorded first prompt, and its native reproduces the recorded bill', async () => {
     const path = join(shared, 'pi-mono/large-session.jsonl');
     const report = await replayTranscript({ path, arms: ['native'], maxRequests: 120, progress: silent });
