@@ -14,7 +14,7 @@ import { PRICE_LISTS } from '../../core/price-lists.ts';
 import type { PriceList } from '../../ports/cost-model.port.ts';
 import { ArmTally } from '../arms/arm-tally.ts';
 import { withLabDeterminism } from '../arms/seeded-ids.ts';
-import { type ModelPolicy, SimulatedProvider } from '../provider/simulated-provider.ts';
+import { type BilledPrompt, type ModelPolicy, SimulatedProvider } from '../provider/simulated-provider.ts';
 import { WireTokenizer } from '../provider/wire-tokens.ts';
 import type { ArmResult, LabRunSettings, RequestRow } from '../report/lab-records.ts';
 import { FOLD_TOOL } from '../workload/window-files.ts';
@@ -33,6 +33,8 @@ export interface RunSdkArmInput {
   readonly prompts: readonly string[];
   readonly policy: ModelPolicy;
   readonly onRow?: (row: RequestRow) => void;
+  /** Each agent prompt as billed, with the entries pi-fold says it shows: what the cost bound is taken on. */
+  readonly onPrompt?: (billed: BilledPrompt) => void;
   /** Which of the SDK's loops drives the arm. @default 'generate-text' */
   readonly loop?: SdkLoop;
 }
@@ -121,9 +123,13 @@ function sdkProvider(input: RunSdkArmInput, priceList: PriceList, tokenizer: Wir
       if (!row.rejected) tally.lastPromptTokens = row.promptTokens;
       input.onRow?.(row);
     },
+    ...(input.onPrompt === undefined ? {} : { onPrompt: input.onPrompt }),
     attribution: {
       takeFoldCauses: () => tally.fold.takeCauses(),
       takeMessageParts: () => tally.fold.takeParts(),
+      takeMessageEntryIds: () => tally.fold.takeEntryIds(),
+      // The AI SDK adapter gives its entries no contentChars: the runtime's floor counts the window form.
+      takeMessageReadChars: () => tally.fold.takeReadChars(),
       // A prune or a clearing is the host's or the provider's own lossy edit: attributed like a compaction.
       compactionsDone: () => tally.edits,
       isCompacting: () => false,

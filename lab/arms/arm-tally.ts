@@ -15,6 +15,7 @@ export class ArmTally {
   pendingCauses: readonly string[] | undefined;
   pendingParts: readonly WindowPart[] | undefined;
   pendingEntryIds: readonly (string | undefined)[] | undefined;
+  pendingReadChars: readonly (number | undefined)[] | undefined;
   readonly spills = new Map<string, SeenSpill>();
   readonly hookTimer = new HookTimer();
   session: AgentSession | undefined;
@@ -25,6 +26,9 @@ export class ArmTally {
     this.pendingParts = projection.messages.map(windowPartOf);
     this.pendingEntryIds = projection.messages.map((message) =>
       message.kind === 'entry' || message.kind === 'spilled' ? message.entryId : undefined,
+    );
+    this.pendingReadChars = projection.messages.map((message) =>
+      message.kind === 'entry' || message.kind === 'spilled' ? message.bytes.length : undefined,
     );
     this.foldEvents += projection.ledger.foldsLanded;
     noteSpills(projection, this.spills);
@@ -40,6 +44,13 @@ export class ArmTally {
     const parts = this.pendingParts;
     this.pendingParts = undefined;
     return parts;
+  }
+
+  /** Each entry's window form in chars: what a runtime whose host gives no `contentChars` measures its floor in. */
+  takeReadChars(): readonly (number | undefined)[] | undefined {
+    const chars = this.pendingReadChars;
+    this.pendingReadChars = undefined;
+    return chars;
   }
 
   takeEntryIds(): readonly (string | undefined)[] | undefined {

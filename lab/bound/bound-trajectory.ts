@@ -33,7 +33,10 @@ export interface BoundTrajectory {
   /** The system prompt and the tool schemas, as the arm the session was recorded from sent them. */
   readonly fixed: readonly PromptMessage[];
   readonly entries: readonly PromptMessage[];
-  /** Chars of each entry as Pi's `estimateTokens` reads them: what the floor is measured in (docs/behaviour.md B3.2). */
+  /**
+   * Chars of each entry as the runtime's floor counts them (docs/behaviour.md B3.2): as Pi's
+   * `estimateTokens` reads them, unless the arm said otherwise (`BilledPrompt.readChars`).
+   */
   readonly readChars: readonly number[];
   readonly requests: readonly BoundRequest[];
 }
@@ -72,7 +75,7 @@ export class TrajectoryRecorder {
         if (this.entryPosition.has(id)) return;
         this.entryPosition.set(id, this.entries.length);
         this.entries.push(element);
-        this.readChars.push(contentChars(billed.messages[position]!));
+        this.readChars.push(billed.readChars?.[position] ?? contentChars(billed.messages[position]!));
       });
     this.requests.push({
       entries: this.entries.length,

@@ -56,6 +56,11 @@ export interface RewriteAttribution {
   takeMessageParts?(): readonly WindowPart[] | undefined;
   /** The transcript entry each message of that projection shows, raw or spilled (undefined for pi-fold's own messages). */
   takeMessageEntryIds?(): readonly (string | undefined)[] | undefined;
+  /**
+   * The chars the runtime's raw floor counts for each entry of that projection, where the
+   * host's adapter counts other than Pi's estimate (the AI SDK adapter counts the window form).
+   */
+  takeMessageReadChars?(): readonly (number | undefined)[] | undefined;
 }
 
 /** One agent prompt as the provider billed it: what the cost bound (lab/bound) rebuilds a session from. */
@@ -68,6 +73,8 @@ export interface BilledPrompt {
   readonly messages: readonly Message[];
   /** The transcript entry each message shows, where the runtime said (`RewriteAttribution.takeMessageEntryIds`). */
   readonly entryIds: readonly (string | undefined)[] | undefined;
+  /** What the runtime's floor counts of each message's entry, where the arm said (`RewriteAttribution.takeMessageReadChars`). */
+  readonly readChars?: readonly (number | undefined)[];
   /** The cache's clock at this request. */
   readonly nowSeconds: number;
   /** True when the cache was emptied before this request (`coldAgentRequests`). */
@@ -166,6 +173,7 @@ export class SimulatedProvider {
     const foldCauses = purpose === 'agent' ? attribution.takeFoldCauses() : undefined;
     const messageParts = purpose === 'agent' ? attribution.takeMessageParts?.() : undefined;
     const entryIds = purpose === 'agent' ? attribution.takeMessageEntryIds?.() : undefined;
+    const readChars = purpose === 'agent' ? attribution.takeMessageReadChars?.() : undefined;
     const prompt = tokenizer.prompt(context);
     const scale = this.options.tokenScale ?? 1;
     const scaled = (tokens: number): number => (scale === 1 ? tokens : Math.round(tokens * scale));
@@ -232,7 +240,16 @@ export class SimulatedProvider {
     const longContext = priceList.longContext !== undefined && promptTokens > priceList.longContext.aboveTokens;
     const window = windowParts(bill.partTokens, messageParts);
     if (purpose === 'agent')
-      this.options.onPrompt?.({ agentIndex, prompt, messages: context.messages, entryIds, nowSeconds, cold, output });
+      this.options.onPrompt?.({
+        agentIndex,
+        prompt,
+        messages: context.messages,
+        entryIds,
+        ...(readChars === undefined ? {} : { readChars }),
+        nowSeconds,
+        cold,
+        output,
+      });
     this.record({
       ...rowBase,
       cacheRead: bill.cacheRead,

@@ -82,6 +82,19 @@ describe('the AI SDK lab: the staged assignment through generateText, arm by arm
     }
   });
 
+  it("reports the bound on the fold arm's own requests, lined up with each, and under fold's cost", () => {
+    const bound = run.bound;
+    expect(bound, 'the fold arm reported its prompts').toBeDefined();
+    expect(bound!.arm).toBe('fold');
+    expect(bound!.unalignedRequests).toBe(0);
+    expect(bound!.requests).toBe(arm('fold').rows.filter((row) => !row.rejected).length);
+    const foldCost = summarizeArm(arm('fold'), PRICE_LISTS[run.settings.priceList]!).costUsd;
+    // Fold's own windows without its messages sit between the bound and fold's cost.
+    expect(bound!.costUsd).toBeGreaterThan(0);
+    expect(bound!.armWindowsUsd!).toBeGreaterThanOrEqual(bound!.costUsd);
+    expect(bound!.armWindowsUsd!).toBeLessThanOrEqual(foldCost);
+  });
+
   it('a ToolLoopAgent runs the fold arm request for request as generateText does', async () => {
     const agentRun = await runWith(['fold'], 'tool-loop-agent');
     const viaAgent = agentRun.arms[0]!;
