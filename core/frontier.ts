@@ -9,7 +9,10 @@ import type { TranscriptIndex, Unit } from './transcript-index.ts';
 
 /** Cuts per pass (docs/behaviour.md B2.1): enough to keep up, few enough that one request stays cheap. */
 export const CUTS_PER_PASS = 8;
-/** A chapter never spans more units than this, whatever their size. */
+/**
+ * A chapter spans at most this many units, whatever their size, unless the fence needs longer
+ * ones to cover a history in the marks that may wait (`PassMode.chapterMinUnits`).
+ */
 export const CHAPTER_MAX_UNITS = 48;
 /** Chars a folded tool result still shows (its stub), used to size chapters. */
 const STUB_CHARS_ESTIMATE = 320;
@@ -112,7 +115,7 @@ export class Frontier {
       // The last closed unit ends a run early: the units after it are still open.
       const longEnough = this.chapterUnits >= mode.chapterMinUnits || !index.isClosed(this.chapterCursor);
       const worthIt = this.chapterResidual >= settings.thresholds.minFoldChars && longEnough;
-      if (worthIt || this.chapterUnits >= CHAPTER_MAX_UNITS) {
+      if (worthIt || this.chapterUnits >= Math.max(CHAPTER_MAX_UNITS, mode.chapterMinUnits)) {
         const firstUnit = index.units[this.chapterStart]!;
         this.cut(inputs, cuts, 'chapter', firstUnit.first, unit.last);
         this.resetAccumulation(this.chapterCursor);

@@ -1,5 +1,5 @@
 import { type EngineMemory, MAX_PENDING_MARKS } from '../engine-memory.ts';
-import { CHAPTER_MAX_UNITS, type Frontier, type FrontierInputs, type PassMode } from '../frontier.ts';
+import { type Frontier, type FrontierInputs, type PassMode } from '../frontier.ts';
 
 /** What the fence writes: the frontier's cursors and the marks it cuts. */
 export interface FenceTarget {
@@ -45,9 +45,13 @@ function cutUntilDone(target: FenceTarget, mode: PassMode): void {
   }
 }
 
-/** Chapters long enough that the whole branch takes at most half the marks still free. */
+/**
+ * Chapters long enough that the whole branch takes at most half the marks still free. On a
+ * history of hundreds of MB that is longer than a chapter may usually be: it must be, or the
+ * marks run out with the newest part of the history still raw and the request refused.
+ */
 function chaptersOnly(target: FenceTarget): PassMode {
   const free = Math.max(1, MAX_PENDING_MARKS - target.model.memory.marks.length);
   const units = target.frontierInputs().index.units.length;
-  return { toolFolds: false, chapterMinUnits: Math.min(CHAPTER_MAX_UNITS, Math.ceil((2 * units) / free)) };
+  return { toolFolds: false, chapterMinUnits: Math.ceil((2 * units) / free) };
 }

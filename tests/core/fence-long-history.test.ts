@@ -24,12 +24,15 @@ function longHistory(turns: number, batchesPerTurn: number, resultChars: number)
 }
 
 describe('the fence on a history pi-fold meets for the first time (docs/behaviour.md I6)', () => {
-  // Each shape holds more tool batches than marks may wait; the last two also more chapters
+  // Each shape holds more tool batches than marks may wait; the last three also more chapters
   // than may wait, at the chapter sizes of a session folded as it goes.
   it.each([
     { batches: 2 * MAX_PENDING_MARKS, perTurn: 16, resultChars: 9_000, budget: 100_000 },
     { batches: 1_229, perTurn: 40, resultChars: 24_000, budget: 200_000 },
     { batches: 8 * MAX_PENDING_MARKS, perTurn: 16, resultChars: 9_000, budget: 100_000 },
+    // More units than chapters of the usual longest size can cover in the marks that may wait:
+    // a session of hundreds of MB (Pi's 300 MB bench session has 12,286 batches).
+    { batches: 13_000, perTurn: 40, resultChars: 1_500, budget: 40_000 },
   ])('brings $batches batches of $resultChars chars under $budget tokens in one commit', async (shape) => {
     const { batches, perTurn, resultChars, budget } = shape;
     const entries = longHistory(Math.ceil(batches / perTurn), perTurn, resultChars);
