@@ -16,6 +16,8 @@ export class EntryRenames {
 
   /** The id the host now gives the entry the engine knows as `knownId`. */
   hostIdOf(knownId: string): string {
+    // Asked for every held entry a whole-branch read compares: no lookup for a host that never renamed.
+    if (this.hostIdByKnownId.size === 0) return knownId;
     return this.hostIdByKnownId.get(knownId) ?? knownId;
   }
 
