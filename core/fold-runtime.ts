@@ -158,7 +158,8 @@ export class FoldRuntime {
     const { model, services } = this.session;
     const { ledger, memory, lastContext } = model;
     const { estimator, telemetry, outbound } = services;
-    services.providerUsage.record({ ledger, memory, lastContext, estimator, telemetry, outbound }, usage);
+    const cacheClock = services.scheduler.clock;
+    services.providerUsage.record({ ledger, memory, lastContext, estimator, telemetry, outbound, cacheClock }, usage);
   }
 
   /**

@@ -6,17 +6,36 @@ import type { LedgerRow } from '../ports/ledger-row.ts';
 export interface UsageTarget {
   readonly ledger: readonly LedgerRow[];
   readonly memory: { readonly counters: { providerCacheMisses: number } };
-  readonly estimator: { recordProviderCount(chars: number, promptTokens: number): void };
+  readonly estimator: {
+    recordProviderCount(chars: number, promptTokens: number): void;
+    tokensForChars(chars: number): number;
+  };
   /** The context of the request the usage is for: its overhead is part of what the provider counted. */
   readonly lastContext: { readonly overheadChars?: number };
   readonly telemetry: { measured(request: number, promptTokens: number, cacheRead: number): void };
   readonly outbound: { usage(event: UsageTelemetry): void };
+  /** The scheduler's cache clock, which learns from each answer how long the cache lives. */
+  readonly cacheClock: { providerAnswered(outcome: 'read' | 'lost' | 'unclear'): void };
 }
 
 /** Below this share of the previous prompt read from cache, a pure append counts as a provider-side miss. */
 const CACHE_MISS_SHARE = 0.9;
 /** Slack for providers that cache in blocks (the last partial block is never read back). */
 const CACHE_MISS_SLACK_TOKENS = 1024;
+
+/** Below this many tokens a provider may cache nothing at all, so a read of nothing says nothing. */
+const CACHEABLE_PREFIX_TOKENS = 2048;
+
+/**
+ * What an answer says of the cache: any read means it was alive; nothing read where the request
+ * kept a cacheable prefix of the one before (a pure append keeps all of it, a rewrite the part
+ * before its first changed message, with the host's system prompt and tools) means it was
+ * gone. A request that kept less says neither.
+ */
+function cacheOutcome(cacheRead: number, keptTokens: number | undefined): 'read' | 'lost' | 'unclear' {
+  if (cacheRead > 0) return 'read';
+  return keptTokens !== undefined && keptTokens >= CACHEABLE_PREFIX_TOKENS ? 'lost' : 'unclear';
+}
 
 /**
  * What the provider reported for each request. Its prompt count anchors occupancy (the
@@ -43,6 +62,13 @@ export class ProviderUsage {
     ) {
       session.memory.counters.providerCacheMisses += 1;
     }
+    const keptTokens =
+      this.lastPromptTokens === undefined
+        ? undefined
+        : session.estimator.tokensForChars(
+            row.totalChars - row.appendedChars + (session.lastContext.overheadChars ?? 0),
+          );
+    session.cacheClock.providerAnswered(cacheOutcome(usage.cacheRead, keptTokens));
     this.lastPromptTokens = promptTokens;
     session.estimator.recordProviderCount(row.totalChars + (session.lastContext.overheadChars ?? 0), promptTokens);
     session.telemetry.measured(row.request, promptTokens, usage.cacheRead);

@@ -1,3 +1,5 @@
+import { CacheSurvival } from './cache-survival.ts';
+
 /** What the host says about the request's moment and model (core has no clock: docs/behaviour.md I5). */
 export interface CacheMoment {
   /** Milliseconds since the epoch at which the request is prepared, from the host's clock. */
@@ -18,6 +20,9 @@ export class CacheClock {
   private lastTouch: number | undefined;
   private lastModel: string | undefined;
   private observedLifetimeMs: number | undefined;
+  /** The idle gap before the newest request, until the provider reports on it. */
+  private unreportedGapMs: number | undefined;
+  private readonly survival = new CacheSurvival();
 
   /**
    * Whether the cache is cold for this request. `lifetimeMs` is the price list's; a lifetime
@@ -31,8 +36,32 @@ export class CacheClock {
     return moment.requestTime - this.lastTouch > lifetime ? 'idle' : undefined;
   }
 
+  /**
+   * The chance, learned from the provider's reports, that the cache is gone before this
+   * request though its gap is inside the lifetime (0 when nothing was learned).
+   */
+  lossShare(moment: CacheMoment): number {
+    if (moment.requestTime === undefined || this.lastTouch === undefined) return 0;
+    return this.survival.lossShare(moment.requestTime - this.lastTouch);
+  }
+
+  /**
+   * The provider answered the newest request: it read from its cache (`read`), found nothing
+   * to read where it should have (`lost`), or its answer says neither (a rewrite that kept
+   * little, a report without cache counts).
+   */
+  providerAnswered(outcome: 'read' | 'lost' | 'unclear'): void {
+    const gap = this.unreportedGapMs;
+    this.unreportedGapMs = undefined;
+    if (gap !== undefined && outcome !== 'unclear') this.survival.observe(gap, outcome === 'lost');
+  }
+
   /** A request went out at this moment. */
   requestSent(moment: CacheMoment): void {
+    this.unreportedGapMs =
+      moment.requestTime === undefined || this.lastTouch === undefined
+        ? undefined
+        : moment.requestTime - this.lastTouch;
     if (moment.requestTime !== undefined)
       this.lastTouch = Math.max(this.lastTouch ?? moment.requestTime, moment.requestTime);
     const model = modelKey(moment.model);

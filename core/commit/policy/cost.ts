@@ -16,6 +16,12 @@ export interface CommitProspect {
   readonly rewriteTokens: number;
   /** Tokens appended per request, as observed. */
   readonly inflowTokens: number;
+  /**
+   * The chance that the provider's cache is already gone at this request (0 when nothing says
+   * so). Where it is gone, the rewrite costs no premium and the whole window is paid fresh, so
+   * what the commit frees is saved at the fresh rate on this very request.
+   */
+  readonly lossShare?: number;
 }
 
 /** Per-token dollars the scheduler weighs: a cache read, and a token entering the cache. */
@@ -48,7 +54,20 @@ export function economicExcess(rewriteTokens: number, inflowTokens: number, rate
 export function commitPaysOff(prospect: CommitProspect, rates: SchedulingRates): boolean {
   const excess = prospect.windowTokens - prospect.afterTokens;
   if (excess <= 0) return false;
-  return excess >= economicExcess(prospect.rewriteTokens, prospect.inflowTokens, rates);
+  return excess >= economicExcess(expectedRewriteTokens(prospect, excess, rates), prospect.inflowTokens, rates);
+}
+
+/**
+ * The rewrite as the premium it is expected to cost, in tokens at the premium: paid in full
+ * where the cache is still warm, and where it is gone, offset by the freed tokens this request
+ * no longer pays fresh. Never below zero.
+ */
+export function expectedRewriteTokens(prospect: CommitProspect, excess: number, rates: SchedulingRates): number {
+  const loss = Math.min(1, Math.max(0, prospect.lossShare ?? 0));
+  if (loss === 0) return prospect.rewriteTokens;
+  const premium = rates.fresh - rates.cacheRead;
+  if (premium <= 0) return 0;
+  return Math.max(0, (1 - loss) * prospect.rewriteTokens - (loss * excess * rates.fresh) / premium);
 }
 
 /**

@@ -176,6 +176,9 @@ export class CommitScheduler {
     const inflowTokens = this.inflow.perRequest();
     if (inflowTokens === undefined) return undefined;
     const rates = schedulingRates(priceList, inputs.estimate);
+    // Where the provider has been losing its cache at gaps like this one, the rewrite may
+    // cost no premium at all (B3.3).
+    const lossShare = this.clock.lossShare(inputs.moment);
     const keptTokens = this.keptPrefixTokens(candidates, inputs.overheadChars);
     const tokens = (chars: number): number => this.runtime.estimator.tokensForChars(chars);
     const lowest = Math.max(
@@ -189,6 +192,7 @@ export class CommitScheduler {
           afterTokens: lowest,
           rewriteTokens: Math.max(0, lowest - keptTokens),
           inflowTokens,
+          lossShare,
         },
         rates,
       )
@@ -202,7 +206,13 @@ export class CommitScheduler {
     const earliest = Math.min(...plan.folds.map((fold) => fold.first));
     const kept = plan.folds.length === 0 ? keptTokens : this.prefixTokens(earliest, inputs.overheadChars);
     return commitPaysOff(
-      { windowTokens: inputs.estimate, afterTokens: after, rewriteTokens: Math.max(0, after - kept), inflowTokens },
+      {
+        windowTokens: inputs.estimate,
+        afterTokens: after,
+        rewriteTokens: Math.max(0, after - kept),
+        inflowTokens,
+        lossShare,
+      },
       rates,
     )
       ? 'cost'

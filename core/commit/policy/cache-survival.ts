@@ -1,0 +1,77 @@
+/**
+ * What the provider's own reports say about how long its cache lives (docs/behaviour.md B3.3).
+ * A price list states a lifetime, but a provider may drop a prefix well before it, more often
+ * the longer the request waited (a person reading between turns). Each report pairs the idle gap before a request with
+ * whether the provider read anything from its cache, and the share of losses at a gap is the
+ * chance that the cache is already gone there. The scheduler
+ * weighs a rewrite's premium by the chance that the cache is still there.
+ */
+export class CacheSurvival {
+  private readonly reports: { readonly gapMs: number; readonly lost: boolean }[] = [];
+  private readReports = 0;
+  /** The monotone fit of the kept reports, until the next report. */
+  private fit: readonly LossPool[] | undefined;
+
+  /** The provider answered a request sent `gapMs` after the cache was last touched. */
+  observe(gapMs: number, lost: boolean): void {
+    if (!Number.isFinite(gapMs) || gapMs < 0) return;
+    if (!lost) this.readReports += 1;
+    this.reports.push({ gapMs, lost });
+    this.fit = undefined;
+    if (this.reports.length > KEPT_REPORTS) {
+      const dropped = this.reports.shift();
+      if (dropped !== undefined && !dropped.lost) this.readReports -= 1;
+    }
+  }
+
+  /**
+   * The chance that the cache is gone after an idle gap of `gapMs`. A cache that outlived a
+   * gap outlives any shorter one, so the chance can only grow with the gap: it is the
+   * monotone fit of the reports' losses over their gaps (pooled adjacent violators), read at
+   * the longest reported gap not above this one, each pool counting one read beside its
+   * reports so a single loss is never a certainty. Zero until the provider has shown it caches
+   * at all and has lost a prefix more than once: a provider that never reads from cache
+   * teaches nothing about lifetimes.
+   */
+  lossShare(gapMs: number): number {
+    if (this.readReports < MIN_READS || this.reports.length - this.readReports < MIN_LOSSES || !(gapMs >= 0)) return 0;
+    this.fit ??= monotoneFit(this.reports);
+    let share = 0;
+    for (const pool of this.fit) {
+      if (pool.fromGapMs > gapMs) break;
+      share = pool.share;
+    }
+    return share;
+  }
+}
+
+interface LossPool {
+  /** The shortest gap in the pool. */
+  readonly fromGapMs: number;
+  readonly share: number;
+}
+
+/** Pools of reports, in order of gap, whose loss shares never fall (pool adjacent violators). */
+function monotoneFit(reports: readonly { readonly gapMs: number; readonly lost: boolean }[]): readonly LossPool[] {
+  const sorted = [...reports].sort((a, b) => a.gapMs - b.gapMs);
+  const pools: { fromGapMs: number; lost: number; count: number }[] = [];
+  for (const report of sorted) {
+    pools.push({ fromGapMs: report.gapMs, lost: report.lost ? 1 : 0, count: 1 });
+    while (pools.length > 1) {
+      const last = pools[pools.length - 1];
+      const before = pools[pools.length - 2];
+      if (last === undefined || before === undefined || before.lost * last.count <= last.lost * before.count) break;
+      pools.pop();
+      before.lost += last.lost;
+      before.count += last.count;
+    }
+  }
+  return pools.map((pool) => ({ fromGapMs: pool.fromGapMs, share: pool.lost / (pool.count + 1) }));
+}
+
+/** Reports kept: the newest, so a provider that changes its ways is followed. */
+const KEPT_REPORTS = 256;
+/** Reads a provider must have shown before its losses are read as a lifetime. */
+const MIN_READS = 3;
+/** Losses the provider must have shown before they are read as a lifetime. */
+const MIN_LOSSES = 2;
