@@ -6,10 +6,7 @@ import type { LedgerRow } from '../ports/ledger-row.ts';
 export interface UsageTarget {
   readonly ledger: readonly LedgerRow[];
   readonly memory: { readonly counters: { providerCacheMisses: number } };
-  readonly estimator: {
-    recordProviderCount(chars: number, promptTokens: number): void;
-    tokensForChars(chars: number): number;
-  };
+  readonly estimator: { recordProviderCount(chars: number, promptTokens: number): void };
   /** The context of the request the usage is for: its overhead is part of what the provider counted. */
   readonly lastContext: { readonly overheadChars?: number };
   readonly telemetry: { measured(request: number, promptTokens: number, cacheRead: number): void };
@@ -24,17 +21,23 @@ const CACHE_MISS_SHARE = 0.9;
 const CACHE_MISS_SLACK_TOKENS = 1024;
 
 /** Below this many tokens a provider may cache nothing at all, so a read of nothing says nothing. */
-const CACHEABLE_PREFIX_TOKENS = 2048;
+const CACHEABLE_PROMPT_TOKENS = 2048;
 
 /**
- * What an answer says of the cache: any read means it was alive; nothing read where the request
- * kept a cacheable prefix of the one before (a pure append keeps all of it, a rewrite the part
- * before its first changed message, with the host's system prompt and tools) means it was
- * gone. A request that kept less says neither.
+ * What an answer says of the cache. Only a pure append of a cacheable prompt speaks: a read
+ * means the cache was alive, nothing read means it was gone. A rewrite says neither: what a
+ * provider reads of a rewritten window depends on where it placed its cache points (a
+ * provider that caches only at explicit points reads nothing of a short system prompt), and
+ * counting such answers as losses would teach the scheduler to rewrite more, then count more.
  */
-function cacheOutcome(cacheRead: number, keptTokens: number | undefined): 'read' | 'lost' | 'unclear' {
-  if (cacheRead > 0) return 'read';
-  return keptTokens !== undefined && keptTokens >= CACHEABLE_PREFIX_TOKENS ? 'lost' : 'unclear';
+function cacheOutcome(
+  cacheRead: number,
+  pureAppend: boolean,
+  previousPromptTokens: number | undefined,
+): 'read' | 'lost' | 'unclear' {
+  if (!pureAppend || previousPromptTokens === undefined || previousPromptTokens < CACHEABLE_PROMPT_TOKENS)
+    return 'unclear';
+  return cacheRead > 0 ? 'read' : 'lost';
 }
 
 /**
@@ -62,13 +65,7 @@ export class ProviderUsage {
     ) {
       session.memory.counters.providerCacheMisses += 1;
     }
-    const keptTokens =
-      this.lastPromptTokens === undefined
-        ? undefined
-        : session.estimator.tokensForChars(
-            row.totalChars - row.appendedChars + (session.lastContext.overheadChars ?? 0),
-          );
-    session.cacheClock.providerAnswered(cacheOutcome(usage.cacheRead, keptTokens));
+    session.cacheClock.providerAnswered(cacheOutcome(usage.cacheRead, pureAppend, this.lastPromptTokens));
     this.lastPromptTokens = promptTokens;
     session.estimator.recordProviderCount(row.totalChars + (session.lastContext.overheadChars ?? 0), promptTokens);
     session.telemetry.measured(row.request, promptTokens, usage.cacheRead);

@@ -61,12 +61,16 @@ describe('B3.3 what the provider teaches about its cache lifetime', () => {
  * 300 s lifetime. The provider either loses its cache at every such pause or never does; it
  * bills a prefix cache of the previous prompt otherwise.
  */
-async function drive(losesAtPauses: boolean): Promise<{ pauseCommits: number; commits: number }> {
+async function drive(
+  losesAtPauses: boolean,
+  rewriteReadTokens = 1_000,
+): Promise<{ pauseCommits: number; commits: number; requests: number[] }> {
   const { runtime, sink } = await openRuntime({ settings: { providerInputBudget: 120_000 } });
   const session = new SyntheticSession({ seed: 5, resultChars: [3000, 16_000] });
   let clock = 1_000_000;
   let pauseCommits = 0;
   let commits = 0;
+  const requests: number[] = [];
   for (let step = 0; step < 240; step += 1) {
     session.step();
     const pause = step > 0 && step % 6 === 0;
@@ -76,7 +80,8 @@ async function drive(losesAtPauses: boolean): Promise<{ pauseCommits: number; co
     const previous = sink.projections[sink.projections.length - 2];
     const lost = pause && losesAtPauses;
     const append = result.ledger.causes.length === 0;
-    const cached = lost || previous === undefined ? 0 : append ? providerTokens(previous.ledger.totalChars) : 1_000;
+    const cached =
+      lost || previous === undefined ? 0 : append ? providerTokens(previous.ledger.totalChars) : rewriteReadTokens;
     const usage = {
       input: prompt - Math.min(prompt, cached),
       cacheRead: Math.min(prompt, cached),
@@ -84,10 +89,13 @@ async function drive(losesAtPauses: boolean): Promise<{ pauseCommits: number; co
       output: 200,
     };
     runtime.recordUsage(usage);
-    if (result.ledger.foldsLanded > 0) commits += 1;
+    if (result.ledger.foldsLanded > 0) {
+      commits += 1;
+      requests.push(result.ledger.request);
+    }
     if (pause && result.ledger.foldsLanded > 0) pauseCommits += 1;
   }
-  return { pauseCommits, commits };
+  return { pauseCommits, commits, requests };
 }
 
 describe('B3.3 commits move to where the provider loses its cache', () => {
@@ -97,5 +105,11 @@ describe('B3.3 commits move to where the provider loses its cache', () => {
     // Once the provider has lost its cache at two pauses, nearly every commit lands at one.
     expect(losing.pauseCommits).toBeGreaterThanOrEqual(0.8 * losing.commits);
     expect(keeping.pauseCommits).toBeLessThan(0.5 * keeping.commits);
+  });
+
+  it('a provider that reads nothing of a rewritten window teaches no loss: rewrites are not counted', async () => {
+    const readsKeptPrefix = await drive(false);
+    const readsNothingOfRewrites = await drive(false, 0);
+    expect(readsNothingOfRewrites.requests).toEqual(readsKeptPrefix.requests);
   });
 });
