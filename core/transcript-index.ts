@@ -3,35 +3,9 @@ import { EntryRenames } from './entry-renames.ts';
 import { checkClaimedSha256, validateEntry } from './entry-validation.ts';
 import { FoldError } from './fold-error.ts';
 import { sha256Hex } from './hashing.ts';
+import { assignUnit, type Unit } from './transcript-units.ts';
 
-/**
- * Units are the smallest closed pieces of a transcript: a user message, an assistant note
- * (no tool calls), or a tool batch (an assistant message with calls plus the results that
- * follow it). Results that answer no open call, and batches interrupted before all their
- * results landed, are kept as protected units: they never fold, so a projection can never
- * strand a call or a result.
- */
-export type UnitKind = 'user' | 'note' | 'tool-batch' | 'orphan-result';
-
-export interface Unit {
-  readonly index: number;
-  readonly kind: UnitKind;
-  /** Entry indices, inclusive. */
-  readonly first: number;
-  last: number;
-  /** True once nothing more can join the unit. */
-  complete: boolean;
-  /** True when the unit must never fold (host-protected entry, orphan, interrupted batch). */
-  protected: boolean;
-  /** Sum of entry chars. */
-  chars: number;
-  /** Sum of result-entry chars (tool batches only). */
-  resultChars: number;
-  /** Tool names called by the batch. */
-  readonly toolNames: readonly string[];
-  /** Call ids still waiting for a result. */
-  readonly pendingCallIds: Set<string>;
-}
+export type { Unit, UnitKind } from './transcript-units.ts';
 
 /** The tool results a window keeps raw because they answer no open call (TranscriptIndex.strayResults). */
 export interface StrayResults {
@@ -185,16 +159,7 @@ export class TranscriptIndex {
     const incomingIds = new Set<string>(renamed.map(([, hostId]) => hostId));
     for (let position = keep; position < next.length; position += 1) {
       const entry = next[position]!;
-      validateEntry(entry, position);
-      checkClaimedSha256(entry, position, this.shaById.get(entry.id));
-      if (this.idNamesAnotherEntry(entry.id, keep, keep) || incomingIds.has(entry.id)) {
-        throw new FoldError(
-          'TRANSCRIPT.INVALID_ENTRY',
-          `entry id "${entry.id}" at position ${position} appears twice in the transcript`,
-          { details: { entryId: entry.id, position } },
-        );
-      }
-      incomingIds.add(entry.id);
+      this.checkNewEntry(entry, position, this.idNamesAnotherEntry(entry.id, keep, keep), incomingIds);
     }
     for (const [knownId, hostId] of renamed) this.renames.rename(knownId, hostId);
     if (divergedAt !== undefined) this.truncate(divergedAt);
@@ -238,19 +203,33 @@ export class TranscriptIndex {
     const incomingIds = new Set<string>();
     added.forEach((entry, offset) => {
       const position = known + offset;
-      validateEntry(entry, position);
-      checkClaimedSha256(entry, position, this.shaById.get(entry.id));
-      if (this.idNamesAnotherEntry(entry.id, known) || incomingIds.has(entry.id)) {
-        throw new FoldError(
-          'TRANSCRIPT.INVALID_ENTRY',
-          `entry id "${entry.id}" at position ${position} appears twice in the transcript`,
-          { details: { entryId: entry.id, position } },
-        );
-      }
-      incomingIds.add(entry.id);
+      this.checkNewEntry(entry, position, this.idNamesAnotherEntry(entry.id, known), incomingIds);
     });
     for (const entry of added) this.append(entry);
     return { divergedAt: undefined, appendedFrom: known, renamedEntries: 0 };
+  }
+
+  /**
+   * Validate an entry this read adds, before anything changes: its shape, a claimed SHA-256,
+   * and an id that names no other entry (`heldElsewhere`: one held; `incomingIds`: one earlier
+   * in this read, to which the entry's id is then added).
+   */
+  private checkNewEntry(
+    entry: TranscriptEntry,
+    position: number,
+    heldElsewhere: boolean,
+    incomingIds: Set<string>,
+  ): void {
+    validateEntry(entry, position);
+    checkClaimedSha256(entry, position, this.shaById.get(entry.id));
+    if (heldElsewhere || incomingIds.has(entry.id)) {
+      throw new FoldError(
+        'TRANSCRIPT.INVALID_ENTRY',
+        `entry id "${entry.id}" at position ${position} appears twice in the transcript`,
+        { details: { entryId: entry.id, position } },
+      );
+    }
+    incomingIds.add(entry.id);
   }
 
   private truncate(length: number): void {
@@ -294,78 +273,6 @@ export class TranscriptIndex {
     if (entry.role === 'assistant') this.lastAssistantPosition = position;
     if (entry.role === 'toolResult' && entry.toolCallId !== undefined)
       this.resultPositions.set(entry.toolCallId, position);
-    this.unitOf.push(this.assignUnit(entry, position));
-  }
-
-  private assignUnit(entry: TranscriptEntry, position: number): number {
-    const chars = this.windowChars[position]!;
-    const previous = this.units[this.units.length - 1];
-    if (entry.role === 'toolResult') {
-      const answersOpenBatch =
-        previous !== undefined &&
-        previous.kind === 'tool-batch' &&
-        !previous.complete &&
-        previous.last === position - 1 &&
-        entry.toolCallId !== undefined &&
-        previous.pendingCallIds.has(entry.toolCallId);
-      if (answersOpenBatch) {
-        previous.pendingCallIds.delete(entry.toolCallId!);
-        previous.last = position;
-        previous.chars += chars;
-        previous.resultChars += chars;
-        if (entry.protected === true) previous.protected = true;
-        if (previous.pendingCallIds.size === 0) previous.complete = true;
-        return previous.index;
-      }
-      this.closeInterruptedBatch(previous);
-      return this.pushUnit('orphan-result', position, chars, true, [], []);
-    }
-    this.closeInterruptedBatch(previous);
-    const calls = entry.role === 'assistant' ? (entry.toolCalls ?? []) : [];
-    if (calls.length > 0) {
-      const names = calls.map((call) => call.name);
-      return this.pushUnit(
-        'tool-batch',
-        position,
-        chars,
-        entry.protected === true,
-        names,
-        calls.map((call) => call.id),
-      );
-    }
-    return this.pushUnit(entry.role === 'user' ? 'user' : 'note', position, chars, entry.protected === true, [], []);
-  }
-
-  // A batch that something else interrupted can never be folded safely: a fold edge would
-  // have to separate its calls from results that may still arrive later.
-  private closeInterruptedBatch(unit: Unit | undefined): void {
-    if (unit !== undefined && unit.kind === 'tool-batch' && !unit.complete) {
-      unit.complete = true;
-      unit.protected = true;
-    }
-  }
-
-  private pushUnit(
-    kind: UnitKind,
-    position: number,
-    chars: number,
-    isProtected: boolean,
-    toolNames: string[],
-    callIds: string[],
-  ): number {
-    const index = this.units.length;
-    this.units.push({
-      index,
-      kind,
-      first: position,
-      last: position,
-      complete: kind !== 'tool-batch',
-      protected: isProtected,
-      chars,
-      resultChars: 0,
-      toolNames,
-      pendingCallIds: new Set(callIds),
-    });
-    return index;
+    this.unitOf.push(assignUnit(this.units, entry, position, shown));
   }
 }
