@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CacheSurvival } from '../../core/commit/policy/cache-survival.ts';
 import { commitPaysOff, expectedRewriteTokens, schedulingRates } from '../../core/commit/policy/cost.ts';
@@ -28,6 +29,24 @@ describe('B3.3 what the provider teaches about its cache lifetime', () => {
     expect(survival.lossShare(250 * SECOND)).toBe(0.5);
     const shares = [0, 10, 30, 60, 100, 130, 160, 220, 400].map((gap) => survival.lossShare(gap * SECOND));
     expect(shares).toEqual([...shares].sort((a, b) => a - b));
+  });
+
+  it('never gives a longer gap a smaller chance of loss, whatever the reports', () => {
+    const report = fc.record({ gapSeconds: fc.integer({ min: 0, max: 600 }), lost: fc.boolean() });
+    fc.assert(
+      fc.property(fc.array(report, { maxLength: 300 }), (reports) => {
+        const survival = new CacheSurvival();
+        for (const { gapSeconds, lost } of reports) survival.observe(gapSeconds * SECOND, lost);
+        let before = 0;
+        for (let gap = 0; gap <= 620; gap += 10) {
+          const share = survival.lossShare(gap * SECOND);
+          expect(share).toBeGreaterThanOrEqual(before);
+          expect(share).toBeLessThan(1);
+          before = share;
+        }
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('learns nothing from a provider that never read from its cache, or lost it only once', () => {

@@ -1,10 +1,10 @@
 /**
  * What the provider's own reports say about how long its cache lives (docs/behaviour.md B3.3).
  * A price list states a lifetime, but a provider may drop a prefix well before it, more often
- * the longer the request waited (a person reading between turns). Each report pairs the idle gap before a request with
- * whether the provider read anything from its cache, and the share of losses at a gap is the
- * chance that the cache is already gone there. The scheduler
- * weighs a rewrite's premium by the chance that the cache is still there.
+ * the longer the request waited (a person reading between turns). Each report pairs the idle
+ * gap before a request with whether the provider read anything from its cache; the share of
+ * losses at a gap is the chance that the cache is already gone there, and the scheduler
+ * weighs a rewrite's premium by the chance that it is not.
  */
 export class CacheSurvival {
   private readonly reports: { readonly gapMs: number; readonly lost: boolean }[] = [];
@@ -66,7 +66,13 @@ function monotoneFit(reports: readonly { readonly gapMs: number; readonly lost: 
       before.count += last.count;
     }
   }
-  return pools.map((pool) => ({ fromGapMs: pool.fromGapMs, share: pool.lost / (pool.count + 1) }));
+  // Counting a read beside each pool shrinks a small pool more than a large one, which could
+  // make a short pool after a long one read lower: the running maximum keeps the fit rising.
+  let share = 0;
+  return pools.map((pool) => {
+    share = Math.max(share, pool.lost / (pool.count + 1));
+    return { fromGapMs: pool.fromGapMs, share };
+  });
 }
 
 /** Reports kept: the newest, so a provider that changes its ways is followed. */
