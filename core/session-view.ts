@@ -14,6 +14,7 @@ import type { LedgerRow, RewriteCause } from '../ports/ledger-row.ts';
 import type { ProjectedMessage } from '../ports/projected-message.ts';
 import type { RequestContext } from '../ports/request-context.ts';
 import type { TranscriptEntry } from '../ports/transcript-entry.ts';
+import type { CacheLossSummary } from './commit/policy/cache-survival.ts';
 import type { CommitReason, ForcedCommit } from './commit/policy/decision.ts';
 import type { FoldLattice, PlacedFold } from './fold-lattice.ts';
 import type { FoldSettings } from './settings.ts';
@@ -91,6 +92,8 @@ export interface SchedulerView {
   readonly lastReason: CommitReason | undefined;
   /** `immediate` only: a trigger fired and due marks are still landing one per request. */
   readonly draining: boolean;
+  /** What the provider's reports taught about its cache (docs/behaviour.md B3.3). */
+  readonly clock: { learnedLosses(): CacheLossSummary };
 }
 
 /** Chars-per-token calibration, read only. */

@@ -1,6 +1,7 @@
 import type { LostFoldV1 } from '../../ports/fold-records.ts';
 import type { ProjectedMessage } from '../../ports/projected-message.ts';
 import type { CommitTelemetry } from '../../ports/projection-sink.port.ts';
+import type { CacheLossSummary } from '../commit/policy/cache-survival.ts';
 import { floorTokensFor } from '../commit/policy/raw-floor.ts';
 import { totalChars } from '../projection-ledger.ts';
 import type { SessionView } from '../session-view.ts';
@@ -47,6 +48,8 @@ export interface StatusReport {
   readonly numbers: ReturnType<typeof curationNumbers> | null;
   /** The latest commits as measured (estimates, then the provider's counts once reported). */
   readonly recentCommits: readonly CommitTelemetry[];
+  /** What the provider's reports taught about how long its cache lives (docs/behaviour.md B3.3). */
+  readonly providerCache: CacheLossSummary;
   /** Telemetry listeners that threw (their events were still kept here). */
   readonly telemetryListenerFailures: { readonly count: number; readonly last?: string };
   readonly tree?: readonly {
@@ -113,6 +116,7 @@ export function statusReport(session: SessionView, detail: 'summary' | 'tree' = 
     counters: { ...session.memory.counters },
     numbers: curationNumbers(session) ?? null,
     recentCommits: session.telemetry.recent,
+    providerCache: session.scheduler.clock.learnedLosses(),
     telemetryListenerFailures: {
       count: session.telemetry.listenerFailures,
       ...(session.telemetry.lastListenerFailure === undefined ? {} : { last: session.telemetry.lastListenerFailure }),
@@ -176,6 +180,17 @@ export function describePolicy(report: Pick<StatusReport, 'scheduling' | 'thresh
   }
 }
 
+/** What the provider's cache losses taught, in a line: why commits may come at a person's pauses. */
+function describeProviderCache(cache: CacheLossSummary): string {
+  const head = `provider cache: read on ${cache.reads} pure appends, gone on ${cache.losses}`;
+  if (cache.steps.length === 0) return `${head} (too few to learn from)`;
+  const steps = cache.steps
+    .slice(-4)
+    .map((step) => `≥${Math.round(step.fromGapMs / 1000)} s ${Math.round(step.share * 100)}%`)
+    .join(', ');
+  return `${head}; chance it is gone after a pause of ${steps}: commits weigh a rewrite by it`;
+}
+
 /** The lost folds no fold of the same id has replaced since, as a status field. */
 function lostFoldsOf(session: SessionView): { lostFolds?: readonly LostFoldV1[] } {
   const lost = session.memory.lostFolds.filter((fold) => session.lattice.record(fold.foldId) === undefined);
@@ -218,6 +233,7 @@ export function formatStatus(report: StatusReport): string {
   lines.push(
     `requests ${counters.requests} · pure appends ${counters.pureAppends} · rewrites ${counters.rewrites} (unattributed ${counters.unattributedRewrites}) · provider-side cache misses ${counters.providerCacheMisses} · commits ${counters.commits}`,
   );
+  if (report.providerCache.losses > 0) lines.push(describeProviderCache(report.providerCache));
   if (report.numbers !== null && report.numbers !== undefined) lines.push(describeNumbers(report.numbers));
   const commits = report.recentCommits.slice(-5);
   if (commits.length > 0)

@@ -49,6 +49,14 @@ describe('B3.3 what the provider teaches about its cache lifetime', () => {
     );
   });
 
+  it('pools losses at one gap as one body of evidence', () => {
+    const survival = new CacheSurvival();
+    for (let report = 0; report < 50; report += 1) survival.observe(10 * SECOND, false);
+    for (let report = 0; report < 14; report += 1) survival.observe(90 * SECOND, true);
+    expect(survival.lossShare(90 * SECOND)).toBe(14 / 15);
+    expect(survival.summary()).toEqual({ reads: 50, losses: 14, steps: [{ fromGapMs: 90 * SECOND, share: 14 / 15 }] });
+  });
+
   it('learns nothing from a provider that never read from its cache, or lost it only once', () => {
     const never = new CacheSurvival();
     for (let report = 0; report < 50; report += 1) never.observe((report + 1) * SECOND, true);
@@ -83,7 +91,7 @@ describe('B3.3 what the provider teaches about its cache lifetime', () => {
 async function drive(
   losesAtPauses: boolean,
   rewriteReadTokens = 1_000,
-): Promise<{ pauseCommits: number; commits: number; requests: number[] }> {
+): Promise<{ pauseCommits: number; commits: number; requests: number[]; status: string }> {
   const { runtime, sink } = await openRuntime({ settings: { providerInputBudget: 120_000 } });
   const session = new SyntheticSession({ seed: 5, resultChars: [3000, 16_000] });
   let clock = 1_000_000;
@@ -114,7 +122,9 @@ async function drive(
     }
     if (pause && result.ledger.foldsLanded > 0) pauseCommits += 1;
   }
-  return { pauseCommits, commits, requests };
+  const status = (await runtime.act({ action: 'status' })).text;
+  if (process.env.SHOW_STATUS) console.log(status);
+  return { pauseCommits, commits, requests, status };
 }
 
 describe('B3.3 commits move to where the provider loses its cache', () => {
@@ -124,6 +134,11 @@ describe('B3.3 commits move to where the provider loses its cache', () => {
     // Once the provider has lost its cache at two pauses, nearly every commit lands at one.
     expect(losing.pauseCommits).toBeGreaterThanOrEqual(0.8 * losing.commits);
     expect(keeping.pauseCommits).toBeLessThan(0.5 * keeping.commits);
+    // `status` says what was learned, and says nothing where nothing was lost.
+    expect(losing.status).toMatch(
+      /provider cache: read on \d+ pure appends, gone on \d+; chance it is gone after a pause of ≥\d+ s \d+%/,
+    );
+    expect(keeping.status).not.toMatch(/provider cache:/);
   });
 
   it('a provider that reads nothing of a rewritten window teaches no loss: rewrites are not counted', async () => {

@@ -1,4 +1,4 @@
-import { CacheSurvival } from './cache-survival.ts';
+import { type CacheLossSummary, CacheSurvival } from './cache-survival.ts';
 
 /** What the host says about the request's moment and model (core has no clock: docs/behaviour.md I5). */
 export interface CacheMoment {
@@ -43,6 +43,11 @@ export class CacheClock {
   lossShare(moment: CacheMoment): number {
     if (moment.requestTime === undefined || this.lastTouch === undefined) return 0;
     return this.survival.lossShare(moment.requestTime - this.lastTouch);
+  }
+
+  /** What the provider's reports have taught about its cache so far. */
+  learnedLosses(): CacheLossSummary {
+    return this.survival.summary();
   }
 
   /**

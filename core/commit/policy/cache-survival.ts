@@ -6,6 +6,19 @@
  * losses at a gap is the chance that the cache is already gone there, and the scheduler
  * weighs a rewrite's premium by the chance that it is not.
  */
+/** What the provider's reports have taught so far, for `status`. */
+export interface CacheLossSummary {
+  /** Pure appends the provider read from its cache, among the reports kept. */
+  readonly reads: number;
+  /** Pure appends that found nothing to read. */
+  readonly losses: number;
+  /**
+   * Where the learned chance that the cache is gone steps up: from a pause of `fromGapMs` on,
+   * it is `share`. Empty while too little is known to learn from.
+   */
+  readonly steps: readonly { readonly fromGapMs: number; readonly share: number }[];
+}
+
 export class CacheSurvival {
   private readonly reports: { readonly gapMs: number; readonly lost: boolean }[] = [];
   private readReports = 0;
@@ -34,14 +47,28 @@ export class CacheSurvival {
    * teaches nothing about lifetimes.
    */
   lossShare(gapMs: number): number {
-    if (this.readReports < MIN_READS || this.reports.length - this.readReports < MIN_LOSSES || !(gapMs >= 0)) return 0;
-    this.fit ??= monotoneFit(this.reports);
+    if (!(gapMs >= 0)) return 0;
     let share = 0;
-    for (const pool of this.fit) {
+    for (const pool of this.learnedFit()) {
       if (pool.fromGapMs > gapMs) break;
       share = pool.share;
     }
     return share;
+  }
+
+  summary(): CacheLossSummary {
+    const steps: { fromGapMs: number; share: number }[] = [];
+    for (const pool of this.learnedFit())
+      if (pool.share > (steps[steps.length - 1]?.share ?? 0))
+        steps.push({ fromGapMs: pool.fromGapMs, share: pool.share });
+    return { reads: this.readReports, losses: this.reports.length - this.readReports, steps };
+  }
+
+  /** The monotone fit, once the provider has shown enough reads and losses; none before. */
+  private learnedFit(): readonly LossPool[] {
+    if (this.readReports < MIN_READS || this.reports.length - this.readReports < MIN_LOSSES) return [];
+    this.fit ??= monotoneFit(this.reports);
+    return this.fit;
   }
 }
 
@@ -51,7 +78,11 @@ interface LossPool {
   readonly share: number;
 }
 
-/** Pools of reports, in order of gap, whose loss shares never fall (pool adjacent violators). */
+/**
+ * Pools of reports, in order of gap, whose loss shares strictly rise (pool adjacent violators).
+ * Neighbours of equal share are pooled too, so the read counted beside each pool weighs on
+ * the evidence once, not once per report.
+ */
 function monotoneFit(reports: readonly { readonly gapMs: number; readonly lost: boolean }[]): readonly LossPool[] {
   const sorted = [...reports].sort((a, b) => a.gapMs - b.gapMs);
   const pools: { fromGapMs: number; lost: number; count: number }[] = [];
@@ -60,7 +91,7 @@ function monotoneFit(reports: readonly { readonly gapMs: number; readonly lost: 
     while (pools.length > 1) {
       const last = pools[pools.length - 1];
       const before = pools[pools.length - 2];
-      if (last === undefined || before === undefined || before.lost * last.count <= last.lost * before.count) break;
+      if (last === undefined || before === undefined || before.lost * last.count < last.lost * before.count) break;
       pools.pop();
       before.lost += last.lost;
       before.count += last.count;
