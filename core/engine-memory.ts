@@ -65,7 +65,11 @@ export class EngineMemory {
     return this.marks.find((mark) => mark.id === foldId);
   }
 
-  snapshot(expanded: Iterable<string>, calibration: EngineState['calibration']): EngineState {
+  snapshot(
+    expanded: Iterable<string>,
+    calibration: EngineState['calibration'],
+    cacheReports: NonNullable<EngineState['cacheReports']> = [],
+  ): EngineState {
     return {
       schemaVersion: 1,
       sessionId: this.sessionId,
@@ -85,6 +89,7 @@ export class EngineMemory {
       ...(this.transcriptAnchor === undefined ? {} : { transcriptAnchor: this.transcriptAnchor }),
       ...(this.spillPolicy === undefined ? {} : { spill: { ...this.spillPolicy } }),
       ...(this.requestContext === undefined ? {} : { requestContext: this.requestContext }),
+      ...(cacheReports.length === 0 ? {} : { cacheReports: [...cacheReports] }),
     };
   }
 

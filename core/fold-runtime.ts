@@ -46,7 +46,7 @@ export class FoldRuntime {
     const { foldStore, sessionId } = dependencies;
     const state = await loadStateOrExplain(foldStore, sessionId);
     if (state === undefined) return FoldRuntime.opened(new SessionState(dependencies, new EngineMemory(sessionId), []));
-    const session = new SessionState(dependencies, EngineMemory.restore(state), state.calibration);
+    const session = new SessionState(dependencies, EngineMemory.restore(state), state.calibration, state.cacheReports);
     const { records, lost } = await restoreListedFolds(foldStore, sessionId, state.foldIds);
     const { model } = session;
     const { memory } = model;

@@ -11,6 +11,7 @@ export type { BudgetSource } from './actions/budget-source.ts';
 export { type StatusReport, statusReport } from './actions/status-action.ts';
 export { BRIEF_MAX_CHARS } from './briefs.ts';
 export { createCharsCostModel } from './chars-cost-model.ts';
+export type { CacheLossSummary } from './commit/policy/cache-survival.ts';
 export type { CommitReason, ForcedCommit, ForcedCommitCause } from './commit/policy/decision.ts';
 export { FOLD_ERROR_CODES, FoldError, type FoldErrorCode, type FoldErrorOptions } from './fold-error.ts';
 export type { PlacedFold } from './fold-lattice.ts';

@@ -78,10 +78,11 @@ export function engineStateElementProblem(state: Shape): string | undefined {
     ['ephemeralPeeks', (item) => isObject(item) && isText(item.toolCallId) && isText(item.foldId)],
     ['calibration', (item) => isObject(item) && isNumber(item.chars) && isNumber(item.tokens)],
     ['lostFolds', (item) => isObject(item) && isText(item.foldId) && isText(item.reason)],
+    ['cacheReports', (item) => isObject(item) && isNumber(item.gapMs) && typeof item.lost === 'boolean'],
   ];
   for (const [field, valid] of lists) {
     const list = state[field];
-    if (list === undefined && field === 'lostFolds') continue;
+    if (list === undefined && (field === 'lostFolds' || field === 'cacheReports')) continue;
     if (!Array.isArray(list)) return `${field} must be an array`;
     const at = list.findIndex((item) => !valid(item));
     if (at >= 0) return `${field}[${at}] is not well formed`;

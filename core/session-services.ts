@@ -1,4 +1,4 @@
-import type { CalibrationSampleV1 } from '../ports/fold-records.ts';
+import type { CacheReportV1, CalibrationSampleV1 } from '../ports/fold-records.ts';
 import { BlobPrewrites } from './commit/apply/blob-prewrites.ts';
 import { CommitTelemetryLog } from './commit/apply/telemetry.ts';
 import { CommitScheduler } from './commit/policy/scheduler.ts';
@@ -44,22 +44,26 @@ export class SessionServices {
     readonly spills: SpillBook,
     model: SessionModel,
     calibration: readonly CalibrationSampleV1[],
+    cacheReports: readonly CacheReportV1[] = [],
   ) {
     this.outbound = new OutboundChannel(ports.projectionSink);
     this.telemetry = new CommitTelemetryLog(ports.sessionId, this.outbound);
     this.estimator = new OccupancyEstimator(ports.costModel.defaultCharsPerToken, calibration);
     this.storeOutage = new StoreOutage(ports.foldStore.name);
     const estimator = this.estimator;
-    this.scheduler = new CommitScheduler({
-      settings: ports.settings,
-      costModel: ports.costModel,
-      index: model.index,
-      lattice: model.lattice,
-      // Read through the model: a refused action puts back a memory of its own.
-      get memory() {
-        return model.memory;
+    this.scheduler = new CommitScheduler(
+      {
+        settings: ports.settings,
+        costModel: ports.costModel,
+        index: model.index,
+        lattice: model.lattice,
+        // Read through the model: a refused action puts back a memory of its own.
+        get memory() {
+          return model.memory;
+        },
+        estimator,
       },
-      estimator,
-    });
+      cacheReports,
+    );
   }
 }

@@ -1,4 +1,4 @@
-import type { CalibrationSampleV1, EngineState } from '../ports/fold-records.ts';
+import type { CacheReportV1, CalibrationSampleV1, EngineState } from '../ports/fold-records.ts';
 import type { ProjectedMessage, RequestContext, RewriteCause } from '../ports/shared-types.ts';
 import { EngineMemory } from './engine-memory.ts';
 import type { FoldLattice } from './fold-lattice.ts';
@@ -48,12 +48,13 @@ export class SessionState {
     readonly ports: SessionPorts,
     memory: EngineMemory,
     calibration: readonly CalibrationSampleV1[],
+    cacheReports: readonly CacheReportV1[] = [],
   ) {
     // The first request fixes the session's spill policy; a restored session keeps its own (docs/behaviour.md I1).
     memory.spillPolicy ??= ports.settings.spill;
     const spills = new SpillBook(memory.spillPolicy, ports.settings.toolName);
     this.model = new SessionModel(memory, (entry) => spills.windowChars(entry));
-    this.services = new SessionServices(ports, spills, this.model, calibration);
+    this.services = new SessionServices(ports, spills, this.model, calibration, cacheReports);
   }
 
   /** The messages of the projection most recently handed to the host (a copy). */
@@ -135,7 +136,11 @@ export class SessionState {
 
   /** The state record to save (the revision is the caller's). */
   snapshot(): EngineState {
-    return this.model.memory.snapshot(this.model.lattice.expanded, this.services.estimator.calibration());
+    return this.model.memory.snapshot(
+      this.model.lattice.expanded,
+      this.services.estimator.calibration(),
+      this.services.scheduler.clock.cacheReports(),
+    );
   }
 
   /** Take the decisions an action may change, as a value of their own. */

@@ -193,6 +193,18 @@ export interface EngineStateV1 {
    * before it existed, and until a session's first request.
    */
   readonly requestContext?: StoredRequestContextV1;
+  /**
+   * The provider's newest answers on pure appends, each with the idle gap before its request
+   * and whether the provider found its cache gone (docs/behaviour.md B3.3), so a reopened session
+   * keeps what it learned about how long the cache lives. Absent until a report arrived.
+   */
+  readonly cacheReports?: readonly CacheReportV1[];
+}
+
+/** One provider answer on a pure append: the idle gap before the request, and whether nothing was read from cache. */
+export interface CacheReportV1 {
+  readonly gapMs: number;
+  readonly lost: boolean;
 }
 
 /** The part of a request's context the budget follows from (see `requestBudget` in core/settings.ts). */

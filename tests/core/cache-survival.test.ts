@@ -1,8 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { CacheSurvival } from '../../core/commit/policy/cache-survival.ts';
 import { commitPaysOff, expectedRewriteTokens, schedulingRates } from '../../core/commit/policy/cost.ts';
+import type { FoldRuntime } from '../../core/fold-runtime.ts';
 import { DEFAULT_PRICE_LIST } from '../../core/price-lists.ts';
+import type { FoldStore } from '../../ports/fold-store.port.ts';
 import { SyntheticSession } from '../../testing/synthetic-session.ts';
 import { openRuntime, providerTokens } from '../support/drive-session.ts';
 
@@ -91,8 +94,9 @@ describe('B3.3 what the provider teaches about its cache lifetime', () => {
 async function drive(
   losesAtPauses: boolean,
   rewriteReadTokens = 1_000,
-): Promise<{ pauseCommits: number; commits: number; requests: number[]; status: string }> {
-  const { runtime, sink } = await openRuntime({ settings: { providerInputBudget: 120_000 } });
+  store: FoldStore = new MemoryFoldStore(),
+): Promise<{ pauseCommits: number; commits: number; requests: number[]; status: string; runtime: FoldRuntime }> {
+  const { runtime, sink } = await openRuntime({ settings: { providerInputBudget: 120_000 }, store });
   const session = new SyntheticSession({ seed: 5, resultChars: [3000, 16_000] });
   let clock = 1_000_000;
   let pauseCommits = 0;
@@ -124,7 +128,7 @@ async function drive(
   }
   const status = (await runtime.act({ action: 'status' })).text;
   if (process.env.SHOW_STATUS) console.log(status);
-  return { pauseCommits, commits, requests, status };
+  return { pauseCommits, commits, requests, status, runtime };
 }
 
 describe('B3.3 commits move to where the provider loses its cache', () => {
@@ -145,5 +149,23 @@ describe('B3.3 commits move to where the provider loses its cache', () => {
     const readsKeptPrefix = await drive(false);
     const readsNothingOfRewrites = await drive(false, 0);
     expect(readsNothingOfRewrites.requests).toEqual(readsKeptPrefix.requests);
+  });
+
+  it('a reopened session keeps what it learned, and a state without reports opens as before', async () => {
+    const store = new MemoryFoldStore();
+    const first = await drive(true, 1_000, store);
+    const learned = first.runtime.view.scheduler.clock.learnedLosses();
+    expect(learned.steps.length).toBeGreaterThan(0);
+    await first.runtime.dispose();
+    const stored = await store.loadState('session-1');
+    expect(stored?.cacheReports?.length).toBe(learned.reads + learned.losses);
+    const { runtime: reopened } = await openRuntime({ settings: { providerInputBudget: 120_000 }, store });
+    expect(reopened.view.scheduler.clock.learnedLosses()).toEqual(learned);
+    await reopened.dispose();
+    const { cacheReports: _dropped, ...older } = stored!;
+    const olderStore = new MemoryFoldStore();
+    await olderStore.saveState('session-1', older);
+    const { runtime: fromOlder } = await openRuntime({ settings: { providerInputBudget: 120_000 }, store: olderStore });
+    expect(fromOlder.view.scheduler.clock.learnedLosses()).toEqual({ reads: 0, losses: 0, steps: [] });
   });
 });

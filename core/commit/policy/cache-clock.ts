@@ -1,3 +1,4 @@
+import type { CacheReportV1 } from '../../../ports/fold-records.ts';
 import { type CacheLossSummary, CacheSurvival } from './cache-survival.ts';
 
 /** What the host says about the request's moment and model (core has no clock: docs/behaviour.md I5). */
@@ -22,7 +23,17 @@ export class CacheClock {
   private observedLifetimeMs: number | undefined;
   /** The idle gap before the newest request, until the provider reports on it. */
   private unreportedGapMs: number | undefined;
-  private readonly survival = new CacheSurvival();
+  private readonly survival: CacheSurvival;
+
+  /** @param cacheReports what a reopened session learned before (its state's `cacheReports`). */
+  constructor(cacheReports: readonly CacheReportV1[] = []) {
+    this.survival = new CacheSurvival(cacheReports);
+  }
+
+  /** The provider's answers kept, for the session's state. */
+  cacheReports(): readonly CacheReportV1[] {
+    return this.survival.kept();
+  }
 
   /**
    * Whether the cache is cold for this request. `lifetimeMs` is the price list's; a lifetime

@@ -1,3 +1,5 @@
+import type { CacheReportV1 } from '../../../ports/fold-records.ts';
+
 /**
  * What the provider's own reports say about how long its cache lives (docs/behaviour.md B3.3).
  * A price list states a lifetime, but a provider may drop a prefix well before it, more often
@@ -20,14 +22,24 @@ export interface CacheLossSummary {
 }
 
 export class CacheSurvival {
-  private readonly reports: { readonly gapMs: number; readonly lost: boolean }[] = [];
+  private readonly reports: CacheReportV1[] = [];
   private readReports = 0;
   /** The monotone fit of the kept reports, until the next report. */
   private fit: readonly LossPool[] | undefined;
 
+  /** @param restored reports a reopened session kept; malformed ones are skipped. */
+  constructor(restored: readonly CacheReportV1[] = []) {
+    for (const report of restored) this.observe(report.gapMs, report.lost);
+  }
+
+  /** The reports kept, oldest first, for the session's state. */
+  kept(): readonly CacheReportV1[] {
+    return [...this.reports];
+  }
+
   /** The provider answered a request sent `gapMs` after the cache was last touched. */
   observe(gapMs: number, lost: boolean): void {
-    if (!Number.isFinite(gapMs) || gapMs < 0) return;
+    if (!Number.isFinite(gapMs) || gapMs < 0 || typeof lost !== 'boolean') return;
     if (!lost) this.readReports += 1;
     this.reports.push({ gapMs, lost });
     this.fit = undefined;
@@ -83,7 +95,7 @@ interface LossPool {
  * Neighbours of equal share are pooled too, so the read counted beside each pool weighs on
  * the evidence once, not once per report.
  */
-function monotoneFit(reports: readonly { readonly gapMs: number; readonly lost: boolean }[]): readonly LossPool[] {
+function monotoneFit(reports: readonly CacheReportV1[]): readonly LossPool[] {
   const sorted = [...reports].sort((a, b) => a.gapMs - b.gapMs);
   const pools: { fromGapMs: number; lost: number; count: number }[] = [];
   for (const report of sorted) {

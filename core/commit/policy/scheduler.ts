@@ -1,4 +1,5 @@
 import type { CostModel, PriceList } from '../../../ports/cost-model.port.ts';
+import type { CacheReportV1 } from '../../../ports/fold-records.ts';
 import type { EngineMemoryView, EstimatorView, FoldLatticeView, TranscriptIndexView } from '../../session-view.ts';
 import type { FoldSettings } from '../../settings.ts';
 import { type MarkPlanInputs, planStandingMarks } from '../plan/plan-marks.ts';
@@ -54,7 +55,7 @@ export interface ScheduleInputs {
  */
 export class CommitScheduler {
   readonly inflow = new InflowTracker();
-  readonly clock = new CacheClock();
+  readonly clock: CacheClock;
   /** `immediate` only: a trigger fired and due marks are still landing one per request. */
   private drainRunning = false;
   /** The reason of the newest automatic commit, for status. */
@@ -62,7 +63,12 @@ export class CommitScheduler {
   /** What the kept prefix and each candidate's span show, kept between commits. */
   private readonly shown: DisplayedCharsMemo;
 
-  constructor(private readonly runtime: SchedulerSession) {
+  /** @param cacheReports what a reopened session learned of the provider's cache before. */
+  constructor(
+    private readonly runtime: SchedulerSession,
+    cacheReports: readonly CacheReportV1[] = [],
+  ) {
+    this.clock = new CacheClock(cacheReports);
     this.shown = new DisplayedCharsMemo(runtime);
   }
 
