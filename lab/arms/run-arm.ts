@@ -339,7 +339,8 @@ async function armResult({
   const sessionId = session.sessionManager.getSessionId();
   const folding = await registration?.sessions.existing(sessionId);
   const ownership = folding?.ownership.warnings ?? [];
-  const foldSettings =
+  const providerCache = folding?.runtime.view.scheduler.clock.learnedLosses();
+  const checkedSettings =
     folding === undefined || profile.fold === undefined
       ? undefined
       : checkedFoldSettings(
@@ -356,6 +357,10 @@ async function armResult({
             },
           },
         );
+  const foldSettings =
+    checkedSettings === undefined || providerCache === undefined || providerCache.losses === 0
+      ? checkedSettings
+      : { ...checkedSettings, providerCache };
   const bytes = await auditBytes({
     sessionId,
     originals: sessionOriginals(session.sessionManager.getBranch()),

@@ -3,7 +3,7 @@ import { boundLines } from './bound-line.ts';
 import { bytesLostLine } from './bytes-lost.ts';
 import { costRecoveryFront } from './cost-front.ts';
 import { COST_SPLIT_PARTS, priceListOf } from './cost-split.ts';
-import type { LabRun } from './lab-records.ts';
+import type { FoldArmSettings, LabRun } from './lab-records.ts';
 import { WINDOW_PARTS } from './window-parts.ts';
 
 interface TableMetric {
@@ -145,6 +145,10 @@ export function formatArmTable(run: LabRun): string {
         `${entry.summary.arm} ran with scheduling ${settings.scheduling}, thresholds ${settings.thresholds.maxTarget}/${settings.thresholds.minTarget}${settings.priceList === undefined ? '' : `, deciding with price list ${settings.priceList}`}${settings.landing === undefined ? '' : `, landing ${settings.landing} on Pi ${settings.pi}`}${settings.landingRequests === undefined ? '' : ` (${landingText(settings.landingRequests)})`} (read back from the runtime)`,
       );
   }
+  for (const entry of summaries) {
+    const cache = entry.summary.foldSettings?.providerCache;
+    if (cache !== undefined) lines.push(providerCacheLine(entry.summary.arm, cache));
+  }
   for (const entry of summaries)
     if (entry.summary.bytes !== undefined) lines.push(bytesLostLine(entry.summary.arm, entry.summary.bytes));
   // A replay has no questions to lose or recover: its front would be cost alone.
@@ -173,4 +177,15 @@ export function formatArmTable(run: LabRun): string {
 function landingText(requests: { sentByPi: number; sentByHook: number; landings: number }): string {
   const inexpressible = Math.max(0, requests.sentByHook - requests.landings);
   return `${requests.sentByPi} requests sent by Pi from its own projection, ${requests.sentByHook} by the hook: ${requests.landings} landing, ${inexpressible} the edits could not express`;
+}
+
+/** What an arm's runtime learned of the provider's cache losses, the reason some of its commits came at pauses. */
+function providerCacheLine(arm: string, cache: NonNullable<FoldArmSettings['providerCache']>): string {
+  const head = `${arm} learned from the provider's reports: read from cache on ${integer(cache.reads)} pure appends, gone on ${integer(cache.losses)}`;
+  if (cache.steps.length === 0) return `${head} (too few to learn from)`;
+  const steps = cache.steps
+    .slice(-4)
+    .map((step) => `≥${Math.round(step.fromGapMs / 1000)} s ${Math.round(step.share * 100)}%`)
+    .join(', ');
+  return `${head}; chance the cache is gone after a pause of ${steps}, which its commits weighed (docs/cost-scheduling.md)`;
 }

@@ -105,6 +105,16 @@ export interface FoldArmSettings {
   readonly landingRequests?: { readonly sentByPi: number; readonly sentByHook: number; readonly landings: number };
   /** The Pi version the arm ran on. */
   readonly pi?: string;
+  /**
+   * What the runtime learned from the provider's reports about how long its cache lives
+   * (docs/behaviour.md B3.3), read back after the run; present once the provider lost its cache on
+   * a pure append.
+   */
+  readonly providerCache?: {
+    readonly reads: number;
+    readonly losses: number;
+    readonly steps: readonly { readonly fromGapMs: number; readonly share: number }[];
+  };
 }
 
 /**
