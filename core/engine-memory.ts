@@ -65,11 +65,16 @@ export class EngineMemory {
     return this.marks.find((mark) => mark.id === foldId);
   }
 
+  /**
+   * The state record: the decisions held here, the calibration, and what else the session
+   * learned of its provider and pace (`learned`, absent where nothing was).
+   */
   snapshot(
     expanded: Iterable<string>,
     calibration: EngineState['calibration'],
-    cacheReports: NonNullable<EngineState['cacheReports']> = [],
+    learned: Pick<EngineState, 'cacheReports' | 'inflow'> = {},
   ): EngineState {
+    const { cacheReports = [], inflow } = learned;
     return {
       schemaVersion: 1,
       sessionId: this.sessionId,
@@ -90,6 +95,9 @@ export class EngineMemory {
       ...(this.spillPolicy === undefined ? {} : { spill: { ...this.spillPolicy } }),
       ...(this.requestContext === undefined ? {} : { requestContext: this.requestContext }),
       ...(cacheReports.length === 0 ? {} : { cacheReports: [...cacheReports] }),
+      ...(inflow === undefined || (inflow.samples.length === 0 && inflow.lastSentTokens === undefined)
+        ? {}
+        : { inflow }),
     };
   }
 

@@ -45,8 +45,9 @@ export class FoldRuntime {
   static async open(dependencies: FoldRuntimeDependencies): Promise<FoldRuntime> {
     const { foldStore, sessionId } = dependencies;
     const state = await loadStateOrExplain(foldStore, sessionId);
-    if (state === undefined) return FoldRuntime.opened(new SessionState(dependencies, new EngineMemory(sessionId), []));
-    const session = new SessionState(dependencies, EngineMemory.restore(state), state.calibration, state.cacheReports);
+    if (state === undefined)
+      return FoldRuntime.opened(new SessionState(dependencies, new EngineMemory(sessionId), { calibration: [] }));
+    const session = new SessionState(dependencies, EngineMemory.restore(state), state);
     const { records, lost } = await restoreListedFolds(foldStore, sessionId, state.foldIds);
     const { model } = session;
     const { memory } = model;

@@ -80,13 +80,25 @@ export function engineStateElementProblem(state: Shape): string | undefined {
     ['lostFolds', (item) => isObject(item) && isText(item.foldId) && isText(item.reason)],
     ['cacheReports', (item) => isObject(item) && isNumber(item.gapMs) && typeof item.lost === 'boolean'],
   ];
+  const optional = new Set(['lostFolds', 'cacheReports']);
   for (const [field, valid] of lists) {
     const list = state[field];
-    if (list === undefined && (field === 'lostFolds' || field === 'cacheReports')) continue;
+    if (list === undefined && optional.has(field)) continue;
     if (!Array.isArray(list)) return `${field} must be an array`;
     const at = list.findIndex((item) => !valid(item));
     if (at >= 0) return `${field}[${at}] is not well formed`;
   }
+  const inflow = state.inflow;
+  if (
+    inflow !== undefined &&
+    !(
+      isObject(inflow) &&
+      Array.isArray(inflow.samples) &&
+      inflow.samples.every(isNumber) &&
+      (inflow.lastSentTokens === undefined || isNumber(inflow.lastSentTokens))
+    )
+  )
+    return 'inflow must hold numeric samples and an optional numeric lastSentTokens';
   const counters = state.counters as Shape;
   // A counter an older state lacks starts again from nothing; one of another type cannot be counted on.
   for (const counter of COUNTERS)

@@ -1,4 +1,4 @@
-import type { CacheReportV1, CalibrationSampleV1 } from '../ports/fold-records.ts';
+import type { EngineState } from '../ports/fold-records.ts';
 import { BlobPrewrites } from './commit/apply/blob-prewrites.ts';
 import { CommitTelemetryLog } from './commit/apply/telemetry.ts';
 import { CommitScheduler } from './commit/policy/scheduler.ts';
@@ -12,6 +12,12 @@ import type { SessionModel } from './session-model.ts';
 import type { SessionPorts } from './session-ports.ts';
 import type { SpillBook } from './spill/spill-book.ts';
 import { StoreOutage } from './store-outage.ts';
+
+/**
+ * What a session learns from its provider's answers and its own pace, kept in its state so a
+ * reopened session starts with it: chars per token, the cache's answers, tokens appended per request.
+ */
+export type SessionLessons = Pick<EngineState, 'calibration' | 'cacheReports' | 'inflow'>;
 
 /**
  * The collaborators one session's requests run through. Each keeps only what it derives or
@@ -43,12 +49,11 @@ export class SessionServices {
     /** How oversized tool results and arguments enter the window (docs/behaviour.md B6.2). */
     readonly spills: SpillBook,
     model: SessionModel,
-    calibration: readonly CalibrationSampleV1[],
-    cacheReports: readonly CacheReportV1[] = [],
+    learned: SessionLessons,
   ) {
     this.outbound = new OutboundChannel(ports.projectionSink);
     this.telemetry = new CommitTelemetryLog(ports.sessionId, this.outbound);
-    this.estimator = new OccupancyEstimator(ports.costModel.defaultCharsPerToken, calibration);
+    this.estimator = new OccupancyEstimator(ports.costModel.defaultCharsPerToken, learned.calibration);
     this.storeOutage = new StoreOutage(ports.foldStore.name);
     const estimator = this.estimator;
     this.scheduler = new CommitScheduler(
@@ -63,7 +68,16 @@ export class SessionServices {
         },
         estimator,
       },
-      cacheReports,
+      learned,
     );
+  }
+
+  /** What the session learned of its provider and pace, for its state. */
+  lessons(): Required<SessionLessons> {
+    return {
+      calibration: this.estimator.calibration(),
+      cacheReports: this.scheduler.clock.cacheReports(),
+      inflow: this.scheduler.inflow.kept(),
+    };
   }
 }

@@ -1,4 +1,4 @@
-import type { CacheReportV1, CalibrationSampleV1, EngineState } from '../ports/fold-records.ts';
+import type { EngineState } from '../ports/fold-records.ts';
 import type { ProjectedMessage, RequestContext, RewriteCause } from '../ports/shared-types.ts';
 import { EngineMemory } from './engine-memory.ts';
 import type { FoldLattice } from './fold-lattice.ts';
@@ -7,7 +7,7 @@ import { totalChars } from './projection-ledger.ts';
 import type { RenderInputs } from './projection-renderer.ts';
 import { SessionModel } from './session-model.ts';
 import type { SessionPorts } from './session-ports.ts';
-import { SessionServices } from './session-services.ts';
+import { type SessionLessons, SessionServices } from './session-services.ts';
 import { requestBudget } from './settings.ts';
 import { SpillBook } from './spill/spill-book.ts';
 import { viewMessages } from './window-log.ts';
@@ -47,14 +47,13 @@ export class SessionState {
   constructor(
     readonly ports: SessionPorts,
     memory: EngineMemory,
-    calibration: readonly CalibrationSampleV1[],
-    cacheReports: readonly CacheReportV1[] = [],
+    learned: SessionLessons,
   ) {
     // The first request fixes the session's spill policy; a restored session keeps its own (docs/behaviour.md I1).
     memory.spillPolicy ??= ports.settings.spill;
     const spills = new SpillBook(memory.spillPolicy, ports.settings.toolName);
     this.model = new SessionModel(memory, (entry) => spills.windowChars(entry));
-    this.services = new SessionServices(ports, spills, this.model, calibration, cacheReports);
+    this.services = new SessionServices(ports, spills, this.model, learned);
   }
 
   /** The messages of the projection most recently handed to the host (a copy). */
@@ -136,11 +135,8 @@ export class SessionState {
 
   /** The state record to save (the revision is the caller's). */
   snapshot(): EngineState {
-    return this.model.memory.snapshot(
-      this.model.lattice.expanded,
-      this.services.estimator.calibration(),
-      this.services.scheduler.clock.cacheReports(),
-    );
+    const { calibration, ...learned } = this.services.lessons();
+    return this.model.memory.snapshot(this.model.lattice.expanded, calibration, learned);
   }
 
   /** Take the decisions an action may change, as a value of their own. */

@@ -81,7 +81,11 @@ export interface EngineMemoryView {
   readonly requestContext: StoredRequestContextV1 | undefined;
   markById(foldId: string): PendingMarkV1 | undefined;
   /** The state record as the store would get it. */
-  snapshot(expanded: Iterable<string>, calibration: EngineState['calibration']): EngineState;
+  snapshot(
+    expanded: Iterable<string>,
+    calibration: EngineState['calibration'],
+    learned?: Pick<EngineState, 'cacheReports' | 'inflow'>,
+  ): EngineState;
 }
 
 /** The session's spilled items (docs/behaviour.md B6.2), read only: where each spill id's exact bytes are. */

@@ -199,6 +199,18 @@ export interface EngineStateV1 {
    * keeps what it learned about how long the cache lives. Absent until a report arrived.
    */
   readonly cacheReports?: readonly CacheReportV1[];
+  /**
+   * The session's pace (docs/behaviour.md B3.2), so a reopened session's cost policy knows it from its
+   * first request. Absent in states saved before it existed, and before a first request.
+   */
+  readonly inflow?: InflowV1;
+}
+
+/** Tokens appended per request: the newest few samples, and the window last sent they grow from. */
+export interface InflowV1 {
+  readonly samples: readonly number[];
+  /** Estimated tokens of the window last sent; the next request's growth is measured from it. */
+  readonly lastSentTokens?: number;
 }
 
 /** One provider answer on a pure append: the idle gap before the request, and whether nothing was read from cache. */

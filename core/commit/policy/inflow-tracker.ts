@@ -1,14 +1,32 @@
+import type { InflowV1 } from '../../../ports/fold-records.ts';
+
 /** Requests the inflow is averaged over: long enough to smooth one large read, short enough to follow a change of pace. */
 const INFLOW_WINDOW = 12;
 
 /**
  * Tokens appended per request, observed from the ledger (docs/behaviour.md B3.2): the growth of each request's
- * window (before any commit) over the window sent just before it. In memory only: after a
- * restart the pace is learned again from the next requests.
+ * window (before any commit) over the window sent just before it. Both the samples and the
+ * window last sent are kept in the session's state, so a reopened session has its pace.
  */
 export class InflowTracker {
   private readonly samples: number[] = [];
   private lastSentTokens: number | undefined;
+
+  /** @param restored the pace a reopened session kept (its state's `inflow`). */
+  constructor(restored?: InflowV1) {
+    for (const sample of restored?.samples.slice(-INFLOW_WINDOW) ?? [])
+      if (Number.isFinite(sample) && sample > 0) this.samples.push(sample);
+    const anchor = restored?.lastSentTokens;
+    if (anchor !== undefined && Number.isFinite(anchor) && anchor >= 0) this.lastSentTokens = anchor;
+  }
+
+  /** The pace as the session's state keeps it. */
+  kept(): InflowV1 {
+    return {
+      samples: [...this.samples],
+      ...(this.lastSentTokens === undefined ? {} : { lastSentTokens: this.lastSentTokens }),
+    };
+  }
 
   /** Record one request: `preCommitTokens` is its window before any commit, `sentTokens` what went out. */
   observe(preCommitTokens: number, sentTokens: number): void {

@@ -1,5 +1,5 @@
 import type { CostModel, PriceList } from '../../../ports/cost-model.port.ts';
-import type { CacheReportV1 } from '../../../ports/fold-records.ts';
+import type { EngineState } from '../../../ports/fold-records.ts';
 import type { EngineMemoryView, EstimatorView, FoldLatticeView, TranscriptIndexView } from '../../session-view.ts';
 import type { FoldSettings } from '../../settings.ts';
 import { type MarkPlanInputs, planStandingMarks } from '../plan/plan-marks.ts';
@@ -54,7 +54,7 @@ export interface ScheduleInputs {
  * trigger it plans a full commit itself (`costReason`), which writes nothing.
  */
 export class CommitScheduler {
-  readonly inflow = new InflowTracker();
+  readonly inflow: InflowTracker;
   readonly clock: CacheClock;
   /** `immediate` only: a trigger fired and due marks are still landing one per request. */
   private drainRunning = false;
@@ -63,12 +63,13 @@ export class CommitScheduler {
   /** What the kept prefix and each candidate's span show, kept between commits. */
   private readonly shown: DisplayedCharsMemo;
 
-  /** @param cacheReports what a reopened session learned of the provider's cache before. */
+  /** @param learned what a reopened session learned before: the provider's cache answers and the pace. */
   constructor(
     private readonly runtime: SchedulerSession,
-    cacheReports: readonly CacheReportV1[] = [],
+    learned: Pick<EngineState, 'cacheReports' | 'inflow'> = {},
   ) {
-    this.clock = new CacheClock(cacheReports);
+    this.clock = new CacheClock(learned.cacheReports);
+    this.inflow = new InflowTracker(learned.inflow);
     this.shown = new DisplayedCharsMemo(runtime);
   }
 
