@@ -1,7 +1,7 @@
 import type { LostFoldV1 } from '../../ports/fold-records.ts';
 import type { ProjectedMessage } from '../../ports/projected-message.ts';
 import type { CommitTelemetry } from '../../ports/projection-sink.port.ts';
-import type { CacheLossSummary } from '../commit/policy/cache-survival.ts';
+import { type CacheLossSummary, describeLossSteps } from '../commit/policy/cache-survival.ts';
 import { floorTokensFor } from '../commit/policy/raw-floor.ts';
 import { totalChars } from '../projection-ledger.ts';
 import type { SessionView } from '../session-view.ts';
@@ -184,11 +184,7 @@ export function describePolicy(report: Pick<StatusReport, 'scheduling' | 'thresh
 function describeProviderCache(cache: CacheLossSummary): string {
   const head = `provider cache: read on ${cache.reads} pure appends, gone on ${cache.losses}`;
   if (cache.steps.length === 0) return `${head} (too few to learn from)`;
-  const steps = cache.steps
-    .slice(-4)
-    .map((step) => `≥${Math.round(step.fromGapMs / 1000)} s ${Math.round(step.share * 100)}%`)
-    .join(', ');
-  return `${head}; chance it is gone after a pause of ${steps}: commits weigh a rewrite by it`;
+  return `${head}; chance it is gone after a pause of ${describeLossSteps(cache.steps)}: commits weigh a rewrite by it`;
 }
 
 /** The lost folds no fold of the same id has replaced since, as a status field. */

@@ -1,3 +1,4 @@
+import { describeLossSteps } from '../../core/commit/policy/cache-survival.ts';
 import { type ArmSummary, type ArmTimings, armTimings, summarizeArm } from './arm-summary.ts';
 import { boundLines } from './bound-line.ts';
 import { bytesLostLine } from './bytes-lost.ts';
@@ -183,9 +184,5 @@ function landingText(requests: { sentByPi: number; sentByHook: number; landings:
 function providerCacheLine(arm: string, cache: NonNullable<FoldArmSettings['providerCache']>): string {
   const head = `${arm} learned from the provider's reports: read from cache on ${integer(cache.reads)} pure appends, gone on ${integer(cache.losses)}`;
   if (cache.steps.length === 0) return `${head} (too few to learn from)`;
-  const steps = cache.steps
-    .slice(-4)
-    .map((step) => `≥${Math.round(step.fromGapMs / 1000)} s ${Math.round(step.share * 100)}%`)
-    .join(', ');
-  return `${head}; chance the cache is gone after a pause of ${steps}, which its commits weighed (docs/cost-scheduling.md)`;
+  return `${head}; chance the cache is gone after a pause of ${describeLossSteps(cache.steps)}, which its commits weighed (docs/cost-scheduling.md)`;
 }

@@ -1,3 +1,4 @@
+import type { CacheLossSummary } from '../../core/commit/policy/cache-survival.ts';
 /**
  * The contract between the lab's runners (live workload, replay) and its reports.
  * Runners produce one `RequestRow` per model request and one `ArmResult` per arm; every
@@ -110,11 +111,7 @@ export interface FoldArmSettings {
    * (docs/behaviour.md B3.3), read back after the run; present once the provider lost its cache on
    * a pure append.
    */
-  readonly providerCache?: {
-    readonly reads: number;
-    readonly losses: number;
-    readonly steps: readonly { readonly fromGapMs: number; readonly share: number }[];
-  };
+  readonly providerCache?: CacheLossSummary;
 }
 
 /**

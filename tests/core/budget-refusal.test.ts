@@ -3,7 +3,7 @@ import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store
 import { FoldError } from '../../core/fold-error.ts';
 import { FaultyFoldStore } from '../../testing/faulty-stores.ts';
 import { assistantEntry, SyntheticSession, toolResultEntry, userEntry } from '../../testing/synthetic-session.ts';
-import { openRuntime, providerTokens } from '../support/drive-session.ts';
+import { openRuntime, reportUncachedUsage } from '../support/drive-session.ts';
 
 /** Project until the runtime refuses; returns the refusal. */
 async function driveUntilRefused(
@@ -14,12 +14,7 @@ async function driveUntilRefused(
     session.step();
     try {
       const result = await runtime.project(session.entries);
-      runtime.recordUsage({
-        input: providerTokens(result.ledger.totalChars),
-        cacheRead: 0,
-        cacheWrite: 0,
-        output: 100,
-      });
+      reportUncachedUsage(runtime, result.ledger);
     } catch (error) {
       if (FoldError.isInstance(error)) return error;
       throw error;

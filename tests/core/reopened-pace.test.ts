@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { SyntheticSession } from '../../testing/synthetic-session.ts';
-import { openRuntime, providerTokens } from '../support/drive-session.ts';
+import { openRuntime, reportUncachedUsage } from '../support/drive-session.ts';
 
 describe('a reopened session keeps its pace', () => {
   /** Commits of one synthetic session, its runtime disposed and reopened from the store every `reopenEvery` requests. */
@@ -18,12 +18,7 @@ describe('a reopened session keeps its pace', () => {
       }
       session.step();
       const result = await runtime.project(session.entries);
-      runtime.recordUsage({
-        input: providerTokens(result.ledger.totalChars),
-        cacheRead: 0,
-        cacheWrite: 0,
-        output: 100,
-      });
+      reportUncachedUsage(runtime, result.ledger);
       if (result.ledger.foldsLanded > 0) commits.push(step);
     }
     return commits;

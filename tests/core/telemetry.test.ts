@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { formatStatus, statusReport } from '../../core/actions/status-action.ts';
 import { totalChars } from '../../core/projection-ledger.ts';
 import { SyntheticSession } from '../../testing/synthetic-session.ts';
-import { driveSession, openRuntime, providerTokens } from '../support/drive-session.ts';
+import { driveSession, openRuntime, providerTokens, reportUncachedUsage } from '../support/drive-session.ts';
 
 describe('commit telemetry tells what happened: estimates at the commit, provider counts after', () => {
   it('every commit is reported twice and its numbers match the ledger and the reported usage', async () => {
@@ -59,12 +59,7 @@ describe('commit telemetry tells what happened: estimates at the commit, provide
     for (let step = 0; step < 80; step += 1) {
       session.step();
       const result = await runtime.project(session.entries);
-      runtime.recordUsage({
-        input: providerTokens(result.ledger.totalChars),
-        cacheRead: 0,
-        cacheWrite: 0,
-        output: 100,
-      });
+      reportUncachedUsage(runtime, result.ledger);
     }
     const commits = runtime.view.memory.counters.commits;
     expect(commits).toBeGreaterThan(0);

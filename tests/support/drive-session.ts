@@ -34,6 +34,15 @@ export function providerTokens(chars: number): number {
   return Math.ceil(chars / 3.6) + 400;
 }
 
+/** Report a request's usage as a provider without a cache would: the whole prompt billed fresh. */
+export function reportUncachedUsage(
+  runtime: Pick<FoldRuntime, 'recordUsage'>,
+  ledger: { readonly totalChars: number },
+  output = 100,
+): void {
+  runtime.recordUsage({ input: providerTokens(ledger.totalChars), cacheRead: 0, cacheWrite: 0, output });
+}
+
 /** Grow a synthetic session step by step, projecting before each model request like a host. */
 export async function driveSession(options: {
   seed: number;

@@ -84,6 +84,14 @@ export class CacheSurvival {
   }
 }
 
+/** The learned steps as a person reads them, newest four: `≥80 s 71%, ≥111 s 75%`. */
+export function describeLossSteps(steps: CacheLossSummary['steps']): string {
+  return steps
+    .slice(-4)
+    .map((step) => `≥${Math.round(step.fromGapMs / 1000)} s ${Math.round(step.share * 100)}%`)
+    .join(', ');
+}
+
 interface LossPool {
   /** The shortest gap in the pool. */
   readonly fromGapMs: number;
