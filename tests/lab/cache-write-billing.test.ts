@@ -8,7 +8,7 @@ import { COST_SPLIT_PARTS } from '../../lab/report/cost-split.ts';
 const trajectory = join(resolve(import.meta.dirname, 'fixtures'), 'mini-swe-agent-toolcall.traj.json');
 const claudeCode = resolve(
   import.meta.dirname,
-  '../../../shared/transcripts/claude-code/0d510331-7c2a-45ab-850a-088f3499b4cc.jsonl',
+  '../fixtures/transcripts/claude-code/0d510331-7c2a-45ab-850a-088f3499b4cc.jsonl',
 );
 const silent = { write: () => true, isTTY: false };
 

@@ -7,7 +7,7 @@ import type { ArmName, LabRun } from '../../lab/report/lab-records.ts';
 import { stagedPreset } from '../../lab/workload/presets.ts';
 import { runStagedWorkload } from '../../lab/workload/run-staged-workload.ts';
 
-const shared = resolve(import.meta.dirname, '../../../shared/transcripts');
+const fixtures = resolve(import.meta.dirname, '../fixtures/transcripts');
 const silent = { write: () => true };
 
 function cost(run: LabRun, arm: ArmName): number {
@@ -59,7 +59,7 @@ describe('the cost bound on real runs', () => {
     timeout: 240_000,
   }, async () => {
     const report = await replayTranscript({
-      path: join(shared, 'claude-code/0d510331-7c2a-45ab-850a-088f3499b4cc.jsonl'),
+      path: join(fixtures, 'claude-code/0d510331-7c2a-45ab-850a-088f3499b4cc.jsonl'),
       arms: ['native', 'fold'],
       progress: silent,
     });

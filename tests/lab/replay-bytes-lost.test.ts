@@ -4,10 +4,10 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../bin/cli.ts';
 
-const shared = resolve(import.meta.dirname, '../../../shared/transcripts');
+const fixtures = resolve(import.meta.dirname, '../fixtures/transcripts');
 
 /** A real Claude Code session (claude-sonnet-4-5, 182 responses, 117k peak): at a 60k budget native compacts and fold folds. */
-const session = join(shared, 'claude-code/0d510331-7c2a-45ab-850a-088f3499b4cc.jsonl');
+const session = join(fixtures, 'claude-code/0d510331-7c2a-45ab-850a-088f3499b4cc.jsonl');
 
 describe('replay: bytes lost per arm (issue 15: "0 bytes lost")', () => {
   it('the fold arm loses 0 of its folded bytes, native loses what its compactions summarised away; in the table, the JSON and the HTML', {

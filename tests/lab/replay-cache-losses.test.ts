@@ -3,13 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { replayTranscript } from '../../lab/replay/replay-transcript.ts';
 import { formatArmTable } from '../../lab/report/arm-table.ts';
 
-const shared = resolve(import.meta.dirname, '../../../shared/transcripts');
+const fixtures = resolve(import.meta.dirname, '../fixtures/transcripts');
 const silent = { write: () => true, isTTY: false };
 
 describe('a replay says what the fold arm learned of the provider cache', () => {
   it('reads back the losses the recording shows after pauses, and the report prints them', async () => {
     // The first 250 requests of this recording hold a dozen cold caches after a person's pause.
-    const path = join(shared, 'pi-mono/large-session.jsonl');
+    const path = join(fixtures, 'pi-mono/large-session.jsonl');
     const report = await replayTranscript({ path, arms: ['fold'], maxRequests: 250, progress: silent });
     const learned = report.run.arms[0]!.foldSettings?.providerCache;
     expect(learned?.losses).toBeGreaterThanOrEqual(2);

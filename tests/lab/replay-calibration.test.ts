@@ -8,7 +8,7 @@ import { replayTranscript } from '../../lab/replay/replay-transcript.ts';
 import { fitTokenScale } from '../../lab/replay/token-scale.ts';
 import type { RecordedResponse } from '../../lab/transcripts/recorded-session.ts';
 
-const shared = resolve(import.meta.dirname, '../../../shared/transcripts');
+const fixtures = resolve(import.meta.dirname, '../fixtures/transcripts');
 const silent = { write: () => true, isTTY: false };
 
 function usage(input: number, cacheRead: number, cacheWrite: number): RecordedResponse {
@@ -65,7 +65,7 @@ describe('replay calibration from the recording', () => {
   });
 
   it('a calibrated replay sends the recorded first prompt, and its native reproduces the recorded bill', async () => {
-    const path = join(shared, 'pi-mono/large-session.jsonl');
+    const path = join(fixtures, 'pi-mono/large-session.jsonl');
     const report = await replayTranscript({ path, arms: ['native'], maxRequests: 120, progress: silent });
     const bare = await replayTranscript({
       path,
@@ -105,7 +105,7 @@ describe('replay calibration from the recording', () => {
   }, async () => {
     // This session compacted before its 197th request, after a prompt of 154,835 tokens, well
     // under where Pi's default reserve would compact in the replay's window.
-    const path = join(shared, 'claude-code/c7d2069e-c561-4759-8adf-b0745be78c29.jsonl');
+    const path = join(fixtures, 'claude-code/c7d2069e-c561-4759-8adf-b0745be78c29.jsonl');
     const report = await replayTranscript({ path, arms: ['native'], progress: silent });
     expect(report.notes.join('\n')).toContain(
       'native compaction: the recording first compacted before request 197, after a prompt of 154,835 tokens',
@@ -129,7 +129,7 @@ describe('replay calibration from the recording', () => {
   });
 
   it('the CLI takes --calibration off, and refuses any other value by name', async () => {
-    const path = join(shared, 'pi-mono/large-session.jsonl');
+    const path = join(fixtures, 'pi-mono/large-session.jsonl');
     const run = async (value: string) => {
       const out: string[] = [];
       const error: string[] = [];

@@ -6,7 +6,7 @@ import { runCli } from '../../bin/cli.ts';
 import { replayTranscript } from '../../lab/replay/replay-transcript.ts';
 import { responsesInFile } from './support/file-responses.ts';
 
-const shared = resolve(import.meta.dirname, '../../../shared/transcripts');
+const fixtures = resolve(import.meta.dirname, '../fixtures/transcripts');
 const silent = { write: () => true, isTTY: false };
 
 async function replayCli(argumentsList: string[]): Promise<{ code: number; out: string; error: string }> {
@@ -21,7 +21,7 @@ async function replayCli(argumentsList: string[]): Promise<{ code: number; out: 
 
 /** The first `lineCount` lines of a real Claude Code transcript with garbage lines between them. */
 function transcriptWithGarbage(lineCount: number): { path: string; garbage: number } {
-  const lines = readFileSync(join(shared, 'claude-code/0d510331-7c2a-45ab-850a-088f3499b4cc.jsonl'), 'utf8')
+  const lines = readFileSync(join(fixtures, 'claude-code/0d510331-7c2a-45ab-850a-088f3499b4cc.jsonl'), 'utf8')
     .split('\n')
     .slice(0, lineCount);
   const mixed: string[] = [];

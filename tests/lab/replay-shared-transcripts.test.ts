@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../../bin/cli.ts';
 import { responsesInFile } from './support/file-responses.ts';
 
-const shared = resolve(import.meta.dirname, '../../../shared/transcripts');
+const fixtures = resolve(import.meta.dirname, '../fixtures/transcripts');
 
 /** Run the real CLI and capture what it prints. */
 async function replayCli(argumentsList: string[]): Promise<{ code: number; out: string; error: string }> {
@@ -25,7 +25,7 @@ describe('replay of the shared real transcripts', () => {
     'claude-code/0d510331-7c2a-45ab-850a-088f3499b4cc.jsonl',
     'claude-code/c7d2069e-c561-4759-8adf-b0745be78c29.jsonl',
   ])('%s completes and its report counts one request per recorded response', { timeout: 240_000 }, async (file) => {
-    const path = join(shared, file);
+    const path = join(fixtures, file);
     const expected = responsesInFile(path);
     const outDirectory = mkdtempSync(join(tmpdir(), 'replay-report-'));
     const result = await replayCli([path, '--arms', 'fold', '--out', outDirectory]);
@@ -54,7 +54,7 @@ describe('replay of the shared real transcripts', () => {
   it('--max-requests replays a prefix: exactly that many requests, cut mid-turn without a stray request', {
     timeout: 120_000,
   }, async () => {
-    const path = join(shared, 'pi-mono/before-compaction.jsonl');
+    const path = join(fixtures, 'pi-mono/before-compaction.jsonl');
     const expected = responsesInFile(path);
     // 101 falls inside a tool loop of this recording (checked: response 100 calls tools).
     const outDirectory = mkdtempSync(join(tmpdir(), 'replay-limited-'));

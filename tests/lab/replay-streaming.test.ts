@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadTranscript } from '../../lab/transcripts/load-transcript.ts';
 
-const shared = resolve(import.meta.dirname, '../../../shared/transcripts');
+const fixtures = resolve(import.meta.dirname, '../fixtures/transcripts');
 
 function scratchFile(name: string, lines: readonly string[]): string {
   const path = join(mkdtempSync(join(tmpdir(), 'replay-streaming-')), name);
@@ -14,7 +14,7 @@ function scratchFile(name: string, lines: readonly string[]): string {
 
 describe('streaming conversion', () => {
   it('a Pi v3 tree converted line by line keeps only the active branch and reports entries without ids', async () => {
-    const [headerLine, ...body] = readFileSync(join(shared, 'pi-mono/large-session.jsonl'), 'utf8')
+    const [headerLine, ...body] = readFileSync(join(fixtures, 'pi-mono/large-session.jsonl'), 'utf8')
       .trimEnd()
       .split('\n');
     const header = { ...JSON.parse(headerLine!), version: 3 };
@@ -28,7 +28,7 @@ describe('streaming conversion', () => {
     });
     const session = await loadTranscript(scratchFile('tree.jsonl', lines));
     expect(session.format).toBe('pi-v3');
-    const linear = await loadTranscript(join(shared, 'pi-mono/large-session.jsonl'));
+    const linear = await loadTranscript(join(fixtures, 'pi-mono/large-session.jsonl'));
     // Linear ids are L<line>: body position p sits on line p + 2 (line 1 is the header).
     const onBranch = linear.entries.filter((entry) => {
       const line = Number(entry.id.slice(1));

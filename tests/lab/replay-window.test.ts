@@ -7,7 +7,7 @@ import { resolveReplayWindow } from '../../lab/replay/replay-window.ts';
 import { loadTranscript } from '../../lab/transcripts/load-transcript.ts';
 import { dominantModel } from '../../lab/transcripts/recorded-session.ts';
 
-const shared = resolve(import.meta.dirname, '../../../shared/transcripts');
+const fixtures = resolve(import.meta.dirname, '../fixtures/transcripts');
 
 describe('a recorded model id finds its window and price list', () => {
   it.each([
@@ -77,7 +77,7 @@ describe('the shared transcripts record their models', () => {
     ['claude-code/0d510331-7c2a-45ab-850a-088f3499b4cc.jsonl', 'claude-sonnet-4-5-20250929'],
     ['claude-code/c7d2069e-c561-4759-8adf-b0745be78c29.jsonl', 'claude-sonnet-4-5-20250929'],
   ])('%s: %s, whose window is 200k', async (file, model) => {
-    const session = await loadTranscript(`${shared}/${file}`);
+    const session = await loadTranscript(`${fixtures}/${file}`);
     expect(dominantModel(session.responses)).toBe(model);
     expect(resolveReplayWindow(model, {})).toMatchObject({ budgetTokens: 183_616, capTokens: 200_000 });
   });
@@ -85,7 +85,7 @@ describe('the shared transcripts record their models', () => {
   it('the CLI replays at that window by default and prices with the model list', { timeout: 60_000 }, async () => {
     const out: string[] = [];
     const code = await runCli(
-      ['replay', `${shared}/pi-mono/before-compaction.jsonl`, '--arms', 'native', '--max-requests', '3'],
+      ['replay', `${fixtures}/pi-mono/before-compaction.jsonl`, '--arms', 'native', '--max-requests', '3'],
       { out: (line) => out.push(line), error: () => {} },
     );
     expect(code).toBe(0);

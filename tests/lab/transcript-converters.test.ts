@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { TranscriptIndex } from '../../core/transcript-index.ts';
 import { loadTranscript } from '../../lab/transcripts/load-transcript.ts';
 
-const shared = resolve(import.meta.dirname, '../../../shared/transcripts');
+const fixtures = resolve(import.meta.dirname, '../fixtures/transcripts');
 
 /** Count model responses straight from the file, independently of the converter. */
 function responsesInFile(path: string): number {
@@ -31,7 +31,7 @@ describe('real transcripts convert to engine entries', () => {
     ['claude-code/0d510331-7c2a-45ab-850a-088f3499b4cc.jsonl', 'claude-code', 0],
     ['claude-code/c7d2069e-c561-4759-8adf-b0745be78c29.jsonl', 'claude-code', 1],
   ])('%s', async (file, format, minimumMalformed) => {
-    const path = `${shared}/${file}`;
+    const path = `${fixtures}/${file}`;
     const session = await loadTranscript(path);
     expect(session.format).toBe(format);
     expect(session.responses.length).toBe(responsesInFile(path));
@@ -45,7 +45,7 @@ describe('real transcripts convert to engine entries', () => {
   });
 
   it('the redacted line of the Claude Code archive is reported by number, not fatal', async () => {
-    const session = await loadTranscript(`${shared}/claude-code/c7d2069e-c561-4759-8adf-b0745be78c29.jsonl`);
+    const session = await loadTranscript(`${fixtures}/claude-code/c7d2069e-c561-4759-8adf-b0745be78c29.jsonl`);
     expect(session.malformedLines.map((skipped) => skipped.line)).toContain(876);
     expect(session.compactions).toBe(1);
   });

@@ -8,7 +8,7 @@ import { WINDOW_PARTS, type WindowParts, windowParts } from '../../lab/report/wi
 
 const claudeCode = resolve(
   import.meta.dirname,
-  '../../../shared/transcripts/claude-code/0d510331-7c2a-45ab-850a-088f3499b4cc.jsonl',
+  '../fixtures/transcripts/claude-code/0d510331-7c2a-45ab-850a-088f3499b4cc.jsonl',
 );
 const silent = { write: () => true, isTTY: false };
 const total = (parts: WindowParts): number => WINDOW_PARTS.reduce((sum, { key }) => sum + parts[key], 0);

@@ -8,7 +8,7 @@ import { chromiumPath, launchBrowser, openInBrowser } from './support/headless-b
 
 const executable = chromiumPath();
 const runIt = executable !== undefined || process.env.CI === 'true' ? describe : describe.skip;
-const transcript = resolve(import.meta.dirname, '../../../shared/transcripts/pi-mono/large-session.jsonl');
+const transcript = resolve(import.meta.dirname, '../fixtures/transcripts/pi-mono/large-session.jsonl');
 const REQUESTS = 80;
 
 let browser: Browser;

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import type { replayTranscript } from '../../../lab/replay/replay-transcript.ts';
 import type { RequestRow } from '../../../lab/report/lab-records.ts';
 
-const shared = resolve(import.meta.dirname, '../../../../shared/transcripts');
+const fixtures = resolve(import.meta.dirname, '../../fixtures/transcripts');
 const START = Date.parse('2025-10-01T09:00:00.000Z');
 
 /** How a re-timed session is cut and timed, and what lifetime its cache writes claim. */
@@ -25,7 +25,7 @@ export interface RetimedSessionOptions {
  */
 export function retimedClaudeSession(options: RetimedSessionOptions): string {
   const { lineCount, idleBefore, idleMinutes, cacheWrites } = options;
-  const lines = readFileSync(join(shared, 'claude-code/0d510331-7c2a-45ab-850a-088f3499b4cc.jsonl'), 'utf8')
+  const lines = readFileSync(join(fixtures, 'claude-code/0d510331-7c2a-45ab-850a-088f3499b4cc.jsonl'), 'utf8')
     .split('\n')
     .slice(0, lineCount);
   const seen = new Set<string>();
