@@ -53,10 +53,16 @@ describe('I6 refusals say why', () => {
     await runtime.project(entries.slice(0, 1));
     const refusal = await runtime.project(entries).catch((caught: unknown) => caught);
     expect(FoldError.isInstance(refusal) && refusal.code).toBe('BUDGET.EXCEEDED');
-    expect((refusal as FoldError).message).toContain('no lossless fold can make room');
+    const message = (refusal as FoldError).message;
+    expect(message).toContain('no lossless fold can make room');
+    // It names what is there, the open batch, and nothing that is not: no pins, nothing protected.
+    expect(message).toMatch(/the window holds open units \(the newest turn, or a tool batch still waiting/);
+    expect(message).not.toMatch(/pinned|protected/);
     expect((refusal as FoldError).details).toMatchObject({
       commitRefusedByStore: false,
-      remedy: 'unpin entries, or start a new session',
+      remedy: 'start a new session, or give it a larger budget (providerInputBudget)',
+      windowChars: { pinned: 0, protected: 0, strayResults: 0 },
     });
+    expect(((refusal as FoldError).details.windowChars as { open: number }).open).toBeGreaterThan(30_000);
   });
 });
