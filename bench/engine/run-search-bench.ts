@@ -13,6 +13,7 @@ import { FoldRuntime } from '../../core/fold-runtime.ts';
 import { SEARCH_REGEX_TIME_LIMIT_MS } from '../../core/search/regex-worker.ts';
 import { resolveSettings } from '../../core/settings.ts';
 import { projectFoldedReads } from '../../testing/folded-reads.ts';
+import { runLargeTextSearch } from './search-large-text.ts';
 
 const ALPHANUMERICS = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'];
 
@@ -49,6 +50,12 @@ async function timedSearch(runtime: FoldRuntime, call: Record<string, unknown>) 
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   delay.disable();
   return { outcome, seconds, longestBlockMs: delay.max / 1e6 };
+}
+
+const largeFlag = process.argv.indexOf('--large-mb');
+if (largeFlag >= 0) {
+  await runLargeTextSearch(Number(process.argv[largeFlag + 1] ?? 50));
+  process.exit(0);
 }
 
 const runtime = await foldedRuntime();
