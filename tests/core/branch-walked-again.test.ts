@@ -59,6 +59,18 @@ describe('a branch walked again after going back on it (docs/behaviour.md B6.7)'
     expect(await walk(runtime, entries, 303, 420)).toEqual([]);
   });
 
+  it('holds in a new process on the same store, walked again from the start', async () => {
+    const settings = { providerInputBudget: 12_000 };
+    const first = await openRuntime({ settings });
+    const entries = conversation(120, 300);
+    expect(await walk(first.runtime, entries, 3, 300)).toEqual([]);
+    await first.runtime.dispose();
+    const stored = (await first.store.listFolds('session-1')).map((record) => record.id).sort();
+    const { runtime } = await openRuntime({ settings, store: first.store });
+    expect(await walk(runtime, entries, 3, 300)).toEqual([]);
+    expect((await first.store.listFolds('session-1')).map((record) => record.id).sort()).toEqual(stored);
+  });
+
   it('holds at a large budget too, walked again from the middle of a long session', async () => {
     const { runtime } = await openRuntime({ settings: { providerInputBudget: 120_000 } });
     const entries = conversation(420, 1_500);

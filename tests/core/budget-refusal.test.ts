@@ -65,4 +65,30 @@ describe('I6 refusals say why', () => {
     });
     expect(((refusal as FoldError).details.windowChars as { open: number }).open).toBeGreaterThan(30_000);
   });
+
+  it('names the pinned entries it holds, and only then suggests unpinning', async () => {
+    const { runtime } = await openRuntime({ settings: { providerInputBudget: 8_000 } });
+    // Results each under the spill threshold, so the window carries them whole.
+    const entries = [
+      userEntry('u1', 'z'.repeat(12_000)),
+      assistantEntry('a1', 'reading', [
+        { id: 'c1', name: 'read', arguments: { path: 'x' } },
+        { id: 'c2', name: 'read', arguments: { path: 'z' } },
+      ]),
+      toolResultEntry('r1', 'c1', 'read', 'y'.repeat(15_000)),
+      toolResultEntry('r2', 'c2', 'read', 'w'.repeat(15_000)),
+    ];
+    reportUncachedUsage(runtime, (await runtime.project(entries.slice(0, 1))).ledger);
+    await runtime.act({ action: 'pin', ids: ['u1'] });
+    const refusal = await runtime.project(entries).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(FoldError.isInstance(refusal) && refusal.code).toBe('BUDGET.EXCEEDED');
+    const { message, details } = refusal as FoldError;
+    expect(message).toMatch(/the window holds .*pinned entries \(\d+ chars\)/);
+    expect(message).not.toMatch(/protected/);
+    expect(details).toMatchObject({ remedy: 'unpin entries, or start a new session' });
+    expect((details.windowChars as { pinned: number }).pinned).toBeGreaterThan(12_000);
+  });
 });
