@@ -1,5 +1,6 @@
 import { FoldError } from './fold-error.ts';
 import type { StrayResults } from './transcript-index.ts';
+import { describeMaterial, type WindowMaterial } from './window-material.ts';
 
 /**
  * docs/behaviour.md I6: the refusal of a request over the budget, saying which case it is: a commit the store
@@ -12,17 +13,24 @@ export function budgetExceeded(input: {
   refusedStore: string | undefined;
   /** Results held raw because they answer no open call; named when they are part of the cause. */
   strayResults?: StrayResults;
+  /** What the refused window holds: when given, the refusal names exactly that. */
+  material?: WindowMaterial;
 }): FoldError {
-  const { estimatedTokens, budgetTokens, request, refusedStore, strayResults } = input;
+  const { estimatedTokens, budgetTokens, request, refusedStore, strayResults, material } = input;
   const why =
     refusedStore !== undefined
       ? `the ${refusedStore} store refused the commit that would have made room`
-      : `no lossless fold can make room (${heldRawMaterial(strayResults)} fills the window)`;
-  // What helps differs: an outage passes by itself, a window of pinned or open material does not.
+      : material !== undefined
+        ? `no lossless fold can make room: the window holds ${describeMaterial(material)}${firstStray(strayResults)}`
+        : `no lossless fold can make room (${heldRawMaterial(strayResults)} fills the window)`;
+  // What helps differs: an outage passes by itself, a window of pinned or open material does not,
+  // and unpinning helps only a window that holds pins.
   const remedy =
     refusedStore !== undefined
       ? `send it again once the ${refusedStore} store accepts writes (free its disk or bring it back): the commit lands then and nothing is lost meanwhile`
-      : 'unpin entries, or start a new session';
+      : material === undefined || material.pinned > 0
+        ? 'unpin entries, or start a new session'
+        : 'start a new session, or give it a larger budget (providerInputBudget)';
   return new FoldError(
     'BUDGET.EXCEEDED',
     `the request would carry about ${estimatedTokens} tokens against a budget of ${budgetTokens}, and ${why}`,
@@ -34,6 +42,7 @@ export function budgetExceeded(input: {
         remedy,
         commitRefusedByStore: refusedStore !== undefined,
         ...(strayResults !== undefined && strayResults.count > 0 ? { strayResults: strayResults.count } : {}),
+        ...(material !== undefined ? { windowChars: { ...material } } : {}),
       },
     },
   );
@@ -44,6 +53,11 @@ export function budgetExceeded(input: {
 function heldRawMaterial(stray: StrayResults | undefined): string {
   if (stray === undefined || stray.count === 0) return 'pinned, protected or open material';
   return `${stray.count} tool result${stray.count === 1 ? '' : 's'} answering no call made just before ${stray.count === 1 ? 'it' : 'them'} (${stray.chars} chars, first entry "${stray.firstEntryId}"), which cannot fold without being stranded, with any pinned, protected or open material`;
+}
+
+function firstStray(stray: StrayResults | undefined): string {
+  if (stray === undefined || stray.count === 0) return '';
+  return ` (${stray.count} stray tool result${stray.count === 1 ? '' : 's'}, first entry "${stray.firstEntryId}")`;
 }
 
 /** Output reservation taken out of a model window when no explicit budget is given. */

@@ -139,12 +139,19 @@ export class FoldLattice {
   }
 
   /**
-   * Place folds whose entries have arrived since they were loaded (a restored session sees
-   * its branch only at the first request). Costs nothing once every fold is placed.
+   * Place folds whose entries have arrived since they were loaded or since the branch went
+   * back before them (a restored session sees its branch only at the first request). Returns
+   * the folds placed now. Costs nothing once every fold is placed.
    */
-  placeArrived(): void {
-    if (this.unplaced.size === 0) return;
-    for (const foldId of [...this.unplaced]) this.place(this.records.get(foldId)!);
+  placeArrived(): PlacedFold[] {
+    if (this.unplaced.size === 0) return [];
+    const arrived: PlacedFold[] = [];
+    for (const foldId of [...this.unplaced]) {
+      this.place(this.records.get(foldId)!);
+      const placed = this.placed.get(foldId);
+      if (placed !== undefined) arrived.push(placed);
+    }
+    return arrived;
   }
 
   /** `checkDigests` is off only for a fold just made from this index (it matches by construction). */

@@ -186,7 +186,7 @@ export class Frontier {
   // before it when the two touch (docs/behaviour.md B2.4); otherwise it stays raw, being too small to matter.
   private flushSmallRun(inputs: FrontierInputs): void {
     if (this.chapterUnits === 0) return;
-    const { index, memory } = inputs;
+    const { index, memory, lattice } = inputs;
     const runFirst = index.units[this.chapterStart]!.first;
     const runLast = index.units[this.chapterStart + this.chapterUnits - 1]!.last;
     const previousPosition = runFirst - 1;
@@ -195,6 +195,8 @@ export class Frontier {
         mark.kind === 'chapter' &&
         mark.origin === 'runtime' &&
         mark.brief === undefined &&
+        // A mark to refold a standing fold keeps that fold's span: it lands no new record.
+        lattice.record(mark.id) === undefined &&
         index.positionOf(mark.lastEntryId) === previousPosition,
     );
     if (neighbour === undefined) return;

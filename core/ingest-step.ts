@@ -1,5 +1,6 @@
 import type { TranscriptEntry } from '../ports/transcript-entry.ts';
 import type { BranchRead } from '../ports/transcript-source.port.ts';
+import { takeBackArrivedFolds } from './arrived-folds.ts';
 import type { FrontierInputs } from './frontier.ts';
 import type { SessionModel } from './session-model.ts';
 import type { SessionServices } from './session-services.ts';
@@ -7,8 +8,14 @@ import type { IngestResult } from './transcript-index.ts';
 
 /** What reading the host's branch writes: the index, the forest's placement, the frontier and the queued causes. */
 export interface IngestTarget {
-  readonly model: Pick<SessionModel, 'index' | 'lattice' | 'pendingCauses'>;
+  readonly model: Pick<SessionModel, 'index' | 'lattice' | 'pendingCauses' | 'frozenView' | 'memory'>;
   readonly services: Pick<SessionServices, 'frontier' | 'scheduler'>;
+}
+
+/** What reading the branch found: the index's account, and whether folds placed again were taken back. */
+export interface BranchIngest extends IngestResult {
+  /** Folds placed again over entries the window shows raw became expanded folds marked to refold (B6.7). */
+  readonly takenBack: boolean;
 }
 
 /** What a source hands over, for a host that hands an array: the whole branch. */
@@ -19,9 +26,10 @@ export function wholeBranch(entries: readonly TranscriptEntry[]): BranchRead {
 /**
  * Read the host's branch into the index: appended entries cost what they add; a branch
  * switch or a rewrite of history re-places every fold and queues a `transcript-changed`
- * rewrite. Returns where the new entries start, and whether the host renamed entries.
+ * rewrite. Returns where the new entries start, whether the host renamed entries, and
+ * whether folds placed again over entries shown raw were taken back (docs/behaviour.md B6.7).
  */
-export function ingestBranch(target: IngestTarget, read: BranchRead): IngestResult {
+export function ingestBranch(target: IngestTarget, read: BranchRead): BranchIngest {
   const { index, lattice, pendingCauses } = target.model;
   const ingest =
     read.kind === 'appended' ? index.ingestAppended(read.afterEntryId, read.entries) : index.ingest(read.entries);
@@ -30,10 +38,10 @@ export function ingestBranch(target: IngestTarget, read: BranchRead): IngestResu
     target.services.frontier.reset();
     pendingCauses.add('transcript-changed');
     target.services.scheduler.inflow.resetAnchor();
-  } else {
-    lattice.placeArrived();
+    return { ...ingest, takenBack: false };
   }
-  return ingest;
+  const takenBack = takeBackArrivedFolds(target.model, lattice.placeArrived(), ingest.appendedFrom);
+  return { ...ingest, takenBack };
 }
 
 /** What the decisions made on arrival write: retired peeks and the frontier's cuts. */

@@ -23,6 +23,7 @@ import { rememberRequestContext } from './stored-request-context.ts';
 import { renamedIdsWarning } from './transcript-warnings.ts';
 import { appendNotice, appendReceipt } from './window-inserts.ts';
 import { freeze, lazyProjection, type WindowDraft } from './window-log.ts';
+import { windowMaterial } from './window-material.ts';
 
 /** Ledger rows kept in memory (digests are dropped from all but the newest). */
 const LEDGER_HISTORY = 10_000;
@@ -68,6 +69,12 @@ export async function projectRequest(
       refusedStore,
       // Only a refusal counts them: results that answer no call are a cause worth naming there.
       strayResults: session.model.index.strayResults(),
+      material: windowMaterial({
+        messages: prepared.draft.log.messages.slice(0, prepared.draft.length),
+        index: session.model.index,
+        pins: session.model.memory.pins,
+        overheadChars: session.model.lastContext.overheadChars ?? 0,
+      }),
     });
   }
   return handOut(session, prepared, estimatedTokens);
@@ -113,7 +120,7 @@ function ingestRequest(
   warnings: FoldWarning[],
 ): IngestedBranch {
   const { ports, model } = session;
-  const { appendedFrom, renamedEntries } = ingestBranch(session, read);
+  const { appendedFrom, renamedEntries, takenBack } = ingestBranch(session, read);
   if (renamedEntries > 0 && !model.renamedIdsReported) {
     model.renamedIdsReported = true;
     warnings.push(renamedIdsWarning(ports.sessionId, renamedEntries));
@@ -135,7 +142,7 @@ function ingestRequest(
   // A spill is no decision to save: its form follows from the entry and the session's
   // policy, which the state already holds, so a spilled result alone writes no state.
   const decided = decideOnArrival(session);
-  return { appendedFrom, dirty: decided || anchorMoved || contextChanged, replacesStoredWindow };
+  return { appendedFrom, dirty: takenBack || decided || anchorMoved || contextChanged, replacesStoredWindow };
 }
 
 /** The request's numbers a commit is decided on. */

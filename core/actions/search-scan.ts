@@ -1,5 +1,12 @@
-import { type MatchBudget, matchBudget, matchInWorker, SEARCH_BATCH_UNITS } from '../search/regex-worker.ts';
+import {
+  type MatchBudget,
+  matchBudget,
+  matchInWorker,
+  SEARCH_BATCH_UNITS,
+  SEARCH_STRETCH_UNITS,
+} from '../search/regex-worker.ts';
 import type { CompiledSearch } from '../search/search-pattern.ts';
+import { matchByStretches, mayMatch } from '../search/text-stretches.ts';
 import type { VerifiedText } from '../search/verified-text-cache.ts';
 import { SpillBook } from '../spill/spill-book.ts';
 import { codePointStart } from './piece-document.ts';
@@ -36,12 +43,19 @@ export interface LocatedEntry extends VerifiedText {
 /** Scans one entry; true (or a promise of it) to stop: the page is full. */
 export type EntryScan = (located: LocatedEntry) => boolean | Promise<boolean>;
 
+/** An entry waiting for its batch, and whether it can match at all (it holds the required literal). */
+interface PendingEntry {
+  readonly located: LocatedEntry;
+  readonly mayMatch: boolean;
+}
+
 /**
  * One page of a search, filled entry by entry in transcript order. A literal is matched
  * where it is met (its time is bounded by the text, see search-pattern.ts); a regular
  * expression is matched in batches on a worker thread under a time bound (regex-worker.ts),
  * and the batches' matches are taken in the same order, so the page, its counts and where it
- * stops are the same either way.
+ * stops are the same either way. An entry without the expression's required literal is never
+ * matched, and one longer than a stretch is matched stretch by stretch (text-stretches.ts).
  */
 export class SearchPage {
   readonly hits: SearchHit[] = [];
@@ -50,7 +64,7 @@ export class SearchPage {
   readonly spillsScanned = new Set<string>();
   bytesScanned = 0;
   private seen = 0;
-  private pending: LocatedEntry[] = [];
+  private pending: PendingEntry[] = [];
   private pendingUnits = 0;
   private readonly budget: MatchBudget = matchBudget();
 
@@ -64,8 +78,12 @@ export class SearchPage {
 
   readonly scan: EntryScan = (located) => {
     if (!this.inWorker) return this.take(located, this.matchHere(located.text));
-    this.pending.push(located);
-    this.pendingUnits += located.text.length;
+    const units = located.text.length;
+    this.budget.largestTextUnits = Math.max(this.budget.largestTextUnits, units);
+    if (units > SEARCH_STRETCH_UNITS) return this.matchLong(located);
+    const matchable = mayMatch(this.compiled, located.text);
+    this.pending.push({ located, mayMatch: matchable });
+    if (matchable) this.pendingUnits += units;
     return this.pendingUnits >= SEARCH_BATCH_UNITS ? this.flush() : false;
   };
 
@@ -75,10 +93,31 @@ export class SearchPage {
     const batch = this.pending;
     this.pending = [];
     this.pendingUnits = 0;
-    const wanted = this.skip + this.limit + 1 - this.seen;
-    const texts = batch.map((located) => located.text);
-    const matches = await matchInWorker(this.compiled.expression, texts, wanted, this.budget, this.pattern);
-    return batch.some((located, position) => this.take(located, matches[position]!));
+    const sent = batch.filter((entry) => entry.mayMatch);
+    const matches =
+      sent.length === 0
+        ? []
+        : await matchInWorker(
+            this.compiled.expression,
+            sent.map((entry) => entry.located.text),
+            this.wanted(),
+            this.budget,
+            this.pattern,
+          );
+    let next = 0;
+    return batch.some((entry) => this.take(entry.located, entry.mayMatch ? matches[next++]! : []));
+  }
+
+  /** An entry longer than a stretch: what is batched before it first, then it, stretch by stretch. */
+  private async matchLong(located: LocatedEntry): Promise<boolean> {
+    if (await this.flush()) return true;
+    const search = { compiled: this.compiled, pattern: this.pattern, wanted: this.wanted(), budget: this.budget };
+    return this.take(located, await matchByStretches(located.text, search));
+  }
+
+  /** Matches still worth finding: the ones this page skips, shows, and one to tell that there are more. */
+  private wanted(): number {
+    return this.skip + this.limit + 1 - this.seen;
   }
 
   private matchHere(text: string): number[] {

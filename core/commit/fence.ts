@@ -28,8 +28,12 @@ export function cutForFence(target: FenceTarget): void {
     cutUntilDone(target, { toolFolds: true, chapterMinUnits: 1 });
     if (memory.marks.length >= MAX_PENDING_MARKS) {
       // The runtime's own pending tool marks go too: a chapter over their batches covers them,
-      // and nothing of theirs has landed. The agent's marks and every chapter stay.
-      memory.marks = marksBefore.filter((mark) => mark.kind !== 'tool' || mark.origin !== 'runtime');
+      // and nothing of theirs has landed. The agent's marks, every chapter and every mark to
+      // refold a standing fold stay (that fold's span is cut no other way, docs/behaviour.md B6.7).
+      const { lattice } = target.frontierInputs();
+      memory.marks = marksBefore.filter(
+        (mark) => mark.kind !== 'tool' || mark.origin !== 'runtime' || lattice.record(mark.id) !== undefined,
+      );
       cutUntilDone(target, chaptersOnly(target));
     }
   } finally {

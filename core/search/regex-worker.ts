@@ -14,14 +14,42 @@ export const SEARCH_REGEX_TIME_LIMIT_MS = 10_000;
 /** Code units of text handed to the worker at once: a page that fills early reads no further. */
 export const SEARCH_BATCH_UNITS = 4 * 1024 * 1024;
 
-/** What is left of one search's matching time; shared by its batches. */
+/**
+ * Code units of one text's stretch handed to the worker at once: a text longer than this is
+ * matched stretch by stretch (text-stretches.ts), so the worker never holds more of it.
+ */
+export const SEARCH_STRETCH_UNITS = 1024 * 1024;
+
+/**
+ * A regular expression run at the speed of a plain one covers at least this many code units
+ * within the search bound; one that covered fewer when the bound ran out is the reason for the
+ * refusal, and the text's size is when it covered more.
+ */
+export const SEARCH_FAIR_UNITS = SEARCH_BATCH_UNITS;
+
+/** What is left of one search's matching time, and what it covered; shared by its batches. */
 export interface MatchBudget {
   readonly limitMs: number;
   remainingMs: number;
+  /** Code units the worker finished matching within the bound. */
+  matchedUnits: number;
+  /** Code units of the largest text the search met (or is matching), for a refusal to name. */
+  largestTextUnits: number;
 }
 
 export function matchBudget(limitMs: number = SEARCH_REGEX_TIME_LIMIT_MS): MatchBudget {
-  return { limitMs, remainingMs: limitMs };
+  return { limitMs, remainingMs: limitMs, matchedUnits: 0, largestTextUnits: 0 };
+}
+
+/**
+ * A stretch of a longer text: matched from `from`, keeping matches that start before `to`
+ * (indices into `text`). The text before `from` is context only (a word boundary or an
+ * anchor at `from` reads the char before it).
+ */
+export interface TextStretch {
+  readonly text: string;
+  readonly from: number;
+  readonly to: number;
 }
 
 /**
@@ -33,7 +61,7 @@ export function matchBudget(limitMs: number = SEARCH_REGEX_TIME_LIMIT_MS): Match
  */
 export async function matchInWorker(
   expression: RegExp,
-  texts: readonly string[],
+  texts: readonly (string | TextStretch)[],
   wanted: number,
   budget: MatchBudget,
   pattern: string,
@@ -50,6 +78,7 @@ export async function matchInWorker(
     );
     if (idleWorkers.length < MAX_IDLE_WORKERS) idleWorkers.push(worker);
     else void worker.terminate();
+    for (const text of texts) budget.matchedUnits += typeof text === 'string' ? text.length : text.to - text.from;
     return matches;
   } catch (error) {
     void worker.terminate();
@@ -67,7 +96,7 @@ class TimeoutSignal extends Error {}
 
 function exchange(
   worker: Worker,
-  request: { source: string; flags: string; texts: readonly string[]; wanted: number },
+  request: { source: string; flags: string; texts: readonly (string | TextStretch)[]; wanted: number },
   budget: MatchBudget,
 ): Promise<number[][]> {
   return new Promise((resolve, reject) => {
@@ -98,13 +127,37 @@ function exchange(
   });
 }
 
-function outOfTime(budget: MatchBudget, pattern: string): FoldError {
+/**
+ * The refusal of a search that ran out of its bound, naming the reason: an expression that
+ * covered fewer than SEARCH_FAIR_UNITS in the bound is too slow (`ACTION.UNSAFE_PATTERN`);
+ * one that covered more met more text than the bound allows (`ACTION.SEARCH_TOO_LARGE`).
+ */
+export function outOfTime(budget: MatchBudget, pattern: string): FoldError {
   const clipped = pattern.length > 60 ? `${pattern.slice(0, 60)}…` : pattern;
+  const seconds = budget.limitMs / 1000;
+  const fairUnits = (SEARCH_FAIR_UNITS * budget.limitMs) / SEARCH_REGEX_TIME_LIMIT_MS;
+  const details = {
+    pattern: clipped,
+    limitMs: budget.limitMs,
+    matchedUnits: budget.matchedUnits,
+    largestTextUnits: budget.largestTextUnits,
+  };
+  if (budget.matchedUnits >= fairUnits) {
+    return new FoldError(
+      'ACTION.SEARCH_TOO_LARGE',
+      `search: the text is too large to match the regular expression ${JSON.stringify(clipped)} within the search bound of ${seconds} s: it matched ${megabytes(budget.matchedUnits)} in that time, and the largest text it met holds ${megabytes(budget.largestTextUnits)}; the expression is not at fault. Search a literal, put a literal the expression must contain into it (text without it is skipped), or narrow it with within`,
+      { details: { ...details, reason: 'text-size' } },
+    );
+  }
   return new FoldError(
     'ACTION.UNSAFE_PATTERN',
-    `search: the regular expression ${JSON.stringify(clipped)} did not finish within the search bound of ${budget.limitMs / 1000} s of matching; search a literal, narrow it with within, or use a simpler expression (fewer wildcards and branches)`,
-    { details: { pattern: clipped, limitMs: budget.limitMs } },
+    `search: the regular expression ${JSON.stringify(clipped)} did not finish within the search bound of ${seconds} s of matching: it matched only ${megabytes(budget.matchedUnits)} in that time, too slow for its text; search a literal, narrow it with within, or use a simpler expression (fewer wildcards and branches)`,
+    { details: { ...details, reason: 'pattern' } },
   );
+}
+
+function megabytes(units: number): string {
+  return `${(units / (1024 * 1024)).toFixed(1)} Mi chars`;
 }
 
 const MAX_IDLE_WORKERS = 2;
@@ -121,11 +174,14 @@ parentPort.on('message', ({ source, flags, texts, wanted }) => {
     if (compiled === undefined || compiled.source !== source || compiled.flags !== flags)
       compiled = new RegExp(source, flags);
     let left = wanted;
-    const matches = texts.map((text) => {
+    const matches = texts.map((item) => {
       const found = [];
       if (left <= 0) return found;
-      compiled.lastIndex = 0;
+      const text = typeof item === 'string' ? item : item.text;
+      const to = typeof item === 'string' ? text.length : item.to;
+      compiled.lastIndex = typeof item === 'string' ? 0 : item.from;
       for (let match = compiled.exec(text); match !== null; match = compiled.exec(text)) {
+        if (match.index >= to) break;
         if (match[0].length === 0) compiled.lastIndex += 1;
         found.push(match.index, match[0].length);
         left -= 1;

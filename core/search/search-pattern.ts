@@ -1,5 +1,6 @@
 import { setFlagsFromString } from 'node:v8';
 import { FoldError } from '../fold-error.ts';
+import { requiredLiteral } from './required-literal.ts';
 
 /** What the agent asked to find. */
 export interface SearchQuery {
@@ -22,6 +23,11 @@ export interface SearchQuery {
 export interface CompiledSearch {
   readonly expression: RegExp;
   readonly describe: string;
+  /**
+   * A regular expression's required literal (required-literal.ts) as a global literal
+   * expression on the fast engine: text it does not occur in cannot match, and is skipped.
+   */
+  readonly requiredLiteral?: RegExp;
 }
 
 export function compileSearch(query: SearchQuery): CompiledSearch {
@@ -44,7 +50,12 @@ export function compileSearch(query: SearchQuery): CompiledSearch {
     );
   }
   expression.lastIndex = 0;
-  return { expression, describe: `${query.regex ? 'regex' : 'literal'}${query.ignoreCase ? ', ignoring case' : ''}` };
+  const describe = `${query.regex ? 'regex' : 'literal'}${query.ignoreCase ? ', ignoring case' : ''}`;
+  const literal = query.regex ? requiredLiteral(query.pattern) : undefined;
+  if (literal === undefined) return { expression, describe };
+  // No quantifier in it, so the backtracking engine runs it in time bounded by the text.
+  const finder = new RegExp(query.ignoreCase ? caseFolded(literal) : escapeForRegExp(literal), 'g');
+  return { expression, describe, requiredLiteral: finder };
 }
 
 let linearEngineEnabled = false;

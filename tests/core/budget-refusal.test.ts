@@ -53,10 +53,42 @@ describe('I6 refusals say why', () => {
     await runtime.project(entries.slice(0, 1));
     const refusal = await runtime.project(entries).catch((caught: unknown) => caught);
     expect(FoldError.isInstance(refusal) && refusal.code).toBe('BUDGET.EXCEEDED');
-    expect((refusal as FoldError).message).toContain('no lossless fold can make room');
+    const message = (refusal as FoldError).message;
+    expect(message).toContain('no lossless fold can make room');
+    // It names what is there, the open batch, and nothing that is not: no pins, nothing protected.
+    expect(message).toMatch(/the window holds open units \(the newest turn, or a tool batch still waiting/);
+    expect(message).not.toMatch(/pinned|protected/);
     expect((refusal as FoldError).details).toMatchObject({
       commitRefusedByStore: false,
-      remedy: 'unpin entries, or start a new session',
+      remedy: 'start a new session, or give it a larger budget (providerInputBudget)',
+      windowChars: { pinned: 0, protected: 0, strayResults: 0 },
     });
+    expect(((refusal as FoldError).details.windowChars as { open: number }).open).toBeGreaterThan(30_000);
+  });
+
+  it('names the pinned entries it holds, and only then suggests unpinning', async () => {
+    const { runtime } = await openRuntime({ settings: { providerInputBudget: 8_000 } });
+    // Results each under the spill threshold, so the window carries them whole.
+    const entries = [
+      userEntry('u1', 'z'.repeat(12_000)),
+      assistantEntry('a1', 'reading', [
+        { id: 'c1', name: 'read', arguments: { path: 'x' } },
+        { id: 'c2', name: 'read', arguments: { path: 'z' } },
+      ]),
+      toolResultEntry('r1', 'c1', 'read', 'y'.repeat(15_000)),
+      toolResultEntry('r2', 'c2', 'read', 'w'.repeat(15_000)),
+    ];
+    reportUncachedUsage(runtime, (await runtime.project(entries.slice(0, 1))).ledger);
+    await runtime.act({ action: 'pin', ids: ['u1'] });
+    const refusal = await runtime.project(entries).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(FoldError.isInstance(refusal) && refusal.code).toBe('BUDGET.EXCEEDED');
+    const { message, details } = refusal as FoldError;
+    expect(message).toMatch(/the window holds .*pinned entries \(\d+ chars\)/);
+    expect(message).not.toMatch(/protected/);
+    expect(details).toMatchObject({ remedy: 'unpin entries, or start a new session' });
+    expect((details.windowChars as { pinned: number }).pinned).toBeGreaterThan(12_000);
   });
 });
