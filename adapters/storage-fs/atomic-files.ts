@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fsync, linkSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { forEachBounded } from '../../core/bounded-parallel.ts';
 
 /**
  * Crash-safe file writes. A reader only ever sees a target path after its bytes are complete
@@ -16,6 +17,15 @@ import { basename, dirname, join } from 'node:path';
  * few dozen would fall behind by whole requests (`npm run bench:pi` measures it, docs/storage.md).
  * The disk's real wait, the flush, still happens off the main thread.
  */
+
+/**
+ * Files (or directories) synced at once by a barrier. Each holds a descriptor until its fsync
+ * returns, so a barrier over thousands of new files must not open them all together: the
+ * process's limit on open files (often 256 or 1,024) would be reached and every write after
+ * it refused. The thread pool runs only a few fsyncs at a time anyway, so a few dozen queued
+ * keep it as busy as thousands would.
+ */
+export const SYNCS_IN_FLIGHT = 32;
 
 /** Prefix of temp files; readers and listings skip names that start with it. */
 export const TEMP_PREFIX = '.tmp-';
@@ -86,7 +96,8 @@ export async function createFileExclusively(
  * blob per entry, a record per fold) across many directories; an fsync per file as it lands
  * costs one serial disk flush each. Collected here, they are made durable at the barrier
  * before anything that names them is written (`flush`): one parallel pass over the files,
- * then one over their directories (a file's entry is synced only after its bytes).
+ * then one over their directories (a file's entry is synced only after its bytes), each with
+ * at most `SYNCS_IN_FLIGHT` descriptors open whatever the number of files.
  */
 export class PendingSyncs {
   private readonly files = new Set<string>();
@@ -119,8 +130,8 @@ export class PendingSyncs {
     this.files.clear();
     this.directories.clear();
     try {
-      await Promise.all(files.map(fsyncFile));
-      await Promise.all(directories.map(fsyncDirectory));
+      await forEachBounded(files, SYNCS_IN_FLIGHT, fsyncFile);
+      await forEachBounded(directories, SYNCS_IN_FLIGHT, fsyncDirectory);
     } catch (error) {
       // Not known to be durable: keep them for the next barrier.
       for (const file of files) this.files.add(file);
