@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fsync, linkSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { forEachBounded } from '../../core/bounded-parallel.ts';
+import { retryingOnShortage } from './descriptor-shortage.ts';
 
 /**
  * Crash-safe file writes. A reader only ever sees a target path after its bytes are complete
@@ -147,7 +148,9 @@ async function writeTempFile(target: string, bytes: Uint8Array, mode: number, sy
     `${TEMP_PREFIX}${basename(target)}-${process.pid}-${randomBytes(6).toString('hex')}`,
   );
   // O_EXCL: a temp name is never shared, even by a concurrent writer with the same pid reuse.
-  const descriptor = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode);
+  const descriptor = await retryingOnShortage(() =>
+    openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode),
+  );
   try {
     for (let offset = 0; offset < bytes.length; ) offset += writeSync(descriptor, bytes, offset, bytes.length - offset);
     if (sync) await syncDescriptor(descriptor);
@@ -164,7 +167,7 @@ async function fsyncFile(path: string): Promise<void> {
   // Stored files are read-only (0444); fsync flushes a file's data through any descriptor.
   let descriptor: number;
   try {
-    descriptor = openSync(path, constants.O_RDONLY);
+    descriptor = await retryingOnShortage(() => openSync(path, constants.O_RDONLY));
   } catch (error) {
     // Deleted since it was written (gc removed an unreferenced blob): nothing left to sync,
     // as if it had been synced at once and deleted after.
@@ -175,7 +178,7 @@ async function fsyncFile(path: string): Promise<void> {
 }
 
 async function fsyncDirectory(path: string): Promise<void> {
-  await syncThenClose(openSync(path, constants.O_RDONLY | constants.O_DIRECTORY));
+  await syncThenClose(await retryingOnShortage(() => openSync(path, constants.O_RDONLY | constants.O_DIRECTORY)));
 }
 
 async function syncThenClose(descriptor: number): Promise<void> {

@@ -19,14 +19,7 @@ import { createCharsCostModel } from '../../../core/chars-cost-model.ts';
 import { FoldError } from '../../../core/fold-error.ts';
 import { FoldRuntime } from '../../../core/fold-runtime.ts';
 import { resolveSettings } from '../../../core/settings.ts';
-import type { TranscriptEntry } from '../../../ports/transcript-entry.ts';
-import {
-  assistantEntry,
-  seededRandom,
-  sourceLikeText,
-  toolResultEntry,
-  userEntry,
-} from '../../../testing/synthetic-session.ts';
+import { readRounds } from './read-rounds.ts';
 
 export interface LongSessionReport {
   readonly requests: number;
@@ -78,24 +71,9 @@ function readOpenFilesLimit(): number | undefined {
   return soft === undefined ? undefined : Number(soft);
 }
 
-/** The branch, the same for every run of one session: entry n is always the same bytes. */
-function branchUpTo(count: number): TranscriptEntry[] {
-  const random = seededRandom(46);
-  const entries: TranscriptEntry[] = [];
-  for (let round = 0; entries.length < count; round += 1) {
-    const call = { id: `call_${round}`, name: 'read', arguments: { path: `src/file_${round}.ts` } };
-    entries.push(
-      userEntry(`u${round}`, `Look at file ${round} and say what it does.`),
-      assistantEntry(`a${round}`, '', [call]),
-      toolResultEntry(`r${round}`, call.id, 'read', sourceLikeText(random, resultChars, `file ${round}`)),
-    );
-  }
-  return entries;
-}
-
 // Read before the session runs: a session that reaches the limit could not open the file after.
 const openFilesLimit = readOpenFilesLimit();
-const branch = branchUpTo(targetEntries);
+const branch = readRounds(targetEntries, resultChars);
 const foldStore = new FsFoldStore({ root });
 const warnings: string[] = [];
 const refusals: string[] = [];
