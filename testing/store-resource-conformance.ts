@@ -113,7 +113,7 @@ async function settleWithin<T>(promise: Promise<T>, ms: number): Promise<Promise
  * elsewhere nothing is counted and the bound is not checked). A sample can only miss a
  * moment's peak, never invent one.
  */
-function descriptorSampler(): { baseline: number; peak: number; stop(): void } {
+function descriptorSampler(): DescriptorSampler {
   const count = (): number | undefined => {
     try {
       return readdirSync('/proc/self/fd').length;
@@ -121,15 +121,21 @@ function descriptorSampler(): { baseline: number; peak: number; stop(): void } {
       return undefined;
     }
   };
-  const baseline = count();
-  const state = { baseline: baseline ?? 0, peak: baseline ?? 0, stop: () => undefined as void };
-  if (baseline === undefined) return state;
+  const baseline = count() ?? 0;
+  const sampler: DescriptorSampler = { baseline, peak: baseline, stop: () => undefined };
+  if (count() === undefined) return sampler;
   const timer = setInterval(() => {
-    state.peak = Math.max(state.peak, count() ?? 0);
+    sampler.peak = Math.max(sampler.peak, count() ?? 0);
   }, 1);
-  state.stop = () => {
+  sampler.stop = () => {
     clearInterval(timer);
-    state.peak = Math.max(state.peak, count() ?? 0);
+    sampler.peak = Math.max(sampler.peak, count() ?? 0);
   };
-  return state;
+  return sampler;
+}
+
+interface DescriptorSampler {
+  readonly baseline: number;
+  peak: number;
+  stop(): void;
 }

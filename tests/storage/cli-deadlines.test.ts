@@ -125,7 +125,7 @@ describe.skipIf(!hasRedis)('CLI commands against a paused Redis', () => {
       ['verify', url()],
     ];
     const ended = await Promise.all(commands.map(runCli));
-    ended.forEach((result, index) => expectEndedInTime(result, commands[index]!.join(' ')));
+    for (const [index, result] of ended.entries()) expectEndedInTime(result, commands[index]!.join(' '));
   });
 });
 
@@ -137,6 +137,6 @@ describe('CLI commands against a PostgreSQL port that never answers', () => {
       ['gc', url, '--timeout', '2'],
     ];
     const ended = await Promise.all(commands.map(runCli));
-    ended.forEach((result, index) => expectEndedInTime(result, commands[index]!.join(' ')));
+    for (const [index, result] of ended.entries()) expectEndedInTime(result, commands[index]!.join(' '));
   });
 });
