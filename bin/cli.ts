@@ -132,7 +132,7 @@ export function missingPackageOf(error: unknown): string | undefined {
   return match?.[1];
 }
 
-const EXIT_CODES_LINE = `exit codes: ${EXIT.ok} ok · ${EXIT.problemsFound} problems found (verify: a damaged store; gc: stopped by an error; replay: an arm failed) or an unexpected error · ${EXIT.usage} bad arguments or an input or store that cannot be opened · ${EXIT.missingPackage} an optional package the command needs is not installed`;
+const EXIT_CODES_LINE = `exit codes: ${EXIT.ok} ok · ${EXIT.problemsFound} problems found (verify: a damaged store; gc: stopped by an error; replay: an arm failed) or an unexpected error · ${EXIT.usage} bad arguments or an input or store that cannot be opened · ${EXIT.missingPackage} an optional package the command needs is not installed · ${EXIT.noAnswer} the store did not answer within --timeout`;
 
 function helpText(): string {
   const lines = COMMANDS.map(

@@ -14,3 +14,7 @@ process.on('uncaughtException', lastWord);
 process.on('unhandledRejection', lastWord);
 
 process.exitCode = await runCli(argumentsList);
+// The command has answered. Whatever a driver still holds open past that (a connection to a
+// server that stopped answering, a timer of its own) must not keep the process alive: the
+// stores close what they own, and this is the backstop if one does not.
+setTimeout(() => process.exit(), 1_000).unref();

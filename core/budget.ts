@@ -4,19 +4,23 @@ import { describeMaterial, type WindowMaterial } from './window-material.ts';
 
 /**
  * docs/behaviour.md I6: the refusal of a request over the budget, saying which case it is: a commit the store
- * refused (`refusedStore`, its name) could have made room; otherwise no lossless fold can.
+ * refused (`refusedStore`, its name) could have made room; otherwise no lossless fold can. A store
+ * failure that names its own remedy (`storeRemedy`: a local limit such as too many open files)
+ * is quoted with it, instead of the advice to wait for the store.
  */
 export function budgetExceeded(input: {
   estimatedTokens: number;
   budgetTokens: number;
   request: number;
   refusedStore: string | undefined;
+  /** The remedy the store's refusal named, when it named one. */
+  storeRemedy?: string;
   /** Results held raw because they answer no open call; named when they are part of the cause. */
   strayResults?: StrayResults;
   /** What the refused window holds: when given, the refusal names exactly that. */
   material?: WindowMaterial;
 }): FoldError {
-  const { estimatedTokens, budgetTokens, request, refusedStore, strayResults, material } = input;
+  const { estimatedTokens, budgetTokens, request, refusedStore, strayResults, material, storeRemedy } = input;
   const why =
     refusedStore !== undefined
       ? `the ${refusedStore} store refused the commit that would have made room`
@@ -27,7 +31,8 @@ export function budgetExceeded(input: {
   // and unpinning helps only a window that holds pins.
   const remedy =
     refusedStore !== undefined
-      ? `send it again once the ${refusedStore} store accepts writes (free its disk or bring it back): the commit lands then and nothing is lost meanwhile`
+      ? (storeRemedy ??
+        `send it again once the ${refusedStore} store accepts writes (free its disk or bring it back): the commit lands then and nothing is lost meanwhile`)
       : material === undefined || material.pinned > 0
         ? 'unpin entries, or start a new session'
         : 'start a new session, or give it a larger budget (providerInputBudget)';

@@ -19,6 +19,7 @@ import { lostFoldsWarning } from './restore-folds.ts';
 import type { SessionModel } from './session-model.ts';
 import { persistOrWarn } from './session-persistence.ts';
 import type { SessionState } from './session-state.ts';
+import { storeRemedy } from './store-outage.ts';
 import { rememberRequestContext } from './stored-request-context.ts';
 import { renamedIdsWarning } from './transcript-warnings.ts';
 import { appendNotice, appendReceipt } from './window-inserts.ts';
@@ -67,6 +68,7 @@ export async function projectRequest(
       budgetTokens: prepared.budget,
       request: prepared.request,
       refusedStore,
+      storeRemedy: refusedStore === undefined ? undefined : storeRemedy(session.services.storeOutage.lastFailure),
       // Only a refusal counts them: results that answer no call are a cause worth naming there.
       strayResults: session.model.index.strayResults(),
       material: windowMaterial({

@@ -9,12 +9,18 @@ import { FoldError } from './fold-error.ts';
  */
 export class StoreOutage {
   private down = false;
+  private failure: FoldError | undefined;
 
   constructor(private readonly storeName: string) {}
 
   /** True from a refused write until a state save succeeds again. */
   get isDown(): boolean {
     return this.down;
+  }
+
+  /** The newest refusal, kept so a request refused for want of the commit can say what stopped it. */
+  get lastFailure(): FoldError | undefined {
+    return this.failure;
   }
 
   /**
@@ -34,6 +40,7 @@ export class StoreOutage {
       if (!FoldError.isInstance(error) || !error.code.startsWith('STORE.')) throw error;
       if (!this.down) warnings.push(explain(this.storeName, error));
       this.down = true;
+      this.failure = error;
       return false;
     }
     if (endsOutage) this.down = false;
@@ -41,20 +48,34 @@ export class StoreOutage {
   }
 }
 
+/**
+ * What lets folding go on after `failure`: the store's own remedy when it gave one (a local
+ * limit, which waiting does not lift), else the store taking writes again.
+ */
+export function storeRemedy(failure: FoldError | undefined): string | undefined {
+  const remedy = failure?.details.remedy;
+  return typeof remedy === 'string' ? remedy : undefined;
+}
+
 /** The warning for a commit the store refused. */
 export function skippedCommitWarning(storeName: string, failure: FoldError): FoldWarning {
+  const resumes =
+    storeRemedy(failure) === undefined
+      ? 'Folding resumes once the store accepts writes'
+      : 'Folding resumes once that is done';
   return {
     code: 'STORE.COMMIT_SKIPPED',
-    message: `pi-fold: the commit was skipped because the ${storeName} store failed (${failure.message}); nothing was folded and the window is intact. Folding resumes once the store accepts writes; this is shown once per outage.`,
+    message: `pi-fold: the commit was skipped because the ${storeName} store failed (${failure.message}); nothing was folded and the window is intact. ${resumes}; this is shown once per outage.`,
     details: { store: storeName, errorCode: failure.code },
   };
 }
 
 /** The warning for a state save the store refused. */
 export function refusedSaveWarning(storeName: string, failure: FoldError): FoldWarning {
+  const resumes = storeRemedy(failure) === undefined ? 'once the store accepts writes' : 'once that is done';
   return {
     code: 'STORE.SAVE_REFUSED',
-    message: `pi-fold: the ${storeName} store refused to save this session's state (${failure.message}); the request goes out unchanged and folding resumes once the store accepts writes. This is shown once per outage.`,
+    message: `pi-fold: the ${storeName} store refused to save this session's state (${failure.message}); the request goes out unchanged and folding resumes ${resumes}. This is shown once per outage.`,
     details: { store: storeName, errorCode: failure.code },
   };
 }

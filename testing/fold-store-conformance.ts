@@ -13,9 +13,10 @@ import {
   randomId,
 } from './conformance-support.ts';
 import { sampleEngineState, sampleFoldRecord } from './store-fixtures.ts';
+import { resourceCases, type StoreResourceOptions } from './store-resource-conformance.ts';
 
 /** Backend hooks and toggles for the FoldStore conformance suite. */
-export interface FoldStoreConformanceOptions {
+export interface FoldStoreConformanceOptions extends StoreResourceOptions {
   /** Flip a byte of a stored blob in place, to prove reads refuse it. Omit when the backend offers no way in. */
   readonly corruptBlob?: (store: FoldStore, sha256: string) => Promise<void>;
   /** Open a second store on the same data (a new instance, a new connection), to prove persistence. */
@@ -59,6 +60,7 @@ export function foldStoreConformance(
   recordAndStateCases(define);
   damageAndReopenCases(define, options);
   lifecycleCases(define, options);
+  resourceCases(define, options);
 }
 
 /** Registers one conformance case on a fresh store. */

@@ -19,6 +19,7 @@ export {
 } from './projection-sink-conformance.ts';
 export { type RetentionConformanceOptions, retentionConformance } from './retention-conformance.ts';
 export { sampleEngineState, sampleFoldRecord } from './store-fixtures.ts';
+export type { StoreResourceOptions, UnansweringBackend } from './store-resource-conformance.ts';
 export {
   type TranscriptSourceConformanceOptions,
   type TranscriptSourceSubject,

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fsync, linkSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { forEachBounded } from '../../core/bounded-parallel.ts';
+import { retryingOnShortage } from './descriptor-shortage.ts';
 
 /**
  * Crash-safe file writes. A reader only ever sees a target path after its bytes are complete
@@ -16,6 +18,15 @@ import { basename, dirname, join } from 'node:path';
  * few dozen would fall behind by whole requests (`npm run bench:pi` measures it, docs/storage.md).
  * The disk's real wait, the flush, still happens off the main thread.
  */
+
+/**
+ * Files (or directories) synced at once by a barrier. Each holds a descriptor until its fsync
+ * returns, so a barrier over thousands of new files must not open them all together: the
+ * process's limit on open files (often 256 or 1,024) would be reached and every write after
+ * it refused. The thread pool runs only a few fsyncs at a time anyway, so a few dozen queued
+ * keep it as busy as thousands would.
+ */
+export const SYNCS_IN_FLIGHT = 32;
 
 /** Prefix of temp files; readers and listings skip names that start with it. */
 export const TEMP_PREFIX = '.tmp-';
@@ -86,7 +97,8 @@ export async function createFileExclusively(
  * blob per entry, a record per fold) across many directories; an fsync per file as it lands
  * costs one serial disk flush each. Collected here, they are made durable at the barrier
  * before anything that names them is written (`flush`): one parallel pass over the files,
- * then one over their directories (a file's entry is synced only after its bytes).
+ * then one over their directories (a file's entry is synced only after its bytes), each with
+ * at most `SYNCS_IN_FLIGHT` descriptors open whatever the number of files.
  */
 export class PendingSyncs {
   private readonly files = new Set<string>();
@@ -119,8 +131,8 @@ export class PendingSyncs {
     this.files.clear();
     this.directories.clear();
     try {
-      await Promise.all(files.map(fsyncFile));
-      await Promise.all(directories.map(fsyncDirectory));
+      await forEachBounded(files, SYNCS_IN_FLIGHT, fsyncFile);
+      await forEachBounded(directories, SYNCS_IN_FLIGHT, fsyncDirectory);
     } catch (error) {
       // Not known to be durable: keep them for the next barrier.
       for (const file of files) this.files.add(file);
@@ -136,7 +148,9 @@ async function writeTempFile(target: string, bytes: Uint8Array, mode: number, sy
     `${TEMP_PREFIX}${basename(target)}-${process.pid}-${randomBytes(6).toString('hex')}`,
   );
   // O_EXCL: a temp name is never shared, even by a concurrent writer with the same pid reuse.
-  const descriptor = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode);
+  const descriptor = await retryingOnShortage(() =>
+    openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode),
+  );
   try {
     for (let offset = 0; offset < bytes.length; ) offset += writeSync(descriptor, bytes, offset, bytes.length - offset);
     if (sync) await syncDescriptor(descriptor);
@@ -153,7 +167,7 @@ async function fsyncFile(path: string): Promise<void> {
   // Stored files are read-only (0444); fsync flushes a file's data through any descriptor.
   let descriptor: number;
   try {
-    descriptor = openSync(path, constants.O_RDONLY);
+    descriptor = await retryingOnShortage(() => openSync(path, constants.O_RDONLY));
   } catch (error) {
     // Deleted since it was written (gc removed an unreferenced blob): nothing left to sync,
     // as if it had been synced at once and deleted after.
@@ -164,7 +178,7 @@ async function fsyncFile(path: string): Promise<void> {
 }
 
 async function fsyncDirectory(path: string): Promise<void> {
-  await syncThenClose(openSync(path, constants.O_RDONLY | constants.O_DIRECTORY));
+  await syncThenClose(await retryingOnShortage(() => openSync(path, constants.O_RDONLY | constants.O_DIRECTORY)));
 }
 
 async function syncThenClose(descriptor: number): Promise<void> {

@@ -1,4 +1,5 @@
 import { FoldError } from '../../core/fold-error.ts';
+import { isDescriptorShortage, shortageRemedy } from './descriptor-shortage.ts';
 
 /** Whether a filesystem error means "nothing is there" (and nothing else). */
 export function isAbsent(error: unknown): boolean {
@@ -7,7 +8,9 @@ export function isAbsent(error: unknown): boolean {
 
 /**
  * Wrap a filesystem failure as a FoldError naming the store and key. FoldErrors raised by
- * our own checks pass through unchanged.
+ * our own checks pass through unchanged. A descriptor shortage says so in words and carries
+ * its remedy (`details.remedy`): it is the process's limit, which waiting for the store
+ * does not lift.
  */
 export function storeFailure(
   code: 'STORE.READ_FAILED' | 'STORE.WRITE_FAILED',
@@ -19,6 +22,14 @@ export function storeFailure(
   if (FoldError.isInstance(error)) return error;
   const reason =
     (error as NodeJS.ErrnoException | undefined)?.code ?? (error instanceof Error ? error.message : String(error));
+  if (isDescriptorShortage(error)) {
+    const remedy = shortageRemedy(error);
+    return new FoldError(
+      code,
+      `${storeName} store failed to ${action} ${key}: too many open files (${reason}); ${remedy}`,
+      { cause: error, details: { key, reason, remedy } },
+    );
+  }
   return new FoldError(code, `${storeName} store failed to ${action} ${key} (${reason})`, {
     cause: error,
     details: { key, reason },

@@ -7,6 +7,7 @@ import { sha256Hex } from '../../core/hashing.ts';
 import type { EvidenceReference, EvidenceStore } from '../../ports/evidence-store.port.ts';
 import { assertBlobMatches, capReached, checkedCapBytes, contentBytes } from '../storage-shared/blob-checks.ts';
 import { createFileExclusively, isTempName } from './atomic-files.ts';
+import { retryingOnShortage } from './descriptor-shortage.ts';
 import { isAbsent, storeFailure } from './fs-errors.ts';
 import { FsStoreLayout } from './fs-store-layout.ts';
 
@@ -101,7 +102,7 @@ export class FsEvidenceStore implements EvidenceStore {
     let bytes: Uint8Array;
     try {
       // Synchronous like the store's other small-file calls (atomic-files.ts says why).
-      bytes = readFileSync(path);
+      bytes = await retryingOnShortage(() => readFileSync(path));
     } catch (error) {
       if (isAbsent(error))
         throw new FoldError('STORE.NOT_FOUND', `${this.name} store: session ${sessionId} has no artifact ${sha256}`, {
@@ -117,7 +118,7 @@ export class FsEvidenceStore implements EvidenceStore {
     const directory = this.layout.evidenceDirectory(sessionId);
     let names: string[];
     try {
-      names = await readdir(directory);
+      names = await retryingOnShortage(() => readdir(directory));
     } catch (error) {
       if (isAbsent(error)) return 0;
       throw storeFailure('STORE.READ_FAILED', this.name, 'list artifacts in', this.layout.keyOf(directory), error);

@@ -10,6 +10,7 @@ import type { RequestLogRow } from '../../ports/request-log.ts';
 import { assertBlobMatches, contentBytes } from '../storage-shared/blob-checks.ts';
 import { parseEnvelopeText, unwrapFold, unwrapState, wrapFold, wrapState } from '../storage-shared/stored-records.ts';
 import { createFileExclusively, isTempName, PendingSyncs, replaceFileAtomically } from './atomic-files.ts';
+import { retryingOnShortage } from './descriptor-shortage.ts';
 import { deleteFsBlob, fsBlobInfo, listFsBlobs, listFsSessions, touchBlobFile } from './fs-blob-retention.ts';
 import { isAbsent, storeFailure } from './fs-errors.ts';
 import { appendFsRequestLog, readFsRequestLog } from './fs-request-log.ts';
@@ -103,7 +104,7 @@ export class FsFoldStore implements FoldStore {
     let bytes: Uint8Array;
     try {
       // Read synchronously, like every small-file call of this store (atomic-files.ts says why).
-      bytes = readFileSync(path);
+      bytes = await retryingOnShortage(() => readFileSync(path));
     } catch (error) {
       if (isAbsent(error))
         throw new FoldError('STORE.NOT_FOUND', `${this.name} store has no blob ${sha256}`, {
@@ -170,7 +171,7 @@ export class FsFoldStore implements FoldStore {
     const directory = this.layout.foldsDirectory(sessionId);
     let names: string[];
     try {
-      names = await readdir(directory);
+      names = await retryingOnShortage(() => readdir(directory));
     } catch (error) {
       if (isAbsent(error)) return [];
       throw storeFailure('STORE.READ_FAILED', this.name, 'list fold records in', this.layout.keyOf(directory), error);
@@ -263,7 +264,7 @@ export class FsFoldStore implements FoldStore {
 
   private async readExisting(path: string): Promise<Uint8Array | undefined> {
     try {
-      return readFileSync(path);
+      return await retryingOnShortage(() => readFileSync(path));
     } catch (error) {
       if (isAbsent(error)) return undefined;
       throw storeFailure('STORE.READ_FAILED', this.name, 'check blob', this.layout.keyOf(path), error);
@@ -273,7 +274,7 @@ export class FsFoldStore implements FoldStore {
   // Absence is legitimate for records and state (a new session); any other failure is loud.
   private async readTextOrAbsent(path: string, action: string): Promise<string | undefined> {
     try {
-      return readFileSync(path, 'utf8');
+      return await retryingOnShortage(() => readFileSync(path, 'utf8'));
     } catch (error) {
       if (isAbsent(error)) return undefined;
       throw storeFailure('STORE.READ_FAILED', this.name, action, this.layout.keyOf(path), error);

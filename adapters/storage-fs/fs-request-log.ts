@@ -2,6 +2,7 @@ import { appendFile, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { RequestLogRow } from '../../ports/request-log.ts';
 import { checkRequestLogRow } from '../storage-shared/request-log-rows.ts';
+import { retryingOnShortage } from './descriptor-shortage.ts';
 import { isAbsent, storeFailure } from './fs-errors.ts';
 import type { FsStoreLayout } from './fs-store-layout.ts';
 
@@ -26,7 +27,7 @@ export async function appendFsRequestLog(
   const path = requestLogPath(layout, sessionId);
   try {
     const lines = rows.map((row) => `${JSON.stringify(row)}\n`).join('');
-    await layout.writeInside(dirname(path), () => appendFile(path, lines, { mode: 0o644 }));
+    await layout.writeInside(dirname(path), () => retryingOnShortage(() => appendFile(path, lines, { mode: 0o644 })));
   } catch (error) {
     throw storeFailure('STORE.WRITE_FAILED', storeName, 'append to the request log', layout.keyOf(path), error);
   }
@@ -44,7 +45,7 @@ export async function readFsRequestLog(
   const path = requestLogPath(layout, sessionId);
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await retryingOnShortage(() => readFile(path, 'utf8'));
   } catch (error) {
     if (isAbsent(error)) return [];
     throw storeFailure('STORE.READ_FAILED', storeName, 'read the request log', layout.keyOf(path), error);

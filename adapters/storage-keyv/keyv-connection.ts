@@ -62,6 +62,8 @@ export class KeyvConnection {
   private opening: Promise<void> | undefined;
   private opened = false;
   private disposed = false;
+  /** A call ran out of time: the backend is not answering, so closing does not wait for it either. */
+  private unanswered = false;
 
   constructor(options: KeyvStoreOptions, fallbackName: string) {
     const keyv = options?.keyv;
@@ -128,8 +130,14 @@ export class KeyvConnection {
     try {
       return await withinDeadline(this.callTimeoutMs, work);
     } catch (error) {
-      throw this.failure(code, action, key, error);
+      throw this.failure(code, action, key, this.noted(error));
     }
+  }
+
+  /** A failure, noting whether it was the deadline (see `dispose`). */
+  private noted(error: unknown): unknown {
+    if (error instanceof DeadlinePassed) this.unanswered = true;
+    return error;
   }
 
   /**
@@ -144,7 +152,7 @@ export class KeyvConnection {
         this.admit(await withinDeadline(this.callTimeoutMs, () => connectRedis(redis)));
       } catch (error) {
         this.opening = undefined;
-        throw error;
+        throw this.noted(error);
       }
     })();
     try {
@@ -184,7 +192,7 @@ export class KeyvConnection {
         yield [String(key), value];
       }
     } catch (error) {
-      throw this.failure('STORE.READ_FAILED', action, '(namespace)', error);
+      throw this.failure('STORE.READ_FAILED', action, '(namespace)', this.noted(error));
     } finally {
       emitter?.off('error', onError);
       // A walk left early (or timed out) releases the adapter's cursor; a hung one is not waited for.
@@ -193,20 +201,25 @@ export class KeyvConnection {
     if (emitted !== undefined) throw this.failure('STORE.READ_FAILED', action, '(namespace)', emitted.error);
   }
 
+  /**
+   * Close the connection this store owns. A polite close waits for the answers still owed,
+   * which a backend that stopped answering never sends: after a call ran out of time the
+   * Redis connection is torn down at once, and a polite close that runs out of time is too.
+   * Nothing of it is left to keep the process alive (a command must exit).
+   */
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
     if (!this.ownsConnection) return;
+    if (this.unanswered && this.redis !== undefined) {
+      tearDownRedis(this.redis.client);
+      return;
+    }
     try {
       await withinDeadline(this.callTimeoutMs, () => this.keyv.disconnect());
     } catch (error) {
       if (!(error instanceof DeadlinePassed)) throw error;
-      // A polite close waits for answers a server that stopped answering never sends.
-      try {
-        this.redis?.client.destroy?.();
-      } catch {
-        // Already closed: nothing is left open.
-      }
+      if (this.redis !== undefined) tearDownRedis(this.redis.client);
     }
   }
 
@@ -217,6 +230,23 @@ export class KeyvConnection {
       cause: error,
       details: { key, reason, ...(error instanceof DeadlinePassed ? { timeoutMs: error.timeoutMs } : {}) },
     });
+  }
+}
+
+/**
+ * Drop a Redis connection without waiting for the server. A client a polite close already
+ * began refuses `destroy` (it counts itself closed while it waits for its answers); its
+ * socket is then let go of (`unref`), so it no longer holds the process open.
+ */
+function tearDownRedis(client: { destroy?(): unknown; unref?(): unknown }): void {
+  try {
+    client.destroy?.();
+  } catch {
+    try {
+      client.unref?.();
+    } catch {
+      // Nothing is left open.
+    }
   }
 }
 

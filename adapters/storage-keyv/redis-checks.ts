@@ -24,6 +24,7 @@ interface RedisClient {
   configGet?(parameter: string): Promise<Record<string, string>>;
   info?(section: string): Promise<string>;
   destroy?(): unknown;
+  unref?(): unknown;
 }
 
 /** The Redis adapter behind a Keyv, or undefined when the backend is not Redis. */

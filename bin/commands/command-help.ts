@@ -35,14 +35,19 @@ const TABLE: CommandOption = {
   value: 'name',
   description: 'SQL table of a SQLite or PostgreSQL store (default keyv)',
 };
+const TIMEOUT: CommandOption = {
+  name: 'timeout',
+  value: 'seconds',
+  description: 'longest wait for any one answer from the store; past it the command stops and exits 4 (default 15)',
+};
 const JSON_REPORT: CommandOption = { name: 'json', description: 'print the whole report as JSON' };
 const DRY_RUN: CommandOption = { name: 'dry-run', description: 'report what would change and write nothing' };
 
 export const VERIFY_HELP: CommandHelp = {
   name: 'verify',
   summary: 'Re-hash every blob and record of a store and report each problem by key',
-  usage: `pi-fold verify ${STORE} [--namespace pi-fold] [--table keyv] [--json]`,
-  options: [NAMESPACE, TABLE, JSON_REPORT],
+  usage: `pi-fold verify ${STORE} [--namespace pi-fold] [--table keyv] [--timeout 15] [--json]`,
+  options: [NAMESPACE, TABLE, TIMEOUT, JSON_REPORT],
   examples: [
     'pi-fold verify ~/.local/share/pi-fold',
     'pi-fold verify redis://folds.internal:6379 --namespace pi-fold --json',
@@ -55,12 +60,13 @@ export const VIEW_HELP: CommandHelp = {
   name: 'view',
   summary:
     'Write one self-contained HTML page of a session: prompt sizes, commits, the fold forest, exact sources, search (reads the store only)',
-  usage: `pi-fold view ${STORE} [--session id] [--out file.html] [--namespace pi-fold] [--table keyv]`,
+  usage: `pi-fold view ${STORE} [--session id] [--out file.html] [--namespace pi-fold] [--table keyv] [--timeout 15]`,
   options: [
     { name: 'session', value: 'id', description: 'the session to show (needed when the store holds more than one)' },
     { name: 'out', value: 'file.html', description: 'where to write the page (default pi-fold-view-<session>.html)' },
     NAMESPACE,
     TABLE,
+    TIMEOUT,
   ],
   examples: ['pi-fold view ~/.pi/agent/sessions/<project>/pi-fold --session <id> --out session.html'],
   needs: [],
@@ -70,7 +76,7 @@ export const VIEW_HELP: CommandHelp = {
 export const GC_HELP: CommandHelp = {
   name: 'gc',
   summary: 'Delete blobs no fold or session references (--dry-run reports what it would free)',
-  usage: `pi-fold gc ${STORE} [--dry-run] [--grace-minutes 60] [--namespace pi-fold] [--table keyv] [--json]`,
+  usage: `pi-fold gc ${STORE} [--dry-run] [--grace-minutes 60] [--namespace pi-fold] [--table keyv] [--timeout 15] [--json]`,
   options: [
     DRY_RUN,
     {
@@ -80,6 +86,7 @@ export const GC_HELP: CommandHelp = {
     },
     NAMESPACE,
     TABLE,
+    TIMEOUT,
     JSON_REPORT,
   ],
   examples: [
@@ -93,12 +100,13 @@ export const GC_HELP: CommandHelp = {
 export const REPAIR_HELP: CommandHelp = {
   name: 'repair',
   summary: 'Rebuild a session whose state cannot be read from the fold records and blobs the store verifies',
-  usage: `pi-fold repair ${STORE} --session <id> [--dry-run] [--namespace pi-fold] [--table keyv] [--json]`,
+  usage: `pi-fold repair ${STORE} --session <id> [--dry-run] [--namespace pi-fold] [--table keyv] [--timeout 15] [--json]`,
   options: [
     { name: 'session', value: 'id', description: 'the session to repair (required; must be in the store)' },
     DRY_RUN,
     NAMESPACE,
     TABLE,
+    TIMEOUT,
     JSON_REPORT,
   ],
   examples: ['pi-fold repair ~/.pi/agent/sessions/<project>/pi-fold --session <id> --dry-run'],

@@ -17,4 +17,4 @@ export interface CliCommand {
 }
 
 /** Exit codes shared by every command (listed in `pi-fold --help` and docs/cli.md). */
-export const EXIT = { ok: 0, problemsFound: 1, usage: 2, missingPackage: 3 } as const;
+export const EXIT = { ok: 0, problemsFound: 1, usage: 2, missingPackage: 3, noAnswer: 4 } as const;

@@ -7,6 +7,7 @@ import { GC_HELP } from './command-help.ts';
 import { optionFlag, optionText } from './command-options.ts';
 import { type CliCommand, type CommandOutput, EXIT } from './command-table.ts';
 import { openTargetOrExplain } from './open-store-target.ts';
+import { unansweredLine } from './store-deadline.ts';
 
 /**
  * `pi-fold gc <store>`: delete blobs that no fold record or engine state of any session
@@ -31,7 +32,7 @@ export const gcCommand: CliCommand = {
     const dryRun = optionFlag(parsed, 'dry-run');
     // A dry run opens the backend read-only; either way a target that is not a store is refused unwritten.
     const opened = await openTargetOrExplain('gc', target, parsed.options, dryRun ? 'read-only' : 'read-write', output);
-    if (opened === undefined) return EXIT.usage;
+    if ('exitCode' in opened) return opened.exitCode;
     let report: GarbageCollectionReport;
     try {
       report = await collectGarbage(opened.store, {
@@ -46,8 +47,9 @@ export const gcCommand: CliCommand = {
         },
       });
     } catch (error) {
-      output.error(`pi-fold gc: stopped, nothing more deleted: ${(error as Error).message}`);
-      return EXIT.problemsFound;
+      const late = unansweredLine('gc', target, error, 'nothing more deleted');
+      output.error(late ?? `pi-fold gc: stopped, nothing more deleted: ${(error as Error).message}`);
+      return late === undefined ? EXIT.problemsFound : EXIT.noAnswer;
     } finally {
       await opened.store.dispose?.();
     }

@@ -6,7 +6,7 @@ import { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
 import { auditKeyvStore } from '../../adapters/storage-keyv/keyv-store-audit.ts';
 import type { StoreAuditReport } from '../../adapters/storage-shared/store-audit.ts';
 import type { FoldStore } from '../../ports/fold-store.port.ts';
-import type { CommandOutput } from './command-table.ts';
+import { type CommandOutput, EXIT } from './command-table.ts';
 import {
   failFastRedisAdapter,
   noStoreError,
@@ -15,6 +15,7 @@ import {
   openReadOnlySqliteKeyv,
   redactUri,
 } from './read-only-keyv.ts';
+import { storeTimeoutMs, unansweredLine } from './store-deadline.ts';
 
 /** How to reach a Keyv-backed store. */
 export interface StoreTargetOptions {
@@ -22,13 +23,20 @@ export interface StoreTargetOptions {
   readonly namespace?: string;
   /** SQL table (SQLite, PostgreSQL). @default 'keyv' */
   readonly table?: string;
+  /** Longest wait for any one answer of a server (connecting included), in ms. @default 15000 */
+  readonly timeoutMs?: number;
 }
 
-/** `--namespace` and `--table` from a command's parsed options, as `openStoreTarget` takes them. */
+/** `--namespace`, `--table` and `--timeout` from a command's parsed options, as `openStoreTarget` takes them. */
 export function storeTargetOptionsOf(options: ReadonlyMap<string, string | true>): StoreTargetOptions {
   const namespace = options.get('namespace');
   const table = options.get('table');
-  return { ...(typeof namespace === 'string' ? { namespace } : {}), ...(typeof table === 'string' ? { table } : {}) };
+  const timeout = options.get('timeout');
+  return {
+    ...(typeof namespace === 'string' ? { namespace } : {}),
+    ...(typeof table === 'string' ? { table } : {}),
+    timeoutMs: storeTimeoutMs(typeof timeout === 'string' ? timeout : undefined),
+  };
 }
 
 /** `read-only` for `verify` and `gc --dry-run`: not one byte of the target may change. */
@@ -60,7 +68,8 @@ export async function openStoreTarget(
   access: StoreAccess,
 ): Promise<OpenedStoreTarget> {
   const namespace = options.namespace ?? 'pi-fold';
-  const probe = await openKeyvTarget(target, namespace, options.table, 'read-only');
+  const timeoutMs = options.timeoutMs ?? storeTimeoutMs(undefined);
+  const probe = await openKeyvTarget(target, { namespace, table: options.table, timeoutMs }, 'read-only');
   if (probe.kind === 'fs') return fsTarget(probe.root);
   const warnings: string[] = [];
   const storeOf = (keyv: Keyv, kind: KeyvKind) =>
@@ -68,6 +77,7 @@ export async function openStoreTarget(
       keyv,
       name: kind,
       ownsConnection: true,
+      callTimeoutMs: timeoutMs,
       evictingServer: 'warn',
       onWarning: (message) => {
         if (!warnings.includes(message)) warnings.push(message);
@@ -83,7 +93,7 @@ export async function openStoreTarget(
   }
   if (access === 'read-only') return keyvTarget(probe.kind, readOnly, warnings);
   await readOnly.dispose();
-  const writable = await openKeyvTarget(target, namespace, options.table, 'read-write');
+  const writable = await openKeyvTarget(target, { namespace, table: options.table, timeoutMs }, 'read-write');
   if (writable.kind === 'fs') return fsTarget(writable.root);
   return keyvTarget(writable.kind, storeOf(writable.keyv, writable.kind), warnings);
 }
@@ -92,18 +102,22 @@ type KeyvKind = 'sqlite' | 'redis' | 'postgres';
 
 type KeyvTarget = { readonly kind: 'fs'; readonly root: string } | { readonly kind: KeyvKind; readonly keyv: Keyv };
 
-async function openKeyvTarget(
-  target: string,
-  namespace: string,
-  table: string | undefined,
-  access: StoreAccess,
-): Promise<KeyvTarget> {
+/** Where a Keyv store keeps its keys, and how long one answer of its server may take. */
+interface KeyvPlace {
+  readonly namespace: string;
+  readonly table: string | undefined;
+  readonly timeoutMs: number;
+}
+
+async function openKeyvTarget(target: string, place: KeyvPlace, access: StoreAccess): Promise<KeyvTarget> {
+  const { namespace, table, timeoutMs } = place;
   if (/^rediss?:\/\//.test(target)) {
-    if (access === 'read-only') return { kind: 'redis', keyv: await openReadOnlyRedisKeyv(target, namespace) };
+    if (access === 'read-only')
+      return { kind: 'redis', keyv: await openReadOnlyRedisKeyv(target, namespace, timeoutMs) };
     return {
       kind: 'redis',
       keyv: new Keyv({
-        store: await failFastRedisAdapter(target),
+        store: await failFastRedisAdapter(target, timeoutMs),
         namespace,
         throwOnErrors: true,
         useKeyPrefix: false,
@@ -112,12 +126,19 @@ async function openKeyvTarget(
   }
   if (/^postgres(ql)?:\/\//.test(target)) {
     if (access === 'read-only')
-      return { kind: 'postgres', keyv: await openReadOnlyPostgresKeyv(target, namespace, table) };
+      return { kind: 'postgres', keyv: await openReadOnlyPostgresKeyv(target, namespace, table, timeoutMs) };
     const { default: KeyvPostgres } = await import('@keyv/postgres');
+    // The driver's own timeouts (handed to its pool) bound the connection and each query.
+    const deadlines = { connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs };
     return {
       kind: 'postgres',
       keyv: new Keyv({
-        store: new KeyvPostgres({ uri: target, iterationLimit: 500, ...(table === undefined ? {} : { table }) }),
+        store: new KeyvPostgres({
+          uri: target,
+          iterationLimit: 500,
+          ...deadlines,
+          ...(table === undefined ? {} : { table }),
+        } as ConstructorParameters<typeof KeyvPostgres>[0]),
         namespace,
         throwOnErrors: true,
       }),
@@ -167,9 +188,15 @@ export async function isSqliteFile(path: string): Promise<boolean> {
   }
 }
 
+/** A command that could not open its target ends with this exit code, its reason already printed. */
+export interface NotOpened {
+  readonly exitCode: number;
+}
+
 /**
  * Open a command's target from its parsed options, or print why it cannot be opened (the
- * target named) and return undefined: the caller then exits with `EXIT.usage`.
+ * target named) and return the exit code: `EXIT.noAnswer` for a server that did not answer
+ * in time, else `EXIT.usage`.
  */
 export async function openTargetOrExplain(
   command: string,
@@ -177,13 +204,28 @@ export async function openTargetOrExplain(
   options: ReadonlyMap<string, string | true>,
   access: StoreAccess,
   output: Pick<CommandOutput, 'error'>,
-): Promise<OpenedStoreTarget | undefined> {
+): Promise<OpenedStoreTarget | NotOpened> {
   try {
     const opened = await openStoreTarget(target, storeTargetOptionsOf(options), access);
     for (const warning of opened.warnings) output.error(`pi-fold ${command}: ${warning}`);
     return opened;
   } catch (error) {
-    output.error(`pi-fold ${command}: cannot open ${target}: ${(error as Error).message}`);
-    return undefined;
+    return { exitCode: explainNotOpened(command, target, error, output) };
   }
+}
+
+/** Print why `target` could not be opened; returns the exit code that says which case it was. */
+export function explainNotOpened(
+  command: string,
+  target: string,
+  error: unknown,
+  output: Pick<CommandOutput, 'error'>,
+): number {
+  const late = unansweredLine(command, target, error, 'nothing was read or written');
+  if (late !== undefined) {
+    output.error(late);
+    return EXIT.noAnswer;
+  }
+  output.error(`pi-fold ${command}: cannot open ${target}: ${(error as Error).message}`);
+  return EXIT.usage;
 }

@@ -145,11 +145,22 @@ export async function openReadOnlySqliteKeyv(path: string, namespace: string, ta
 }
 
 /** Open a PostgreSQL database in read-only transactions; refuses when the table does not exist. */
-export async function openReadOnlyPostgresKeyv(uri: string, namespace: string, table = 'keyv'): Promise<Keyv> {
+export async function openReadOnlyPostgresKeyv(
+  uri: string,
+  namespace: string,
+  table = 'keyv',
+  timeoutMs = DEFAULT_ANSWER_MS,
+): Promise<Keyv> {
   const fromAdapter = createRequire(createRequire(import.meta.url).resolve('@keyv/postgres'));
   const pg = fromAdapter('pg') as { Client: new (config: object) => PgClient };
-  // The server itself refuses any write in this session, whatever a query says.
-  const client = new pg.Client({ connectionString: uri, options: '-c default_transaction_read_only=on' });
+  // The server itself refuses any write in this session, whatever a query says; the driver's
+  // own timeouts bound the connection and each query, so a server that never answers ends the command.
+  const client = new pg.Client({
+    connectionString: uri,
+    options: '-c default_transaction_read_only=on',
+    connectionTimeoutMillis: timeoutMs,
+    query_timeout: timeoutMs,
+  });
   await client.connect();
   const close = () => client.end();
   try {
@@ -171,10 +182,11 @@ export async function openReadOnlyPostgresKeyv(uri: string, namespace: string, t
  * `connectTimeout`, and a failed command throws instead of reading as a miss. A maintenance
  * command then says the server cannot be reached rather than hanging.
  */
-export async function failFastRedisAdapter(url: string) {
+export async function failFastRedisAdapter(url: string, timeoutMs = DEFAULT_ANSWER_MS) {
   const { default: KeyvRedis } = await import('@keyv/redis');
+  const connectTimeout = Math.min(REDIS_CONNECT_TIMEOUT_MS, timeoutMs);
   return new KeyvRedis(
-    { url, disableOfflineQueue: true, socket: { connectTimeout: REDIS_CONNECT_TIMEOUT_MS, reconnectStrategy: false } },
+    { url, disableOfflineQueue: true, socket: { connectTimeout, reconnectStrategy: false } },
     { throwOnConnectError: true, throwOnErrors: true },
   );
 }
@@ -182,9 +194,12 @@ export async function failFastRedisAdapter(url: string) {
 /** How long a maintenance command waits for a Redis server to accept its connection. */
 const REDIS_CONNECT_TIMEOUT_MS = 5_000;
 
+/** How long one answer may take when the command gave no `--timeout` (bin/commands/store-deadline.ts). */
+const DEFAULT_ANSWER_MS = 15_000;
+
 /** A Redis-backed Keyv whose adapter refuses every write (Redis connects without writing). */
-export async function openReadOnlyRedisKeyv(url: string, namespace: string): Promise<Keyv> {
-  const adapter = await failFastRedisAdapter(url);
+export async function openReadOnlyRedisKeyv(url: string, namespace: string, timeoutMs?: number): Promise<Keyv> {
+  const adapter = await failFastRedisAdapter(url, timeoutMs);
   for (const method of ['set', 'setMany', 'delete', 'deleteMany', 'clear'] as const) {
     Object.defineProperty(adapter, method, { value: refuseWrite('redis') });
   }

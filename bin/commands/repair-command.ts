@@ -8,6 +8,7 @@ import { optionFlag, optionText } from './command-options.ts';
 import { type CliCommand, type CommandOutput, EXIT } from './command-table.ts';
 import { type OpenedStoreTarget, openTargetOrExplain } from './open-store-target.ts';
 import { assertSessionHeld } from './session-presence.ts';
+import { unansweredLine } from './store-deadline.ts';
 
 /**
  * `pi-fold repair <store> --session <id>`: a session whose engine state cannot be read (torn,
@@ -34,7 +35,7 @@ export const repairCommand: CliCommand = {
       dryRun ? 'read-only' : 'read-write',
       output,
     );
-    if (opened === undefined) return EXIT.usage;
+    if ('exitCode' in opened) return opened.exitCode;
     let report: SessionRepairReport;
     try {
       const foldIds = await sessionFoldIds(opened, sessionId);
@@ -46,8 +47,9 @@ export const repairCommand: CliCommand = {
       }
       report = await rebuildSessionState(opened.store, sessionId, foldIds, { dryRun });
     } catch (error) {
-      output.error(`pi-fold repair: stopped, nothing written: ${(error as Error).message}`);
-      return EXIT.problemsFound;
+      const late = unansweredLine('repair', target, error, 'nothing written');
+      output.error(late ?? `pi-fold repair: stopped, nothing written: ${(error as Error).message}`);
+      return late === undefined ? EXIT.problemsFound : EXIT.noAnswer;
     } finally {
       await opened.store.dispose?.();
     }

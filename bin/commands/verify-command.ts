@@ -3,7 +3,7 @@ import { auditSessionGraphs } from '../../application/recovery/audit-session-gra
 import { VERIFY_HELP } from './command-help.ts';
 import { optionFlag } from './command-options.ts';
 import { type CliCommand, EXIT } from './command-table.ts';
-import { openStoreTarget, storeTargetOptionsOf } from './open-store-target.ts';
+import { explainNotOpened, openStoreTarget, storeTargetOptionsOf } from './open-store-target.ts';
 
 /**
  * `pi-fold verify <store>`: re-hash every blob, record, state and artifact of a store, follow
@@ -34,8 +34,7 @@ export const verifyCommand: CliCommand = {
         await opened.store.dispose?.();
       }
     } catch (error) {
-      output.error(`pi-fold verify: cannot open ${target}: ${(error as Error).message}`);
-      return EXIT.usage;
+      return explainNotOpened('verify', target, error, output);
     }
     if (optionFlag(parsed, 'json')) {
       output.out(JSON.stringify({ store: target, kind, ...report }, null, 2));

@@ -7,6 +7,7 @@ import { VIEW_HELP } from './command-help.ts';
 import { optionText } from './command-options.ts';
 import { type CliCommand, EXIT } from './command-table.ts';
 import { openTargetOrExplain } from './open-store-target.ts';
+import { unansweredLine } from './store-deadline.ts';
 
 /**
  * `pi-fold view <store>`: one HTML page per session, offline. The store is opened read-only
@@ -22,7 +23,7 @@ export const viewCommand: CliCommand = {
     }
     const text = (name: string) => optionText(parsed, name);
     const opened = await openTargetOrExplain('view', target, parsed.options, 'read-only', output);
-    if (opened === undefined) return EXIT.usage;
+    if ('exitCode' in opened) return opened.exitCode;
     try {
       const sessions = opened.store.listSessions === undefined ? [] : [...(await opened.store.listSessions())].sort();
       const sessionId = text('session') ?? (sessions.length === 1 ? sessions[0] : undefined);
@@ -46,8 +47,9 @@ export const viewCommand: CliCommand = {
       );
       return EXIT.ok;
     } catch (error) {
-      output.error(`pi-fold view: ${(error as Error).message}`);
-      return EXIT.problemsFound;
+      const late = unansweredLine('view', target, error, 'no page written');
+      output.error(late ?? `pi-fold view: ${(error as Error).message}`);
+      return late === undefined ? EXIT.problemsFound : EXIT.noAnswer;
     } finally {
       await opened.store.dispose?.();
     }

@@ -24,7 +24,7 @@ describe('the pi-fold command line entry', () => {
     expect(out).toContain('usage: pi-fold <command> [arguments]');
     for (const command of COMMANDS) expect(out).toContain(command.usage);
     expect(out).toMatch(
-      /exit codes: 0 ok · 1 problems found .* · 2 bad arguments .* · 3 an optional package the command needs is not installed/,
+      /exit codes: 0 ok · 1 problems found .* · 2 bad arguments .* · 3 an optional package the command needs is not installed · 4 the store did not answer within --timeout/,
     );
   });
 

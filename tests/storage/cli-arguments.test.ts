@@ -66,7 +66,9 @@ describe('unknown options', () => {
     // `verify` takes no --dry-run: refused, not ignored, and the options it does take are listed.
     const dryVerify = await runCliCaptured(['verify', root, '--dry-run']);
     expect(dryVerify.exitCode).toBe(2);
-    expect(dryVerify.error).toContain('unknown option --dry-run; known: --namespace, --table, --json, --help');
+    expect(dryVerify.error).toContain(
+      'unknown option --dry-run; known: --namespace, --table, --timeout, --json, --help',
+    );
   });
 
   test('an option that needs a value does not take the next option as one', async () => {

@@ -1,3 +1,4 @@
+import { createServer, type Socket } from 'node:net';
 import type Keyv from 'keyv';
 import { afterAll, describe, test } from 'vitest';
 import { KeyvEvidenceStore } from '../../adapters/storage-keyv/keyv-evidence-store.ts';
@@ -21,6 +22,24 @@ const backends = [
   { name: 'redis', variable: REDIS_URL_VARIABLE, connect: redisKeyv },
   { name: 'postgres', variable: POSTGRES_URL_VARIABLE, connect: postgresKeyv },
 ] as const;
+
+/**
+ * A server that accepts connections and never answers (a paused Redis): the store built on
+ * it must fail each call within its deadline and dispose without waiting for it.
+ */
+const silentSockets = new Set<Socket>();
+const silentServer = createServer((socket) => {
+  // Read and drop what the client sends, so its close is seen (a paused socket never ends).
+  socket.resume();
+  silentSockets.add(socket);
+  socket.on('close', () => silentSockets.delete(socket));
+});
+await new Promise<void>((resolve) => silentServer.listen(0, '127.0.0.1', resolve));
+const silentPort = (silentServer.address() as { port: number }).port;
+afterAll(async () => {
+  for (const socket of silentSockets) socket.destroy();
+  await new Promise((resolve) => silentServer.close(resolve));
+});
 
 for (const backend of backends) {
   const server = serverUrl(backend.variable);
@@ -48,6 +67,19 @@ for (const backend of backends) {
       corruptBlob: corruptKeyvBlob,
       repairsOnPut: true,
       reopen: async () => new KeyvFoldStore({ keyv: secondKeyv }),
+      ...(backend.name === 'redis'
+        ? {
+            unanswering: {
+              open: () =>
+                new KeyvFoldStore({
+                  keyv: redisKeyv(`redis://127.0.0.1:${silentPort}`, namespace),
+                  ownsConnection: true,
+                  callTimeoutMs: 300,
+                }),
+              deadlineMs: 300,
+            },
+          }
+        : {}),
     });
     evidenceStoreConformance({ test }, ({ capBytes }) => new KeyvEvidenceStore({ keyv, capBytes }), {
       label: `${backend.name} EvidenceStore`,
