@@ -14,6 +14,7 @@ import { HELP_OPTION, parseCommandArguments, UsageError } from './commands/comma
 import { type CliCommand, type CommandOutput, EXIT } from './commands/command-table.ts';
 import { failureLines } from './commands/failure-line.ts';
 import { findInstalledPi, PI_LINES, usePiLine } from './commands/pi-host-lines.ts';
+import { isPackageMissing } from './commands/store-packages.ts';
 
 /** A command of the table: its help, and its code loaded only when it is chosen. */
 interface LazyCommand extends CommandHelp {
@@ -103,7 +104,15 @@ async function runCommand(command: LazyCommand, rest: readonly string[], output:
     return EXIT.usage;
   }
   const loaded = await loadCommand(command, output);
-  return loaded === undefined ? EXIT.missingPackage : loaded.run(parsed, output);
+  if (loaded === undefined) return EXIT.missingPackage;
+  try {
+    return await loaded.run(parsed, output);
+  } catch (error) {
+    // A store's driver is found missing only once the target says which one it needs.
+    if (!isPackageMissing(error)) throw error;
+    output.error(`pi-fold ${command.name}: ${error.message}`);
+    return EXIT.missingPackage;
+  }
 }
 
 /** Import a command; a missing optional package is reported by name with the install line. */

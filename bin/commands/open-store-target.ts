@@ -15,6 +15,7 @@ import {
   openReadOnlySqliteKeyv,
   redactUri,
 } from './read-only-keyv.ts';
+import { isPackageMissing } from './store-packages.ts';
 
 /** How to reach a Keyv-backed store. */
 export interface StoreTargetOptions {
@@ -183,6 +184,8 @@ export async function openTargetOrExplain(
     for (const warning of opened.warnings) output.error(`pi-fold ${command}: ${warning}`);
     return opened;
   } catch (error) {
+    // A missing driver is not the target's fault: the CLI names the package and exits 3.
+    if (isPackageMissing(error)) throw error;
     output.error(`pi-fold ${command}: cannot open ${target}: ${(error as Error).message}`);
     return undefined;
   }

@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import Keyv from 'keyv';
 import { loadKeyvSqlite } from '../../adapters/storage-sqlite/load-keyv-sqlite.ts';
 import { FoldError } from '../../core/fold-error.ts';
+import { importStorePackage, resolveStorePackage } from './store-packages.ts';
 
 /**
  * Keyv instances that can only read, for `verify` and `gc --dry-run`. The stock adapters
@@ -146,7 +147,7 @@ export async function openReadOnlySqliteKeyv(path: string, namespace: string, ta
 
 /** Open a PostgreSQL database in read-only transactions; refuses when the table does not exist. */
 export async function openReadOnlyPostgresKeyv(uri: string, namespace: string, table = 'keyv'): Promise<Keyv> {
-  const fromAdapter = createRequire(createRequire(import.meta.url).resolve('@keyv/postgres'));
+  const fromAdapter = createRequire(resolveStorePackage('@keyv/postgres', 'a postgres:// store'));
   const pg = fromAdapter('pg') as { Client: new (config: object) => PgClient };
   // The server itself refuses any write in this session, whatever a query says.
   const client = new pg.Client({ connectionString: uri, options: '-c default_transaction_read_only=on' });
@@ -172,7 +173,11 @@ export async function openReadOnlyPostgresKeyv(uri: string, namespace: string, t
  * command then says the server cannot be reached rather than hanging.
  */
 export async function failFastRedisAdapter(url: string) {
-  const { default: KeyvRedis } = await import('@keyv/redis');
+  const { default: KeyvRedis } = await importStorePackage(
+    '@keyv/redis',
+    'a redis:// store',
+    () => import('@keyv/redis'),
+  );
   return new KeyvRedis(
     { url, disableOfflineQueue: true, socket: { connectTimeout: REDIS_CONNECT_TIMEOUT_MS, reconnectStrategy: false } },
     { throwOnConnectError: true, throwOnErrors: true },
