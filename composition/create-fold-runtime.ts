@@ -66,7 +66,10 @@ export interface ComposedRuntime {
   readonly ports: RuntimePorts;
   /** Write the request log's buffered rows (the newest request included) before a viewer reads the store. */
   flushRequestLog(): Promise<void>;
-  /** Dispose the runtime and every adapter the container created (never one the host passed in). */
+  /**
+   * Dispose the runtime and every adapter the container created, and a store the host passed in
+   * only when it owns its connection (`ownsConnection: true` on a Keyv store).
+   */
   dispose(): Promise<void>;
 }
 
@@ -115,6 +118,10 @@ export async function createFoldRuntime(options: FoldRuntimeOptions): Promise<Co
       await runtime.dispose();
       await requestLog?.flush();
       await session.dispose();
+      // A store the host passed in stays open, unless it says it owns its connection: the host
+      // handed the connection over, so it closes here and the process can exit.
+      for (const store of new Set([options.store, options.evidenceStore]))
+        if (ownsItsConnection(store)) await store.dispose();
     },
   };
   refuseRemovedMember(
@@ -160,4 +167,11 @@ async function openSession(
       ...(ports.projectionSink === undefined ? {} : { projectionSink: ports.projectionSink }),
     },
   };
+}
+
+/** A host's store built with `ownsConnection: true` (the Keyv stores), which its runtime closes. */
+function ownsItsConnection(store: unknown): store is { dispose(): Promise<void> } {
+  if (typeof store !== 'object' || store === null) return false;
+  const candidate = store as { ownsConnection?: unknown; dispose?: unknown };
+  return candidate.ownsConnection === true && typeof candidate.dispose === 'function';
 }
