@@ -7,6 +7,7 @@ import { VIEW_HELP } from './command-help.ts';
 import { optionText } from './command-options.ts';
 import { type CliCommand, EXIT } from './command-table.ts';
 import { openTargetOrExplain } from './open-store-target.ts';
+import { assertWritableFile } from './output-paths.ts';
 
 /**
  * `pi-fold view <store>`: one HTML page per session, offline. The store is opened read-only
@@ -21,6 +22,13 @@ export const viewCommand: CliCommand = {
       return EXIT.usage;
     }
     const text = (name: string) => optionText(parsed, name);
+    const outOption = text('out');
+    try {
+      if (outOption !== undefined) assertWritableFile('--out', outOption);
+    } catch (error) {
+      output.error(`pi-fold view: ${(error as Error).message}`);
+      return EXIT.usage;
+    }
     const opened = await openTargetOrExplain('view', target, parsed.options, 'read-only', output);
     if (opened === undefined) return EXIT.usage;
     try {
@@ -39,7 +47,7 @@ export const viewCommand: CliCommand = {
         priceLineTokens: DEFAULT_PRICE_LIST.longContext?.aboveTokens,
         writtenAt: new Date().toISOString(),
       });
-      const out = resolve(text('out') ?? `pi-fold-view-${sessionId}.html`);
+      const out = resolve(outOption ?? `pi-fold-view-${sessionId}.html`);
       await writeFile(out, page, 'utf8');
       output.out(
         `pi-fold view: session ${sessionId}: ${view.requests.length} requests, ${view.commits.length} commits, ${view.folds.length} folds → ${out} (${Buffer.byteLength(page)} bytes)`,
