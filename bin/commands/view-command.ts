@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { renderViewerPage } from '../../application/viewer/render-viewer-page.ts';
+import { describeViewCounts } from '../../application/viewer/view-counts.ts';
 import { readViewerSession } from '../../application/viewer/viewer-session.ts';
 import { DEFAULT_PRICE_LIST } from '../../core/price-lists.ts';
 import { VIEW_HELP } from './command-help.ts';
@@ -50,7 +51,7 @@ export const viewCommand: CliCommand = {
       const out = resolve(outOption ?? `pi-fold-view-${sessionId}.html`);
       await writeFile(out, page, 'utf8');
       output.out(
-        `pi-fold view: session ${sessionId}: ${view.requests.length} requests, ${view.commits.length} commits, ${view.folds.length} folds → ${out} (${Buffer.byteLength(page)} bytes)`,
+        `pi-fold view: session ${sessionId}: ${describeViewCounts(view)} → ${out} (${Buffer.byteLength(page)} bytes)`,
       );
       return EXIT.ok;
     } catch (error) {
