@@ -30,6 +30,7 @@ export async function foldViewCommand(ctx: ExtensionCommandContext, registry: Pi
     });
     const page = renderViewerPage(view, {
       priceLineTokens: DEFAULT_PRICE_LIST.longContext?.aboveTokens,
+      prices: DEFAULT_PRICE_LIST,
       writtenAt: new Date().toISOString(),
     });
     const persisted = ctx.sessionManager.getSessionFile() !== undefined;

@@ -46,6 +46,7 @@ export const viewCommand: CliCommand = {
       const view = await readViewerSession(opened.store, sessionId);
       const page = renderViewerPage(view, {
         priceLineTokens: DEFAULT_PRICE_LIST.longContext?.aboveTokens,
+        prices: DEFAULT_PRICE_LIST,
         writtenAt: new Date().toISOString(),
       });
       const out = resolve(outOption ?? `pi-fold-view-${sessionId}.html`);
