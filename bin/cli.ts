@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { nearestName } from '../composition/option-checks.ts';
 import {
   type CommandHelp,
+  DOCTOR_HELP,
   GC_HELP,
   REPAIR_HELP,
   REPLAY_HELP,
@@ -34,6 +35,7 @@ export const COMMANDS: readonly LazyCommand[] = [
   { ...REPAIR_HELP, load: async () => (await import('./commands/repair-command.ts')).repairCommand },
   { ...VIEW_HELP, load: async () => (await import('./commands/view-command.ts')).viewCommand },
   { ...REPLAY_HELP, load: loadReplay },
+  { ...DOCTOR_HELP, load: async () => (await import('./commands/doctor-command.ts')).doctorCommand },
 ];
 
 /** The replay runs on whichever supported Pi is installed; the lab's Pi imports are pointed at it first. */
@@ -141,7 +143,7 @@ export function missingPackageOf(error: unknown): string | undefined {
   return match?.[1];
 }
 
-const EXIT_CODES_LINE = `exit codes: ${EXIT.ok} ok · ${EXIT.problemsFound} problems found (verify: a damaged store; gc: stopped by an error; replay: an arm failed) or an unexpected error · ${EXIT.usage} bad arguments or an input or store that cannot be opened · ${EXIT.missingPackage} an optional package the command needs is not installed`;
+const EXIT_CODES_LINE = `exit codes: ${EXIT.ok} ok · ${EXIT.problemsFound} problems found (verify: a damaged store; gc: stopped by an error; replay: an arm failed; doctor: a problem in the Pi install) or an unexpected error · ${EXIT.usage} bad arguments or an input or store that cannot be opened · ${EXIT.missingPackage} an optional package the command needs is not installed`;
 
 function helpText(): string {
   const lines = COMMANDS.map(
