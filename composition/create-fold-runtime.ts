@@ -80,6 +80,22 @@ export interface ComposedRuntime {
  * library. Pass a store scope (`createStoreScope`) to share its stores.
  */
 export async function createFoldRuntime(options: FoldRuntimeOptions): Promise<ComposedRuntime> {
+  return composeFoldRuntime(options, 'close-owning');
+}
+
+/**
+ * What the runtime's `dispose()` does with stores the host passed in. `close-owning`: a store
+ * that owns its connection is closed with the runtime (a host building one runtime on it).
+ * `keep`: every one stays open, for the host adapters (Pi, the AI SDK) that hand one store to
+ * many sessions or requests, whose lifetime is the host's, not any one runtime's.
+ */
+export type HostStoreDisposal = 'close-owning' | 'keep';
+
+/** `createFoldRuntime`, choosing what its `dispose()` does with the host's stores. */
+export async function composeFoldRuntime(
+  options: FoldRuntimeOptions,
+  hostStores: HostStoreDisposal,
+): Promise<ComposedRuntime> {
   if (typeof options !== 'object' || options === null)
     throw new FoldError('SETTINGS.INVALID', 'createFoldRuntime needs an options object with a sessionId');
   assertKnownOptions(options, RUNTIME_OPTION_KEYS, 'createFoldRuntime');
@@ -120,8 +136,9 @@ export async function createFoldRuntime(options: FoldRuntimeOptions): Promise<Co
       await session.dispose();
       // A store the host passed in stays open, unless it says it owns its connection: the host
       // handed the connection over, so it closes here and the process can exit.
-      for (const store of new Set([options.store, options.evidenceStore]))
-        if (ownsItsConnection(store)) await store.dispose();
+      if (hostStores === 'close-owning')
+        for (const store of new Set([options.store, options.evidenceStore]))
+          if (ownsItsConnection(store)) await store.dispose();
     },
   };
   refuseRemovedMember(
