@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { nearestName } from '../composition/option-checks.ts';
 import {
   type CommandHelp,
+  DOCTOR_HELP,
   GC_HELP,
   REPAIR_HELP,
   REPLAY_HELP,
@@ -14,6 +15,7 @@ import { HELP_OPTION, parseCommandArguments, UsageError } from './commands/comma
 import { type CliCommand, type CommandOutput, EXIT } from './commands/command-table.ts';
 import { failureLines } from './commands/failure-line.ts';
 import { findInstalledPi, PI_LINES, usePiLine } from './commands/pi-host-lines.ts';
+import { isPackageMissing } from './commands/store-packages.ts';
 
 /** A command of the table: its help, and its code loaded only when it is chosen. */
 interface LazyCommand extends CommandHelp {
@@ -33,6 +35,7 @@ export const COMMANDS: readonly LazyCommand[] = [
   { ...REPAIR_HELP, load: async () => (await import('./commands/repair-command.ts')).repairCommand },
   { ...VIEW_HELP, load: async () => (await import('./commands/view-command.ts')).viewCommand },
   { ...REPLAY_HELP, load: loadReplay },
+  { ...DOCTOR_HELP, load: async () => (await import('./commands/doctor-command.ts')).doctorCommand },
 ];
 
 /** The replay runs on whichever supported Pi is installed; the lab's Pi imports are pointed at it first. */
@@ -103,7 +106,15 @@ async function runCommand(command: LazyCommand, rest: readonly string[], output:
     return EXIT.usage;
   }
   const loaded = await loadCommand(command, output);
-  return loaded === undefined ? EXIT.missingPackage : loaded.run(parsed, output);
+  if (loaded === undefined) return EXIT.missingPackage;
+  try {
+    return await loaded.run(parsed, output);
+  } catch (error) {
+    // A store's driver is found missing only once the target says which one it needs.
+    if (!isPackageMissing(error)) throw error;
+    output.error(`pi-fold ${command.name}: ${error.message}`);
+    return EXIT.missingPackage;
+  }
 }
 
 /** Import a command; a missing optional package is reported by name with the install line. */
@@ -132,7 +143,7 @@ export function missingPackageOf(error: unknown): string | undefined {
   return match?.[1];
 }
 
-const EXIT_CODES_LINE = `exit codes: ${EXIT.ok} ok · ${EXIT.problemsFound} problems found (verify: a damaged store; gc: stopped by an error; replay: an arm failed) or an unexpected error · ${EXIT.usage} bad arguments or an input or store that cannot be opened · ${EXIT.missingPackage} an optional package the command needs is not installed · ${EXIT.noAnswer} the store did not answer within --timeout`;
+const EXIT_CODES_LINE = `exit codes: ${EXIT.ok} ok · ${EXIT.problemsFound} problems found (verify: a damaged store; gc: stopped by an error; replay: an arm failed; doctor: a problem in the Pi install) or an unexpected error · ${EXIT.usage} bad arguments or an input or store that cannot be opened · ${EXIT.missingPackage} an optional package the command needs is not installed · ${EXIT.noAnswer} the store did not answer within --timeout`;
 
 function helpText(): string {
   const lines = COMMANDS.map(

@@ -66,7 +66,10 @@ export interface ComposedRuntime {
   readonly ports: RuntimePorts;
   /** Write the request log's buffered rows (the newest request included) before a viewer reads the store. */
   flushRequestLog(): Promise<void>;
-  /** Dispose the runtime and every adapter the container created (never one the host passed in). */
+  /**
+   * Dispose the runtime and every adapter the container created, and a store the host passed in
+   * only when it owns its connection (`ownsConnection: true` on a Keyv store).
+   */
   dispose(): Promise<void>;
 }
 
@@ -77,6 +80,22 @@ export interface ComposedRuntime {
  * library. Pass a store scope (`createStoreScope`) to share its stores.
  */
 export async function createFoldRuntime(options: FoldRuntimeOptions): Promise<ComposedRuntime> {
+  return composeFoldRuntime(options, 'close-owning');
+}
+
+/**
+ * What the runtime's `dispose()` does with stores the host passed in. `close-owning`: a store
+ * that owns its connection is closed with the runtime (a host building one runtime on it).
+ * `keep`: every one stays open, for the host adapters (Pi, the AI SDK) that hand one store to
+ * many sessions or requests, whose lifetime is the host's, not any one runtime's.
+ */
+export type HostStoreDisposal = 'close-owning' | 'keep';
+
+/** `createFoldRuntime`, choosing what its `dispose()` does with the host's stores. */
+export async function composeFoldRuntime(
+  options: FoldRuntimeOptions,
+  hostStores: HostStoreDisposal,
+): Promise<ComposedRuntime> {
   if (typeof options !== 'object' || options === null)
     throw new FoldError('SETTINGS.INVALID', 'createFoldRuntime needs an options object with a sessionId');
   assertKnownOptions(options, RUNTIME_OPTION_KEYS, 'createFoldRuntime');
@@ -115,6 +134,11 @@ export async function createFoldRuntime(options: FoldRuntimeOptions): Promise<Co
       await runtime.dispose();
       await requestLog?.flush();
       await session.dispose();
+      // A store the host passed in stays open, unless it says it owns its connection: the host
+      // handed the connection over, so it closes here and the process can exit.
+      if (hostStores === 'close-owning')
+        for (const store of new Set([options.store, options.evidenceStore]))
+          if (ownsItsConnection(store)) await store.dispose();
     },
   };
   refuseRemovedMember(
@@ -160,4 +184,11 @@ async function openSession(
       ...(ports.projectionSink === undefined ? {} : { projectionSink: ports.projectionSink }),
     },
   };
+}
+
+/** A host's store built with `ownsConnection: true` (the Keyv stores), which its runtime closes. */
+function ownsItsConnection(store: unknown): store is { dispose(): Promise<void> } {
+  if (typeof store !== 'object' || store === null) return false;
+  const candidate = store as { ownsConnection?: unknown; dispose?: unknown };
+  return candidate.ownsConnection === true && typeof candidate.dispose === 'function';
 }

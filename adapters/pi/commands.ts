@@ -22,7 +22,7 @@ export function registerFoldCommands(pi: ExtensionAPI, registry: PiSessionRegist
       const unknown = ids.filter((id) => !marks.some((mark) => mark.id === id));
       if (unknown.length > 0) {
         ctx.ui.notify(
-          `/fold: ${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not pending marks (see /fold-status); nothing was requested`,
+          `/fold: ${unknown.join(', ')} ${unknown.length === 1 ? 'is not a pending mark' : 'are not pending marks'} (see /fold-status); nothing was requested`,
           'error',
         );
         return;

@@ -16,9 +16,18 @@ const VISIBLE_ROWS = 18;
 export async function openFoldEditor(ctx: ExtensionCommandContext, runtime: FoldRuntime): Promise<void> {
   // The host's own pi-tui: key decoding depends on the terminal protocol state it holds.
   const terminal = await loadTerminalText(hostScopeOf(ctx));
-  await ctx.ui.custom<void>(
-    (tui, theme, _keybindings, done) => new FoldEditorComponent(tui, theme, runtime, done, terminal),
-  );
+  let shown = false;
+  await ctx.ui.custom<void>((tui, theme, _keybindings, done) => {
+    shown = true;
+    return new FoldEditorComponent(tui, theme, runtime, done, terminal);
+  });
+  // A host with a UI but no terminal to draw in (Pi over RPC) returns without building the
+  // editor; silence would look like a command that did nothing.
+  if (!shown)
+    ctx.ui.notify(
+      "/fold-editor needs Pi's interactive terminal (this Pi has none to draw in, e.g. over RPC); /fold-status lists the same folds, marks and pins",
+      'warning',
+    );
 }
 
 export class FoldEditorComponent implements Component {

@@ -6,7 +6,7 @@ export type ReadonlySessionManager = ExtensionContext['sessionManager'];
 
 import { join } from 'node:path';
 import { assertCostModelOption } from '../../composition/cost-model-check.ts';
-import { type ComposedRuntime, createFoldRuntime } from '../../composition/create-fold-runtime.ts';
+import { type ComposedRuntime, composeFoldRuntime } from '../../composition/create-fold-runtime.ts';
 import { createStoreScope, type StoreScope } from '../../composition/store-scope.ts';
 import type { FoldRuntime, ProjectionResult } from '../../core/fold-runtime.ts';
 import { type FoldSettingsInput, resolveThresholds, type Thresholds } from '../../core/settings.ts';
@@ -207,20 +207,24 @@ export class PiSessionRegistry {
     // Whatever the host did not pass comes from the default stores, built by the composition root.
     const scope =
       foldStore === undefined || evidenceStore === undefined ? await this.storeScopeFor(location) : undefined;
-    const composed = await createFoldRuntime({
-      sessionId: location.sessionId,
-      settings: {
-        ...this.options.settings,
-        thresholds: this.codeThresholds ?? file.thresholds,
-        toolName: PI_TOOL_NAME,
+    // The host's stores serve every session of this registry: closing one session leaves them open.
+    const composed = await composeFoldRuntime(
+      {
+        sessionId: location.sessionId,
+        settings: {
+          ...this.options.settings,
+          thresholds: this.codeThresholds ?? file.thresholds,
+          toolName: PI_TOOL_NAME,
+        },
+        ...(scope === undefined ? {} : { scope }),
+        ...(foldStore === undefined ? {} : { store: foldStore }),
+        ...(evidenceStore === undefined ? {} : { evidenceStore }),
+        ...(this.options.projectionSink === undefined ? {} : { projectionSink: this.options.projectionSink }),
+        ...(this.options.costModel === undefined ? {} : { costModel: this.options.costModel }),
+        ...(this.options.openTelemetry === undefined ? {} : { openTelemetry: this.options.openTelemetry }),
       },
-      ...(scope === undefined ? {} : { scope }),
-      ...(foldStore === undefined ? {} : { store: foldStore }),
-      ...(evidenceStore === undefined ? {} : { evidenceStore }),
-      ...(this.options.projectionSink === undefined ? {} : { projectionSink: this.options.projectionSink }),
-      ...(this.options.costModel === undefined ? {} : { costModel: this.options.costModel }),
-      ...(this.options.openTelemetry === undefined ? {} : { openTelemetry: this.options.openTelemetry }),
-    });
+      'keep',
+    );
     const folding: PiSessionFolding = {
       sessionId: location.sessionId,
       runtime: composed.runtime,

@@ -31,9 +31,12 @@ export class KeyvEvidenceStore implements EvidenceStore {
   readonly name: string;
   readonly capBytes: number;
   private readonly connection: KeyvConnection;
+  /** Whether `dispose()` disconnects the Keyv; a runtime given this store then closes it with itself. */
+  readonly ownsConnection: boolean;
 
   constructor(options: KeyvEvidenceStoreOptions) {
     this.connection = new KeyvConnection(options, 'keyv');
+    this.ownsConnection = options.ownsConnection === true;
     this.name = `${this.connection.name}-evidence`;
     this.capBytes = checkedCapBytes(options.capBytes, this.name);
   }

@@ -21,9 +21,12 @@ export class KeyvFoldStore implements FoldStore {
   readonly name: string;
   readonly capabilities: FoldStoreCapabilities;
   readonly connection: KeyvConnection;
+  /** Whether `dispose()` disconnects the Keyv; a runtime given this store then closes it with itself. */
+  readonly ownsConnection: boolean;
 
   constructor(options: KeyvStoreOptions) {
     this.connection = new KeyvConnection(options, 'keyv');
+    this.ownsConnection = options.ownsConnection === true;
     this.name = this.connection.name;
     this.capabilities = { verifiesReads: true, shared: this.connection.shared, retention: true, requestLog: true };
   }

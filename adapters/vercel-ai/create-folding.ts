@@ -6,7 +6,7 @@ import {
   type Tool,
   wrapLanguageModel,
 } from 'ai';
-import { createFoldRuntime, type FoldRuntimeOptions } from '../../composition/create-fold-runtime.ts';
+import { composeFoldRuntime, type FoldRuntimeOptions } from '../../composition/create-fold-runtime.ts';
 import {
   assertKnownOptions,
   assertSessionIdOption,
@@ -109,7 +109,8 @@ export async function createFolding(options: FoldingOptions): Promise<Folding> {
   assertKnownOptions(options, [...RUNTIME_OPTION_KEYS, ...FOLDING_OPTION_KEYS], 'createFolding');
   assertSessionIdOption(options.sessionId, 'createFolding');
   assertBudgetSource(options);
-  const composed = await createFoldRuntime(runtimeOptionsOf(options));
+  // A store the host passes may serve many loops (a server building one per request): it stays open.
+  const composed = await composeFoldRuntime(runtimeOptionsOf(options), 'keep');
   const { runtime } = composed;
   // A resumed session answers status with its budget before the first step.
   if (options.contextWindow !== undefined) runtime.expectRequests({ contextWindow: options.contextWindow });

@@ -161,3 +161,21 @@ export const REPLAY_HELP: CommandHelp = {
   needs: [`Pi (${PI_LINES.map((line) => line.install).join(' or ')})`, REPLAY_TOKENIZER],
   installLines: replayInstallLines(),
 };
+
+export const DOCTOR_HELP: CommandHelp = {
+  name: 'doctor',
+  summary:
+    "Check a Pi install for pi-fold: Pi and Node, Pi's settings (a registered .tgz), where pi-fold loads from, the session stores",
+  usage: 'pi-fold doctor [--agent-dir dir] [--json]',
+  options: [
+    {
+      name: 'agent-dir',
+      value: 'dir',
+      description: "Pi's agent folder (default $PI_CODING_AGENT_DIR, else ~/.pi/agent)",
+    },
+    JSON_REPORT,
+  ],
+  examples: ['pi-fold doctor', 'pi-fold doctor --agent-dir ~/.pi/agent --json'],
+  needs: [],
+  installLines: [],
+};

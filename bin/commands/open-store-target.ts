@@ -16,6 +16,7 @@ import {
   redactUri,
 } from './read-only-keyv.ts';
 import { storeTimeoutMs, unansweredLine } from './store-deadline.ts';
+import { isPackageMissing } from './store-packages.ts';
 
 /** How to reach a Keyv-backed store. */
 export interface StoreTargetOptions {
@@ -210,6 +211,8 @@ export async function openTargetOrExplain(
     for (const warning of opened.warnings) output.error(`pi-fold ${command}: ${warning}`);
     return opened;
   } catch (error) {
+    // A missing driver is not the target's fault: the CLI names the package and exits 3.
+    if (isPackageMissing(error)) throw error;
     return { exitCode: explainNotOpened(command, target, error, output) };
   }
 }

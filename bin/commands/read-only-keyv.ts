@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import Keyv from 'keyv';
 import { loadKeyvSqlite } from '../../adapters/storage-sqlite/load-keyv-sqlite.ts';
 import { FoldError } from '../../core/fold-error.ts';
+import { importStorePackage, resolveStorePackage } from './store-packages.ts';
 
 /**
  * Keyv instances that can only read, for `verify` and `gc --dry-run`. The stock adapters
@@ -151,7 +152,7 @@ export async function openReadOnlyPostgresKeyv(
   table = 'keyv',
   timeoutMs = DEFAULT_ANSWER_MS,
 ): Promise<Keyv> {
-  const fromAdapter = createRequire(createRequire(import.meta.url).resolve('@keyv/postgres'));
+  const fromAdapter = createRequire(resolveStorePackage('@keyv/postgres', 'a postgres:// store'));
   const pg = fromAdapter('pg') as { Client: new (config: object) => PgClient };
   // The server itself refuses any write in this session, whatever a query says; the driver's
   // own timeouts bound the connection and each query, so a server that never answers ends the command.
@@ -183,7 +184,11 @@ export async function openReadOnlyPostgresKeyv(
  * command then says the server cannot be reached rather than hanging.
  */
 export async function failFastRedisAdapter(url: string, timeoutMs = DEFAULT_ANSWER_MS) {
-  const { default: KeyvRedis } = await import('@keyv/redis');
+  const { default: KeyvRedis } = await importStorePackage(
+    '@keyv/redis',
+    'a redis:// store',
+    () => import('@keyv/redis'),
+  );
   const connectTimeout = Math.min(REDIS_CONNECT_TIMEOUT_MS, timeoutMs);
   return new KeyvRedis(
     { url, disableOfflineQueue: true, socket: { connectTimeout, reconnectStrategy: false } },

@@ -9,6 +9,7 @@ import { stableSummaryJson, writeLabReports } from '../../lab/report/report-file
 import { REPLAY_HELP } from './command-help.ts';
 import { optionFlag, optionText } from './command-options.ts';
 import { type CliCommand, EXIT } from './command-table.ts';
+import { assertWritableDirectory } from './output-paths.ts';
 import { findInstalledPi } from './pi-host-lines.ts';
 
 /**
@@ -51,6 +52,8 @@ export const replayCommand: CliCommand = {
         ...(calibration === undefined ? {} : { calibration }),
       };
       outDirectory = text('out');
+      // Checked before any arm runs: a replay can take minutes, its reports are written last.
+      if (outDirectory !== undefined) assertWritableDirectory('--out', outDirectory);
       json = optionFlag(parsed, 'json');
     } catch (error) {
       output.error(`pi-fold replay: ${(error as Error).message}\nusage: ${this.usage}`);

@@ -4,6 +4,7 @@ import { VERIFY_HELP } from './command-help.ts';
 import { optionFlag } from './command-options.ts';
 import { type CliCommand, EXIT } from './command-table.ts';
 import { explainNotOpened, openStoreTarget, storeTargetOptionsOf } from './open-store-target.ts';
+import { isPackageMissing } from './store-packages.ts';
 
 /**
  * `pi-fold verify <store>`: re-hash every blob, record, state and artifact of a store, follow
@@ -34,6 +35,7 @@ export const verifyCommand: CliCommand = {
         await opened.store.dispose?.();
       }
     } catch (error) {
+      if (isPackageMissing(error)) throw error;
       return explainNotOpened('verify', target, error, output);
     }
     if (optionFlag(parsed, 'json')) {

@@ -1,12 +1,14 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { renderViewerPage } from '../../application/viewer/render-viewer-page.ts';
+import { describeViewCounts } from '../../application/viewer/view-counts.ts';
 import { readViewerSession } from '../../application/viewer/viewer-session.ts';
 import { DEFAULT_PRICE_LIST } from '../../core/price-lists.ts';
 import { VIEW_HELP } from './command-help.ts';
 import { optionText } from './command-options.ts';
 import { type CliCommand, EXIT } from './command-table.ts';
 import { openTargetOrExplain } from './open-store-target.ts';
+import { assertWritableFile } from './output-paths.ts';
 import { unansweredLine } from './store-deadline.ts';
 
 /**
@@ -22,6 +24,13 @@ export const viewCommand: CliCommand = {
       return EXIT.usage;
     }
     const text = (name: string) => optionText(parsed, name);
+    const outOption = text('out');
+    try {
+      if (outOption !== undefined) assertWritableFile('--out', outOption);
+    } catch (error) {
+      output.error(`pi-fold view: ${(error as Error).message}`);
+      return EXIT.usage;
+    }
     const opened = await openTargetOrExplain('view', target, parsed.options, 'read-only', output);
     if ('exitCode' in opened) return opened.exitCode;
     try {
@@ -38,12 +47,13 @@ export const viewCommand: CliCommand = {
       const view = await readViewerSession(opened.store, sessionId);
       const page = renderViewerPage(view, {
         priceLineTokens: DEFAULT_PRICE_LIST.longContext?.aboveTokens,
+        prices: DEFAULT_PRICE_LIST,
         writtenAt: new Date().toISOString(),
       });
-      const out = resolve(text('out') ?? `pi-fold-view-${sessionId}.html`);
+      const out = resolve(outOption ?? `pi-fold-view-${sessionId}.html`);
       await writeFile(out, page, 'utf8');
       output.out(
-        `pi-fold view: session ${sessionId}: ${view.requests.length} requests, ${view.commits.length} commits, ${view.folds.length} folds → ${out} (${Buffer.byteLength(page)} bytes)`,
+        `pi-fold view: session ${sessionId}: ${describeViewCounts(view)} → ${out} (${Buffer.byteLength(page)} bytes)`,
       );
       return EXIT.ok;
     } catch (error) {

@@ -27,6 +27,11 @@ export interface StatusReport {
   readonly budgetSource: BudgetSource | null;
   readonly occupancy: number | null;
   readonly estimatedTokens: number;
+  /**
+   * Whether this process has projected the window yet. Before it (a new session, or one just
+   * reopened) what a mark frees and what a commit rewrites are not measured: they read 0.
+   */
+  readonly windowSeen: boolean;
   readonly thresholds: Thresholds;
   readonly scheduling: string;
   /** The raw working-set floor in force (tokens no automatic commit folds), once the budget is known. */
@@ -106,6 +111,7 @@ export function statusReport(session: SessionView, detail: 'summary' | 'tree' = 
     budgetSource: budgetSource(session, budget),
     occupancy: budget === null || !seenWindow ? null : round(estimatedTokens / budget),
     estimatedTokens,
+    windowSeen: seenWindow,
     thresholds: session.settings.thresholds,
     scheduling: session.settings.scheduling,
     floorTokens: budget === null ? null : floorTokensFor(session.settings.rawFloorTokens, budget),
@@ -193,13 +199,31 @@ function lostFoldsOf(session: SessionView): { lostFolds?: readonly LostFoldV1[] 
   return lost.length === 0 ? {} : { lostFolds: lost };
 }
 
+/** The budget, or, before it is known, when it will be. */
+function describeBudget(report: StatusReport): string {
+  if (report.budgetTokens === null)
+    return "budget not known until the first request (it comes from the model's context window, or providerInputBudget in settings)";
+  return `budget ${report.budgetTokens} tokens${describeBudgetSource(report.budgetSource)}`;
+}
+
+/** Occupancy once a window has been measured; before that, no estimate of 0 tokens that reads as a measurement. */
+function describeOccupancy(report: StatusReport): string {
+  if (report.occupancy !== null)
+    return `occupancy ${Math.round(report.occupancy * 1000) / 10}% (≈${report.estimatedTokens} tokens)`;
+  if (!report.windowSeen) return 'occupancy unknown (no request yet)';
+  return `occupancy unknown (≈${report.estimatedTokens} tokens, budget not known)`;
+}
+
+/** What a mark frees and what its commit rewrites, measured against the window this process last sent. */
+function describeMarkSizes(report: StatusReport, mark: StatusReport['marks'][number]): string {
+  // Reopened, nothing projected yet: the sizes would read 0, which a person takes for "frees nothing".
+  if (!report.windowSeen) return 'frees and rewrites: measured at the next request';
+  return `frees ≈${mark.freesTokens} tokens · a commit rewrites ≈${mark.prefixTokensRewritten} prefix tokens`;
+}
+
 export function formatStatus(report: StatusReport): string {
   const lines: string[] = [];
-  const occupancy =
-    report.occupancy === null ? 'unknown (no request yet)' : `${Math.round(report.occupancy * 1000) / 10}%`;
-  lines.push(
-    `budget ${report.budgetTokens ?? 'unknown'} tokens${describeBudgetSource(report.budgetSource)} · occupancy ${occupancy} (≈${report.estimatedTokens} tokens) · ${describePolicy(report)}`,
-  );
+  lines.push(`${describeBudget(report)} · ${describeOccupancy(report)} · ${describePolicy(report)}`);
   // What can be peeked comes first: an agent looking for a fold to read starts at the top.
   lines.push(
     `visible folds ${report.visibleFolds.length}:${report.visibleFolds.length > 0 ? ' peek or expand these' : ''}`,
@@ -221,7 +245,7 @@ export function formatStatus(report: StatusReport): string {
   );
   for (const mark of report.marks.slice(0, 40)) {
     lines.push(
-      `- ${mark.id} ${mark.kind} by ${mark.origin}${mark.briefed ? ', briefed' : ''} · frees ≈${mark.freesTokens} tokens · a commit rewrites ≈${mark.prefixTokensRewritten} prefix tokens`,
+      `- ${mark.id} ${mark.kind} by ${mark.origin}${mark.briefed ? ', briefed' : ''} · ${describeMarkSizes(report, mark)}`,
     );
   }
   if (report.marks.length > 40) lines.push(`- … ${report.marks.length - 40} more`);

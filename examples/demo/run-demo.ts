@@ -131,4 +131,8 @@ if (chapter !== undefined) {
   );
 }
 await composed.dispose();
+// The store outlives the run: say where it is and how to look at it.
+console.log(
+  `\nthe session's store is kept in ${storeRoot}${options.storeRoot === undefined ? ' (a fresh temporary folder; --store-root DIR chooses one)' : ''}\nsee what folding did, as one HTML page: npx pi-fold view ${storeRoot} --out pi-fold-demo.html`,
+);
 if (!identical || !expandedOk) process.exitCode = 1;

@@ -13,7 +13,7 @@ export function keptStoresDirectory(outDirectory: string): string {
 
 /** A run replaces what an earlier run kept there: a store holds one run's session, never two mixed. */
 export async function clearKeptStores(outDirectory: string): Promise<void> {
-  // An --out that is not a directory is refused where the reports are written, by name.
+  // The CLI refuses an --out that is not a directory before the replay runs (OUTPUT.INVALID).
   await rm(keptStoresDirectory(outDirectory), { recursive: true, force: true }).catch((error: unknown) => {
     if ((error as NodeJS.ErrnoException).code !== 'ENOTDIR') throw error;
   });
@@ -37,10 +37,15 @@ export async function writeKeptStoreViews(
       for (const sessionId of (await store.listSessions()).slice(0, 1)) {
         const view = await readViewerSession(store, sessionId);
         const name = `${baseName}-${arm}-view.html`;
-        const aboveTokens = PRICE_LISTS[priceList]?.longContext?.aboveTokens;
+        // The replay's own prices, so the page's lead prices the session as the report does.
+        const prices = PRICE_LISTS[priceList];
+        const aboveTokens = prices?.longContext?.aboveTokens;
         await writeFile(
           join(outDirectory, name),
-          renderViewerPage(view, aboveTokens === undefined ? {} : { priceLineTokens: aboveTokens }),
+          renderViewerPage(view, {
+            ...(aboveTokens === undefined ? {} : { priceLineTokens: aboveTokens }),
+            ...(prices === undefined ? {} : { prices }),
+          }),
         );
         links.push({ arm, href: name });
       }

@@ -230,6 +230,13 @@ async function loadAndPlan(options: ReplayOptions): Promise<
     catalog,
   );
   const whole = buildReplayPlan(session);
+  // Every arm replays the recorded responses; with none, a table of zeros would read as a result.
+  if (whole.responseCount === 0)
+    throw new FoldError(
+      'TRANSCRIPT.NO_RESPONSES',
+      `${options.path} holds no model response to replay (${session.entries.length === 1 ? '1 entry' : `${session.entries.length} entries`}, none answered by a model); give a session in which the model has answered at least once`,
+      { details: { path: options.path } },
+    );
   const plan = maxRequests === undefined ? whole : limitReplayPlan(whole, maxRequests);
   const summary = {
     format: session.format,

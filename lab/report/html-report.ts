@@ -105,6 +105,7 @@ export function requestSizeChart(
 }
 
 const STYLE = `body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222}
+svg{max-width:100%;height:auto}table.cost-split{display:block;max-width:100%;overflow-x:auto}
 pre{background:#f6f6f6;padding:12px;overflow-x:auto}
 .plot{fill:#fcfcfc;stroke:#ccc}.tick{font-size:11px;fill:#666}
 .prompt-size{fill:none;stroke-width:1.2}.grid{stroke:#eee}.commit-marker,.compaction-marker{stroke-width:1.5}

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -112,14 +112,16 @@ describe('an error no command expected', () => {
   });
 
   it('is one line with its code and exit 1; PI_FOLD_DEBUG=1 adds the stack', { timeout: 60_000 }, async () => {
-    // --out names a file, so writing the reports fails after the replay ran.
-    const outFile = join(directory, 'out-is-a-file');
-    writeFileSync(outFile, '');
-    const argumentsList = [join(fixtures, 'codex-legacy-rollout.jsonl'), '--arms', 'unmanaged', '--out', outFile];
+    // --out is a folder (so it passes the check up front) where each report's name is taken by
+    // a folder: writing the reports fails after the replay ran, as nothing expects.
+    const outFolder = join(directory, 'out-is-blocked');
+    for (const name of ['summary.json', 'requests.csv', 'timings.json', 'cost-split.csv', 'report.html'])
+      mkdirSync(join(outFolder, `replay-${name}`), { recursive: true });
+    const argumentsList = [join(fixtures, 'codex-legacy-rollout.jsonl'), '--arms', 'unmanaged', '--out', outFolder];
     delete process.env.PI_FOLD_DEBUG;
     const plain = await replayCli(argumentsList);
     expect(plain.code).toBe(1);
-    expect(plain.error).toMatch(/^pi-fold replay: E[A-Z]+: .*out-is-a-file.* \(PI_FOLD_DEBUG=1 prints the stack\)$/);
+    expect(plain.error).toMatch(/^pi-fold replay: E[A-Z]+: .*out-is-blocked.* \(PI_FOLD_DEBUG=1 prints the stack\)$/);
     process.env.PI_FOLD_DEBUG = '1';
     const debugged = await replayCli(argumentsList);
     expect(debugged.code).toBe(1);

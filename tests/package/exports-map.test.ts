@@ -39,10 +39,13 @@ describe('package.json entry points follow the sources', () => {
     }
   });
 
-  it('the CLI is built from bin/pi-fold.ts, which starts with a plain node shebang', () => {
-    const source = sourceOf(manifest.bin['pi-fold']!);
-    expect(source).toBe('bin/pi-fold.ts');
-    expect(readFileSync(join(root, source), 'utf8').split('\n')[0]).toBe('#!/usr/bin/env node');
+  it('the CLI entry is a committed launcher that ships, and the CLI it runs is built from bin/pi-fold.ts', () => {
+    const launcher = manifest.bin['pi-fold']!;
+    expect(launcher).toBe('./bin/pi-fold.mjs');
+    expect(manifest.files).toContain(launcher.slice(2));
+    expect(readFileSync(join(root, launcher), 'utf8').split('\n')[0]).toBe('#!/usr/bin/env node');
+    expect(readFileSync(join(root, launcher), 'utf8')).toContain("'../dist/bin/pi-fold.js'");
+    expect(readFileSync(join(root, 'bin/pi-fold.ts'), 'utf8').split('\n')[0]).toBe('#!/usr/bin/env node');
   });
 
   it('every product folder is built, and the tarball holds dist/', () => {

@@ -32,9 +32,7 @@ describe('the tests read nothing outside the repository', () => {
   });
 
   it('no test names the developers’ shared folder', () => {
-    const naming = testSources(join(root, 'tests')).filter((file) =>
-      /\.\.\/shared\//.test(readFileSync(file, 'utf8')),
-    );
+    const naming = testSources(join(root, 'tests')).filter((file) => /\.\.\/shared\//.test(readFileSync(file, 'utf8')));
     expect(naming.map((file) => relative(root, file))).toEqual([]);
   });
 

@@ -5,6 +5,7 @@ import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../bin/cli.ts';
 import { chromiumPath, launchBrowser, openInBrowser } from './support/headless-browser.ts';
+import { clippedAt } from './support/narrow-window.ts';
 
 const executable = chromiumPath();
 const runIt = executable !== undefined || process.env.CI === 'true' ? describe : describe.skip;
@@ -71,6 +72,13 @@ runIt('the replay report in headless Chromium', () => {
     expect(summary.arms.length).toBe(2);
     expect(errors).toEqual([]);
   }, 120_000);
+
+  it('at 800 px wide every chart label stays inside its chart and the page needs no sideways scroll', async () => {
+    const { page } = await openInBrowser(browser, reportPath);
+    const clipped = await clippedAt(page, 800);
+    expect(clipped.labels).toEqual([]);
+    expect(clipped.documentWidth).toBeLessThanOrEqual(800);
+  }, 60_000);
 
   it('leads with one sentence and one chart, before any note or table', async () => {
     const { page } = await openInBrowser(browser, reportPath);

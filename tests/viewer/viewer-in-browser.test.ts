@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../bin/cli.ts';
 import type { LoopRun } from '../vercel-ai/support/run-loop.ts';
 import { chromiumPath, launchBrowser, openInBrowser } from './support/headless-browser.ts';
+import { clippedAt } from './support/narrow-window.ts';
 import { embeddedViewerData } from './support/page-data.ts';
 import { recordViewedSession } from './support/viewed-session.ts';
 
@@ -58,6 +59,38 @@ runIt('the session viewer in headless Chromium', () => {
   afterAll(async () => {
     await browser?.close();
   });
+
+  it('leads with what folding did, tokens and dollars against the unfolded window, before the counts', async () => {
+    const { page, errors } = await openReady(pagePath);
+    const headline = await page.$eval('.headline', (element) => element.textContent ?? '');
+    const meta = await page.$eval('header > p.meta', (element) => element.textContent ?? '');
+    const headlineTop = await page.$eval('.headline', (element) => element.getBoundingClientRect().top);
+    const metaTop = await page.$eval('header > p.meta', (element) => element.getBoundingClientRect().top);
+    expect(headlineTop).toBeLessThan(metaTop);
+    expect(meta).toMatch(/\d+ requests/);
+    // The figures are the request log's own: the last prompt, and every prompt summed.
+    const ledger = run.folding.runtime.view.ledger;
+    const number = (text: string) => Number(text.replace(/,/g, ''));
+    const last = /The last request sent ([\d,]+) prompt tokens; unfolded it would have sent ([\d,]+)/.exec(headline);
+    expect(last, headline).not.toBeNull();
+    expect(number(last![1]!)).toBe(ledger.at(-1)!.estimatedTokens);
+    expect(number(last![2]!)).toBeGreaterThan(number(last![1]!));
+    const total = /: ([\d,]+) prompt tokens sent against ([\d,]+) unfolded \((0\.\d\d)×\)/.exec(headline);
+    expect(total, headline).not.toBeNull();
+    expect(number(total![1]!)).toBe(ledger.reduce((sum, row) => sum + row.estimatedTokens, 0));
+    expect(number(total![2]!)).toBeGreaterThan(number(total![1]!));
+    const dollars = /Prompt cost: \$(\d+\.\d+) against \$(\d+\.\d+) unfolded/.exec(headline);
+    expect(dollars, headline).not.toBeNull();
+    expect(Number(dollars![1])).toBeLessThan(Number(dollars![2]));
+    expect(errors).toEqual([]);
+  }, 60_000);
+
+  it('at 800 px wide every chart label stays inside its chart and the page needs no sideways scroll', async () => {
+    const { page } = await openReady(pagePath);
+    const clipped = await clippedAt(page, 800);
+    expect(clipped.labels).toEqual([]);
+    expect(clipped.documentWidth).toBeLessThanOrEqual(800);
+  }, 60_000);
 
   it('draws one chart point per request, opens a fold decoded and as its exact bytes, and finds a folded string by search, with no console error', async () => {
     const { page, errors } = await openReady(pagePath);
