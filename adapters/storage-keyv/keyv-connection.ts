@@ -1,6 +1,7 @@
 import type Keyv from 'keyv';
 import { FoldError } from '../../core/fold-error.ts';
 import { checkedCallTimeout, DeadlinePassed, withinDeadline } from './keyv-deadline.ts';
+import { decodeDamagedRowsAsMarkers } from './keyv-unreadable-rows.ts';
 import {
   checkRedisConfiguration,
   connectRedis,
@@ -83,6 +84,8 @@ export class KeyvConnection {
       );
     }
     this.keyv = keyv;
+    // One damaged row must fail the read of its own key, never a walk of every session's keys.
+    decodeDamagedRowsAsMarkers(keyv);
     this.shared = options.shared ?? (dialect !== undefined && SHARED_DIALECTS.includes(dialect));
     this.ownsConnection = options.ownsConnection ?? false;
     this.callTimeoutMs = checkedCallTimeout(options.callTimeoutMs, this.name);
