@@ -2,9 +2,12 @@ import { open, readdir, stat } from 'node:fs/promises';
 import Keyv from 'keyv';
 import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
 import { auditFsStore } from '../../adapters/storage-fs/fs-store-audit.ts';
+import { FsStoreMaintenance } from '../../adapters/storage-fs/fs-store-maintenance.ts';
 import { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
 import { auditKeyvStore } from '../../adapters/storage-keyv/keyv-store-audit.ts';
+import { KeyvStoreMaintenance } from '../../adapters/storage-keyv/keyv-store-maintenance.ts';
 import type { StoreAuditReport } from '../../adapters/storage-shared/store-audit.ts';
+import type { StoreMaintenance } from '../../adapters/storage-shared/store-maintenance.ts';
 import type { FoldStore } from '../../ports/fold-store.port.ts';
 import type { CommandOutput } from './command-table.ts';
 import {
@@ -40,6 +43,8 @@ export interface OpenedStoreTarget {
   readonly store: FoldStore;
   /** Re-hash everything the store holds (reads only). */
   audit(): Promise<StoreAuditReport>;
+  /** What `repair` needs beyond the port: keys of a session, setting damage aside, mending a log. */
+  readonly maintenance: StoreMaintenance;
   /**
    * What the server warned of as it was opened: a Redis whose `maxmemory-policy` may evict
    * keys. The maintenance commands still run there (verify is how evicted keys are found);
@@ -140,11 +145,24 @@ async function openKeyvTarget(
 }
 
 function fsTarget(root: string): OpenedStoreTarget {
-  return { kind: 'fs', store: new FsFoldStore({ root }), audit: () => auditFsStore(root), warnings: [] };
+  const store = new FsFoldStore({ root });
+  return {
+    kind: 'fs',
+    store,
+    audit: () => auditFsStore(root),
+    maintenance: new FsStoreMaintenance(store),
+    warnings: [],
+  };
 }
 
 function keyvTarget(kind: KeyvKind, store: KeyvFoldStore, warnings: readonly string[]): OpenedStoreTarget {
-  return { kind, store, audit: () => auditKeyvStore(store.connection), warnings };
+  return {
+    kind,
+    store,
+    audit: () => auditKeyvStore(store.connection),
+    maintenance: new KeyvStoreMaintenance(store),
+    warnings,
+  };
 }
 
 async function holdsAnyValue(store: KeyvFoldStore): Promise<boolean> {

@@ -1,13 +1,9 @@
-import { readdir } from 'node:fs/promises';
-import { isTempName } from '../../adapters/storage-fs/atomic-files.ts';
-import type { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
-import type { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
-import { rebuildSessionState, type SessionRepairReport } from '../../application/recovery/rebuild-session-state.ts';
 import { REPAIR_HELP } from './command-help.ts';
 import { optionFlag, optionText } from './command-options.ts';
 import { type CliCommand, type CommandOutput, EXIT } from './command-table.ts';
-import { type OpenedStoreTarget, openTargetOrExplain } from './open-store-target.ts';
+import { openTargetOrExplain } from './open-store-target.ts';
 import { assertSessionHeld } from './session-presence.ts';
+import { type FullRepairReport, repairSession } from './session-repair.ts';
 
 /**
  * `pi-fold repair <store> --session <id>`: a session whose engine state cannot be read (torn,
@@ -35,18 +31,18 @@ export const repairCommand: CliCommand = {
       output,
     );
     if (opened === undefined) return EXIT.usage;
-    let report: SessionRepairReport;
+    let report: FullRepairReport;
     try {
-      const foldIds = await sessionFoldIds(opened, sessionId);
+      const foldIds = await opened.maintenance.foldIdsOf(sessionId);
       try {
         await assertSessionHeld(opened.store, sessionId, foldIds.length);
       } catch (error) {
         output.error(`pi-fold repair: ${(error as Error).message}; nothing written`);
         return EXIT.problemsFound;
       }
-      report = await rebuildSessionState(opened.store, sessionId, foldIds, { dryRun });
+      report = await repairSession(opened.store, opened.maintenance, sessionId, { dryRun });
     } catch (error) {
-      output.error(`pi-fold repair: stopped, nothing written: ${(error as Error).message}`);
+      output.error(`pi-fold repair: stopped: ${(error as Error).message}`);
       return EXIT.problemsFound;
     } finally {
       await opened.store.dispose?.();
@@ -58,34 +54,27 @@ export const repairCommand: CliCommand = {
   },
 };
 
-/**
- * The ids of every fold record filed under the session, read from the keys alone: a damaged
- * record must still be named (as unrecoverable), so listing cannot go through `listFolds`.
- */
-async function sessionFoldIds(opened: OpenedStoreTarget, sessionId: string): Promise<string[]> {
-  if (opened.kind === 'fs') {
-    const directory = (opened.store as FsFoldStore).layout.foldsDirectory(sessionId);
-    const names = await readdir(directory).catch((error: NodeJS.ErrnoException) =>
-      error.code === 'ENOENT' ? [] : Promise.reject(error),
-    );
-    return names
-      .filter((name) => name.endsWith('.json') && !isTempName(name))
-      .map((name) => name.slice(0, -'.json'.length));
-  }
-  const prefix = `session/${sessionId}/fold/`;
-  const ids: string[] = [];
-  for await (const [key] of (opened.store as KeyvFoldStore).connection.entries('list fold records of')) {
-    const at = key.indexOf(prefix);
-    if (at >= 0) ids.push(key.slice(at + prefix.length));
-  }
-  return ids;
-}
-
-function printRepair(output: CommandOutput, report: SessionRepairReport, dryRun: boolean): void {
-  if (report.stateProblem === undefined) {
+function printRepair(output: CommandOutput, report: FullRepairReport, dryRun: boolean): void {
+  if (!report.repaired) {
     output.out(
-      `session ${report.sessionId}: its state reads back intact and every fold it lists verifies; nothing to repair`,
+      `session ${report.sessionId}: its state reads back intact, every fold it lists verifies, and nothing filed under it is damaged; nothing to repair`,
     );
+    return;
+  }
+  const would = (done: string, wouldDo: string) => (dryRun ? wouldDo : done);
+  for (const sha256 of report.restoredBlobs)
+    output.out(`${would('RESTORED', 'WOULD RESTORE')} blob ${sha256} from an intact copy the store holds`);
+  for (const item of report.setAside)
+    output.out(
+      `${would('SET ASIDE', 'WOULD SET ASIDE')} ${item.what}${item.where === undefined ? '' : ` → ${item.where}`}: ${item.reason}`,
+    );
+  const log = report.requestLog;
+  if (log !== undefined)
+    output.out(
+      `${would('MENDED', 'WOULD MEND')} the request log: ${log.damaged} damaged line(s) or chunk(s) left out${log.salvaged > 0 ? ` (${log.salvaged} whole row(s) found after a tear kept)` : ''}, ${log.kept} row(s) kept`,
+    );
+  if (report.stateProblem === undefined) {
+    if (dryRun) output.out('nothing was changed (dry run)');
     return;
   }
   output.out(`session ${report.sessionId}: ${report.stateProblem}`);
