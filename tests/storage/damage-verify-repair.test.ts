@@ -116,12 +116,13 @@ for (const backend of ['fs', 'sqlite'] as const) {
     test('a fold record copied over another id: verify catches it, the session is not refused, repair sets it aside', async () => {
       const built = await fresh(backend);
       const [first, second] = await listedRecords(built, 'sa');
-      await copyRecordOver(built, 'sa', first!.id, second!.id);
+      // Copied under a process that has the session open: it keeps folding, every request goes out.
+      await driveOn(built, 'sa', 25, () => copyRecordOver(built, 'sa', first!.id, second!.id));
       const report = await expectVerifyNames(built, [
         reportedKey(built, { kind: 'fold', sessionId: 'sa', foldId: second!.id }),
       ]);
       expect(report).toContain(`holds fold ${first!.id}, not ${second!.id}`);
-      // A process that opens the session keeps folding: every request goes out (driveOn checks each).
+      // And so does a process that opens it afterwards.
       await driveOn(built, 'sa', 25);
       const repaired = await cli('repair', built.target, '--session', 'sa');
       expect(repaired.exitCode, repaired.error).toBe(0);

@@ -37,10 +37,19 @@ function runtimeOptions(built: Pick<BuiltStore, 'backend' | 'target'>, sessionId
     : { sessionId, store: 'sqlite' as const, sqlitePath: built.target, settings: BUDGET };
 }
 
-/** Drive a session `steps` requests further (a fresh process each call), checking every request goes out whole. */
-export async function driveOn(built: BuiltStore, sessionId: string, steps: number): Promise<void> {
+/**
+ * Drive a session `steps` requests further (a fresh runtime each call), checking every request
+ * goes out whole; `afterOpen` runs once the runtime has opened (damage a live process meets).
+ */
+export async function driveOn(
+  built: BuiltStore,
+  sessionId: string,
+  steps: number,
+  afterOpen?: () => Promise<void>,
+): Promise<void> {
   const composed = await createFoldRuntime(runtimeOptions(built, sessionId));
   try {
+    await afterOpen?.();
     const session = built.sessions.get(sessionId)!;
     for (let step = 0; step < steps; step += 1) {
       session.step();
