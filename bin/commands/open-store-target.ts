@@ -11,6 +11,8 @@ import type { StoreMaintenance } from '../../adapters/storage-shared/store-maint
 import type { FoldStore } from '../../ports/fold-store.port.ts';
 import type { CommandOutput } from './command-table.ts';
 import {
+  backendHoldsAnyKey,
+  emptyStoreError,
   failFastRedisAdapter,
   noStoreError,
   openReadOnlyPostgresKeyv,
@@ -80,8 +82,11 @@ export async function openStoreTarget(
     });
   const readOnly = storeOf(probe.keyv, probe.kind);
   try {
-    if (!(await holdsAnyValue(readOnly)))
-      throw noStoreError(probe.kind === 'sqlite' ? target : redactUri(target), `nothing under namespace ${namespace}`);
+    if (!(await holdsAnyValue(readOnly))) {
+      const named = probe.kind === 'sqlite' ? target : redactUri(target);
+      if (!(await backendHoldsAnyKey(probe.keyv))) throw emptyStoreError(named, namespace);
+      throw noStoreError(named, `nothing under namespace ${namespace}`);
+    }
   } catch (error) {
     await readOnly.dispose();
     throw error;

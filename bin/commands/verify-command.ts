@@ -1,5 +1,6 @@
 import type { StoreAuditReport } from '../../adapters/storage-shared/store-audit.ts';
 import { auditSessionGraphs } from '../../application/recovery/audit-session-graphs.ts';
+import { FoldError } from '../../core/fold-error.ts';
 import { VERIFY_HELP } from './command-help.ts';
 import { optionFlag } from './command-options.ts';
 import { type CliCommand, EXIT } from './command-table.ts';
@@ -34,6 +35,11 @@ export const verifyCommand: CliCommand = {
         await opened.store.dispose?.();
       }
     } catch (error) {
+      // Every key gone is a finding about the store, not a store that cannot be opened.
+      if (FoldError.isInstance(error) && error.details?.emptyStore === true) {
+        output.out(`PROBLEM ${error.code} (store): ${error.message}`);
+        return EXIT.problemsFound;
+      }
       output.error(`pi-fold verify: cannot open ${target}: ${(error as Error).message}`);
       return EXIT.usage;
     }

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { afterAll, describe, expect, test } from 'vitest';
 import { runCliCaptured } from './support/cli-capture.ts';
 import { removeScratch, scratchDirectory } from './support/storage-backends.ts';
@@ -8,6 +9,7 @@ import {
   type DamagedBackend,
   driveOn,
   evictAllButRequestLog,
+  evictEverything,
   listedRecords,
   readStore,
   remove,
@@ -197,6 +199,20 @@ for (const backend of ['fs', 'sqlite'] as const) {
     }, 240_000);
   });
 }
+
+test('sqlite: every key evicted reads as an empty store, a loss (exit 1), not as no store', async () => {
+  const built = await fresh('sqlite');
+  await evictEverything(built);
+  const before = await readFile(built.target);
+  const verified = await cli('verify', built.target);
+  expect(verified.exitCode, verified.error).toBe(1);
+  expect(verified.out).toContain('is an empty store');
+  expect(verified.out).toContain('lost');
+  expect(verified.out + verified.error).not.toContain('holds no pi-fold store');
+  const gc = await cli('gc', built.target, '--dry-run');
+  expect(gc.error).toContain('is an empty store');
+  expect(await readFile(built.target)).toEqual(before);
+}, 240_000);
 
 /** How repair names what it set aside: the same key verify uses (SQLite) or the record's path (fs). */
 function reportedKeyAsRepairNames(built: BuiltStore, thing: Parameters<typeof reportedKey>[1]): string {

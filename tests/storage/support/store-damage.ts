@@ -182,6 +182,13 @@ export async function evictAllButRequestLog(built: BuiltStore, sessionId: string
   await remove(built, { kind: 'state', sessionId });
 }
 
+/** Every key of a SQLite store deleted: what a store all of whose keys were evicted holds. */
+export async function evictEverything(built: BuiltStore): Promise<void> {
+  expect(await sqliteRun(built.target, 'DELETE FROM keyv', [])).toBeGreaterThan(0);
+  // Fold the WAL back so the file itself is what a later read-only open sees.
+  await sqliteRun(built.target, 'PRAGMA wal_checkpoint(TRUNCATE)', []);
+}
+
 /**
  * Tear the fs request log the way a full disk does: the last row cut short, then the next
  * append written after it on the same line.
