@@ -4,6 +4,7 @@ import { type CliCommand, type CommandOutput, EXIT } from './command-table.ts';
 import { openTargetOrExplain } from './open-store-target.ts';
 import { assertSessionHeld } from './session-presence.ts';
 import { type FullRepairReport, repairSession } from './session-repair.ts';
+import { type BlobRepairReport, repairDamagedBlobs } from './store-blob-repair.ts';
 
 /**
  * `pi-fold repair <store> --session <id>`: a session whose engine state cannot be read (torn,
@@ -17,8 +18,12 @@ export const repairCommand: CliCommand = {
   async run(parsed, output) {
     const [target, ...extra] = parsed.positional;
     const sessionId = optionText(parsed, 'session');
-    if (target === undefined || extra.length > 0 || sessionId === undefined) {
-      const why = sessionId === undefined ? '--session <id> names the session to repair' : 'give exactly one store';
+    const all = optionFlag(parsed, 'all');
+    if (target === undefined || extra.length > 0 || (sessionId === undefined) === !all) {
+      const why =
+        target !== undefined && extra.length === 0
+          ? '--session <id> names the session to repair, or --all repairs every session and the blobs none names'
+          : 'give exactly one store';
       output.error(`pi-fold repair: ${why}\nusage: ${this.usage}`);
       return EXIT.usage;
     }
@@ -31,16 +36,23 @@ export const repairCommand: CliCommand = {
       output,
     );
     if (opened === undefined) return EXIT.usage;
-    let report: FullRepairReport;
+    const reports: FullRepairReport[] = [];
+    let blobs: BlobRepairReport | undefined;
     try {
-      const foldIds = await opened.maintenance.foldIdsOf(sessionId);
-      try {
-        await assertSessionHeld(opened.store, sessionId, foldIds.length);
-      } catch (error) {
-        output.error(`pi-fold repair: ${(error as Error).message}; nothing written`);
-        return EXIT.problemsFound;
+      if (sessionId !== undefined) {
+        const foldIds = await opened.maintenance.foldIdsOf(sessionId);
+        try {
+          await assertSessionHeld(opened.store, sessionId, foldIds.length);
+        } catch (error) {
+          output.error(`pi-fold repair: ${(error as Error).message}; nothing written`);
+          return EXIT.problemsFound;
+        }
+        reports.push(await repairSession(opened.store, opened.maintenance, sessionId, { dryRun }));
+      } else {
+        const sessions = [...((await opened.store.listSessions?.()) ?? [])].sort();
+        for (const id of sessions) reports.push(await repairSession(opened.store, opened.maintenance, id, { dryRun }));
+        blobs = await repairDamagedBlobs(opened.store, opened.maintenance, await opened.audit(), { dryRun });
       }
-      report = await repairSession(opened.store, opened.maintenance, sessionId, { dryRun });
     } catch (error) {
       output.error(`pi-fold repair: stopped: ${(error as Error).message}`);
       return EXIT.problemsFound;
@@ -48,11 +60,32 @@ export const repairCommand: CliCommand = {
       await opened.store.dispose?.();
     }
     if (optionFlag(parsed, 'json'))
-      output.out(JSON.stringify({ store: target, kind: opened.kind, ...report }, null, 2));
-    else printRepair(output, report, dryRun);
+      output.out(
+        JSON.stringify(
+          { store: target, kind: opened.kind, ...(all ? { sessions: reports, blobs } : reports[0]) },
+          null,
+          2,
+        ),
+      );
+    else {
+      for (const report of reports) printRepair(output, report, dryRun);
+      if (blobs !== undefined) printBlobs(output, blobs, dryRun);
+    }
     return EXIT.ok;
   },
 };
+
+function printBlobs(output: CommandOutput, report: BlobRepairReport, dryRun: boolean): void {
+  for (const item of report.setAside)
+    output.out(
+      `${dryRun ? 'WOULD SET ASIDE' : 'SET ASIDE'} ${item.what}${item.where === undefined ? '' : ` → ${item.where}`}: ${item.reason}`,
+    );
+  for (const sha256 of report.restoredBlobs)
+    output.out(`${dryRun ? 'WOULD RESTORE' : 'RESTORED'} blob ${sha256} from an intact copy the store holds`);
+  output.out(
+    `store: ${report.setAside.length} damaged blob(s) no session's repair reached${dryRun ? '; nothing was changed (dry run)' : ''}`,
+  );
+}
 
 function printRepair(output: CommandOutput, report: FullRepairReport, dryRun: boolean): void {
   if (!report.repaired) {

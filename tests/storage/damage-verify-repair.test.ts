@@ -197,6 +197,27 @@ for (const backend of ['fs', 'sqlite'] as const) {
       expect(repaired.out).toContain('those folds are lost');
       await expectMended(built, 'sa');
     }, 240_000);
+
+    test('repair --all mends every session and a damaged blob no session names', async () => {
+      const built = await fresh(backend);
+      const orphan = await readStore(built, (store) => store.putBlob(`bytes no fold names ${backend}`));
+      await tear(built, { kind: 'blob', sha256: orphan });
+      await tear(built, { kind: 'state', sessionId: 'sb' });
+      await expectVerifyNames(built, [
+        reportedKey(built, { kind: 'blob', sha256: orphan }),
+        reportedKey(built, { kind: 'state', sessionId: 'sb' }),
+      ]);
+      const dryRun = await cli('repair', built.target, '--all', '--dry-run');
+      expect(dryRun.exitCode, dryRun.error).toBe(0);
+      expect(dryRun.out).toContain(`WOULD SET ASIDE blob/${orphan}`);
+      expect((await cli('verify', built.target)).exitCode).toBe(1);
+      const repaired = await cli('repair', built.target, '--all');
+      expect(repaired.exitCode, repaired.error).toBe(0);
+      expect(repaired.out).toContain(`SET ASIDE blob/${orphan}`);
+      expect(repaired.out).toContain('session sa: its state reads back intact');
+      expect(repaired.out).toMatch(/session sb: the state could not be read/);
+      await expectMended(built, 'sb');
+    }, 240_000);
   });
 }
 
