@@ -115,6 +115,27 @@ for (const backend of ['fs', 'sqlite'] as const) {
       await expectMended(built, 'sa');
     }, 240_000);
 
+    test('a torn record, blob and request-log row: the session opens and folds on before any repair', async () => {
+      const built = await fresh(backend);
+      const records = await listedRecords(built, 'sa');
+      const victim = records.find((record) => record.parts.every((part) => part.kind === 'entry'))!;
+      const entry = victim.parts[0]!;
+      if (entry.kind !== 'entry') throw new Error('no entry');
+      await tear(built, { kind: 'fold', sessionId: 'sa', foldId: victim.id });
+      await tear(built, { kind: 'blob', sha256: entry.sha256 });
+      if (backend === 'fs') await tearRequestLogMidway(built, 'sa');
+      else await tear(built, { kind: 'request-log', sessionId: 'sa' });
+      const logged = await readStore(built, async (store) => (await store.readRequestLog!('sa')).length);
+      // Every request goes out whole (driveOn checks each), and the log keeps growing past the tear.
+      await driveOn(built, 'sa', 20);
+      expect(await readStore(built, async (store) => (await store.readRequestLog!('sa')).length)).toBeGreaterThan(
+        logged,
+      );
+      const repaired = await cli('repair', built.target, '--session', 'sa');
+      expect(repaired.exitCode, repaired.error).toBe(0);
+      await expectMended(built, 'sa');
+    }, 240_000);
+
     test('a fold record copied over another id: verify catches it, the session is not refused, repair sets it aside', async () => {
       const built = await fresh(backend);
       const [first, second] = await listedRecords(built, 'sa');
