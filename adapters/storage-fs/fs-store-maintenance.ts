@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sha256Hex } from '../../core/hashing.ts';
-import type { RequestLogMend, StoredItem, StoreMaintenance } from '../storage-shared/store-maintenance.ts';
+import type { MendedItem, RequestLogMend, StoredItem, StoreMaintenance } from '../storage-shared/store-maintenance.ts';
 import { isTempName, replaceFileAtomically } from './atomic-files.ts';
 import { isAbsent } from './fs-errors.ts';
 import type { FsFoldStore } from './fs-fold-store.ts';
@@ -52,6 +52,26 @@ export class FsStoreMaintenance implements StoreMaintenance {
       if (bytes !== undefined && sha256Hex(bytes) === sha256) return bytes;
     }
     return undefined;
+  }
+
+  async mendEvidence(sessionId: string, options: { readonly dryRun: boolean }): Promise<readonly MendedItem[]> {
+    const { layout, name } = this.store;
+    const directory = layout.evidenceDirectory(sessionId);
+    const names = await readdir(directory).catch((error: unknown) => (isAbsent(error) ? [] : Promise.reject(error)));
+    const mended: MendedItem[] = [];
+    for (const file of names.sort()) {
+      if (isTempName(file) || !/^[0-9a-f]{64}$/.test(file)) continue;
+      const path = join(directory, file);
+      if (sha256Hex(await readFile(path)) === file) continue;
+      const reason = 'its bytes do not match its SHA-256 (the spilled item is whole in its fold)';
+      mended.push({
+        what: layout.keyOf(path),
+        reason,
+        ...(options.dryRun ? {} : { where: await quarantineFsFile(layout, name, path) }),
+      });
+    }
+    // The fs evidence store measures usage from the files themselves: nothing to recount.
+    return mended;
   }
 
   async mendRequestLog(sessionId: string, options: { readonly dryRun: boolean }): Promise<RequestLogMend | undefined> {

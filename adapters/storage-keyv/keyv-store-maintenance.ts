@@ -1,15 +1,18 @@
 import { sha256Hex } from '../../core/hashing.ts';
 import type { RequestLogRow } from '../../ports/request-log.ts';
 import { checkRequestLogRow } from '../storage-shared/request-log-rows.ts';
-import type { RequestLogMend, StoredItem, StoreMaintenance } from '../storage-shared/store-maintenance.ts';
+import type { MendedItem, RequestLogMend, StoredItem, StoreMaintenance } from '../storage-shared/store-maintenance.ts';
 import type { KeyvFoldStore } from './keyv-fold-store.ts';
 import { QUARANTINED_KIND, type QuarantinedValue, quarantineKeyvValue } from './keyv-quarantine.ts';
 import {
   blobKey,
   decodeStoredBytes,
+  evidenceKey,
+  evidenceUsageKey,
   foldKey,
   requestLogChunkKey,
   requestLogHeadKey,
+  type StoredEvidenceUsage,
   stateKey,
   storedKind,
 } from './keyv-records.ts';
@@ -71,6 +74,41 @@ export class KeyvStoreMaintenance implements StoreMaintenance {
       if (decoded !== undefined && sha256Hex(decoded.bytes) === sha256) return decoded.bytes;
     }
     return undefined;
+  }
+
+  async mendEvidence(sessionId: string, options: { readonly dryRun: boolean }): Promise<readonly MendedItem[]> {
+    const damaged: string[] = [];
+    let intactBytes = 0;
+    let usage: unknown;
+    for await (const [key, value] of this.connection.entries('check the evidence of')) {
+      const parts = sessionKeyParts(key);
+      if (parts?.sessionId !== sessionId) continue;
+      if (parts.rest === 'evidence-usage') usage = value;
+      if (!parts.rest.startsWith('evidence/')) continue;
+      const sha256 = parts.rest.slice('evidence/'.length);
+      const decoded = isUnreadableRow(value) ? undefined : decodeStoredBytes(value);
+      if (decoded !== undefined && sha256Hex(decoded.bytes) === sha256) intactBytes += decoded.bytes.length;
+      else damaged.push(sha256);
+    }
+    const mended: MendedItem[] = [];
+    const reason = 'it does not hold the bytes its SHA-256 names (the spilled item is whole in its fold)';
+    for (const sha256 of damaged) {
+      const key = evidenceKey(sessionId, sha256);
+      const where = options.dryRun ? undefined : await this.setAsideKey(key, reason, false);
+      mended.push({ what: key, reason, ...(where === undefined ? {} : { where }) });
+    }
+    const counted = (usage as Partial<StoredEvidenceUsage> | undefined)?.bytes;
+    const usageDamaged = usage !== undefined && (isUnreadableRow(usage) || !Number.isSafeInteger(counted));
+    if (usageDamaged || (damaged.length > 0 && usage !== undefined)) {
+      const key = evidenceUsageKey(sessionId);
+      mended.push({ what: key, reason: `recounted from the artifacts that verify (${intactBytes} bytes)` });
+      if (!options.dryRun) {
+        if (usageDamaged) await this.setAsideKey(key, 'a damaged evidence usage counter', true);
+        const recounted: StoredEvidenceUsage = { kind: 'evidence-usage', sessionId, bytes: intactBytes };
+        await this.connection.write(key, recounted, 'recount evidence usage');
+      }
+    }
+    return mended;
   }
 
   async mendRequestLog(sessionId: string, options: { readonly dryRun: boolean }): Promise<RequestLogMend | undefined> {

@@ -24,6 +24,20 @@ export interface StoreMaintenance {
    * can; what was removed is set aside first. `undefined` when the log has no damage.
    */
   mendRequestLog(sessionId: string, options: { readonly dryRun: boolean }): Promise<RequestLogMend | undefined>;
+  /**
+   * Set aside the session's evidence artifacts that do not verify (a spilled item's exact
+   * bytes are also in its fold's blobs, so none is lost), and recount a usage counter that is
+   * damaged or counts what was set aside. Returns what was (or would be) set aside or rewritten.
+   */
+  mendEvidence(sessionId: string, options: { readonly dryRun: boolean }): Promise<readonly MendedItem[]>;
+}
+
+/** One value a repair set aside or rewrote: its key or path, why, and where its old bytes are now. */
+export interface MendedItem {
+  readonly what: string;
+  readonly reason: string;
+  /** Absent on a dry run, or when nothing was kept (a counter recounted). */
+  readonly where?: string;
 }
 
 export type StoredItem =

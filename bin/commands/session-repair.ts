@@ -1,17 +1,11 @@
-import type { RequestLogMend, StoreMaintenance } from '../../adapters/storage-shared/store-maintenance.ts';
+import type { MendedItem, RequestLogMend, StoreMaintenance } from '../../adapters/storage-shared/store-maintenance.ts';
 import { rebuildSessionState, type SessionRepairReport } from '../../application/recovery/rebuild-session-state.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import { isRecordDamage } from '../../core/restore-folds.ts';
 import type { FoldStore } from '../../ports/fold-store.port.ts';
 
 /** One thing a repair set aside (its exact bytes kept under `quarantine/`), or would on a dry run. */
-export interface SetAsideItem {
-  /** Key or root-relative path it was stored under. */
-  readonly what: string;
-  readonly reason: string;
-  /** Where its bytes are now; absent on a dry run. */
-  readonly where?: string;
-}
+export type SetAsideItem = MendedItem;
 
 /** Everything one session's repair found and did. */
 export interface FullRepairReport extends SessionRepairReport {
@@ -84,6 +78,7 @@ export async function repairSession(
       'its bytes do not match its SHA-256 and no intact copy is held',
     );
   const requestLog = await maintenance.mendRequestLog(sessionId, { dryRun });
+  setAside.push(...(await maintenance.mendEvidence(sessionId, { dryRun })));
   return {
     ...rebuilt,
     restoredBlobs,

@@ -11,6 +11,7 @@ import {
   evictAllButRequestLog,
   evictEverything,
   listedRecords,
+  putEvidence,
   readStore,
   remove,
   reportedKey,
@@ -217,6 +218,22 @@ for (const backend of ['fs', 'sqlite'] as const) {
       expect(repaired.exitCode, repaired.error).toBe(0);
       expect(repaired.out).toContain('those folds are lost');
       await expectMended(built, 'sa');
+    }, 240_000);
+
+    test('a torn evidence artifact (and usage counter): verify names it, repair sets it aside', async () => {
+      const built = await fresh(backend);
+      const sha256 = await putEvidence(built, 'sa', `spilled tool result ${'x'.repeat(5000)}`);
+      const torn = [{ kind: 'evidence', sessionId: 'sa', sha256 }] as const;
+      await tear(built, torn[0]);
+      if (backend === 'sqlite') await tear(built, { kind: 'evidence-usage', sessionId: 'sa' });
+      await expectVerifyNames(built, [reportedKey(built, torn[0])]);
+      const repaired = await cli('repair', built.target, '--session', 'sa');
+      expect(repaired.exitCode, repaired.error).toBe(0);
+      expect(repaired.out).toContain(`SET ASIDE ${reportedKey(built, torn[0])}`);
+      await expectMended(built, 'sa');
+      // The spill can be written again: its key no longer holds the torn value.
+      expect(await putEvidence(built, 'sa', `spilled tool result ${'x'.repeat(5000)}`)).toBe(sha256);
+      expect((await cli('verify', built.target)).exitCode).toBe(0);
     }, 240_000);
 
     test('repair --all mends every session and a damaged blob no session names', async () => {

@@ -2,10 +2,21 @@ import { appendFile, chmod, readFile, truncate, unlink, writeFile } from 'node:f
 import { join } from 'node:path';
 import sqlite3 from 'sqlite3';
 import { expect } from 'vitest';
+import { FsEvidenceStore } from '../../../adapters/storage-fs/fs-evidence-store.ts';
 import { FsFoldStore } from '../../../adapters/storage-fs/fs-fold-store.ts';
 import { requestLogPath } from '../../../adapters/storage-fs/fs-request-log.ts';
-import { blobKey, foldKey, requestLogChunkKey, stateKey } from '../../../adapters/storage-keyv/keyv-records.ts';
-import { createSqliteFoldStore } from '../../../adapters/storage-sqlite/create-sqlite-store.ts';
+import {
+  blobKey,
+  evidenceKey,
+  evidenceUsageKey,
+  foldKey,
+  requestLogChunkKey,
+  stateKey,
+} from '../../../adapters/storage-keyv/keyv-records.ts';
+import {
+  createSqliteEvidenceStore,
+  createSqliteFoldStore,
+} from '../../../adapters/storage-sqlite/create-sqlite-store.ts';
 import { createFoldRuntime } from '../../../composition/create-fold-runtime.ts';
 import type { FoldRecord } from '../../../ports/fold-records.ts';
 import type { FoldStore } from '../../../ports/fold-store.port.ts';
@@ -101,13 +112,17 @@ export type StoredThing =
   | { readonly kind: 'state'; readonly sessionId: string }
   | { readonly kind: 'fold'; readonly sessionId: string; readonly foldId: string }
   | { readonly kind: 'blob'; readonly sha256: string }
-  | { readonly kind: 'request-log'; readonly sessionId: string };
+  | { readonly kind: 'request-log'; readonly sessionId: string }
+  | { readonly kind: 'evidence'; readonly sessionId: string; readonly sha256: string }
+  | { readonly kind: 'evidence-usage'; readonly sessionId: string };
 
 function fsPath(built: BuiltStore, thing: StoredThing): string {
   const { layout } = new FsFoldStore({ root: built.target });
   if (thing.kind === 'state') return layout.statePath(thing.sessionId);
   if (thing.kind === 'fold') return layout.foldPath(thing.sessionId, thing.foldId);
   if (thing.kind === 'blob') return layout.blobPath(thing.sha256);
+  if (thing.kind === 'evidence') return layout.evidencePath(thing.sessionId, thing.sha256);
+  if (thing.kind === 'evidence-usage') throw new Error('the fs evidence store keeps no usage counter');
   return requestLogPath(layout, thing.sessionId);
 }
 
@@ -117,7 +132,22 @@ export function reportedKey(built: BuiltStore, thing: StoredThing): string {
   if (thing.kind === 'state') return stateKey(thing.sessionId);
   if (thing.kind === 'fold') return foldKey(thing.sessionId, thing.foldId);
   if (thing.kind === 'blob') return blobKey(thing.sha256);
+  if (thing.kind === 'evidence') return evidenceKey(thing.sessionId, thing.sha256);
+  if (thing.kind === 'evidence-usage') return evidenceUsageKey(thing.sessionId);
   return requestLogChunkKey(thing.sessionId, 0);
+}
+
+/** Spill an artifact into the session's evidence, as the runtime does for a large tool result. */
+export async function putEvidence(built: BuiltStore, sessionId: string, text: string): Promise<string> {
+  const store =
+    built.backend === 'fs'
+      ? new FsEvidenceStore({ root: built.target })
+      : createSqliteEvidenceStore({ path: built.target, journalMode: 'keep' });
+  try {
+    return (await store.put(sessionId, text)).sha256;
+  } finally {
+    await store.dispose?.();
+  }
 }
 
 /** Cut a stored value to its first half, as a write torn by a crash or a full disk leaves it. */
