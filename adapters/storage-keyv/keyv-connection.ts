@@ -16,7 +16,9 @@ export interface KeyvStoreOptions {
   /**
    * Any Keyv instance (SQLite, Redis, PostgreSQL, …). It must be created with
    * `throwOnErrors: true` — a failing backend must never look like a miss — and its adapter
-   * must support iteration (listing and `verify` walk the namespace).
+   * must support iteration (listing and `verify` walk the namespace). The store wraps the
+   * Keyv's decoder once, so a row it cannot decode reads as damage of that key instead of
+   * throwing out of every walk (rows it can decode read exactly as before).
    */
   readonly keyv: Keyv;
   /** Name used in error messages. @default the adapter's dialect (`sqlite`, `redis`, `postgres`) or `keyv` */
