@@ -1,5 +1,10 @@
 import type { EngineState, FoldRecord } from '../ports/fold-records.ts';
-import type { FoldStore, FoldStoreCapabilities, StoredBlobInfo } from '../ports/fold-store.port.ts';
+import type {
+  FoldStore,
+  FoldStoreCapabilities,
+  ListAllFoldsOptions,
+  StoredBlobInfo,
+} from '../ports/fold-store.port.ts';
 import type { RequestLogRow } from '../ports/request-log.ts';
 
 /** The port's optional members (every optional key but `capabilities`). */
@@ -92,8 +97,10 @@ export abstract class DelegatingFoldStore implements FoldStore {
     return this.inner.listSessions!();
   }
 
-  listAllFolds?(): AsyncIterable<{ readonly sessionId: string; readonly record: FoldRecord }> {
-    return this.inner.listAllFolds!();
+  listAllFolds?(
+    options?: ListAllFoldsOptions,
+  ): AsyncIterable<{ readonly sessionId: string; readonly record: FoldRecord }> {
+    return this.inner.listAllFolds!(options);
   }
 
   listBlobs?(): AsyncIterable<StoredBlobInfo> {

@@ -18,6 +18,11 @@ import { foldRecordProblem } from './record-shapes.ts';
 /** Codes of a record that exists but cannot be read as one: damage, not an outage. */
 const DAMAGED_RECORD_CODES = new Set(['STORE.HASH_MISMATCH', 'STATE.CORRUPT', 'STORE.SCHEMA_VERSION']);
 
+/** Whether a failed record read met a damaged record (a loss) rather than a store that failed (an outage). */
+export function isRecordDamage(error: unknown): error is FoldError {
+  return FoldError.isInstance(error) && DAMAGED_RECORD_CODES.has(error.code);
+}
+
 export interface RestoredFolds {
   /** Readable records, in the state's order. */
   readonly records: readonly FoldRecord[];
@@ -53,8 +58,7 @@ async function readRecord(store: FoldStore, sessionId: string, foldId: string): 
   try {
     record = await store.getFold(sessionId, foldId);
   } catch (error) {
-    if (FoldError.isInstance(error) && DAMAGED_RECORD_CODES.has(error.code))
-      return `its record is damaged (${error.message})`;
+    if (isRecordDamage(error)) return `its record is damaged (${error.message})`;
     throw error;
   }
   if (record === undefined) return `the ${store.name} store has no record of it`;

@@ -61,9 +61,13 @@ export interface FoldStoreV1 {
   /**
    * Every fold record of every session in one pass (optional even with retention): stores
    * that list a session's folds by walking everything (Keyv) offer it so gc walks once, not
-   * once per session. Records are checked as `getFold` checks them.
+   * once per session. Records are checked as `getFold` checks them. A record that cannot be
+   * read as one is passed to `options.onDamaged` and the walk goes on; a store that does not
+   * take the option may throw instead (gc then stops, deleting nothing).
    */
-  listAllFolds?(): AsyncIterable<{ readonly sessionId: string; readonly record: FoldRecord }>;
+  listAllFolds?(
+    options?: ListAllFoldsOptions,
+  ): AsyncIterable<{ readonly sessionId: string; readonly record: FoldRecord }>;
   /** Every stored blob with its size and last write time, without reading it verified. */
   listBlobs?(): AsyncIterable<StoredBlobInfo>;
   /** One blob's size and last write time, or `undefined` when absent. */
@@ -82,6 +86,28 @@ export interface FoldStoreV1 {
   appendRequestLog?(sessionId: string, rows: readonly RequestLogRow[]): Promise<void>;
   /** Every row appended for a session, in order; an empty list for a session with none. */
   readRequestLog?(sessionId: string): Promise<readonly RequestLogRow[]>;
+}
+
+/** How a walk of every fold record reports the records it cannot read. */
+export interface ListAllFoldsOptions {
+  readonly onDamaged?: (damaged: DamagedFoldRecord) => void;
+}
+
+/** A stored fold record that cannot be read as one: torn, tampered, of another id or session, of an unknown schema. */
+export interface DamagedFoldRecord {
+  readonly sessionId: string;
+  /** The id its key names. */
+  readonly foldId: string;
+  /** Key or root-relative path. */
+  readonly key: string;
+  /** FoldError code of the refused read. */
+  readonly code: string;
+  readonly message: string;
+  /**
+   * Every SHA-256 its stored text still names, read as plain text: what it may reference,
+   * so retention keeps those blobs while the damage is looked at.
+   */
+  readonly sha256s: readonly string[];
 }
 
 /** What retention knows about one stored blob. */

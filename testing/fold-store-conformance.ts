@@ -12,11 +12,15 @@ import {
   HOSTILE_SHAS,
   randomId,
 } from './conformance-support.ts';
+import { type StoreDamageHooks, storeDamageCases } from './store-damage-conformance.ts';
 import { sampleEngineState, sampleFoldRecord } from './store-fixtures.ts';
 import { resourceCases, type StoreResourceOptions } from './store-resource-conformance.ts';
 
-/** Backend hooks and toggles for the FoldStore conformance suite. */
-export interface FoldStoreConformanceOptions extends StoreResourceOptions {
+/**
+ * Backend hooks and toggles for the FoldStore conformance suite. The damage hooks
+ * (`tearStored`, `copyRecordOver`) prove that damage stays with the value damaged.
+ */
+export interface FoldStoreConformanceOptions extends StoreDamageHooks, StoreResourceOptions {
   /** Flip a byte of a stored blob in place, to prove reads refuse it. Omit when the backend offers no way in. */
   readonly corruptBlob?: (store: FoldStore, sha256: string) => Promise<void>;
   /** Open a second store on the same data (a new instance, a new connection), to prove persistence. */
@@ -59,6 +63,7 @@ export function foldStoreConformance(
   blobCases(define, options);
   recordAndStateCases(define);
   damageAndReopenCases(define, options);
+  storeDamageCases(define, options);
   lifecycleCases(define, options);
   resourceCases(define, options);
 }

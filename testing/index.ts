@@ -18,6 +18,7 @@ export {
   type ReceivedTraffic,
 } from './projection-sink-conformance.ts';
 export { type RetentionConformanceOptions, retentionConformance } from './retention-conformance.ts';
+export type { StoreDamageHooks, StoredDamageTarget } from './store-damage-conformance.ts';
 export { sampleEngineState, sampleFoldRecord } from './store-fixtures.ts';
 export type { StoreResourceOptions, UnansweringBackend } from './store-resource-conformance.ts';
 export {

@@ -3,11 +3,13 @@ import { readdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { FoldError } from '../../core/fold-error.ts';
 import { sha256Hex, stableStringify } from '../../core/hashing.ts';
+import { isRecordDamage } from '../../core/restore-folds.ts';
 import { assertSafeId } from '../../core/store-keys.ts';
 import type { EngineState, FoldRecord } from '../../ports/fold-records.ts';
-import type { FoldStore, StoredBlobInfo } from '../../ports/fold-store.port.ts';
+import type { FoldStore, ListAllFoldsOptions, StoredBlobInfo } from '../../ports/fold-store.port.ts';
 import type { RequestLogRow } from '../../ports/request-log.ts';
 import { assertBlobMatches, contentBytes } from '../storage-shared/blob-checks.ts';
+import { damagedFoldRecord } from '../storage-shared/damaged-records.ts';
 import { parseEnvelopeText, unwrapFold, unwrapState, wrapFold, wrapState } from '../storage-shared/stored-records.ts';
 import { createFileExclusively, isTempName, PendingSyncs, replaceFileAtomically } from './atomic-files.ts';
 import { retryingOnShortage } from './descriptor-shortage.ts';
@@ -192,6 +194,42 @@ export class FsFoldStore implements FoldStore {
       records.push(record);
     }
     return records;
+  }
+
+  /**
+   * Every fold record of every session, one session directory after another (gc walks with
+   * it). A record that cannot be read goes to `onDamaged` with the text it holds, and the
+   * walk goes on: one damaged file must not stop gc for every session of the store.
+   */
+  async *listAllFolds(
+    options: ListAllFoldsOptions = {},
+  ): AsyncIterable<{ readonly sessionId: string; readonly record: FoldRecord }> {
+    for (const sessionId of await this.listSessions()) {
+      const directory = this.layout.foldsDirectory(sessionId);
+      let names: string[];
+      try {
+        names = await readdir(directory);
+      } catch (error) {
+        if (isAbsent(error)) continue;
+        throw storeFailure('STORE.READ_FAILED', this.name, 'list fold records in', this.layout.keyOf(directory), error);
+      }
+      for (const name of names.sort()) {
+        if (isTempName(name) || !name.endsWith('.json')) continue;
+        const foldId = name.slice(0, -'.json'.length);
+        let record: FoldRecord | undefined;
+        try {
+          record = await this.getFold(sessionId, foldId);
+        } catch (error) {
+          if (options.onDamaged === undefined || !isRecordDamage(error)) throw error;
+          const path = this.layout.foldPath(sessionId, foldId);
+          const text = (await this.readTextOrAbsent(path, 'read fold record')) ?? '';
+          options.onDamaged(damagedFoldRecord({ sessionId, foldId, key: this.layout.keyOf(path) }, error, text));
+          continue;
+        }
+        // Gone since the directory was read (set aside by a repair): nothing left to walk.
+        if (record !== undefined) yield { sessionId, record };
+      }
+    }
   }
 
   /** A commit's state is written before this returns; other changes are written off the request path (FsStateWriter). */

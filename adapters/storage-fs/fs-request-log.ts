@@ -34,31 +34,88 @@ export async function appendFsRequestLog(
 }
 
 /**
- * Read a session's rows. A last line cut short by a crash is dropped (it was never complete);
- * any other line that is not a row is a named error, not silently skipped.
+ * Read a session's rows. A last line cut short by a crash is dropped (it was never complete),
+ * and so is a line torn in the middle of the log (a write cut short, then the next append
+ * after it), keeping any whole row the next append left at its end: the log is an
+ * observation record, so damage costs the rows it tore, never the rest. `verify` names each
+ * torn line and `repair` rewrites the log without them. A whole line that is not a row (a
+ * foreign value, a future schema) is still a named error.
  */
 export async function readFsRequestLog(
   layout: FsStoreLayout,
   storeName: string,
   sessionId: string,
 ): Promise<readonly RequestLogRow[]> {
+  const text = await readFsRequestLogText(layout, storeName, sessionId);
+  return text === undefined
+    ? []
+    : parseRequestLogText(text, storeName, layout.keyOf(requestLogPath(layout, sessionId))).rows;
+}
+
+/** The log's text, or `undefined` when the session has none. */
+export async function readFsRequestLogText(
+  layout: FsStoreLayout,
+  storeName: string,
+  sessionId: string,
+): Promise<string | undefined> {
   const path = requestLogPath(layout, sessionId);
-  let text: string;
   try {
-    text = await retryingOnShortage(() => readFile(path, 'utf8'));
+    return await retryingOnShortage(() => readFile(path, 'utf8'));
   } catch (error) {
-    if (isAbsent(error)) return [];
+    if (isAbsent(error)) return undefined;
     throw storeFailure('STORE.READ_FAILED', storeName, 'read the request log', layout.keyOf(path), error);
   }
+}
+
+/** A line of the log that is not JSON, and whether a whole row was found after the tear. */
+export interface TornRequestLogLine {
+  /** 1-based line number. */
+  readonly line: number;
+  readonly salvaged: boolean;
+}
+
+/** The rows of a log's text, and the lines torn in it. */
+export function parseRequestLogText(
+  text: string,
+  storeName: string,
+  key: string,
+): { readonly rows: RequestLogRow[]; readonly torn: TornRequestLogLine[] } {
+  const rows: RequestLogRow[] = [];
+  const torn: TornRequestLogLine[] = [];
   // The piece after the last newline is empty, or a line a crash cut short: either way not a row.
   const complete = text.split('\n').slice(0, -1);
-  return complete.map((line, index) => {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(line);
-    } catch {
-      parsed = undefined;
+  complete.forEach((line, index) => {
+    const where = `${key} line ${index + 1}`;
+    const parsed = parseJson(line);
+    if (parsed !== undefined) {
+      rows.push(checkRequestLogRow(parsed.value, storeName, where));
+      return;
     }
-    return checkRequestLogRow(parsed, storeName, `${layout.keyOf(path)} line ${index + 1}`);
+    const salvaged = rowAfterTear(line, storeName, where);
+    if (salvaged !== undefined) rows.push(salvaged);
+    torn.push({ line: index + 1, salvaged: salvaged !== undefined });
   });
+  return { rows, torn };
+}
+
+/** A torn line is the start of a row a write cut short, then the whole row appended after it. */
+function rowAfterTear(line: string, storeName: string, where: string): RequestLogRow | undefined {
+  for (let start = line.indexOf('{', 1); start > 0; start = line.indexOf('{', start + 1)) {
+    const parsed = parseJson(line.slice(start));
+    if (parsed === undefined) continue;
+    try {
+      return checkRequestLogRow(parsed.value, storeName, where);
+    } catch {
+      // A fragment that happens to parse (an inner object) is not the appended row.
+    }
+  }
+  return undefined;
+}
+
+function parseJson(text: string): { readonly value: unknown } | undefined {
+  try {
+    return { value: JSON.parse(text) };
+  } catch {
+    return undefined;
+  }
 }

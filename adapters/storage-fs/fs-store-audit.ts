@@ -1,3 +1,4 @@
+import type { Dirent } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FoldError } from '../../core/fold-error.ts';
@@ -6,7 +7,8 @@ import { auditItem, emptyAuditReport, type StoreAuditReport } from '../storage-s
 import { isTempName } from './atomic-files.ts';
 import { isAbsent } from './fs-errors.ts';
 import { FsFoldStore } from './fs-fold-store.ts';
-import { REQUEST_LOG_FILE } from './fs-request-log.ts';
+import { QUARANTINE_DIRECTORY } from './fs-quarantine.ts';
+import { parseRequestLogText, REQUEST_LOG_FILE, readFsRequestLogText, requestLogPath } from './fs-request-log.ts';
 
 const SHA256_NAME = /^[0-9a-f]{64}$/;
 
@@ -44,8 +46,7 @@ export async function auditFsStore(root: string): Promise<StoreAuditReport> {
       )
         report.checked.states += 1;
       else if (isTempName(name)) temp(`${sessionKey}/${name}`);
-      else if (name === REQUEST_LOG_FILE)
-        await auditItem(report, `${sessionKey}/${name}`, () => store.readRequestLog(sessionId));
+      else if (name === REQUEST_LOG_FILE) await auditRequestLog(store, sessionId, report);
       else if (name !== 'folds' && name !== 'state.json') unknown(`${sessionKey}/${name}`);
     }
     const foldsDirectory = layout.foldsDirectory(sessionId);
@@ -72,7 +73,39 @@ export async function auditFsStore(root: string): Promise<StoreAuditReport> {
         report.checked.evidence += 1;
     }
   }
+  const quarantined = await countFiles(join(layout.root, QUARANTINE_DIRECTORY));
+  if (quarantined > 0)
+    report.notes.push(
+      `${quarantined} file(s) under ${QUARANTINE_DIRECTORY}/ were set aside by \`pi-fold repair\` (kept byte for byte; delete them when you no longer need them)`,
+    );
   return report;
+}
+
+/** Every torn line of a session's request log is a problem of its own (the log reads past it). */
+async function auditRequestLog(store: FsFoldStore, sessionId: string, report: StoreAuditReport): Promise<void> {
+  const key = store.layout.keyOf(requestLogPath(store.layout, sessionId));
+  await auditItem(report, key, async () => {
+    const text = await readFsRequestLogText(store.layout, store.name, sessionId);
+    if (text === undefined) return;
+    for (const torn of parseRequestLogText(text, store.name, key).torn)
+      report.problems.push({
+        key: `${key} line ${torn.line}`,
+        code: 'STORE.HASH_MISMATCH',
+        message: `${key} line ${torn.line} is not valid JSON (a torn write${torn.salvaged ? ', with a whole row appended after it' : ''}); \`pi-fold repair <store> --session ${sessionId}\` rewrites the log without it`,
+      });
+  });
+}
+
+async function countFiles(directory: string): Promise<number> {
+  let entries: Dirent[];
+  try {
+    entries = await readdir(directory, { withFileTypes: true });
+  } catch {
+    return 0;
+  }
+  let files = 0;
+  for (const entry of entries) files += entry.isDirectory() ? await countFiles(join(directory, entry.name)) : 1;
+  return files;
 }
 
 async function listOrEmpty(directory: string, report: StoreAuditReport): Promise<string[]> {

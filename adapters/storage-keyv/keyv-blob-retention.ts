@@ -2,6 +2,7 @@ import { assertSha256 } from '../../core/store-keys.ts';
 import type { StoredBlobInfo } from '../../ports/fold-store.port.ts';
 import type { KeyvConnection } from './keyv-connection.ts';
 import { blobKey, decodeStoredBytes, type StoredBlob, storedKind } from './keyv-records.ts';
+import { sessionKeyParts } from './keyv-unreadable-rows.ts';
 
 /**
  * Retention on a Keyv-backed store. A blob's `touchedAt` lives in its value; a re-put of the
@@ -19,15 +20,15 @@ export function needsTouch(value: unknown, now: number): boolean {
   return typeof touchedAt !== 'number' || now - touchedAt >= TOUCH_REFRESH_MS;
 }
 
-/** Sessions named by any fold record, state or evidence value of the namespace. */
+/**
+ * Sessions with a fold record, a state or a request log in the namespace, named by their keys
+ * (as the fs store names them by directory): a session whose state row is torn is still one.
+ */
 export async function listKeyvSessions(connection: KeyvConnection): Promise<readonly string[]> {
   const sessions = new Set<string>();
-  for await (const [, value] of connection.entries('list sessions of')) {
-    const kind = storedKind(value);
-    if (kind === 'fold' || kind === 'state') {
-      const sessionId = (value as { sessionId?: unknown }).sessionId;
-      if (typeof sessionId === 'string') sessions.add(sessionId);
-    }
+  for await (const [key] of connection.entries('list sessions of')) {
+    const parts = sessionKeyParts(key);
+    if (parts !== undefined && /^(state|fold\/|requests)/.test(parts.rest)) sessions.add(parts.sessionId);
   }
   return [...sessions];
 }

@@ -1,6 +1,7 @@
 import type Keyv from 'keyv';
 import { FoldError } from '../../core/fold-error.ts';
 import { checkedCallTimeout, DeadlinePassed, withinDeadline } from './keyv-deadline.ts';
+import { decodeDamagedRowsAsMarkers } from './keyv-unreadable-rows.ts';
 import {
   checkRedisConfiguration,
   connectRedis,
@@ -15,7 +16,9 @@ export interface KeyvStoreOptions {
   /**
    * Any Keyv instance (SQLite, Redis, PostgreSQL, …). It must be created with
    * `throwOnErrors: true` — a failing backend must never look like a miss — and its adapter
-   * must support iteration (listing and `verify` walk the namespace).
+   * must support iteration (listing and `verify` walk the namespace). The store wraps the
+   * Keyv's decoder once, so a row it cannot decode reads as damage of that key instead of
+   * throwing out of every walk (rows it can decode read exactly as before).
    */
   readonly keyv: Keyv;
   /** Name used in error messages. @default the adapter's dialect (`sqlite`, `redis`, `postgres`) or `keyv` */
@@ -85,6 +88,8 @@ export class KeyvConnection {
       );
     }
     this.keyv = keyv;
+    // One damaged row must fail the read of its own key, never a walk of every session's keys.
+    decodeDamagedRowsAsMarkers(keyv);
     this.shared = options.shared ?? (dialect !== undefined && SHARED_DIALECTS.includes(dialect));
     this.ownsConnection = options.ownsConnection ?? false;
     this.callTimeoutMs = checkedCallTimeout(options.callTimeoutMs, this.name);

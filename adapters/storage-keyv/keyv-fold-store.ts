@@ -1,15 +1,23 @@
 import { FoldError } from '../../core/fold-error.ts';
 import { sha256Hex, stableStringify } from '../../core/hashing.ts';
+import { isRecordDamage } from '../../core/restore-folds.ts';
 import { assertSafeId, assertSha256 } from '../../core/store-keys.ts';
 import type { EngineState, FoldRecord } from '../../ports/fold-records.ts';
-import type { FoldStore, FoldStoreCapabilities, StoredBlobInfo } from '../../ports/fold-store.port.ts';
+import type {
+  FoldStore,
+  FoldStoreCapabilities,
+  ListAllFoldsOptions,
+  StoredBlobInfo,
+} from '../../ports/fold-store.port.ts';
 import type { RequestLogRow } from '../../ports/request-log.ts';
 import { assertBlobMatches, contentBytes } from '../storage-shared/blob-checks.ts';
-import { type FoldEnvelope, unwrapFold, unwrapState, wrapFold, wrapState } from '../storage-shared/stored-records.ts';
+import { damagedFoldRecord } from '../storage-shared/damaged-records.ts';
+import { unwrapFold, unwrapState, wrapFold, wrapState } from '../storage-shared/stored-records.ts';
 import { deleteKeyvBlob, keyvBlobInfo, listKeyvBlobs, listKeyvSessions, needsTouch } from './keyv-blob-retention.ts';
 import { KeyvConnection, type KeyvStoreOptions } from './keyv-connection.ts';
-import { blobKey, decodeStoredBytes, foldKey, type StoredBlob, stateKey, storedKind } from './keyv-records.ts';
+import { blobKey, decodeStoredBytes, foldKey, type StoredBlob, stateKey } from './keyv-records.ts';
 import { appendKeyvRequestLog, readKeyvRequestLog } from './keyv-request-log.ts';
+import { foldKeyParts, isUnreadableRow, storedText, unreadableRowError } from './keyv-unreadable-rows.ts';
 
 /**
  * FoldStore on any Keyv instance: SQLite for one machine, Redis or PostgreSQL to share one
@@ -52,6 +60,7 @@ export class KeyvFoldStore implements FoldStore {
     const value = await this.connection.read(key, 'read blob');
     if (value === undefined)
       throw new FoldError('STORE.NOT_FOUND', `${this.name} store has no blob ${sha256}`, { details: { sha256, key } });
+    if (isUnreadableRow(value)) throw unreadableRowError(this.name, key, value, 'blob');
     const decoded = decodeStoredBytes(value);
     if (decoded === undefined)
       throw new FoldError('STORE.HASH_MISMATCH', `${this.name} store: ${key} does not hold a blob (corrupted value)`, {
@@ -89,30 +98,49 @@ export class KeyvFoldStore implements FoldStore {
     assertSafeId(foldId, 'fold id', this.name);
     const key = foldKey(sessionId, foldId);
     const value = await this.connection.read(key, 'read fold record');
-    return value === undefined ? undefined : unwrapFold(value, sessionId, foldId, { storeName: this.name, key });
+    return value === undefined ? undefined : this.checkedFold(value, sessionId, foldId, key);
   }
 
-  /** Walks the Keyv namespace (the runtime itself never lists; `verify` and tools do). */
+  private checkedFold(value: unknown, sessionId: string, foldId: string, key: string): FoldRecord {
+    if (isUnreadableRow(value)) throw unreadableRowError(this.name, key, value, 'fold record');
+    return unwrapFold(value, sessionId, foldId, { storeName: this.name, key });
+  }
+
+  /**
+   * Walks the Keyv namespace (the runtime itself never lists; `verify` and tools do). A record
+   * is filed under its key: the session and id the key names are the ones it must hold, so a
+   * record copied over another id is refused here as `getFold` refuses it.
+   */
   async listFolds(sessionId: string): Promise<readonly FoldRecord[]> {
     assertSafeId(sessionId, 'session id', this.name);
     const records: FoldRecord[] = [];
     for await (const [key, value] of this.connection.entries('list fold records of')) {
-      if (storedKind(value) !== 'fold' || (value as FoldEnvelope).sessionId !== sessionId) continue;
-      const foldId = String((value as FoldEnvelope).body?.id);
-      records.push(unwrapFold(value, sessionId, foldId, { storeName: this.name, key }));
+      const filed = foldKeyParts(key);
+      if (filed?.sessionId !== sessionId) continue;
+      records.push(this.checkedFold(value, sessionId, filed.foldId, key));
     }
     return records.sort((left, right) => (left.id < right.id ? -1 : left.id > right.id ? 1 : 0));
   }
 
-  /** Every fold record of the namespace in one walk (gc uses it instead of one walk per session). */
-  async *listAllFolds(): AsyncIterable<{ readonly sessionId: string; readonly record: FoldRecord }> {
+  /**
+   * Every fold record of the namespace in one walk (gc uses it instead of one walk per
+   * session). A record that cannot be read goes to `onDamaged`, and the walk goes on.
+   */
+  async *listAllFolds(
+    options: ListAllFoldsOptions = {},
+  ): AsyncIterable<{ readonly sessionId: string; readonly record: FoldRecord }> {
     for await (const [key, value] of this.connection.entries('list fold records of')) {
-      if (storedKind(value) !== 'fold') continue;
-      const envelope = value as FoldEnvelope;
-      yield {
-        sessionId: String(envelope.sessionId),
-        record: unwrapFold(value, String(envelope.sessionId), String(envelope.body?.id), { storeName: this.name, key }),
-      };
+      const filed = foldKeyParts(key);
+      if (filed === undefined) continue;
+      let record: FoldRecord;
+      try {
+        record = this.checkedFold(value, filed.sessionId, filed.foldId, key);
+      } catch (error) {
+        if (options.onDamaged === undefined || !isRecordDamage(error)) throw error;
+        options.onDamaged(damagedFoldRecord({ ...filed, key }, error, storedText(value)));
+        continue;
+      }
+      yield { sessionId: filed.sessionId, record };
     }
   }
 
@@ -126,6 +154,7 @@ export class KeyvFoldStore implements FoldStore {
     assertSafeId(sessionId, 'session id', this.name);
     const key = stateKey(sessionId);
     const value = await this.connection.read(key, 'read engine state');
+    if (isUnreadableRow(value)) throw unreadableRowError(this.name, key, value, 'engine state');
     return value === undefined ? undefined : unwrapState(value, sessionId, { storeName: this.name, key });
   }
 

@@ -3,6 +3,7 @@ import type { RequestLogRow } from '../../ports/request-log.ts';
 import { checkRequestLogRow } from '../storage-shared/request-log-rows.ts';
 import type { KeyvConnection } from './keyv-connection.ts';
 import { requestLogChunkKey, requestLogHeadKey, storedKind } from './keyv-records.ts';
+import { isUnreadableRow } from './keyv-unreadable-rows.ts';
 
 /** One appended batch of rows: written once under its own key, never rewritten. */
 export interface StoredRequestLogChunk {
@@ -48,6 +49,9 @@ export async function readKeyvRequestLog(
   for (let index = 0; index < chunks; index += 1) {
     const key = requestLogChunkKey(sessionId, index);
     const value = (await connection.read(key, 'read the request log')) as Partial<StoredRequestLogChunk> | undefined;
+    // A torn or evicted chunk costs its own rows, not the log: `verify` names a torn one and
+    // `repair` sets it aside.
+    if (value === undefined || isUnreadableRow(value)) continue;
     if (storedKind(value) !== 'request-log' || !Array.isArray(value?.rows)) {
       checkRequestLogRow(undefined, connection.name, key);
       continue;
@@ -59,9 +63,17 @@ export async function readKeyvRequestLog(
   return rows;
 }
 
-async function chunkCount(connection: KeyvConnection, sessionId: string): Promise<number> {
+/**
+ * How many chunks the log has. A head that cannot be read is not "no chunks": the next append
+ * would then write over the first one. The chunks present are counted instead.
+ */
+export async function chunkCount(connection: KeyvConnection, sessionId: string): Promise<number> {
   const head = (await connection.read(requestLogHeadKey(sessionId), 'read the request log')) as
     | Partial<StoredRequestLogHead>
     | undefined;
-  return head === undefined ? 0 : Number.isInteger(head.chunks) ? head.chunks! : 0;
+  if (head === undefined) return 0;
+  if (!isUnreadableRow(head) && Number.isInteger(head.chunks)) return head.chunks!;
+  let chunks = 0;
+  while (await connection.has(requestLogChunkKey(sessionId, chunks), 'read the request log')) chunks += 1;
+  return chunks;
 }

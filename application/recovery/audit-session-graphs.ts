@@ -58,12 +58,30 @@ async function readableState(store: FoldStore, sessionId: string): Promise<Engin
   }
 }
 
+/**
+ * A session without a state is a loss `repair` acts on when fold records remain (it brings
+ * back every one that verifies), or when its request log shows commits that landed folds
+ * although neither a state nor a record is left (its keys were evicted or deleted): the
+ * state is written before any commit's request goes out, so it cannot be missing after one.
+ */
 async function noteStateless(store: FoldStore, sessionId: string, report: GraphAuditReport): Promise<void> {
   const records = await store.listFolds(sessionId).catch(() => undefined);
-  if (records === undefined || records.length === 0) return;
-  report.notes.push(
-    `session ${sessionId} has ${records.length} fold record(s) and no state (a lost state, or a first commit a crash cut short): it opens without them; \`pi-fold repair <store> --session ${sessionId}\` brings back every one that verifies`,
-  );
+  if (records !== undefined && records.length > 0) {
+    report.problems.push({
+      key: `session/${sessionId}/state`,
+      code: 'STORE.NOT_FOUND',
+      message: `session ${sessionId} has ${records.length} fold record(s) and no state (a lost state, or a first commit a crash cut short): it opens without them; \`pi-fold repair <store> --session ${sessionId}\` brings back every one that verifies`,
+    });
+    return;
+  }
+  if (records === undefined) return;
+  const commits = await landedCommits(store, sessionId);
+  if (commits > 0)
+    report.problems.push({
+      key: `session/${sessionId}/state`,
+      code: 'STORE.NOT_FOUND',
+      message: `session ${sessionId}: its request log records ${commits} commit(s) that landed folds, but the ${store.name} store holds neither its state nor any of its fold records (evicted or deleted): its folds are lost, their spans show raw; \`pi-fold repair <store> --session ${sessionId}\` records the loss`,
+    });
 }
 
 async function auditSession(store: FoldStore, state: EngineState, report: GraphAuditReport): Promise<void> {
@@ -123,6 +141,13 @@ async function auditRecordEdges(
       message: `session ${sessionId}: fold ${record.id} needs blob ${part.sha256} (entry ${part.entryId}), which the ${store.name} store does not hold; costs: ${record.id} cannot be peeked or expanded, its bytes are lost to the store`,
     });
   }
+}
+
+/** Commits the session's request log says landed folds (0 when the store keeps no log, or it cannot be read). */
+export async function landedCommits(store: FoldStore, sessionId: string): Promise<number> {
+  if (store.capabilities?.requestLog !== true || store.readRequestLog === undefined) return 0;
+  const rows = await store.readRequestLog(sessionId).catch(() => []);
+  return rows.filter((row) => row.kind === 'commit' && row.foldsLanded > 0).length;
 }
 
 function parentsOf(records: ReadonlyMap<string, FoldRecord>): Map<string, string> {

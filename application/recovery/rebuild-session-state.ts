@@ -5,6 +5,7 @@ import { dropNestingLost, mergeLostFolds } from '../../core/restore-folds.ts';
 import { verifiedBlob } from '../../core/verified-reads.ts';
 import type { EngineState, FoldRecord, LostFoldV1 } from '../../ports/fold-records.ts';
 import type { FoldStore } from '../../ports/fold-store.port.ts';
+import { landedCommits } from './audit-session-graphs.ts';
 import { consistentForest } from './consistent-forest.ts';
 
 /** What a repair of one session found and did. */
@@ -44,8 +45,7 @@ export async function rebuildSessionState(
 ): Promise<SessionRepairReport> {
   const read = await readState(store, sessionId);
   if (read.state !== undefined) return repairListedFolds(store, read.state, options);
-  if (read.problem === undefined && foldIds.length === 0)
-    return { sessionId, stateProblem: undefined, stateIntact: true, recovered: [], unrecoverable: [], written: false };
+  if (read.problem === undefined && foldIds.length === 0) return recordWholeLoss(store, sessionId, options);
   const stateProblem = read.problem ?? 'the session has fold records but its state is gone';
   const { readable, unrecoverable } = await verifyFolds(store, sessionId, foldIds);
   const forest = consistentForest([...readable.values()]);
@@ -62,6 +62,31 @@ export async function rebuildSessionState(
     stateIntact: false,
     recovered: memory.foldIds,
     unrecoverable: sortedReasons(unrecoverable),
+    written: options.dryRun !== true,
+  };
+}
+
+/**
+ * No state and no record, though the request log shows commits that landed folds: every key
+ * of the session but its log was evicted or deleted. Nothing can be brought back; a fresh
+ * state records that the loss was seen, so the session is what `verify` then finds it to be.
+ */
+async function recordWholeLoss(
+  store: FoldStore,
+  sessionId: string,
+  options: { readonly dryRun?: boolean },
+): Promise<SessionRepairReport> {
+  const commits = await landedCommits(store, sessionId);
+  if (commits === 0)
+    return { sessionId, stateProblem: undefined, stateIntact: true, recovered: [], unrecoverable: [], written: false };
+  if (options.dryRun !== true)
+    await store.saveState(sessionId, { ...new EngineMemory(sessionId).snapshot([], []), revision: 1 });
+  return {
+    sessionId,
+    stateProblem: `its request log records ${commits} commit(s) that landed folds, but neither its state nor any fold record is left: those folds are lost (their spans show raw)`,
+    stateIntact: false,
+    recovered: [],
+    unrecoverable: [],
     written: options.dryRun !== true,
   };
 }

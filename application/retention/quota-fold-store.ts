@@ -1,5 +1,6 @@
 import { FoldError } from '../../core/fold-error.ts';
 import { sha256Hex } from '../../core/hashing.ts';
+import { isRecordDamage } from '../../core/restore-folds.ts';
 import type { FoldStore } from '../../ports/fold-store.port.ts';
 import { DelegatingFoldStore } from '../delegating-fold-store.ts';
 
@@ -101,7 +102,7 @@ export class QuotaFoldStore extends DelegatingFoldStore {
     let sessionBytes = 0;
     const state = await this.inner.loadState(this.sessionId);
     for (const foldId of state?.foldIds ?? []) {
-      const record = await this.inner.getFold(this.sessionId, foldId);
+      const record = await this.countableRecord(foldId);
       for (const part of record?.parts ?? []) {
         if (part.kind !== 'entry' || session.has(part.sha256)) continue;
         session.add(part.sha256);
@@ -113,6 +114,20 @@ export class QuotaFoldStore extends DelegatingFoldStore {
       for await (const blob of this.inner.listBlobs!()) storeBytes += blob.bytes;
     }
     return { session, sessionBytes, storeBytes };
+  }
+
+  /**
+   * A listed record that cannot be read as one (damaged, or another fold's record copied over
+   * its id) holds no bytes this session can reach: the runtime has already named it lost, so
+   * it counts for nothing rather than refusing every later write of the session.
+   */
+  private async countableRecord(foldId: string) {
+    try {
+      return await this.inner.getFold(this.sessionId, foldId);
+    } catch (error) {
+      if (isRecordDamage(error)) return undefined;
+      throw error;
+    }
   }
 
   private refusal(scope: 'session' | 'store', usedBytes: number, addedBytes: number, capBytes: number): FoldError {

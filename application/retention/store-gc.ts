@@ -1,6 +1,6 @@
 import { FoldError } from '../../core/fold-error.ts';
 import type { FoldStore } from '../../ports/fold-store.port.ts';
-import { findReachableBlobs } from './store-reachability.ts';
+import { type DamagedReference, findReachableBlobs } from './store-reachability.ts';
 
 /** How long an unreferenced blob must have gone unwritten before gc may delete it. @default 1 hour */
 export const DEFAULT_GC_GRACE_MS = 60 * 60 * 1000;
@@ -57,6 +57,8 @@ export interface GarbageCollectionReport {
   readonly deleted: BlobTally;
   /** Collectable when scanned but re-put by a writer before the delete, so kept. */
   readonly refreshed: BlobTally;
+  /** Damaged records and states walked around (each named by key; the blobs a damaged record names are kept). */
+  readonly damaged: readonly DamagedReference[];
   readonly durationMs: number;
 }
 
@@ -127,6 +129,7 @@ export async function collectGarbage(
     recent,
     deleted,
     refreshed,
+    damaged: reachable.damaged,
     durationMs: now() - startedAt,
   };
 }

@@ -99,17 +99,22 @@ export const GC_HELP: CommandHelp = {
 
 export const REPAIR_HELP: CommandHelp = {
   name: 'repair',
-  summary: 'Rebuild a session whose state cannot be read from the fold records and blobs the store verifies',
-  usage: `pi-fold repair ${STORE} --session <id> [--dry-run] [--namespace pi-fold] [--table keyv] [--timeout 15] [--json]`,
+  summary:
+    'Mend what verify names: rebuild a session whose state cannot be read, set damaged records, blobs and log lines aside',
+  usage: `pi-fold repair ${STORE} (--session <id> | --all) [--dry-run] [--namespace pi-fold] [--table keyv] [--timeout 15] [--json]`,
   options: [
-    { name: 'session', value: 'id', description: 'the session to repair (required; must be in the store)' },
+    { name: 'session', value: 'id', description: 'the session to repair (must be in the store)' },
+    { name: 'all', description: 'every session of the store, then damaged blobs no session names' },
     DRY_RUN,
     NAMESPACE,
     TABLE,
     TIMEOUT,
     JSON_REPORT,
   ],
-  examples: ['pi-fold repair ~/.pi/agent/sessions/<project>/pi-fold --session <id> --dry-run'],
+  examples: [
+    'pi-fold repair ~/.pi/agent/sessions/<project>/pi-fold --session <id> --dry-run',
+    'pi-fold repair /var/lib/pi-fold/folds.sqlite --all',
+  ],
   needs: [],
   installLines: [],
 };

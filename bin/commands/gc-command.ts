@@ -77,6 +77,14 @@ function printSummary(output: CommandOutput, target: string, kind: string, repor
     output.out(
       `kept ${recent.count} unreferenced blob(s), ${recent.bytes} bytes, written within the last ${report.graceMs / 60_000} minute(s) (grace period for concurrent writers)`,
     );
+  for (const damaged of report.damaged)
+    output.out(
+      `skipped damaged ${damaged.key} of session ${damaged.sessionId} (every blob it names is kept): ${damaged.message}`,
+    );
+  if (report.damaged.length > 0)
+    output.out(
+      `${report.damaged.length} damaged record(s) or state(s) walked around; \`pi-fold verify\` names them and \`pi-fold repair <store> --session <id>\` mends them`,
+    );
   output.out(`took ${report.durationMs} ms`);
 }
 

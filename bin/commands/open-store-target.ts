@@ -2,12 +2,17 @@ import { open, readdir, stat } from 'node:fs/promises';
 import Keyv from 'keyv';
 import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
 import { auditFsStore } from '../../adapters/storage-fs/fs-store-audit.ts';
+import { FsStoreMaintenance } from '../../adapters/storage-fs/fs-store-maintenance.ts';
 import { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
 import { auditKeyvStore } from '../../adapters/storage-keyv/keyv-store-audit.ts';
+import { KeyvStoreMaintenance } from '../../adapters/storage-keyv/keyv-store-maintenance.ts';
 import type { StoreAuditReport } from '../../adapters/storage-shared/store-audit.ts';
+import type { StoreMaintenance } from '../../adapters/storage-shared/store-maintenance.ts';
 import type { FoldStore } from '../../ports/fold-store.port.ts';
 import { type CommandOutput, EXIT } from './command-table.ts';
 import {
+  backendHoldsAnyKey,
+  emptyStoreError,
   failFastRedisAdapter,
   noStoreError,
   openReadOnlyPostgresKeyv,
@@ -49,6 +54,8 @@ export interface OpenedStoreTarget {
   readonly store: FoldStore;
   /** Re-hash everything the store holds (reads only). */
   audit(): Promise<StoreAuditReport>;
+  /** What `repair` needs beyond the port: keys of a session, setting damage aside, mending a log. */
+  readonly maintenance: StoreMaintenance;
   /**
    * What the server warned of as it was opened: a Redis whose `maxmemory-policy` may evict
    * keys. The maintenance commands still run there (verify is how evicted keys are found);
@@ -86,8 +93,11 @@ export async function openStoreTarget(
     });
   const readOnly = storeOf(probe.keyv, probe.kind);
   try {
-    if (!(await holdsAnyValue(readOnly)))
-      throw noStoreError(probe.kind === 'sqlite' ? target : redactUri(target), `nothing under namespace ${namespace}`);
+    if (!(await holdsAnyValue(readOnly))) {
+      const named = probe.kind === 'sqlite' ? target : redactUri(target);
+      if (!(await backendHoldsAnyKey(probe.keyv))) throw emptyStoreError(named, namespace);
+      throw noStoreError(named, `nothing under namespace ${namespace}`);
+    }
   } catch (error) {
     await readOnly.dispose();
     throw error;
@@ -162,11 +172,24 @@ async function openKeyvTarget(target: string, place: KeyvPlace, access: StoreAcc
 }
 
 function fsTarget(root: string): OpenedStoreTarget {
-  return { kind: 'fs', store: new FsFoldStore({ root }), audit: () => auditFsStore(root), warnings: [] };
+  const store = new FsFoldStore({ root });
+  return {
+    kind: 'fs',
+    store,
+    audit: () => auditFsStore(root),
+    maintenance: new FsStoreMaintenance(store),
+    warnings: [],
+  };
 }
 
 function keyvTarget(kind: KeyvKind, store: KeyvFoldStore, warnings: readonly string[]): OpenedStoreTarget {
-  return { kind, store, audit: () => auditKeyvStore(store.connection), warnings };
+  return {
+    kind,
+    store,
+    audit: () => auditKeyvStore(store.connection),
+    maintenance: new KeyvStoreMaintenance(store),
+    warnings,
+  };
 }
 
 async function holdsAnyValue(store: KeyvFoldStore): Promise<boolean> {

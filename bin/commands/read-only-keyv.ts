@@ -22,6 +22,28 @@ export function noStoreError(target: string, why: string): FoldError {
   });
 }
 
+/**
+ * How a target whose backend holds no key at all is named: a store every key of which was
+ * evicted or deleted reads as that loss, not as "no store" (a wrong namespace on a backend
+ * holding other keys is still refused as holding no pi-fold store).
+ */
+export function emptyStoreError(target: string, namespace: string): FoldError {
+  return new FoldError(
+    'STORE.NOT_FOUND',
+    `${target} is an empty store: nothing is left under namespace ${namespace} and the backend holds no other key (every key evicted or deleted, or never written); if sessions were kept here, their folds and state are lost`,
+    { details: { target, emptyStore: true } },
+  );
+}
+
+/** Whether a backend opened for a maintenance command holds any key at all, in any namespace. */
+export async function backendHoldsAnyKey(keyv: Keyv): Promise<boolean> {
+  const adapter = keyv.store as { holdsAnyRow?: () => Promise<boolean>; client?: { dbSize?: () => Promise<number> } };
+  if (typeof adapter.holdsAnyRow === 'function') return adapter.holdsAnyRow();
+  if (typeof adapter.client?.dbSize === 'function') return (await adapter.client.dbSize()) > 0;
+  // A backend this cannot ask is taken to hold something: refused as before, never called empty unasked.
+  return true;
+}
+
 type RunQuery = (sql: string, parameters: readonly unknown[]) => Promise<readonly { key: string; value: string }[]>;
 
 const refuseWrite = (dialect: string) => async (): Promise<never> => {
@@ -74,6 +96,11 @@ class ReadOnlyTableAdapter extends EventEmitter {
 
   async has(key: string): Promise<boolean> {
     return (await this.get(key)) !== undefined;
+  }
+
+  /** Whether the table holds any row, of any namespace. */
+  async holdsAnyRow(): Promise<boolean> {
+    return (await this.run(`SELECT key, value FROM ${this.table} LIMIT 1`, [])).length > 0;
   }
 
   /** Keys of `namespace` in key order, a page at a time (keyset paging: stable under concurrent writers). */

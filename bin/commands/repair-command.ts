@@ -1,13 +1,10 @@
-import { readdir } from 'node:fs/promises';
-import { isTempName } from '../../adapters/storage-fs/atomic-files.ts';
-import type { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
-import type { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
-import { rebuildSessionState, type SessionRepairReport } from '../../application/recovery/rebuild-session-state.ts';
 import { REPAIR_HELP } from './command-help.ts';
 import { optionFlag, optionText } from './command-options.ts';
 import { type CliCommand, type CommandOutput, EXIT } from './command-table.ts';
-import { type OpenedStoreTarget, openTargetOrExplain } from './open-store-target.ts';
+import { openTargetOrExplain } from './open-store-target.ts';
 import { assertSessionHeld } from './session-presence.ts';
+import { type FullRepairReport, repairSession } from './session-repair.ts';
+import { type BlobRepairReport, repairDamagedBlobs } from './store-blob-repair.ts';
 import { unansweredLine } from './store-deadline.ts';
 
 /**
@@ -22,8 +19,12 @@ export const repairCommand: CliCommand = {
   async run(parsed, output) {
     const [target, ...extra] = parsed.positional;
     const sessionId = optionText(parsed, 'session');
-    if (target === undefined || extra.length > 0 || sessionId === undefined) {
-      const why = sessionId === undefined ? '--session <id> names the session to repair' : 'give exactly one store';
+    const all = optionFlag(parsed, 'all');
+    if (target === undefined || extra.length > 0 || (sessionId === undefined) === !all) {
+      const why =
+        target !== undefined && extra.length === 0
+          ? '--session <id> names the session to repair, or --all repairs every session and the blobs none names'
+          : 'give exactly one store';
       output.error(`pi-fold repair: ${why}\nusage: ${this.usage}`);
       return EXIT.usage;
     }
@@ -36,58 +37,79 @@ export const repairCommand: CliCommand = {
       output,
     );
     if ('exitCode' in opened) return opened.exitCode;
-    let report: SessionRepairReport;
+    const reports: FullRepairReport[] = [];
+    let blobs: BlobRepairReport | undefined;
     try {
-      const foldIds = await sessionFoldIds(opened, sessionId);
-      try {
-        await assertSessionHeld(opened.store, sessionId, foldIds.length);
-      } catch (error) {
-        output.error(`pi-fold repair: ${(error as Error).message}; nothing written`);
-        return EXIT.problemsFound;
+      if (sessionId !== undefined) {
+        const foldIds = await opened.maintenance.foldIdsOf(sessionId);
+        try {
+          await assertSessionHeld(opened.store, sessionId, foldIds.length);
+        } catch (error) {
+          output.error(`pi-fold repair: ${(error as Error).message}; nothing written`);
+          return EXIT.problemsFound;
+        }
+        reports.push(await repairSession(opened.store, opened.maintenance, sessionId, { dryRun }));
+      } else {
+        const sessions = [...((await opened.store.listSessions?.()) ?? [])].sort();
+        for (const id of sessions) reports.push(await repairSession(opened.store, opened.maintenance, id, { dryRun }));
+        blobs = await repairDamagedBlobs(opened.store, opened.maintenance, await opened.audit(), { dryRun });
       }
-      report = await rebuildSessionState(opened.store, sessionId, foldIds, { dryRun });
     } catch (error) {
-      const late = unansweredLine('repair', target, error, 'nothing written');
-      output.error(late ?? `pi-fold repair: stopped, nothing written: ${(error as Error).message}`);
+      const late = unansweredLine('repair', target, error, 'stopped');
+      output.error(late ?? `pi-fold repair: stopped: ${(error as Error).message}`);
       return late === undefined ? EXIT.problemsFound : EXIT.noAnswer;
     } finally {
       await opened.store.dispose?.();
     }
     if (optionFlag(parsed, 'json'))
-      output.out(JSON.stringify({ store: target, kind: opened.kind, ...report }, null, 2));
-    else printRepair(output, report, dryRun);
+      output.out(
+        JSON.stringify(
+          { store: target, kind: opened.kind, ...(all ? { sessions: reports, blobs } : reports[0]) },
+          null,
+          2,
+        ),
+      );
+    else {
+      for (const report of reports) printRepair(output, report, dryRun);
+      if (blobs !== undefined) printBlobs(output, blobs, dryRun);
+    }
     return EXIT.ok;
   },
 };
 
-/**
- * The ids of every fold record filed under the session, read from the keys alone: a damaged
- * record must still be named (as unrecoverable), so listing cannot go through `listFolds`.
- */
-async function sessionFoldIds(opened: OpenedStoreTarget, sessionId: string): Promise<string[]> {
-  if (opened.kind === 'fs') {
-    const directory = (opened.store as FsFoldStore).layout.foldsDirectory(sessionId);
-    const names = await readdir(directory).catch((error: NodeJS.ErrnoException) =>
-      error.code === 'ENOENT' ? [] : Promise.reject(error),
+function printBlobs(output: CommandOutput, report: BlobRepairReport, dryRun: boolean): void {
+  for (const item of report.setAside)
+    output.out(
+      `${dryRun ? 'WOULD SET ASIDE' : 'SET ASIDE'} ${item.what}${item.where === undefined ? '' : ` → ${item.where}`}: ${item.reason}`,
     );
-    return names
-      .filter((name) => name.endsWith('.json') && !isTempName(name))
-      .map((name) => name.slice(0, -'.json'.length));
-  }
-  const prefix = `session/${sessionId}/fold/`;
-  const ids: string[] = [];
-  for await (const [key] of (opened.store as KeyvFoldStore).connection.entries('list fold records of')) {
-    const at = key.indexOf(prefix);
-    if (at >= 0) ids.push(key.slice(at + prefix.length));
-  }
-  return ids;
+  for (const sha256 of report.restoredBlobs)
+    output.out(`${dryRun ? 'WOULD RESTORE' : 'RESTORED'} blob ${sha256} from an intact copy the store holds`);
+  output.out(
+    `store: ${report.setAside.length} damaged blob(s) no session's repair reached${dryRun ? '; nothing was changed (dry run)' : ''}`,
+  );
 }
 
-function printRepair(output: CommandOutput, report: SessionRepairReport, dryRun: boolean): void {
-  if (report.stateProblem === undefined) {
+function printRepair(output: CommandOutput, report: FullRepairReport, dryRun: boolean): void {
+  if (!report.repaired) {
     output.out(
-      `session ${report.sessionId}: its state reads back intact and every fold it lists verifies; nothing to repair`,
+      `session ${report.sessionId}: its state reads back intact, every fold it lists verifies, and nothing filed under it is damaged; nothing to repair`,
     );
+    return;
+  }
+  const would = (done: string, wouldDo: string) => (dryRun ? wouldDo : done);
+  for (const sha256 of report.restoredBlobs)
+    output.out(`${would('RESTORED', 'WOULD RESTORE')} blob ${sha256} from an intact copy the store holds`);
+  for (const item of report.setAside)
+    output.out(
+      `${would('SET ASIDE', 'WOULD SET ASIDE')} ${item.what}${item.where === undefined ? '' : ` → ${item.where}`}: ${item.reason}`,
+    );
+  const log = report.requestLog;
+  if (log !== undefined)
+    output.out(
+      `${would('MENDED', 'WOULD MEND')} the request log: ${log.damaged} damaged line(s) or chunk(s) left out${log.salvaged > 0 ? ` (${log.salvaged} whole row(s) found after a tear kept)` : ''}, ${log.kept} row(s) kept`,
+    );
+  if (report.stateProblem === undefined) {
+    if (dryRun) output.out('nothing was changed (dry run)');
     return;
   }
   output.out(`session ${report.sessionId}: ${report.stateProblem}`);

@@ -1,5 +1,6 @@
 import type { StoreAuditReport } from '../../adapters/storage-shared/store-audit.ts';
 import { auditSessionGraphs } from '../../application/recovery/audit-session-graphs.ts';
+import { FoldError } from '../../core/fold-error.ts';
 import { VERIFY_HELP } from './command-help.ts';
 import { optionFlag } from './command-options.ts';
 import { type CliCommand, EXIT } from './command-table.ts';
@@ -36,6 +37,11 @@ export const verifyCommand: CliCommand = {
       }
     } catch (error) {
       if (isPackageMissing(error)) throw error;
+      // Every key gone is a finding about the store, not a store that cannot be opened.
+      if (FoldError.isInstance(error) && error.details?.emptyStore === true) {
+        output.out(`PROBLEM ${error.code} (store): ${error.message}`);
+        return EXIT.problemsFound;
+      }
       return explainNotOpened('verify', target, error, output);
     }
     if (optionFlag(parsed, 'json')) {

@@ -19,6 +19,8 @@ import {
   corruptKeyvBlob,
   corruptKeyvValue,
   flipByteInFile,
+  fsDamageHooks,
+  keyvDamageHooks,
   removeScratch,
   scratchDirectory,
 } from './support/storage-backends.ts';
@@ -49,6 +51,7 @@ evidenceStoreConformance({ test }, ({ capBytes }) => new MemoryEvidenceStore(cap
 // fs
 foldStoreConformance({ test }, () => new FsFoldStore({ root: freshPath('fs') }), {
   label: 'fs FoldStore',
+  ...fsDamageHooks,
   corruptBlob: corruptFsBlob,
   repairsOnPut: true,
   reopen: async (store) => new FsFoldStore({ root: (store as FsFoldStore).layout.root }),
@@ -82,6 +85,7 @@ foldStoreConformance(
   },
   {
     label: 'sqlite FoldStore',
+    ...keyvDamageHooks,
     corruptBlob: corruptKeyvBlob,
     repairsOnPut: true,
     reopen: async (store) => createSqliteFoldStore({ path: sqlitePaths.get(store) ?? '' }),
@@ -106,7 +110,7 @@ evidenceStoreConformance(
 foldStoreConformance(
   { test },
   () => new KeyvFoldStore({ keyv: new Keyv({ throwOnErrors: true, namespace: 'pi-fold' }) }),
-  { label: 'keyv(Map) FoldStore', corruptBlob: corruptKeyvBlob, repairsOnPut: true },
+  { label: 'keyv(Map) FoldStore', ...keyvDamageHooks, corruptBlob: corruptKeyvBlob, repairsOnPut: true },
 );
 evidenceStoreConformance(
   { test },

@@ -8,6 +8,7 @@ import { POSTGRES_URL_VARIABLE, REDIS_URL_VARIABLE, serverUrl } from './support/
 import {
   corruptKeyvArtifact,
   corruptKeyvBlob,
+  keyvDamageHooks,
   postgresKeyv,
   redisKeyv,
   runNamespace,
@@ -64,6 +65,7 @@ for (const backend of backends) {
   describe(backend.name, () => {
     foldStoreConformance({ test }, () => new KeyvFoldStore({ keyv }), {
       label: `${backend.name} FoldStore`,
+      ...keyvDamageHooks,
       corruptBlob: corruptKeyvBlob,
       repairsOnPut: true,
       reopen: async () => new KeyvFoldStore({ keyv: secondKeyv }),

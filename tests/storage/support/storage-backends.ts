@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import KeyvPostgres from '@keyv/postgres';
@@ -7,9 +7,10 @@ import KeyvRedis from '@keyv/redis';
 import Keyv from 'keyv';
 import type { FsFoldStore } from '../../../adapters/storage-fs/fs-fold-store.ts';
 import type { KeyvFoldStore } from '../../../adapters/storage-keyv/keyv-fold-store.ts';
-import { blobKey, evidenceKey } from '../../../adapters/storage-keyv/keyv-records.ts';
+import { blobKey, evidenceKey, foldKey, stateKey } from '../../../adapters/storage-keyv/keyv-records.ts';
 import type { EvidenceStore } from '../../../ports/evidence-store.port.ts';
 import type { FoldStore } from '../../../ports/fold-store.port.ts';
+import type { StoreDamageHooks } from '../../../testing/store-damage-conformance.ts';
 
 /** A scratch directory for one test; removed by `removeScratch`. */
 export async function scratchDirectory(label: string): Promise<string> {
@@ -70,3 +71,67 @@ export function postgresKeyv(url: string, namespace: string): Keyv {
     throwOnErrors: true,
   });
 }
+
+/** The key a Keyv's adapter stores `key` under (the Keyv prefixes its namespace unless the adapter does). */
+function adapterKey(keyv: Keyv, key: string): string {
+  return keyv.useKeyPrefix && keyv.namespace !== undefined ? `${keyv.namespace}:${key}` : key;
+}
+
+/** Cut a stored value's text to its first half through the adapter itself, as a torn write leaves it. */
+export async function tearKeyvValue(keyv: Keyv, key: string): Promise<void> {
+  const adapter = keyv.store as {
+    get(key: string): Promise<unknown>;
+    set(key: string, value: string): Promise<unknown>;
+  };
+  const raw = await adapter.get(adapterKey(keyv, key));
+  if (typeof raw !== 'string') throw new Error(`no stored text under ${key}`);
+  await adapter.set(adapterKey(keyv, key), raw.slice(0, Math.floor(raw.length / 2)));
+}
+
+/** Store the text held under `from` under `to` as well, as a stray copy would. */
+export async function copyKeyvValue(keyv: Keyv, from: string, to: string): Promise<void> {
+  const adapter = keyv.store as {
+    get(key: string): Promise<unknown>;
+    set(key: string, value: string): Promise<unknown>;
+  };
+  const raw = await adapter.get(adapterKey(keyv, from));
+  if (typeof raw !== 'string') throw new Error(`no stored text under ${from}`);
+  await adapter.set(adapterKey(keyv, to), raw);
+}
+
+/** Damage hooks of the FoldStore conformance suite for a Keyv-backed store. */
+export const keyvDamageHooks: StoreDamageHooks = {
+  tearStored: async (store, target) => {
+    const { keyv } = (store as KeyvFoldStore).connection;
+    const key =
+      target.kind === 'blob'
+        ? blobKey(target.sha256)
+        : target.kind === 'state'
+          ? stateKey(target.sessionId)
+          : foldKey(target.sessionId, target.foldId);
+    await tearKeyvValue(keyv, key);
+  },
+  copyRecordOver: async (store, sessionId, from, over) =>
+    copyKeyvValue((store as KeyvFoldStore).connection.keyv, foldKey(sessionId, from), foldKey(sessionId, over)),
+};
+
+/** Damage hooks of the FoldStore conformance suite for the fs store. */
+export const fsDamageHooks: StoreDamageHooks = {
+  tearStored: async (store, target) => {
+    const { layout } = store as FsFoldStore;
+    const path =
+      target.kind === 'blob'
+        ? layout.blobPath(target.sha256)
+        : target.kind === 'state'
+          ? layout.statePath(target.sessionId)
+          : layout.foldPath(target.sessionId, target.foldId);
+    await chmod(path, 0o644);
+    await truncate(path, Math.floor((await readFile(path)).length / 2));
+  },
+  copyRecordOver: async (store, sessionId, from, over) => {
+    const { layout } = store as FsFoldStore;
+    const target = layout.foldPath(sessionId, over);
+    await chmod(target, 0o644);
+    await writeFile(target, await readFile(layout.foldPath(sessionId, from)));
+  },
+};
