@@ -1,0 +1,80 @@
+import type { TranscriptEntry } from '../../../ports/transcript-source.port.ts';
+import type { HostCompaction } from '../../transcripts/recorded-session.ts';
+import { type RecordingNeeds, writtenText } from './extract-needs.ts';
+import { type NeedsRow, NeedsTally } from './needs-tally.ts';
+import { type SummaryItem, standInSummary } from './standin-summary.ts';
+import { windowOfText } from './window-view.ts';
+
+/** The row of the recording's own windows under its host's real summaries. */
+export const RECORDED_ROW = 'recorded (host summaries)';
+/** The same windows with the replay's stand-in summarizer in place of each real summary. */
+export const STANDIN_ROW = 'recorded, stand-in summaries';
+
+/**
+ * Score the needs against the windows the recording's host really sent: before its first
+ * compaction the whole history, after one its summary and the entries it kept. Then the same
+ * windows with the replay's stand-in summarizer's words instead of each real summary, so the
+ * two can be set side by side: the stand-in must keep at least what the real ones keep.
+ * Empty when the file holds no summary of its host's.
+ */
+export function recordedSummaryRows(
+  entries: readonly TranscriptEntry[],
+  compactions: readonly HostCompaction[],
+  recording: RecordingNeeds,
+): NeedsRow[] {
+  if (compactions.length === 0) return [];
+  const corpus = entryCorpus(entries);
+  const standIns = standInSummaries(entries, compactions);
+  const rows: NeedsRow[] = [];
+  for (const [name, summaries] of [
+    [RECORDED_ROW, compactions.map((compaction) => compaction.summary)],
+    [STANDIN_ROW, standIns],
+  ] as const) {
+    const tally = new NeedsTally(recording, { peek: false, search: false });
+    for (const need of recording.needs) {
+      if (!tally.wants(need.response)) continue;
+      const latest = latestBefore(compactions, need.entryIndex);
+      const from = latest === undefined ? 0 : compactions[latest]!.firstKeptEntry;
+      const summary = latest === undefined ? '' : summaries[latest]!;
+      tally.observe(need.response, windowOfText(`${summary}\n${corpus.slice(from, need.entryIndex)}`));
+    }
+    rows.push(tally.row(name, 'recorded'));
+  }
+  return rows;
+}
+
+/** The compaction in force at an entry: the latest that took effect at or before it. */
+function latestBefore(compactions: readonly HostCompaction[], entryIndex: number): number | undefined {
+  let latest: number | undefined;
+  for (const [position, compaction] of compactions.entries()) if (compaction.fromEntry <= entryIndex) latest = position;
+  return latest;
+}
+
+/** Each compaction's stand-in summary: of the entries it took out of the window, and the stand-in before it. */
+function standInSummaries(entries: readonly TranscriptEntry[], compactions: readonly HostCompaction[]): string[] {
+  const summaries: string[] = [];
+  let keptFrom = 0;
+  for (const compaction of compactions) {
+    // A host that writes its summary as an entry (Claude Code) has it at `fromEntry`: not summarized again.
+    const summarized = entries.slice(keptFrom, Math.min(compaction.firstKeptEntry, compaction.fromEntry));
+    const items: SummaryItem[] = summarized.map((entry) => ({
+      role: entry.role === 'toolResult' ? 'tool' : entry.role,
+      text: entry.role === 'toolResult' ? entry.text : writtenText(entry),
+    }));
+    summaries.push(standInSummary(items, summaries.at(-1)));
+    keptFrom = compaction.firstKeptEntry;
+  }
+  return summaries;
+}
+
+/** Every entry's words in order, sliced by entry: a window of the recording is one slice. */
+function entryCorpus(entries: readonly TranscriptEntry[]): { slice(from: number, to: number): string } {
+  const starts: number[] = [];
+  let text = '';
+  for (const entry of entries) {
+    starts.push(text.length);
+    text += `${entry.role === 'toolResult' ? entry.text : writtenText(entry)}\n`;
+  }
+  starts.push(text.length);
+  return { slice: (from, to) => text.slice(starts[from]!, starts[to]!) };
+}

@@ -1,0 +1,168 @@
+import { describe, expect, it } from 'vitest';
+import { consolidationBrief, toolBrief } from '../../core/briefs.ts';
+import { PRICE_LISTS } from '../../core/price-lists.ts';
+import { spillLine } from '../../core/spill/spill-plan.ts';
+import { placeholderText } from '../../core/window-text.ts';
+import { extractNeeds } from '../../lab/replay/needs/extract-needs.ts';
+import { NeedsTally } from '../../lab/replay/needs/needs-tally.ts';
+import { RECORDED_ROW, recordedSummaryRows, STANDIN_ROW } from '../../lab/replay/needs/recorded-windows.ts';
+import { type RecoveryAbilities, scoreNeed } from '../../lab/replay/needs/score-need.ts';
+import { windowOfMessages, windowOfText } from '../../lab/replay/needs/window-view.ts';
+import type { RequestRow } from '../../lab/report/lab-records.ts';
+import { assistantEntry, toolResultEntry, userEntry } from '../../testing/synthetic-session.ts';
+
+const FOLD: RecoveryAbilities = { peek: true, search: true };
+const COMPACTION: RecoveryAbilities = { peek: false, search: false };
+
+// A recording where the model greps, reads a file, runs the tests, edits another file, then
+// (response 4) uses one piece of each tool result.
+const grepCall = { id: 'c1', name: 'bash', arguments: { command: 'grep -rn Widget src' } };
+const readCall = { id: 'c2', name: 'read', arguments: { path: 'src/widgets/factory.ts' } };
+const testCall = { id: 'c3', name: 'bash', arguments: { command: 'npm test' } };
+const editCall = { id: 'c4', name: 'edit', arguments: { path: 'src/widgets/other.ts', newText: 'x' } };
+const entries = [
+  userEntry('u1', 'fix the widget tests'),
+  assistantEntry('a1', 'Searching.', [grepCall]),
+  // Long enough that a brief shows only its ends, not the piece in its middle.
+  toolResultEntry('r1', 'c1', 'bash', `${'a'.repeat(900)}\nsrc/widgets/registry.ts:4: Widget\n${'b'.repeat(900)}`),
+  assistantEntry('a2', 'Reading the factory.', [readCall]),
+  toolResultEntry('r2', 'c2', 'read', 'export const WIDGET_LIMIT_V3 = 512;\nexport function makeWidgetFactory() {}'),
+  assistantEntry('a3', 'Running the tests.', [testCall]),
+  toolResultEntry('r3', 'c3', 'bash', `${'x'.repeat(400)}\nrun 77215 failed\n${'y'.repeat(400)}`),
+  assistantEntry('a4', 'Editing the other file.', [editCall]),
+  toolResultEntry('r4', 'c4', 'edit', 'ok'),
+  assistantEntry('a5', 'So src/widgets/registry.ts, WIDGET_LIMIT_V3 and run 77215 matter.'),
+];
+const recording = extractNeeds(entries);
+const need = (piece: string) => {
+  const found = recording.needs.find((candidate) => candidate.piece === piece && candidate.response === 4);
+  if (found === undefined) throw new Error(`no need ${piece}`);
+  return found;
+};
+const placeholder = (id: string, kind: 'tool' | 'chapter' | 'consolidation', brief: string) =>
+  placeholderText({
+    foldId: id,
+    kind,
+    brief,
+    sourceChars: 100,
+    entryCount: 2,
+    sourceSha256: 'a'.repeat(64),
+    toolName: 'pi_fold',
+  });
+
+describe('each need scored against a window where its case is known', () => {
+  it('finds the three needs of the last response', () => {
+    expect(recording.needs.filter((candidate) => candidate.response === 4).map((candidate) => candidate.piece)).toEqual(
+      expect.arrayContaining(['src/widgets/registry.ts', 'WIDGET_LIMIT_V3', '77215']),
+    );
+  });
+
+  it('visible: the piece is in the window, in any words', () => {
+    const window = windowOfText('notes: WIDGET_LIMIT_V3 is the cap');
+    expect(scoreNeed(need('WIDGET_LIMIT_V3'), window, recording, COMPACTION).score).toBe('visible');
+  });
+
+  it('one call away: a tool fold in view names the call, and a peek of it is one call', () => {
+    const brief = toolBrief(entries[1]!, [entries[2]!]);
+    const window = windowOfText(`user: fix the widget tests\n${placeholder('fold_grep', 'tool', brief)}`);
+    const scored = scoreNeed(need('src/widgets/registry.ts'), window, recording, FOLD);
+    expect(scored).toMatchObject({ score: 'oneCallAway', calls: 1, readBack: { key: 'fold_grep' } });
+    // The same window for an arm that cannot peek: the placeholder is words, not a way back.
+    expect(scoreNeed(need('src/widgets/registry.ts'), window, recording, COMPACTION).score).toBe('lost');
+  });
+
+  it('one call away through a consolidation: its child line names the call, two peeks billed', () => {
+    const child = { id: 'fold_grep', kind: 'tool' as const, brief: toolBrief(entries[1]!, [entries[2]!]) };
+    const window = windowOfText(placeholder('fold_all', 'consolidation', consolidationBrief([child])));
+    expect(scoreNeed(need('src/widgets/registry.ts'), window, recording, FOLD)).toMatchObject({
+      score: 'oneCallAway',
+      calls: 2,
+    });
+  });
+
+  it('one call away: a spilled result in view, its pointer reads the middle back', () => {
+    const text = entries[6]!.text;
+    const pointer = { id: 'sp_1', sha256: 'b'.repeat(64), bytes: text.length, headBytes: 120, tailBytes: 120 };
+    const spilled = `${text.slice(0, 120)}\n${spillLine(pointer, { kind: 'result', toolName: 'bash' }, 'pi_fold')}\n${text.slice(-120)}`;
+    const window = windowOfMessages([
+      {
+        role: 'toolResult',
+        toolCallId: 'c3',
+        toolName: 'bash',
+        content: [{ type: 'text', text: spilled }],
+        isError: false,
+        timestamp: 0,
+      },
+    ]);
+    expect(scoreNeed(need('77215'), window, recording, FOLD)).toMatchObject({ score: 'oneCallAway', calls: 1 });
+  });
+
+  it('searchable: folded in a chapter whose brief does not name the call', () => {
+    const window = windowOfText(placeholder('fold_ch', 'chapter', 'tools: bash×2, read×1'));
+    expect(scoreNeed(need('77215'), window, recording, FOLD).score).toBe('searchable');
+    expect(scoreNeed(need('77215'), window, recording, COMPACTION).score).toBe('lost');
+  });
+
+  it('re-obtainable: a read of a file nothing touched since, its path in view', () => {
+    const window = windowOfText('summary: we read src/widgets/factory.ts');
+    expect(scoreNeed(need('WIDGET_LIMIT_V3'), window, recording, COMPACTION)).toMatchObject({
+      score: 'reobtainable',
+      calls: 1,
+    });
+    // Without its path in view the model cannot know which file to read again.
+    expect(scoreNeed(need('WIDGET_LIMIT_V3'), windowOfText('summary: nothing'), recording, COMPACTION).score).toBe(
+      'lost',
+    );
+  });
+
+  it('not re-obtainable once a later call named the file', () => {
+    const edited = [
+      ...entries.slice(0, 7),
+      assistantEntry('a4', 'Editing the factory.', [
+        { id: 'c4', name: 'edit', arguments: { path: 'src/widgets/factory.ts', newText: 'x' } },
+      ]),
+      ...entries.slice(8),
+    ];
+    const changed = extractNeeds(edited);
+    const widgetLimit = changed.needs.find((candidate) => candidate.piece === 'WIDGET_LIMIT_V3')!;
+    const window = windowOfText('summary: we read src/widgets/factory.ts');
+    expect(scoreNeed(widgetLimit, window, changed, COMPACTION).score).toBe('lost');
+  });
+
+  it('bills one extra request per request whose needs take calls, one call per fold however many needs it serves', () => {
+    const tally = new NeedsTally(recording, FOLD);
+    const brief = toolBrief(entries[1]!, [entries[2]!]);
+    tally.observe(4, windowOfText(placeholder('fold_grep', 'tool', brief)));
+    const rows: RequestRow[] = [0, 1, 2, 3, 4].map((index) => ({
+      arm: 'fold',
+      index,
+      promptTokens: 10_000,
+      cacheRead: 9_000,
+      freshInput: 1_000,
+      output: 100,
+      costUsd: 0.01,
+      longContext: false,
+      rejected: false,
+      event: 'append',
+      purpose: 'agent',
+      hookMs: 0,
+    }));
+    const row = tally.row('fold', 'arm', { rows, prices: PRICE_LISTS['gpt-5.6-ledger']!, tokenScale: 1 });
+    expect(row.counts).toMatchObject({ oneCallAway: 1, searchable: 2, visible: 0 });
+    expect(row.recovery).toMatchObject({ calls: 1, requests: 1 });
+    expect(row.recovery!.usd).toBeGreaterThan(0);
+    expect(row.recovery!.tokens).toBeGreaterThan(40);
+  });
+});
+
+describe("the recording's own windows under its host's summaries", () => {
+  it('scores the real summary and the stand-in on the same windows', () => {
+    const compactions = [{ fromEntry: 9, firstKeptEntry: 9, summary: 'We looked at src/widgets/registry.ts.' }];
+    const [real, standIn] = recordedSummaryRows(entries, compactions, recording);
+    expect(real!.name).toBe(RECORDED_ROW);
+    expect(real!.counts).toMatchObject({ visible: 1, reobtainable: 0, lost: 2 });
+    // The stand-in keeps the names the model wrote: its calls' paths and commands, not the tools' output.
+    expect(standIn!.name).toBe(STANDIN_ROW);
+    expect(standIn!.counts).toMatchObject({ visible: 0, reobtainable: 1, lost: 2 });
+  });
+});
