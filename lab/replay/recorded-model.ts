@@ -125,6 +125,8 @@ export function deterministicSummary(request: ModelRequest): string {
   }));
   const prompt = texts.map((item) => (item.role === 'user' ? item.text : '')).join('\n');
   // Pi serializes the conversation into one prompt; a host that sends the messages themselves is read as they are.
-  const { items, previousSummary } = prompt.includes('<conversation>') ? itemsOfSummaryPrompt(prompt) : { items: texts };
+  const { items, previousSummary } = prompt.includes('<conversation>')
+    ? itemsOfSummaryPrompt(prompt)
+    : { items: texts };
   return standInSummary(items, previousSummary);
 }
