@@ -6,7 +6,7 @@ import { placeholderText } from '../../core/window-text.ts';
 import { extractNeeds } from '../../lab/replay/needs/extract-needs.ts';
 import { NeedsTally } from '../../lab/replay/needs/needs-tally.ts';
 import { RECORDED_ROW, recordedSummaryRows, STANDIN_ROW } from '../../lab/replay/needs/recorded-windows.ts';
-import { type RecoveryAbilities, scoreNeed } from '../../lab/replay/needs/score-need.ts';
+import { peekPages, type RecoveryAbilities, scoreNeed } from '../../lab/replay/needs/score-need.ts';
 import { windowOfMessages, windowOfText } from '../../lab/replay/needs/window-view.ts';
 import type { RequestRow } from '../../lab/report/lab-records.ts';
 import { assistantEntry, toolResultEntry, userEntry } from '../../testing/synthetic-session.ts';
@@ -164,5 +164,23 @@ describe("the recording's own windows under its host's summaries", () => {
     // The stand-in keeps the names the model wrote: its calls' paths and commands, not the tools' output.
     expect(standIn!.name).toBe(STANDIN_ROW);
     expect(standIn!.counts).toMatchObject({ visible: 0, reobtainable: 1, lost: 2 });
+  });
+});
+
+describe('what a peek reads back', () => {
+  it('the whole source when it fits the default budget, else head and tail, then pages to the piece', () => {
+    expect(peekPages('short source with PIECE_42', 'PIECE_42')).toEqual({
+      calls: 1,
+      text: 'short source with PIECE_42',
+    });
+    const head = 'h'.repeat(9_600);
+    const tail = 't'.repeat(6_400);
+    const inHead = `${'h'.repeat(100)}PIECE_42${'h'.repeat(9_492)}${'m'.repeat(30_000)}${tail}`;
+    expect(peekPages(inHead, 'PIECE_42').calls).toBe(1);
+    const inMiddle = `${head}${'m'.repeat(20_000)}PIECE_42${'m'.repeat(10_000)}${tail}`;
+    const paged = peekPages(inMiddle, 'PIECE_42');
+    // 20,008 bytes past the head: two pages of 16,000 after the first peek.
+    expect(paged.calls).toBe(3);
+    expect(paged.text.length).toBe(16_000 + 32_000);
   });
 });

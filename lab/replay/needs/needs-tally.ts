@@ -112,7 +112,10 @@ export class NeedsTally {
       const reads = new Map<string, { calls: number; text: string }>();
       for (const need of needs) {
         const scored = this.scored.get(need);
-        if (scored?.readBack !== undefined)
+        if (scored?.readBack === undefined) continue;
+        // Two needs of one fold: the peeks that reach the farther one read the nearer one too.
+        const known = reads.get(scored.readBack.key);
+        if (known === undefined || known.calls < scored.calls)
           reads.set(scored.readBack.key, { calls: scored.calls, text: scored.readBack.text });
       }
       const row = agentRows[response];

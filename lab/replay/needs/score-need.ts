@@ -1,3 +1,4 @@
+import { PEEK_DEFAULT_BYTES } from '../../../core/actions/action-arguments.ts';
 import type { Need, RecordedCall, RecordingNeeds, ToolSource } from './extract-needs.ts';
 import { holdsPiece, type WindowView } from './window-view.ts';
 
@@ -33,6 +34,9 @@ export interface ScoredNeed {
   readonly readBack?: { readonly key: string; readonly text: string };
 }
 
+/** Share of an oversized peek given to the document's head (the rest shows its tail), as pi-fold cuts it. */
+const PEEK_HEAD_SHARE = 0.6;
+
 /** Score one need against the window its request showed. */
 export function scoreNeed(
   need: Need,
@@ -48,8 +52,13 @@ export function scoreNeed(
   if (abilities.peek)
     for (const source of sources) {
       const reach = peekReach(source, window);
-      if (reach !== undefined)
-        return { score: 'oneCallAway', calls: reach.calls, readBack: { key: reach.key, text: source.text } };
+      if (reach === undefined) continue;
+      const pages = peekPages(source.text, need.piece);
+      return {
+        score: 'oneCallAway',
+        calls: reach.calls + pages.calls - 1,
+        readBack: { key: reach.key, text: pages.text },
+      };
     }
   for (const source of sources)
     if (
@@ -78,6 +87,25 @@ function peekReach(source: ToolSource, window: WindowView): { calls: number; key
   if (head.length > 0 && window.spilledResults.some((result) => result.startsWith(head)))
     return { calls: 1, key: `spill ${source.entryIndex}` };
   return undefined;
+}
+
+/**
+ * What peeks of a fold return before the piece is in view, read as pi-fold answers them
+ * (docs/behaviour.md B4.2): the whole source when it fits the default byte budget, else its
+ * head and tail with the offset of the omitted middle, which a model that does not know
+ * where the piece is reads on page by page until it comes to it. The result's text stands
+ * for the fold's source document.
+ */
+export function peekPages(text: string, piece: string): { calls: number; text: string } {
+  const budget = PEEK_DEFAULT_BYTES;
+  if (Buffer.byteLength(text) <= budget) return { calls: 1, text };
+  const headEnd = Math.floor(budget * PEEK_HEAD_SHARE);
+  const tailStart = Math.max(headEnd, text.length - (budget - headEnd));
+  const first = `${text.slice(0, headEnd)}${text.slice(tailStart)}`;
+  const at = text.indexOf(piece);
+  if (at < 0 || at + piece.length <= headEnd || at >= tailStart) return { calls: 1, text: first };
+  const pages = Math.ceil((at + piece.length - headEnd) / budget);
+  return { calls: 1 + pages, text: `${first}${text.slice(headEnd, headEnd + pages * budget)}` };
 }
 
 /**
