@@ -24,17 +24,21 @@ export function costLossLines(run: LabRun): CostLossLine[] {
   return run.needs.rows.map((row) => {
     const arm = run.arms.find((result) => result.arm === row.name);
     const costUsd = arm === undefined ? undefined : summarizeArm(arm, priceList).costUsd;
+    // Micro-dollars, as every cost of the stable summary: the same run gives the same bytes.
     return {
       name: row.name,
       source: row.source,
-      ...(costUsd === undefined ? {} : { costUsd, costWithRecoveryUsd: costUsd + (row.recovery?.usd ?? 0) }),
+      ...(costUsd === undefined
+        ? {}
+        : { costUsd: micro(costUsd), costWithRecoveryUsd: micro(costUsd + (row.recovery?.usd ?? 0)) }),
       counts: row.counts,
       byKind: row.byKind,
-      ...(row.recovery === undefined ? {} : { recovery: row.recovery }),
+      ...(row.recovery === undefined ? {} : { recovery: { ...row.recovery, usd: micro(row.recovery.usd) } }),
     };
   });
 }
 
+const micro = (dollars: number): number => Math.round(dollars * 1e6) / 1e6;
 const dollars = (value: number | undefined): string => (value === undefined ? '—' : `$${value.toFixed(2)}`);
 const percentOf = (part: number, whole: number): string =>
   whole === 0 ? '' : ` (${((100 * part) / whole).toFixed(1)}%)`;
