@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { consolidationBrief, toolBrief } from '../../core/briefs.ts';
 import { PRICE_LISTS } from '../../core/price-lists.ts';
@@ -9,6 +12,7 @@ import { RECORDED_ROW, recordedSummaryRows, STANDIN_ROW } from '../../lab/replay
 import { peekPages, type RecoveryAbilities, scoreNeed } from '../../lab/replay/needs/score-need.ts';
 import { windowOfMessages, windowOfText } from '../../lab/replay/needs/window-view.ts';
 import type { RequestRow } from '../../lab/report/lab-records.ts';
+import { loadTranscript } from '../../lab/transcripts/load-transcript.ts';
 import { assistantEntry, toolResultEntry, userEntry } from '../../testing/synthetic-session.ts';
 
 const FOLD: RecoveryAbilities = { peek: true, search: true };
@@ -182,5 +186,54 @@ describe('what a peek reads back', () => {
     // 20,008 bytes past the head: two pages of 16,000 after the first peek.
     expect(paged.calls).toBe(3);
     expect(paged.text.length).toBe(16_000 + 32_000);
+  });
+});
+
+describe("a recording's own summaries, read from its file", () => {
+  const fixtures = resolve(import.meta.dirname, '../fixtures/transcripts');
+
+  it('Pi: each compaction entry with its summary and the entry it kept from', async () => {
+    const session = await loadTranscript(join(fixtures, 'pi-mono/before-compaction.jsonl'));
+    const compactions = session.hostCompactions ?? [];
+    expect(compactions).toHaveLength(2);
+    for (const compaction of compactions) {
+      expect(compaction.summary.startsWith('# Context Checkpoint')).toBe(true);
+      expect(compaction.firstKeptEntry).toBeLessThan(compaction.fromEntry);
+    }
+    expect(session.entries[compactions[0]!.firstKeptEntry]!.text).toBe("i reviwed what we have, it's good. continue");
+    expect(session.entries[compactions[1]!.firstKeptEntry]!.text).toBe('can leave it');
+  });
+
+  it('Pi v3: the same compactions, found by the id of their first kept entry', async () => {
+    const v1Path = join(fixtures, 'pi-mono/before-compaction.jsonl');
+    const [header, ...body] = readFileSync(v1Path, 'utf8').trimEnd().split('\n');
+    // Pi's own migration: ids in order, each entry's parent the one before, and a compaction's
+    // first kept index (counted with the header) turned into that entry's id.
+    const lines = [JSON.stringify({ ...JSON.parse(header!), version: 3 })];
+    body.forEach((text, position) => {
+      const entry = JSON.parse(text);
+      if (entry.type === 'compaction') {
+        entry.firstKeptEntryId = `e${entry.firstKeptEntryIndex - 1}`;
+        delete entry.firstKeptEntryIndex;
+      }
+      lines.push(
+        JSON.stringify({ ...entry, id: `e${position}`, parentId: position === 0 ? null : `e${position - 1}` }),
+      );
+    });
+    const v3Path = join(mkdtempSync(join(tmpdir(), 'needs-v3-')), 'session.jsonl');
+    writeFileSync(v3Path, `${lines.join('\n')}\n`);
+    const v1 = await loadTranscript(v1Path);
+    const v3 = await loadTranscript(v3Path);
+    expect(v3.format).toBe('pi-v3');
+    expect(v3.hostCompactions).toEqual(v1.hostCompactions);
+  });
+
+  it('Claude Code: the compact summary message, with nothing before it kept', async () => {
+    const session = await loadTranscript(join(fixtures, 'claude-code/c7d2069e-c561-4759-8adf-b0745be78c29.jsonl'));
+    const [compaction, ...more] = session.hostCompactions ?? [];
+    expect(more).toEqual([]);
+    expect(compaction!.summary.startsWith('This session is being continued from a previous conversation')).toBe(true);
+    expect(session.entries[compaction!.fromEntry]!.text).toBe(compaction!.summary);
+    expect(compaction!.firstKeptEntry).toBe(compaction!.fromEntry + 1);
   });
 });
