@@ -44,6 +44,15 @@ export interface RecordingNeeds {
   readonly calls: readonly RecordedCall[];
 }
 
+/**
+ * Commands are looked for in the newest this many characters of tool output: a model copies a
+ * command from what it read lately, and a session of hundreds of MB must not cost a scan of all
+ * of it per command.
+ */
+const TOOL_LOOK_BACK_CHARS = 8_000_000;
+/** Error lines waiting to be quoted, newest kept: one per line of every failing run would grow without end. */
+const MAX_ERROR_PIECES = 2_000;
+
 /** Older sources than this many are not kept per need: the newest are the ones a model goes back to. */
 const MAX_SOURCES = 8;
 /** Tools whose result is a file's text, which a later read of the same file gives again. */
@@ -60,7 +69,7 @@ export function extractNeeds(entries: readonly TranscriptEntry[]): RecordingNeed
   const authored = new Map<string, number>();
   const fromTools = new Map<string, number[]>();
   const errors = new Map<string, number[]>();
-  const toolCorpus = new Corpus();
+  const toolCorpus = new Corpus(TOOL_LOOK_BACK_CHARS);
   const authoredCorpus = new Corpus();
   const sources = new Map<number, ToolSource>();
   const calls: RecordedCall[] = [];
@@ -72,6 +81,10 @@ export function extractNeeds(entries: readonly TranscriptEntry[]): RecordingNeed
       for (const piece of piecesOf(entry.text)) pushSource(fromTools, piece.text, index);
       for (const piece of errorPieces(entry.text))
         if (!authoredCorpus.includes(piece)) pushSource(errors, piece, index);
+      for (const oldest of errors.keys()) {
+        if (errors.size <= MAX_ERROR_PIECES) break;
+        errors.delete(oldest);
+      }
       toolCorpus.append(entry.text, index);
       sources.set(index, toolSource(entry, index, callsById));
       continue;
@@ -207,42 +220,47 @@ function pushSource(map: Map<string, number[]>, piece: string, index: number): v
 
 const PIECE_CHAR = /[\w./~-]/;
 
-/** Texts appended in order with the entry each came from, searched for exact strings. */
+/**
+ * Texts appended in order with the entry each came from, searched for exact strings. It holds
+ * the entries' own strings (no copy); with a look-back it searches only the newest texts up to
+ * that many characters, so a session of hundreds of MB costs each search a bounded scan.
+ */
 class Corpus {
-  private text = '';
-  private readonly starts: number[] = [];
+  private readonly texts: string[] = [];
   private readonly indices: number[] = [];
+  private first = 0;
+  private chars = 0;
+
+  constructor(private readonly lookBackChars = Number.POSITIVE_INFINITY) {}
 
   append(text: string, index: number): void {
-    this.starts.push(this.text.length);
+    this.texts.push(text);
     this.indices.push(index);
-    this.text += `${text}\n\u0000\n`;
+    this.chars += text.length;
+    while (this.chars > this.lookBackChars && this.first < this.texts.length - 1) {
+      this.chars -= this.texts[this.first]!.length;
+      this.first += 1;
+    }
   }
 
   includes(piece: string): boolean {
-    return this.text.includes(piece);
+    for (let position = this.texts.length - 1; position >= this.first; position -= 1)
+      if (this.texts[position]!.includes(piece)) return true;
+    return false;
   }
 
-  /** The entries whose text holds `piece`, oldest first. */
+  /** The entries whose text holds `piece` standing whole, oldest first. */
   entriesHolding(piece: string): number[] {
     const found: number[] = [];
-    for (let at = this.text.indexOf(piece); at >= 0; at = this.text.indexOf(piece, at + 1)) {
-      // `cd ~/app` is not in `cd ~/app-two`: a piece counts only where it stands whole.
-      if (PIECE_CHAR.test(this.text[at - 1] ?? '') || PIECE_CHAR.test(this.text[at + piece.length] ?? '')) continue;
-      const entry = this.indices[upperBound(this.starts, at) - 1]!;
-      if (found.at(-1) !== entry) found.push(entry);
-    }
+    for (let position = this.first; position < this.texts.length; position += 1)
+      if (holdsWhole(this.texts[position]!, piece)) found.push(this.indices[position]!);
     return found;
   }
 }
 
-function upperBound(sorted: readonly number[], value: number): number {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if (sorted[middle]! <= value) low = middle + 1;
-    else high = middle;
-  }
-  return low;
+// `cd ~/app` is not in `cd ~/app-two`: a piece counts only where it stands whole.
+function holdsWhole(text: string, piece: string): boolean {
+  for (let at = text.indexOf(piece); at >= 0; at = text.indexOf(piece, at + 1))
+    if (!PIECE_CHAR.test(text[at - 1] ?? '') && !PIECE_CHAR.test(text[at + piece.length] ?? '')) return true;
+  return false;
 }

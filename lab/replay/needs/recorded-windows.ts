@@ -23,24 +23,50 @@ export function recordedSummaryRows(
   recording: RecordingNeeds,
 ): NeedsRow[] {
   if (compactions.length === 0) return [];
-  const corpus = entryCorpus(entries);
   const standIns = standInSummaries(entries, compactions);
+  // One window per response that used a need (its needs share it), built from the entries it kept.
+  const responses = new Map(recording.needs.map((need) => [need.response, need.entryIndex]));
+  const sources = sourcesByResponse(recording);
   const rows: NeedsRow[] = [];
   for (const [name, summaries] of [
     [RECORDED_ROW, compactions.map((compaction) => compaction.summary)],
     [STANDIN_ROW, standIns],
   ] as const) {
     const tally = new NeedsTally(recording, { peek: false, search: false });
-    for (const need of recording.needs) {
-      if (!tally.wants(need.response)) continue;
-      const latest = latestBefore(compactions, need.entryIndex);
-      const from = latest === undefined ? 0 : compactions[latest]!.firstKeptEntry;
-      const summary = latest === undefined ? '' : summaries[latest]!;
-      tally.observe(need.response, windowOfText(`${summary}\n${corpus.slice(from, need.entryIndex)}`));
+    for (const [response, entryIndex] of responses) {
+      const latest = latestBefore(compactions, entryIndex);
+      // Before its first compaction a host sends the whole history, which holds every source of
+      // the response's needs: those sources stand for it (the same verdicts, without copying a
+      // session of hundreds of MB once per response).
+      const text =
+        latest === undefined
+          ? sources.get(response)!
+          : `${summaries[latest]!}\n${wordsOf(entries.slice(compactions[latest]!.firstKeptEntry, entryIndex))}`;
+      tally.observe(response, windowOfText(text));
     }
     rows.push(tally.row(name, 'recorded'));
   }
   return rows;
+}
+
+/** The texts of the tool results that gave each response's needs. */
+function sourcesByResponse(recording: RecordingNeeds): Map<number, string> {
+  const sources = new Map<number, Set<number>>();
+  for (const need of recording.needs) {
+    const set = sources.get(need.response) ?? new Set<number>();
+    for (const index of need.sources) set.add(index);
+    sources.set(need.response, set);
+  }
+  return new Map(
+    [...sources].map(([response, set]) => [
+      response,
+      [...set].map((index) => recording.sources.get(index)?.text ?? '').join('\n'),
+    ]),
+  );
+}
+
+function wordsOf(kept: readonly TranscriptEntry[]): string {
+  return kept.map((entry) => (entry.role === 'toolResult' ? entry.text : writtenText(entry))).join('\n');
 }
 
 /** The compaction in force at an entry: the latest that took effect at or before it. */
@@ -65,16 +91,4 @@ function standInSummaries(entries: readonly TranscriptEntry[], compactions: read
     keptFrom = compaction.firstKeptEntry;
   }
   return summaries;
-}
-
-/** Every entry's words in order, sliced by entry: a window of the recording is one slice. */
-function entryCorpus(entries: readonly TranscriptEntry[]): { slice(from: number, to: number): string } {
-  const starts: number[] = [];
-  let text = '';
-  for (const entry of entries) {
-    starts.push(text.length);
-    text += `${entry.role === 'toolResult' ? entry.text : writtenText(entry)}\n`;
-  }
-  starts.push(text.length);
-  return { slice: (from, to) => text.slice(starts[from]!, starts[to]!) };
 }
