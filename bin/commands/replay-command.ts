@@ -5,6 +5,7 @@ import { parseArmName } from '../../lab/arms/arm-profile.ts';
 import { clearKeptStores, keptStoresDirectory, writeKeptStoreViews } from '../../lab/replay/kept-store-views.ts';
 import { type ReplayOptions, replayTranscript } from '../../lab/replay/replay-transcript.ts';
 import { formatArmTable } from '../../lab/report/arm-table.ts';
+import { formatNeedsTable } from '../../lab/report/needs-table.ts';
 import { stableSummaryJson, writeLabReports } from '../../lab/report/report-files.ts';
 import { REPLAY_HELP } from './command-help.ts';
 import { optionFlag, optionText } from './command-options.ts';
@@ -80,6 +81,9 @@ export const replayCommand: CliCommand = {
     const notes = [...(pi === undefined ? [] : [`ran on Pi ${pi.version} (${pi.packageName})`]), ...report.notes];
     if (json) output.out(stableSummaryJson(report.run, notes).trimEnd());
     else {
+      // Cost and loss first: what each arm paid and what it lost of what the model needed.
+      const needsTable = formatNeedsTable(report.run);
+      if (needsTable.length > 0) output.out(`${needsTable}\n`);
       output.out(formatArmTable(report.run));
       output.out('');
       for (const note of notes) output.out(`note: ${note}`);

@@ -1,6 +1,7 @@
 import type { ToolDefinition } from '@mariozechner/pi-coding-agent';
 import { Type } from 'typebox';
 import type { ModelPolicy, ModelRequest, ScriptedReply } from '../provider/simulated-provider.ts';
+import { itemsOfSummaryPrompt, standInSummary } from './needs/standin-summary.ts';
 import type { ReplayGap, ReplayPlan, ReplayToolCall } from './replay-plan.ts';
 
 /** The recorded model and tools of one arm's replay, and the gaps they met while running. */
@@ -107,19 +108,25 @@ export function createRecordedModel(plan: ReplayPlan, options: RecordedModelOpti
 }
 
 /**
- * The stated deterministic summarizer for native compaction in a replay: the first line of
- * each user message and each tool name seen, capped, so Pi's own compaction code runs on a
- * summary whose size does not depend on chance.
+ * The stated deterministic summarizer for native compaction in a replay (its rule:
+ * `needs/standin-summary.ts`): the user's requests and the names the model itself worked
+ * with, so Pi's own compaction code runs on a summary that does not depend on chance and
+ * keeps at least what a real summary keeps.
  */
 export function deterministicSummary(request: ModelRequest): string {
-  const lines: string[] = [];
-  for (const message of request.messages) {
-    if (message.role !== 'user') continue;
-    const text =
-      typeof message.content === 'string'
-        ? message.content
-        : message.content.map((part) => (part.type === 'text' ? part.text : '')).join(' ');
-    lines.push(`- ${text.split('\n', 1)[0]!.slice(0, 160)}`);
-  }
-  return `## Summary (deterministic replay summarizer)\n${lines.slice(-40).join('\n')}`;
+  const texts = request.messages.map((message) => ({
+    role: message.role === 'user' ? ('user' as const) : ('assistant' as const),
+    text:
+      message.role === 'toolResult'
+        ? ''
+        : typeof message.content === 'string'
+          ? message.content
+          : message.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n'),
+  }));
+  const prompt = texts.map((item) => (item.role === 'user' ? item.text : '')).join('\n');
+  // Pi serializes the conversation into one prompt; a host that sends the messages themselves is read as they are.
+  const { items, previousSummary } = prompt.includes('<conversation>')
+    ? itemsOfSummaryPrompt(prompt)
+    : { items: texts };
+  return standInSummary(items, previousSummary);
 }

@@ -15,6 +15,8 @@ import { dominantModel, type RecordedSession } from '../transcripts/recorded-ses
 import { calibrateReplay, type ReplayCalibration, type ReplayCalibrationMode } from './calibrate-replay.ts';
 import { describeFaithfulness } from './faithfulness.ts';
 import { MemorySampler, type PeakMemory } from './memory-sampler.ts';
+import type { NeedsRow, NeedsTally } from './needs/needs-tally.ts';
+import { needsReport, observeArmNeeds, prepareReplayNeeds, type ReplayNeeds } from './needs/replay-needs.ts';
 import { type ReplayCacheLifetime, replayCacheLifetime } from './recorded-cache-lifetime.ts';
 import { createRecordedModel, type RecordedModel } from './recorded-model.ts';
 import { type RecordedTimes, type ReplayClock, recordedTimes } from './replay-clock.ts';
@@ -62,6 +64,8 @@ export interface ArmReplay {
   /** Agent requests the provider answered: equals the recorded responses when the arm added or lost none. */
   readonly answeredAgentRequests: number;
   readonly wallMs: number;
+  /** Each need of the recording as this arm's windows held it (`needs/`). */
+  readonly needs: NeedsTally;
 }
 
 /** Everything a replay produced. */
@@ -127,11 +131,13 @@ export async function replayTranscript(options: ReplayOptions): Promise<ReplayRe
     modelFor,
   });
   const arms: ArmReplay[] = [];
+  const needRows: NeedsRow[] = [];
   let recorder: TrajectoryRecorder | undefined;
   for (const arm of options.arms ?? DEFAULT_REPLAY_ARMS) {
     const armRecorder = boundRecorderFor(arm);
     recorder ??= armRecorder;
     const model = modelFor(plan);
+    const needs = observeArmNeeds(plan.needs, arm, settings, model);
     const progress = createProgressBar(`replay ${arm}`, plan.responseCount, options.progress);
     const started = performance.now();
     const result = await runArm({
@@ -139,7 +145,7 @@ export async function replayTranscript(options: ReplayOptions): Promise<ReplayRe
       settings,
       tools: model.tools,
       prompts,
-      policy: model.policy,
+      policy: needs.policy,
       cacheOnLabClock: times !== undefined,
       hostBlock: calibration.hostBlock.text,
       tokenScale: calibration.tokenScale.scale,
@@ -161,13 +167,31 @@ export async function replayTranscript(options: ReplayOptions): Promise<ReplayRe
     });
     progress.done();
     const answeredAgentRequests = result.rows.filter((row) => row.purpose !== 'summary' && !row.rejected).length;
-    arms.push({ result, gaps: model.gaps, answeredAgentRequests, wallMs: performance.now() - started });
+    arms.push({
+      result,
+      gaps: model.gaps,
+      answeredAgentRequests,
+      wallMs: performance.now() - started,
+      needs: needs.tally,
+    });
+    needRows.push(
+      needs.tally.row(arm, 'arm', {
+        rows: result.rows,
+        prices: plan.cache.armPrices,
+        tokenScale: calibration.tokenScale.scale,
+      }),
+    );
   }
   const boundStarted = performance.now();
   const bound = recorder === undefined ? undefined : costBound(recorder, settings, calibration.tokenScale.scale);
   const boundMs = performance.now() - boundStarted;
   const memory = sampler.stop();
-  const run: LabRun = { settings, arms: arms.map((arm) => arm.result), ...(bound === undefined ? {} : { bound }) };
+  const run: LabRun = {
+    settings,
+    arms: arms.map((arm) => arm.result),
+    ...(bound === undefined ? {} : { bound }),
+    needs: needsReport(plan.needs, needRows),
+  };
   const measurements: Record<string, string | number> = {
     'transcript load and plan (s)': round(loadMs / 1000, 2),
     ...Object.fromEntries(arms.map((arm) => [`${arm.result.arm} replay wall time (s)`, round(arm.wallMs / 1000, 2)])),
@@ -214,6 +238,7 @@ async function loadAndPlan(options: ReplayOptions): Promise<
     times: RecordedTimes | undefined;
     recording: Pick<RecordedSession, 'responses' | 'compactions' | 'format'>;
     cache: ReplayCacheLifetime;
+    needs: ReplayNeeds;
   }
 > {
   const { maxRequests } = options;
@@ -280,6 +305,8 @@ async function loadAndPlan(options: ReplayOptions): Promise<
     cache,
     // Only the responses' usage is kept for calibration: the entries (the file's bytes) go.
     recording: { responses: session.responses, compactions: session.compactions, format: session.format },
+    // What the model needed from its tools, and where: every arm is scored on it (needs/).
+    needs: prepareReplayNeeds(session, plan.responseCount),
   };
 }
 

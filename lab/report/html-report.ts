@@ -6,6 +6,7 @@ import { armTableGrid } from './arm-table.ts';
 import { boundLines } from './bound-line.ts';
 import { bytesLostLine } from './bytes-lost.ts';
 import { costRecoveryFront } from './cost-front.ts';
+import { costLossSection } from './cost-loss-chart.ts';
 import { priceListOf } from './cost-split.ts';
 import { costSplitTable, frontChart } from './front-chart.ts';
 import type { ArmResult, LabRun, LabRunSettings } from './lab-records.ts';
@@ -170,6 +171,7 @@ export function renderHtmlReport(
     `<style>${STYLE}</style></head><body>`,
     `<h1>${escapeHtml(options.title)}</h1>`,
     `<p class="headline" id="headline">${escapeHtml(headlineSentence(summaries))}</p>`,
+    costLossSection(run),
     overlaidPromptChart(run, boundary),
     recordedVersusNative(options.notes, summaries),
     viewerLinks(options.viewerLinks ?? []),

@@ -8,6 +8,7 @@ import type { CacheLossSummary } from '../../core/commit/policy/cache-survival.t
 
 import type { PriceList } from '../../ports/cost-model.port.ts';
 import type { ArmName } from '../arms/arms.ts';
+import type { NeedsReport } from '../replay/needs/replay-needs.ts';
 import type { WindowParts } from './window-parts.ts';
 
 export type { ArmName } from '../arms/arms.ts';
@@ -231,4 +232,6 @@ export interface LabRun {
   readonly bound?: CostBound;
   /** The arm every ratio is taken against. @default 'native' (the AI SDK lab, which has no native, names its own) */
   readonly reference?: ArmName;
+  /** What each arm kept of what the recorded model needed (replays: lab/replay/needs/). */
+  readonly needs?: NeedsReport;
 }

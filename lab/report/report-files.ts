@@ -8,6 +8,7 @@ import { costRecoveryFront } from './cost-front.ts';
 import { COST_SPLIT_PARTS, priceListOf, requestCostSplit } from './cost-split.ts';
 import { renderHtmlReport } from './html-report.ts';
 import type { LabRun, RequestRow } from './lab-records.ts';
+import { costLossLines } from './needs-table.ts';
 import type { ViewerLink } from './report-headline.ts';
 
 /** Extra words and figures for a report beyond the run itself. */
@@ -134,6 +135,9 @@ export function stableSummaryJson(run: LabRun, notes: readonly string[] = []): s
     notes,
     arms,
     ...(run.bound === undefined ? {} : { bound: summarizeBound(run.bound, arms) }),
+    ...(run.needs === undefined
+      ? {}
+      : { needs: { distinctPieces: run.needs.distinctPieces, rows: costLossLines(run) } }),
     costRecoveryFront: front,
   };
   return `${JSON.stringify(JSON.parse(stableStringify(document)), null, 2)}\n`;

@@ -27,6 +27,8 @@ export class ClaudeCodeConverter {
   private readonly assistants = new Map<string, PendingAssistant>();
   private readonly toolNames = new Map<string, string>();
   private compactions = 0;
+  /** Ids of the user entries that carry Claude Code's own compact summaries. */
+  private readonly compactSummaries = new Set<string>();
 
   constructor(
     private readonly path: string,
@@ -83,12 +85,17 @@ export class ClaudeCodeConverter {
     }
     this.slots.length = 0;
     this.malformed.sort((left, right) => left.line - right.line);
+    // After a compact summary the model is sent the summary and what follows it, nothing before.
+    const hostCompactions = entries.flatMap((entry, index) =>
+      this.compactSummaries.has(entry.id) ? [{ fromEntry: index, firstKeptEntry: index + 1, summary: entry.text }] : [],
+    );
     return {
       format: 'claude-code',
       path: this.path,
       entries,
       responses,
       compactions: this.compactions,
+      hostCompactions,
       malformedLines: this.malformed,
       linesRead,
     };
@@ -119,6 +126,7 @@ export class ClaudeCodeConverter {
 
   private acceptUser(line: number, value: Record<string, unknown>, message: Record<string, unknown>): void {
     const uuid = String(value.uuid ?? `L${line}`);
+    if (value.isCompactSummary === true) this.compactSummaries.add(uuid);
     if (typeof message.content === 'string') {
       this.slots.push({
         kind: 'entry',

@@ -2,7 +2,13 @@ import { stableStringify } from '../../core/hashing.ts';
 import type { ToolCallReference, TranscriptEntry } from '../../ports/transcript-source.port.ts';
 import type { JsonLine } from './jsonl-lines.ts';
 import { contentText, numberOr } from './message-text.ts';
-import { type RecordedResponse, type RecordedSession, recordedTime, type SkippedLine } from './recorded-session.ts';
+import {
+  type HostCompaction,
+  type RecordedResponse,
+  type RecordedSession,
+  recordedTime,
+  type SkippedLine,
+} from './recorded-session.ts';
 
 interface PiLine {
   readonly line: number;
@@ -15,6 +21,8 @@ interface TreeNode {
   readonly parentId: string | undefined;
   readonly compaction: boolean;
   readonly converted: ConvertedMessage | undefined;
+  /** A compaction's summary and the entry it kept from. */
+  readonly summary?: { readonly text: string; readonly firstKeptId: string | undefined };
 }
 
 type ConvertedMessage =
@@ -40,6 +48,9 @@ export class PiSessionConverter {
   private readonly tree = new Map<string, TreeNode>();
   private leafId: string | undefined;
   private compactions = 0;
+  /** Each entry's file line (v1) or id (v3), to find a compaction's first kept entry. */
+  private readonly entryKeys: (number | string)[] = [];
+  private readonly pendingCompactions: { fromEntry: number; summary: string; firstKept: number | string }[] = [];
 
   constructor(
     private readonly path: string,
@@ -52,8 +63,17 @@ export class PiSessionConverter {
   /** Take one line after the header. */
   accept({ line, value }: PiLine): void {
     if (this.version === 1) {
-      if (value.type === 'compaction') this.compactions += 1;
-      if (value.type === 'message') this.append(line, convertMessage(`L${line}`, value));
+      if (value.type === 'compaction') {
+        this.compactions += 1;
+        // A legacy compaction counts its first kept entry among the file's lines, header first.
+        if (typeof value.summary === 'string' && typeof value.firstKeptEntryIndex === 'number')
+          this.pendingCompactions.push({
+            fromEntry: this.entries.length,
+            summary: value.summary,
+            firstKept: value.firstKeptEntryIndex + 1,
+          });
+      }
+      if (value.type === 'message') this.append(line, convertMessage(`L${line}`, value), line);
       return;
     }
     if (typeof value.id !== 'string') {
@@ -62,7 +82,20 @@ export class PiSessionConverter {
     }
     const parentId = typeof value.parentId === 'string' ? value.parentId : undefined;
     const converted = value.type === 'message' ? convertMessage(value.id, value) : undefined;
-    this.tree.set(value.id, { line, parentId, compaction: value.type === 'compaction', converted });
+    const summary =
+      value.type === 'compaction' && typeof value.summary === 'string'
+        ? {
+            text: value.summary,
+            firstKeptId: typeof value.firstKeptEntryId === 'string' ? value.firstKeptEntryId : undefined,
+          }
+        : undefined;
+    this.tree.set(value.id, {
+      line,
+      parentId,
+      compaction: value.type === 'compaction',
+      converted,
+      ...(summary === undefined ? {} : { summary }),
+    });
     this.leafId = value.id;
   }
 
@@ -71,7 +104,14 @@ export class PiSessionConverter {
     if (this.version === 3) {
       for (const node of this.activeBranch()) {
         if (node.compaction) this.compactions += 1;
-        if (node.converted !== undefined) this.append(node.line, node.converted);
+        if (node.summary?.firstKeptId !== undefined)
+          this.pendingCompactions.push({
+            fromEntry: this.entries.length,
+            summary: node.summary.text,
+            firstKept: node.summary.firstKeptId,
+          });
+        if (node.converted !== undefined)
+          this.append(node.line, node.converted, 'entry' in node.converted ? node.converted.entry.id : node.line);
       }
       this.tree.clear();
     }
@@ -82,12 +122,24 @@ export class PiSessionConverter {
       entries: this.entries,
       responses: this.responses,
       compactions: this.compactions,
+      hostCompactions: this.hostCompactions(),
       malformedLines: this.malformed,
       linesRead,
     };
   }
 
-  private append(line: number, converted: ConvertedMessage): void {
+  /** The compactions whose kept entry is on the converted branch: the first entry at or after it. */
+  private hostCompactions(): HostCompaction[] {
+    return this.pendingCompactions.flatMap(({ fromEntry, summary, firstKept }) => {
+      const kept =
+        typeof firstKept === 'number'
+          ? this.entryKeys.findIndex((key) => typeof key === 'number' && key >= firstKept)
+          : this.entryKeys.indexOf(firstKept);
+      return kept < 0 || kept > fromEntry ? [] : [{ fromEntry, firstKeptEntry: kept, summary }];
+    });
+  }
+
+  private append(line: number, converted: ConvertedMessage, key: number | string): void {
     if ('problem' in converted) {
       this.malformed.push({ line, reason: converted.problem });
       return;
@@ -102,6 +154,7 @@ export class PiSessionConverter {
       });
     }
     this.entries.push(converted.entry);
+    this.entryKeys.push(key);
   }
 
   private activeBranch(): TreeNode[] {

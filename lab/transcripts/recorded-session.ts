@@ -23,6 +23,17 @@ export interface RecordedResponse {
   readonly time?: number;
 }
 
+/**
+ * A compaction the recorder's own host ran (Pi's `compaction` entry, Claude Code's compact
+ * summary): from `fromEntry` on, the model was sent `summary` and the entries from
+ * `firstKeptEntry` on instead of the whole history.
+ */
+export interface HostCompaction {
+  readonly fromEntry: number;
+  readonly firstKeptEntry: number;
+  readonly summary: string;
+}
+
 /** A line that could not be used, with why. Counted and reported, never fatal. */
 export interface SkippedLine {
   readonly line: number;
@@ -39,6 +50,8 @@ export interface RecordedSession {
   readonly responses: readonly RecordedResponse[];
   /** Compactions the original session went through. */
   readonly compactions: number;
+  /** Those whose summary the file holds, in order (`lab/replay/needs/recorded-windows.ts` scores them). */
+  readonly hostCompactions?: readonly HostCompaction[];
   readonly malformedLines: readonly SkippedLine[];
   readonly linesRead: number;
 }
