@@ -7,7 +7,7 @@ import type { TranscriptEntry } from '../../ports/transcript-entry.ts';
  * - `read-changed`: a read of a file that a later edit or write of the session names;
  * - `read-unchanged`: a read of a file that nothing later in the session edits;
  * - `other`: searches, listings by a dedicated tool, to-do lists, fetches, sub-agents.
- * Only an `read-unchanged` result can be had again as it was by calling the tool again.
+ * Only a `read-unchanged` result can be had again as it was by calling the tool again.
  */
 export type CallKind = 'shell' | 'edit' | 'read-changed' | 'read-unchanged' | 'other';
 
@@ -52,9 +52,10 @@ const zero = (): Record<CallKind, number> => ({
 
 /**
  * The tokens a reference is counted on: paths (two segments or more, or a name with a source
- * file's extension), identifiers that carry a digit, numbers of 4 or more digits, hex hashes.
- * Short tokens, plain words and member accesses (`this.agent`) are left out: they recur by
- * chance or by the language, not because the model looked back.
+ * file's extension), identifiers that carry a digit, numbers, hex hashes; 5 chars at least.
+ * Short tokens (four-digit numbers are mostly years and ports), plain words and member
+ * accesses (`this.agent`) are left out: they recur by chance or by the language, not because
+ * the model looked back.
  */
 const EXTENSIONS =
   'ts|tsx|js|jsx|mjs|cjs|json|jsonl|md|py|rs|go|java|kt|c|h|cc|cpp|hpp|cs|rb|php|sh|yml|yaml|toml|lock|txt|html|css|scss|sql|xml|log|ini|cfg|conf|desktop|svg|png';

@@ -3,11 +3,11 @@ import type { ModelPolicy, ModelRequest, ScriptedReply } from '../../provider/si
 import { summarizeForCompaction } from '../lab-summarizer.ts';
 import { ANSWER_TOOL, STAGE_TOOL } from '../stage-tools.ts';
 import { newestBatch, RECOVERY_BATCH, textOf, windowText } from '../staged-agent.ts';
-import { FOLD_TOOL, resultMention, searchHitShowing } from '../window-files.ts';
+import { FOLD_TOOL, resultMention } from '../window-files.ts';
 import { SHAPED_PAYLOAD } from './shaped-tools.ts';
 
 /** Peeks and searches tried per question before asking the tool again. */
-const FOLD_STEPS_PER_NEED = 5;
+const FOLD_STEPS_PER_NEED = 6;
 /** A fold holding the output is peeked whole, up to the runtime's largest peek. */
 const PEEK_BYTES = 200_000;
 /** What runtimes and providers leave where a result was: never the output itself. */
@@ -36,7 +36,8 @@ interface OpenNeed {
   /** `stage.index` of the call whose output it asks about. */
   readonly source: string;
   readonly peeked: Set<string>;
-  readonly searched: Set<string>;
+  /** Pages of search results asked for so far. */
+  searches: number;
   attempts: number;
   /** The call that asks the tool again, once sent, and its id once seen. */
   reaskSent: boolean;
@@ -157,7 +158,7 @@ class ShapedAgent {
         line: Number(match[2]),
         source: `${match[3]}.${match[4]}`,
         peeked: new Set(),
-        searched: new Set(),
+        searches: 0,
         attempts: 0,
         reaskSent: false,
       });
@@ -222,17 +223,28 @@ class ShapedAgent {
   ): { call: Call; reaskOf?: string } | undefined {
     if (offersFold && callId !== undefined && need.attempts < FOLD_STEPS_PER_NEED) {
       const mention = resultMention(callId);
-      const hit = searchHitShowing(visible, mention);
-      if (hit !== undefined && !need.peeked.has(hit.foldId)) {
-        need.peeked.add(hit.foldId);
+      const hit = entryHitShowing(visible, mention, need.peeked);
+      if (hit !== undefined) {
+        need.peeked.add(hit.key);
         this.log.recoveryReads.peeks += 1;
-        return { call: { name: FOLD_TOOL, arguments: { action: 'peek', id: hit.foldId, bytes: PEEK_BYTES } } };
+        return {
+          call: {
+            name: FOLD_TOOL,
+            arguments: { action: 'peek', id: hit.id, offset: hit.entryStart, bytes: PEEK_BYTES },
+          },
+        };
       }
-      if (!need.searched.has(mention)) {
-        need.searched.add(mention);
-        this.log.recoveryReads.searches += 1;
-        return { call: { name: FOLD_TOOL, arguments: { action: 'search', pattern: mention, limit: 1 } } };
-      }
+      // The first match may be the call rather than its result (an AI SDK call part names its id
+      // the same way): each further search asks for the next page of matches.
+      const page = need.searches + 1;
+      need.searches = page;
+      this.log.recoveryReads.searches += 1;
+      return {
+        call: {
+          name: FOLD_TOOL,
+          arguments: { action: 'search', pattern: mention, limit: 1, ...(page > 1 ? { page } : {}) },
+        },
+      };
     }
     if (need.reaskSent) return undefined;
     const planned = this.planned.get(need.source);
@@ -245,6 +257,32 @@ class ShapedAgent {
     this.log.recoveryReads.fileRereads += 1;
     return { call: { name: 'read', arguments: { path: planned.arguments.path } }, reaskOf: need.id };
   }
+}
+
+/** A search hit line: the fold or spill, the byte of the match inside its entry, and the match's offset in the source. */
+const HIT_LINE =
+  /^\d+\. (?:fold|spill) (\S+) · entry \S+ · byte (\d+) · read: \{"action":"peek","id":"\S+","offset":(\d+)\}$/;
+
+/**
+ * The newest search hit whose excerpt shows `mention`, not yet peeked: where the entry that
+ * holds it starts, so a peek from there shows that entry whole (a fold larger than one peek
+ * would otherwise cut it off).
+ */
+export function entryHitShowing(
+  visible: string,
+  mention: string,
+  peeked: ReadonlySet<string>,
+): { id: string; entryStart: number; key: string } | undefined {
+  const lines = visible.split('\n');
+  let found: { id: string; entryStart: number; key: string } | undefined;
+  for (let position = 0; position + 1 < lines.length; position += 1) {
+    const hit = HIT_LINE.exec(lines[position]!);
+    if (hit === null || !lines[position + 1]!.includes(mention)) continue;
+    const entryStart = Math.max(0, Number(hit[3]) - Number(hit[2]));
+    const key = `${hit[1]}@${entryStart}`;
+    if (!peeked.has(key)) found = { id: hit[1]!, entryStart, key };
+  }
+  return found;
 }
 
 /**

@@ -244,12 +244,16 @@ function planNeeds(
     CALL_KINDS.flatMap((kind) => Array<CallKind>(wanted[kind]).fill(kind)),
     random,
   );
-  const used = new Set<PlannedCall>();
+  // Several questions may ask about one output (real models refer back to one test run or one
+  // file many times), each about a line of its own.
+  const used = new Set<string>();
+  const openLines = (call: PlannedCall): number[] =>
+    askableLines(call.output).filter((line) => !used.has(`${call.stage}.${call.index}:${line}`));
   const candidates = (kind: CallKind, from: number, to: number): PlannedCall[] =>
     stages
       .slice(from - 1, Math.max(from - 1, to))
       .flat()
-      .filter((call) => call.kind === kind && !used.has(call) && askableLines(call.output).length > 0);
+      .filter((call) => call.kind === kind && openLines(call).length > 0);
   const needs: ShapedNeed[] = [];
   const answerKey = new Map<string, string>();
   // A kind with no call in a slot's range waits for a later slot, so the totals stay as measured.
@@ -258,12 +262,13 @@ function planNeeds(
     const tries = [...waiting, order[position]!, ...CALL_KINDS];
     for (const kind of tries) {
       let pool = candidates(kind, slot.from, slot.to);
-      if (pool.length === 0 && slot.kind !== 'check') pool = candidates(kind, 1, slot.askedAt - 1);
+      // A kind the recent stages did not call is asked about further back.
+      if (pool.length === 0) pool = candidates(kind, 1, slot.askedAt - 1);
       if (pool.length === 0) continue;
       const call = pool[Math.floor(random() * pool.length)]!;
-      used.add(call);
-      const lines = askableLines(call.output);
+      const lines = openLines(call);
       const line = lines[Math.floor(random() * lines.length)]!;
+      used.add(`${call.stage}.${call.index}:${line}`);
       needs.push({
         id: slot.id,
         kind: slot.kind,
