@@ -7,7 +7,7 @@ import type { ShapedPreset } from './shaped/shaped-plan.ts';
 import type { StagedPreset } from './stage-plan.ts';
 
 /**
- * `shaped`: the default; 64 stages of 9 tool calls whose kinds follow the tool mix measured
+ * `shaped`: the default; 64 stages of 11 tool calls whose kinds follow the tool mix measured
  *   on real sessions (lab/workload/tool-mix.json), 2 working-set checks a stage about the last
  *   3 stages, a probe every 4 stages from stage 6, 12 withheld questions; 272k descriptor, 372k cap.
  * `shaped-smoke`: the same shape for CI (12 stages of 5 calls, 30k descriptor, 40k cap).
@@ -16,7 +16,7 @@ export const SHAPED_PRESETS: Readonly<Record<string, ShapedPreset>> = {
   shaped: {
     name: 'shaped',
     stages: 64,
-    callsPerStage: 9,
+    callsPerStage: 11,
     probeEvery: 4,
     firstProbeStage: 6,
     finalQuestions: 12,

@@ -29,6 +29,7 @@ export const SHELL_COMMANDS = [
 ];
 
 const TEST_SUITES = 24;
+const FAILURES_SHOWN = 12;
 const LOG_LINES_AT_START = 30;
 const LOG_LINES_PER_STAGE = 9;
 const LOG_LINES_PER_EDIT = 3;
@@ -140,7 +141,10 @@ export class ProjectState {
         );
       }
     }
-    lines.push('', ...failures, '');
+    // A runner prints the first failures in full and counts the rest, as vitest's bail-out does.
+    const shown = failures.slice(0, 2 * FAILURES_SHOWN);
+    const more = (failures.length - shown.length) / 2;
+    lines.push('', ...shown, ...(more > 0 ? [`… and ${more} more failures`] : []), '');
     lines.push(
       ` Test Files  ${failedSuites > 0 ? `${failedSuites} failed | ` : ''}${TEST_SUITES - failedSuites} passed (${TEST_SUITES})`,
       `      Tests  ${failedTests > 0 ? `${failedTests} failed | ` : ''}${tests - failedTests} passed (${tests})`,

@@ -8,8 +8,14 @@ import { SHAPED_PAYLOAD } from './shaped-tools.ts';
 
 /** Peeks and searches tried per question before asking the tool again. */
 const FOLD_STEPS_PER_NEED = 6;
-/** A fold holding the output is peeked whole, up to the runtime's largest peek. */
+/** A spill is peeked whole, up to the runtime's largest peek. */
 const PEEK_BYTES = 200_000;
+/**
+ * A fold is peeked for the one entry that holds the output, no further: a peek's own result
+ * is a tool result like any other, and one above the runtime's spill threshold would show
+ * only its head.
+ */
+const ENTRY_TAIL_BYTES = 512;
 /** What runtimes and providers leave where a result was: never the output itself. */
 const STUB_PREFIXES = ['[folded ', '[result folded into ', '[peek of ', '[cleared]'];
 
@@ -176,7 +182,7 @@ class ShapedAgent {
     answers: Record<string, string>;
     recoveries: { call: Call; reaskOf?: string }[];
   } {
-    const outputs = visibleOutputs(request.messages);
+    const { outputs, spilledAs } = visibleOutputs(request.messages);
     const visible = windowText(request.messages);
     const offersFold = request.tools.some((tool) => tool.name === FOLD_TOOL);
     const answers: Record<string, string> = {};
@@ -196,7 +202,11 @@ class ShapedAgent {
         continue;
       }
       if (recoveries.length >= RECOVERY_BATCH) continue;
-      const recovery = this.nextRecovery(need, callId, visible, offersFold);
+      const spill = callId === undefined ? undefined : spilledAs.get(callId);
+      const recovery =
+        offersFold && spill !== undefined && !need.peeked.has(spill)
+          ? this.peekSpill(need, spill)
+          : this.nextRecovery(need, callId, visible, offersFold);
       if (recovery === undefined) {
         answers[id] = 'unknown';
         this.open.delete(id);
@@ -206,6 +216,13 @@ class ShapedAgent {
       recoveries.push(recovery);
     }
     return { answers, recoveries };
+  }
+
+  /** The rest of an output the runtime spilled: its exact bytes, by a peek of the spill. */
+  private peekSpill(need: OpenNeed, spill: string): { call: Call } {
+    need.peeked.add(spill);
+    this.log.recoveryReads.peeks += 1;
+    return { call: { name: FOLD_TOOL, arguments: { action: 'peek', id: spill, bytes: PEEK_BYTES } } };
   }
 
   /** The line a re-asked tool gives for a need: the same line, or for an edit the line it inserted. */
@@ -261,7 +278,7 @@ class ShapedAgent {
 
 /** A search hit line: the fold or spill, the byte of the match inside its entry, and the match's offset in the source. */
 const HIT_LINE =
-  /^\d+\. (?:fold|spill) (\S+) · entry \S+ · byte (\d+) · read: \{"action":"peek","id":"\S+","offset":(\d+)\}$/;
+  /^\d+\. (fold|spill) (\S+) · entry \S+ · byte (\d+) · read: \{"action":"peek","id":"\S+","offset":(\d+)\}$/;
 
 /**
  * The newest search hit whose excerpt shows `mention`, not yet peeked: where the entry that
@@ -272,37 +289,71 @@ export function entryHitShowing(
   visible: string,
   mention: string,
   peeked: ReadonlySet<string>,
-): { id: string; entryStart: number; key: string } | undefined {
+): { id: string; entryStart: number; bytes: number; key: string } | undefined {
   const lines = visible.split('\n');
-  let found: { id: string; entryStart: number; key: string } | undefined;
+  let found: { id: string; entryStart: number; bytes: number; key: string } | undefined;
   for (let position = 0; position + 1 < lines.length; position += 1) {
     const hit = HIT_LINE.exec(lines[position]!);
     if (hit === null || !lines[position + 1]!.includes(mention)) continue;
-    const entryStart = Math.max(0, Number(hit[3]) - Number(hit[2]));
-    const key = `${hit[1]}@${entryStart}`;
-    if (!peeked.has(key)) found = { id: hit[1]!, entryStart, key };
+    // A spill holds one item: peeked from its start, its header line says which spill it is.
+    const entryStart = hit[1] === 'spill' ? 0 : Math.max(0, Number(hit[4]) - Number(hit[3]));
+    const key = `${hit[2]}@${entryStart}`;
+    // The id comes after the output in both hosts' canonical JSON: the entry ends soon after it.
+    const bytes = hit[1] === 'spill' ? PEEK_BYTES : Number(hit[3]) + ENTRY_TAIL_BYTES;
+    if (!peeked.has(key)) found = { id: hit[2]!, entryStart, bytes, key };
   }
   return found;
 }
 
+/** A spilled result's pointer line in the window: what follows it is not the output's next line. */
+const SPILL_LINE = /^\[pi-fold spilled (sp_\w+): /;
+/** The first line of a spill's peek. */
+const SPILL_PEEK_HEADER = /^spill (sp_\w+) \| \d+ bytes \| sha256 [0-9a-f]+ verified$/;
+
+/** The tool outputs a window shows, by call id, and the spills whose exact bytes a peek would give. */
+export interface VisibleOutputs {
+  /** Call id → the output, or only its head when the runtime spilled the rest (lines after the head are not shown). */
+  readonly outputs: Map<string, string>;
+  /** Call id → the spill holding the rest of its output, when the window shows only a head. */
+  readonly spilledAs: Map<string, string>;
+}
+
 /**
- * Every tool output the window shows whole, by the id of the call that produced it: raw
- * results, and results inside a peek of a fold's exact source (one entry per line of
- * canonical JSON, in whichever host's shape: a Pi `toolResult` or an AI SDK `tool-result`
- * part). Stubs and placeholders show no output.
+ * Every tool output the window shows, by the id of the call that produced it: raw results
+ * (only the head of a spilled one: its last head line may be cut, so it is left out), results
+ * inside a peek of a fold's exact source (one entry per line of canonical JSON, in whichever
+ * host's shape: a Pi `toolResult` or an AI SDK `tool-result` part), and spilled outputs whose
+ * peek the window shows. Stubs and placeholders show no output.
  */
-export function visibleOutputs(messages: readonly Message[]): Map<string, string> {
+export function visibleOutputs(messages: readonly Message[]): VisibleOutputs {
   const outputs = new Map<string, string>();
+  const spilledAs = new Map<string, string>();
+  const spillTexts = new Map<string, string>();
   for (const message of messages) {
     if (message.role !== 'toolResult') continue;
     const text = textOf(message);
     if (message.toolName === FOLD_TOOL) {
-      for (const line of text.split('\n')) if (line.startsWith('{')) notePeekedLine(line, outputs);
+      const [first = '', ...rest] = text.split('\n');
+      const spill = SPILL_PEEK_HEADER.exec(first);
+      if (spill !== null) spillTexts.set(spill[1]!, rest.join('\n'));
+      else for (const line of text.split('\n')) if (line.startsWith('{')) notePeekedLine(line, outputs);
       continue;
     }
-    if (!STUB_PREFIXES.some((prefix) => text.startsWith(prefix))) outputs.set(message.toolCallId, text);
+    if (STUB_PREFIXES.some((prefix) => text.startsWith(prefix))) continue;
+    const lines = text.split('\n');
+    const pointer = lines.findIndex((line) => SPILL_LINE.test(line));
+    if (pointer < 0) {
+      outputs.set(message.toolCallId, text);
+      continue;
+    }
+    spilledAs.set(message.toolCallId, SPILL_LINE.exec(lines[pointer]!)![1]!);
+    outputs.set(message.toolCallId, lines.slice(0, Math.max(0, pointer - 1)).join('\n'));
   }
-  return outputs;
+  for (const [callId, spill] of spilledAs) {
+    const whole = spillTexts.get(spill);
+    if (whole !== undefined) outputs.set(callId, whole);
+  }
+  return { outputs, spilledAs };
 }
 
 function notePeekedLine(line: string, outputs: Map<string, string>): void {

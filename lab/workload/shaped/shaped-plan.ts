@@ -74,8 +74,11 @@ export function measuredToolMix(): ToolMixCounts {
 /** A question's line is long enough to be unmistakable, and among the first lines of the output. */
 const NEED_MIN_CHARS = 12;
 const NEED_LINE_LIMIT = 40;
-/** Files the workload reads: whole, and below the runtime's spill threshold, so every arm shows them alike. */
-const READABLE_CHARS = 16_000;
+/**
+ * Files the workload reads: whole, and small enough that one, read or peeked back as an entry
+ * of canonical JSON, stays below the runtime's spill threshold, so every arm shows it alike.
+ */
+const READABLE_CHARS = 10_000;
 const GREP_PATTERNS = ['addIssueToContext', 'ZodFirstPartyTypeKind', 'ParseStatus', 'errorUtil', 'processCreateParams'];
 
 /**
