@@ -16,6 +16,11 @@ const PEEK_BYTES = 200_000;
  * only its head.
  */
 const ENTRY_TAIL_BYTES = 512;
+/** How far before a match a search hit's peek offset starts (the runtime's excerpt context). */
+const HIT_CONTEXT_BYTES = 80;
+const ALIGNMENT_SLACK = 4;
+/** The smallest peek the runtime serves. */
+const MIN_PEEK_BYTES = 1024;
 /** What runtimes and providers leave where a result was: never the output itself. */
 const STUB_PREFIXES = ['[folded ', '[result folded into ', '[peek of ', '[cleared]'];
 
@@ -247,7 +252,7 @@ class ShapedAgent {
         return {
           call: {
             name: FOLD_TOOL,
-            arguments: { action: 'peek', id: hit.id, offset: hit.entryStart, bytes: PEEK_BYTES },
+            arguments: { action: 'peek', id: hit.id, offset: hit.entryStart, bytes: hit.bytes },
           },
         };
       }
@@ -296,10 +301,14 @@ export function entryHitShowing(
     const hit = HIT_LINE.exec(lines[position]!);
     if (hit === null || !lines[position + 1]!.includes(mention)) continue;
     // A spill holds one item: peeked from its start, its header line says which spill it is.
-    const entryStart = hit[1] === 'spill' ? 0 : Math.max(0, Number(hit[4]) - Number(hit[3]));
+    // A fold's hit offers a peek from a little before the match; the entry starts `byte` before
+    // the match. A few bytes earlier still, so a code point's alignment cannot cut the line's start.
+    const before = Math.max(0, Number(hit[3]) - HIT_CONTEXT_BYTES) + ALIGNMENT_SLACK;
+    const entryStart = hit[1] === 'spill' ? 0 : Math.max(0, Number(hit[4]) - before);
     const key = `${hit[2]}@${entryStart}`;
     // The id comes after the output in both hosts' canonical JSON: the entry ends soon after it.
-    const bytes = hit[1] === 'spill' ? PEEK_BYTES : Number(hit[3]) + ENTRY_TAIL_BYTES;
+    const bytes =
+      hit[1] === 'spill' ? PEEK_BYTES : Math.max(MIN_PEEK_BYTES, before + HIT_CONTEXT_BYTES + ENTRY_TAIL_BYTES);
     if (!peeked.has(key)) found = { id: hit[2]!, entryStart, bytes, key };
   }
   return found;
