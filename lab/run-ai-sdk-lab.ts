@@ -2,7 +2,8 @@
  * The lab's staged assignment as an AI SDK agent: the real `generateText` tool loop against
  * what the SDK and the providers offer instead of pi-fold, every arm in one run.
  *
- *   npm run bench:ai-sdk                         # --preset full
+ *   npm run bench:ai-sdk                         # --preset shaped (real sessions' tool mix)
+ *   npm run bench:ai-sdk:staged                  # --preset full (the staged assignment)
  *   npx tsx lab/run-ai-sdk-lab.ts --preset smoke --arms prune,server-clear,fold --out /tmp/ai-sdk-lab
  *
  * The rules each arm follows, with their sources: docs/vercel-ai-lab.md. Progress goes to
@@ -14,8 +15,8 @@ import { FoldError } from '../core/fold-error.ts';
 import { runSdkArm } from './ai-sdk/run-sdk-arm.ts';
 import { isSdkArm, SDK_ARM_NAMES, type SdkArmName } from './ai-sdk/sdk-arms.ts';
 import { createProgressBar, formatArmTable, type ProgressBar, writeLabReports } from './report/index.ts';
-import { stagedPreset } from './workload/presets.ts';
-import { runStagedWorkload } from './workload/run-staged-workload.ts';
+import { labWorkload, runLabWorkload } from './workload/lab-workload.ts';
+import { SHAPED_LAB_NOTES } from './workload/shaped/shaped-notes.ts';
 
 /** The arm the AI SDK lab's ratios are taken against. */
 const REFERENCE_ARM: SdkArmName = 'prune';
@@ -41,14 +42,15 @@ function parseSdkArms(list: string): SdkArmName[] {
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
-      preset: { type: 'string', default: 'full' },
+      preset: { type: 'string', default: 'shaped' },
       arms: { type: 'string', default: SDK_ARM_NAMES.join(',') },
       seed: { type: 'string', default: '1' },
       out: { type: 'string' },
       'price-list': { type: 'string', default: 'gpt-5.6-ledger' },
     },
   });
-  const preset = stagedPreset(values.preset!);
+  const workload = labWorkload(values.preset!);
+  const { preset } = workload;
   const arms = parseSdkArms(values.arms!);
   const seed = Number(values.seed);
   if (!Number.isInteger(seed)) throw new FoldError('SETTINGS.INVALID', `--seed must be an integer, got ${values.seed}`);
@@ -56,8 +58,7 @@ async function main(): Promise<void> {
   const wallByArm: Record<string, string> = {};
   let bar: ProgressBar | undefined;
   const started = performance.now();
-  const run = await runStagedWorkload({
-    preset,
+  const run = await runLabWorkload(workload, {
     seed,
     arms,
     priceList: values['price-list']!,
@@ -78,7 +79,10 @@ async function main(): Promise<void> {
   console.log(formatArmTable(referenced));
   const paths = await writeLabReports(referenced, out, {
     title: `pi-fold AI SDK lab · ${preset.name} preset`,
-    notes: AI_SDK_LAB_NOTES,
+    notes:
+      workload.kind === 'shaped'
+        ? [...AI_SDK_LAB_NOTES.filter((note) => !note.startsWith('Workload:')), ...SHAPED_LAB_NOTES]
+        : AI_SDK_LAB_NOTES,
     measurements: { wall, node: process.version, ...wallByArm },
   });
   console.log(`reports: ${paths.html} · ${paths.summary} · ${paths.csv}`);

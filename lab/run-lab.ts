@@ -1,9 +1,10 @@
 /**
  * The lab's live bench: the staged assignment through every arm in real Pi sessions.
  *
- *   npm run bench                      # --preset full
- *   npm run bench:smoke                # --preset smoke (CI-sized)
- *   npx tsx lab/run-lab.ts --preset full --arms native,fold --seed 7 --out /tmp/lab
+ *   npm run bench                      # --preset shaped (real sessions' tool mix), on Pi 1.6.0
+ *   npm run bench:staged               # --preset full (the staged reads of files that never change)
+ *   npm run bench:smoke                # --preset smoke (CI-sized staged); shaped-smoke for the shaped one
+ *   npx tsx lab/run-lab.ts --preset shaped --arms native,fold --seed 7 --out /tmp/lab
  *   npx tsx lab/run-lab.ts --arms native,fold --thresholds maxTarget=0.7,minTarget=0.05
  *
  * Progress goes to stderr; the table goes to stdout; CSV, stable JSON summary, timings and
@@ -16,8 +17,8 @@ import { KNOWN_ARMS } from './arms/arms.ts';
 import { parseThresholdsOption } from './arms/threshold-option.ts';
 import { createProgressBar, formatArmTable, type ProgressBar, writeLabReports } from './report/index.ts';
 import type { ArmName } from './report/lab-records.ts';
-import { stagedPreset } from './workload/presets.ts';
-import { runStagedWorkload } from './workload/run-staged-workload.ts';
+import { labWorkload, runLabWorkload } from './workload/lab-workload.ts';
+import { SHAPED_LAB_NOTES } from './workload/shaped/shaped-notes.ts';
 
 /** A lab run runs every arm of the registry unless `--arms` names some. */
 const DEFAULT_ARMS = KNOWN_ARMS.join(',');
@@ -35,7 +36,7 @@ export const LAB_NOTES: readonly string[] = [
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
-      preset: { type: 'string', default: 'full' },
+      preset: { type: 'string', default: 'shaped' },
       arms: { type: 'string', default: DEFAULT_ARMS },
       seed: { type: 'string', default: '1' },
       out: { type: 'string' },
@@ -45,7 +46,8 @@ async function main(): Promise<void> {
     },
   });
   const piHost = checkedPiHost(values.host);
-  const preset = stagedPreset(values.preset!);
+  const workload = labWorkload(values.preset!);
+  const { preset } = workload;
   const arms: ArmName[] = values.arms!.split(',').map((name) => parseArmName(name.trim()));
   const seed = Number(values.seed);
   if (!Number.isInteger(seed)) throw new Error(`--seed must be an integer, got ${values.seed}`);
@@ -53,8 +55,7 @@ async function main(): Promise<void> {
   const wallByArm: Record<string, string> = {};
   let bar: ProgressBar | undefined;
   const started = performance.now();
-  const ran = await runStagedWorkload({
-    preset,
+  const ran = await runLabWorkload(workload, {
     seed,
     arms,
     priceList: values['price-list']!,
@@ -77,7 +78,7 @@ async function main(): Promise<void> {
   console.log(formatArmTable(run));
   const paths = await writeLabReports(run, out, {
     title: `pi-fold lab · ${preset.name} preset`,
-    notes: [`every arm ran on Pi ${piHost}`, ...LAB_NOTES],
+    notes: [`every arm ran on Pi ${piHost}`, ...(workload.kind === 'shaped' ? SHAPED_LAB_NOTES : []), ...LAB_NOTES],
     measurements: { wall, node: process.version, ...wallByArm },
   });
   console.log(`reports: ${paths.html} · ${paths.summary} · ${paths.csv}`);

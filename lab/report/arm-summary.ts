@@ -160,7 +160,7 @@ function recoverySummary(arm: ArmResult): RecoverySummary {
   const reads =
     calls === undefined
       ? (arm.probes?.recoveryReads ?? 0)
-      : calls.peeks + calls.searches + calls.fileRereads + calls.stageRereads;
+      : calls.peeks + calls.searches + calls.fileRereads + calls.stageRereads + (calls.commandReruns ?? 0);
   return { reads, ...(calls === undefined ? {} : { calls }), requests, tokens, usd: roundMicro(usd) };
 }
 

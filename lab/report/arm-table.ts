@@ -3,6 +3,7 @@ import { type ArmSummary, type ArmTimings, armTimings, summarizeArm } from './ar
 import { boundLines } from './bound-line.ts';
 import { bytesLostLine } from './bytes-lost.ts';
 import { costRecoveryFront } from './cost-front.ts';
+import { costLossRows, formatCostLossTable } from './cost-loss.ts';
 import { COST_SPLIT_PARTS, priceListOf } from './cost-split.ts';
 import type { FoldArmSettings, LabRun } from './lab-records.ts';
 import { WINDOW_PARTS } from './window-parts.ts';
@@ -57,14 +58,17 @@ const METRICS: readonly TableMetric[] = [
   { label: 'probes correct', value: (summary) => summary.probes?.correct, format: integer },
   { label: 'probes recovered', value: (summary) => summary.probes?.recovered, format: integer },
   { label: 'probes lost', value: (summary) => summary.probes?.lost, format: integer },
+  { label: 'probes stale', value: (summary) => summary.probes?.stale, format: integer },
   { label: 'working-set checks correct', value: (summary) => summary.workingSet?.correct, format: integer },
   { label: 'working-set checks recovered', value: (summary) => summary.workingSet?.recovered, format: integer },
   { label: 'working-set checks lost', value: (summary) => summary.workingSet?.lost, format: integer },
+  { label: 'working-set checks stale', value: (summary) => summary.workingSet?.stale, format: integer },
   { label: 'recovery reads', value: (summary) => summary.recovery.reads, format: integer },
   { label: '  peeks', value: (summary) => summary.recovery.calls?.peeks, format: integer },
   { label: '  searches', value: (summary) => summary.recovery.calls?.searches, format: integer },
   { label: '  file re-reads', value: (summary) => summary.recovery.calls?.fileRereads, format: integer },
   { label: '  stage re-reads', value: (summary) => summary.recovery.calls?.stageRereads, format: integer },
+  { label: '  command re-runs', value: (summary) => summary.recovery.calls?.commandReruns, format: integer },
   { label: 'recovery requests', value: (summary) => summary.recovery.requests, format: integer },
   { label: 'recovery tokens', value: (summary) => summary.recovery.tokens, format: integer },
   { label: 'recovery dollars', value: (summary) => summary.recovery.usd, format: dollars },
@@ -127,6 +131,7 @@ export function formatArmTable(run: LabRun): string {
   const { settings } = run;
   const lines = [
     `workload ${settings.workload} · seed ${settings.seed} · price list ${settings.priceList} · budget ${integer(settings.descriptorTokens)} · provider cap ${integer(settings.providerCapTokens)} · tokenizer ${settings.tokenizer}`,
+    ...costLossLead(summaries, reference),
     render(header),
     render(widths.map((width) => '-'.repeat(width))),
     ...body.map(render),
@@ -185,4 +190,16 @@ function providerCacheLine(arm: string, cache: NonNullable<FoldArmSettings['prov
   const head = `${arm} learned from the provider's reports: read from cache on ${integer(cache.reads)} pure appends, gone on ${integer(cache.losses)}`;
   if (cache.steps.length === 0) return `${head} (too few to learn from)`;
   return `${head}; chance the cache is gone after a pause of ${describeLossSteps(cache.steps)}, which its commits weighed (docs/cost-scheduling.md)`;
+}
+
+/** The cost/loss table and a blank line, ahead of every measure (nothing for a replay, which asks no questions). */
+function costLossLead(summaries: readonly { summary: ArmSummary }[], reference: string): string[] {
+  const lines = formatCostLossTable(
+    costLossRows(
+      summaries.map((entry) => entry.summary),
+      reference,
+    ),
+    reference,
+  );
+  return lines.length === 0 ? [] : [...lines, ''];
 }

@@ -48,9 +48,14 @@ function noDearer(a: number, b: number): boolean {
   return a <= b * (1 + COST_TIE_SHARE);
 }
 
-/** Lost questions of an arm: probes and working-set checks. */
+/** Lost questions of an arm: probes and working-set checks, lost or answered stale. */
 export function lostQuestions(summary: ArmSummary): number {
-  return (summary.probes?.lost ?? 0) + (summary.workingSet?.lost ?? 0);
+  return (
+    (summary.probes?.lost ?? 0) +
+    (summary.probes?.stale ?? 0) +
+    (summary.workingSet?.lost ?? 0) +
+    (summary.workingSet?.stale ?? 0)
+  );
 }
 
 function dominates(a: Omit<FrontPoint, 'onFront'>, b: Omit<FrontPoint, 'onFront'>): boolean {

@@ -6,7 +6,8 @@ import { armTableGrid } from './arm-table.ts';
 import { boundLines } from './bound-line.ts';
 import { bytesLostLine } from './bytes-lost.ts';
 import { costRecoveryFront } from './cost-front.ts';
-import { costLossSection } from './cost-loss-chart.ts';
+import { costLossChart, costLossHtmlTable, costLossRows } from './cost-loss.ts';
+import { costLossSection as needsLostSection } from './cost-loss-chart.ts';
 import { priceListOf } from './cost-split.ts';
 import { costSplitTable, frontChart } from './front-chart.ts';
 import type { ArmResult, LabRun, LabRunSettings } from './lab-records.ts';
@@ -113,6 +114,8 @@ pre{background:#f6f6f6;padding:12px;overflow-x:auto}
 .budget-line{stroke:#16a34a;stroke-dasharray:6 4}.budget-line-label{font-size:11px;fill:#16a34a}
 .price-boundary{stroke:#dc2626;stroke-dasharray:2 3}.price-boundary-label{font-size:11px;fill:#dc2626}
 .rejected{fill:#dc2626}
+.cost-loss td,.cost-loss th{padding:2px 8px;text-align:right}.cost-loss td:first-child,.cost-loss th:first-child{text-align:left}
+.loss-point circle{fill:#2563eb}.loss-point.unfinished circle{fill:#fff;stroke:#dc2626;stroke-dasharray:2 2}.loss-point text{font-size:11px;fill:#333}.loss-legend{list-style:none;padding-left:0}
 .front-line{fill:none;stroke:#16a34a;stroke-width:1.5}.front-point text{font-size:11px;fill:#333}
 .front-legend{list-style:none;padding-left:0}.front-legend .on-front{font-weight:600}.on-front circle{fill:#16a34a}.off-front circle{fill:#fff;stroke:#666}.unfinished circle,.reference circle{fill:#fff;stroke:#dc2626;stroke-dasharray:2 2}
 table.cost-split,table.arms{border-collapse:collapse}.cost-split th,.cost-split td,.arms th,.arms td{border:1px solid #ddd;padding:2px 8px;text-align:right}
@@ -171,7 +174,8 @@ export function renderHtmlReport(
     `<style>${STYLE}</style></head><body>`,
     `<h1>${escapeHtml(options.title)}</h1>`,
     `<p class="headline" id="headline">${escapeHtml(headlineSentence(summaries))}</p>`,
-    costLossSection(run),
+    // A replay scores needs; a lab scores its questions. Each report leads with the one it has.
+    run.needs !== undefined ? needsLostSection(run) : questionsLostSection(summaries, run.reference ?? 'native'),
     overlaidPromptChart(run, boundary),
     recordedVersusNative(options.notes, summaries),
     viewerLinks(options.viewerLinks ?? []),
@@ -206,4 +210,11 @@ export function renderHtmlReport(
     '</body></html>',
     '',
   ].join('\n');
+}
+
+/** Cost and questions lost, first after the headline: a table and the arms on cost against loss (nothing for a replay). */
+function questionsLostSection(summaries: Parameters<typeof costLossRows>[0], reference: string): string {
+  const rows = costLossRows(summaries, reference);
+  if (rows.length === 0) return '';
+  return `<h2 id="cost-and-loss">Cost and questions lost</h2>\n${costLossHtmlTable(rows, reference)}\n${costLossChart(rows, reference)}`;
 }

@@ -60,6 +60,11 @@ export interface ProbeScore {
   readonly recovered: number;
   /** Answered "unknown" or wrong. */
   readonly lost: number;
+  /**
+   * Answered with what the tool said when asked again, which the state had moved away from
+   * since (a shaped workload's test run, log, listing or edited file); counted apart from `lost`.
+   */
+  readonly stale?: number;
   /** Recovery reads the agent made (for probes and working-set checks alike; by kind in `ArmResult.recoveryCalls`). */
   readonly recoveryReads: number;
 }
@@ -73,6 +78,8 @@ export interface WorkingSetScore {
   readonly recovered: number;
   /** Answered "unknown" or wrong. */
   readonly lost: number;
+  /** Answered with what the tool says now, after the state moved (shaped workload); counted apart from `lost`. */
+  readonly stale?: number;
 }
 
 /** Every call the agent made to get back something its window no longer showed. */
@@ -85,6 +92,8 @@ export interface RecoveryCalls {
   readonly fileRereads: number;
   /** `repo_stage` delivering a stage again (a marker no fold shows). */
   readonly stageRereads: number;
+  /** A shell command or search run again (shaped workload): its output is what the state says now. */
+  readonly commandReruns?: number;
 }
 
 /** A fold arm's effective settings, as the runtime reports them. */

@@ -37,6 +37,14 @@ export function headlineClauses(summaries: readonly ArmSummary[]): string[] {
     clauses.push(`${lead.arm} cost ${dollars(lead.costUsd)} against native's ${dollars(native.costUsd)}${ratio}`);
   }
   if (lead.bytes !== undefined) clauses.push(`lost ${integer(lead.bytes.lostBytes)} bytes`);
+  const questions = [lead.probes, lead.workingSet].filter((score) => score !== undefined);
+  if (questions.length > 0) {
+    const count = (pick: (score: (typeof questions)[number]) => number | undefined): number =>
+      questions.reduce((sum, score) => sum + (pick(score) ?? 0), 0);
+    clauses.push(
+      `lost ${integer(count((score) => score.lost))} and answered ${integer(count((score) => score.stale))} stale of ${integer(count((score) => score.asked))} questions`,
+    );
+  }
   clauses.push(
     native === undefined
       ? `peaked at ${integer(lead.peakPromptTokens)} prompt tokens`

@@ -277,7 +277,7 @@ export function recoveryCalls(log: AgentLog): RecoveryCalls {
 }
 
 /** The newest assistant message's tool calls (by id) and the results that answered them (runtime notices after them skipped). */
-function newestBatch(messages: readonly Message[]): {
+export function newestBatch(messages: readonly Message[]): {
   calls: Map<string, ToolCallRequest>;
   results: Extract<Message, { role: 'toolResult' }>[];
 } {
@@ -299,7 +299,7 @@ function newestBatch(messages: readonly Message[]): {
   return { calls, results };
 }
 
-function textOf(message: Message): string {
+export function textOf(message: Message): string {
   if (message.role === 'user')
     return typeof message.content === 'string'
       ? message.content
@@ -310,7 +310,7 @@ function textOf(message: Message): string {
 }
 
 /** Everything the model can read in its window, as one text. */
-function windowText(messages: readonly Message[]): string {
+export function windowText(messages: readonly Message[]): string {
   return messages.map(textOf).join('\n');
 }
 

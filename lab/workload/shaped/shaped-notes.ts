@@ -1,0 +1,6 @@
+/** Notes printed into a shaped run's report: what differs from the staged assignment. */
+export const SHAPED_LAB_NOTES: readonly string[] = [
+  "Workload: one user message; the agent calls repo_stage once per stage inside one agentic turn and makes the stage's tool calls (bash, read, edit, grep) on a working copy of zod/src whose state moves: tests fail and pass as edits land, the log grows, listings and type errors change, edits insert lines into files read before. The kinds of calls follow the mix measured on real sessions (lab/workload/tool-mix.json, npm run lab:tool-mix).",
+  "Needs: working-set checks (about the last stages), probes (about older ones) and a withheld block ask for a line of an earlier call's output as it was then; their source kinds follow the share of references real models make back to each kind.",
+  'Recovery: fold arms search the result by its call id and peek the fold that holds it; any arm else asks the tool again (the same command or read; for an edit, a read of the inserted line) and answers from what it says now. Every question ends correct (from the window), recovered (after a recovery, right), stale (the tool asked again says something else now) or lost.',
+];
