@@ -144,7 +144,7 @@ export async function replayTranscript(options: ReplayOptions): Promise<ReplayRe
       hostBlock: calibration.hostBlock.text,
       tokenScale: calibration.tokenScale.scale,
       ...(options.keepFoldStoresIn === undefined ? {} : { keepStoreIn: join(options.keepFoldStoresIn, arm) }),
-      ...(calibration.coldRequests.size === 0 ? {} : { coldAgentRequests: calibration.coldRequests }),
+      ...(calibration.cacheLosses.size === 0 ? {} : { cacheLosses: calibration.cacheLosses }),
       ...(calibration.compactionReserveTokens === undefined
         ? {}
         : { compactionReserveTokens: calibration.compactionReserveTokens }),

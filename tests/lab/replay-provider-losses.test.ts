@@ -1,0 +1,143 @@
+import { describe, expect, it } from 'vitest';
+import {
+  DEFAULT_CACHE_RULES,
+  PrefixCacheSimulator,
+  type PromptMessage,
+} from '../../lab/provider/prefix-cache-simulator.ts';
+import {
+  describeCacheHistory,
+  LOSS_TOLERANCE_TOKENS,
+  recordedCacheHistory,
+  replayedCacheLosses,
+} from '../../lab/replay/recorded-cache-losses.ts';
+import { replayTranscript } from '../../lab/replay/replay-transcript.ts';
+import type { RecordedResponse } from '../../lab/transcripts/recorded-session.ts';
+import { constructedCacheLosses } from './support/constructed-cache-losses.ts';
+import { agentRows } from './support/retimed-claude-session.ts';
+
+const silent = { write: () => true, isTTY: false };
+
+function usage(input: number, cacheRead: number, cacheWrite: number, time?: number): RecordedResponse {
+  return {
+    entryIndex: 0,
+    usage: { input, cacheRead, cacheWrite, output: 10 },
+    ...(time === undefined ? {} : { time }),
+  };
+}
+
+function message(digest: string, tokens: number): PromptMessage {
+  return { digest, tokens: Array.from({ length: tokens }, (_, position) => (digest.length * 131 + position) % 50_000) };
+}
+
+describe("the provider's own cache losses, read from a recording", () => {
+  it('a pure append that read short of its previous prompt is a loss; the recorder rewrites are not', () => {
+    const responses = [
+      usage(0, 0, 0),
+      usage(10, 0, 20_000, 0),
+      usage(10, 20_000, 2_000, 10_000),
+      // The provider kept only the host's fixed block: 12,000 of 22,010 tokens.
+      usage(10, 12_000, 10_500, 20_000),
+      usage(10, 22_500, 500, 30_000),
+      // Short by less than the tolerance: the tail every request leaves unwritten, no loss.
+      usage(10, 23_010 - LOSS_TOLERANCE_TOKENS + 1, 1_500, 40_000),
+      // The recorder changed its prompt (it shrank by 30 tokens) and read only its fixed block.
+      usage(10, 12_000, 11_457, 50_000),
+      // The recorder compacted: a prompt under four fifths of the one before, nothing read.
+      usage(10, 0, 9_000, 60_000),
+      usage(10, 9_000, 300, 70_000),
+      // Nothing read though the prompt barely shrank: no rewrite of the conversation empties
+      // the system prompt's cache, so the provider lost it, after a pause past its lifetime.
+      usage(10, 0, 9_200, 470_000),
+    ];
+    const history = recordedCacheHistory(responses);
+    expect(history.losses).toEqual([
+      { response: 3, keptTokens: 12_000, movedTokens: 10_010, gapSeconds: 10 },
+      { response: 9, keptTokens: 0, movedTokens: 9_310, gapSeconds: 400 },
+    ]);
+    expect(history.rewrites).toEqual([
+      { response: 6, kind: 'prompt change', movedTokens: 11_497 },
+      { response: 7, kind: 'compaction', movedTokens: 23_467 },
+    ]);
+    // Every arm replays them in lab tokens: the recorder counted 1.2 per lab token.
+    expect([...replayedCacheLosses(history.losses, 10, 1.2)]).toEqual([
+      [3, 10_000],
+      [9, 0],
+    ]);
+    expect([...replayedCacheLosses(history.losses, 9, 1)]).toEqual([[3, 12_000]]);
+    const notes = describeCacheHistory(history, 10, 300).join('\n');
+    expect(notes).toContain('provider cache losses: 2 of 10 recorded requests');
+    expect(notes).toContain('(1 read nothing, 1 only a prefix); they moved 19,320 tokens');
+    expect(notes).toContain('1 of them came after an idle gap');
+    expect(notes).toContain(
+      'recorder rewrites not replayed as losses: 1 compaction(s) (23,467 tokens), 1 prompt change(s) that shrank the prompt and read only part of it (11,497 tokens)',
+    );
+    expect(describeCacheHistory({ losses: [], rewrites: [] }, 5, 300)).toEqual([
+      'provider cache losses: none (every pure append read its previous prompt from cache)',
+    ]);
+  });
+
+  it('a cache that lost all but a prefix serves that prefix, even past its lifetime, and keeps the prompt just sent', () => {
+    const cache = new PrefixCacheSimulator(DEFAULT_CACHE_RULES);
+    const fixed = message('fixed', 3_000);
+    const first = [fixed, message('a', 5_000)];
+    cache.bill(first, 0);
+    const second = [...first, message('b', 2_000)];
+    expect(cache.bill(second, 10).cacheRead).toBe(7_936);
+    // The provider lost everything past 3,000 tokens, 400 s after its last use (past the 300 s lifetime).
+    cache.keepPrefix(3_000, 410);
+    const third = [...second, message('c', 500)];
+    expect(cache.bill(third, 410).cacheRead).toBe(2_944);
+    // What it was just sent is held in full again.
+    expect(cache.bill([...third, message('d', 100)], 420).cacheRead).toBe(10_496);
+    cache.keepPrefix(0, 430);
+    expect(cache.bill([...third, message('e', 100)], 430).cacheRead).toBe(0);
+    // With the cache full of entries a loss revived, the prompt sent at the same moment stays.
+    const full = new PrefixCacheSimulator({ ...DEFAULT_CACHE_RULES, maxEntries: 3 });
+    for (let index = 0; index < 3; index += 1) full.bill([fixed, message(`x${index}`, 2_000)], index);
+    full.keepPrefix(2_000, 500);
+    const sent = [fixed, message('y', 4_000)];
+    full.bill(sent, 500);
+    expect(full.bill([...sent, message('z', 10)], 505).cacheRead).toBe(6_912);
+  });
+
+  it("every arm's cache is cut where the recording's provider lost its cache on a pure append, and only there", {
+    timeout: 240_000,
+  }, async () => {
+    const loss = 30;
+    const change = 40;
+    const kept = 12_000;
+    const recording = constructedCacheLosses(260, [
+      { kind: 'provider loss', response: loss, keptTokens: kept },
+      { kind: 'prompt change', response: change, shrankBy: 40, keptTokens: kept },
+    ]);
+    const report = await replayTranscript({
+      path: recording.path,
+      arms: ['unmanaged', 'native', 'fold'],
+      maxRequests: 55,
+      progress: silent,
+    });
+    const notes = report.notes.join('\n');
+    expect(notes).toContain('provider cache losses: 1 of 55 recorded requests');
+    expect(notes).toContain(
+      `they moved ${(recording.prompts[loss - 1]! - kept).toLocaleString('en-US')} tokens from cache reads to fresh input`,
+    );
+    expect(notes).toContain('0 compaction(s) (0 tokens), 1 prompt change(s)');
+    const scale = report.calibration.tokenScale.scale;
+    for (const arm of ['unmanaged', 'native', 'fold']) {
+      const rows = agentRows(report, arm);
+      // Cut to what the recording's provider kept (in the provider's counts, one rounding step).
+      expect(rows[loss]!.cacheRead, arm).toBeLessThanOrEqual(kept + scale);
+      expect(rows[loss - 1]!.cacheRead, arm).toBeGreaterThan(kept + 5_000);
+      expect(rows[loss + 1]!.cacheRead, arm).toBeGreaterThan(rows[loss]!.promptTokens - 500);
+    }
+    // The recorder's own prompt change is no loss: an arm that did not change its prompt reads it all.
+    for (const arm of ['unmanaged', 'native']) {
+      const rows = agentRows(report, arm);
+      expect(rows[change]!.cacheRead, arm).toBeGreaterThan(rows[change - 1]!.promptTokens - 500);
+    }
+    // The fold arm is billed under the same loss, and so is the bound.
+    const fold = agentRows(report, 'fold');
+    expect(fold[loss]!.freshInput).toBeGreaterThan(fold[loss]!.promptTokens - kept - scale - 1);
+    expect(report.run.bound?.costUsd).toBeGreaterThan(0);
+  });
+});
