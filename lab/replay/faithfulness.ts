@@ -2,6 +2,7 @@ import { priceRequest } from '../../core/chars-cost-model.ts';
 import type { PriceList } from '../../ports/cost-model.port.ts';
 import type { ArmResult } from '../report/lab-records.ts';
 import type { RecordedSession } from '../transcripts/recorded-session.ts';
+import type { RecorderRewrite } from './recorded-cache-losses.ts';
 import { firstRecordedCompaction } from './recorded-compaction.ts';
 
 /** Beyond this share apart, native as replayed is not the bill the user paid, and the report says why. */
@@ -14,6 +15,8 @@ export interface FaithfulnessInput {
   readonly responseCount: number;
   readonly priceList: PriceList;
   readonly native: ArmResult | undefined;
+  /** The recorder's own rewrites that read less than its previous prompt (`recorded-cache-losses.ts`): no arm makes them. */
+  readonly recorderRewrites?: readonly RecorderRewrite[];
 }
 
 /** The recording's own bill for the responses replayed, priced with the replay's list. */
@@ -55,8 +58,39 @@ export function describeFaithfulness(input: FaithfulnessInput): string[] {
     );
   }
   if (native.failure !== undefined) reasons.push(`native stopped early (${native.failure})`);
+  const changes = (input.recorderRewrites ?? []).filter(
+    (rewrite) => rewrite.kind === 'prompt change' && rewrite.response < input.responseCount,
+  );
+  if (changes.length > 0) {
+    const moved = changes.reduce((sum, change) => sum + change.movedTokens, 0);
+    const rates = input.priceList.base;
+    const writes = rates.cacheWrite !== rates.input ? rates.cacheWrite : rates.input;
+    const dollars = (moved * (writes - rates.cacheRead)) / 1_000_000;
+    reasons.push(
+      `${changes.length} prompt change(s) of the recorder's own (its prompt shrank and read only part of its cache) moved ${moved.toLocaleString('en-US')} tokens to fresh input, about $${dollars.toFixed(2)}, which no arm's host makes`,
+    );
+  }
   if (reasons.length === 0) reasons.push('no difference the replay can see explains it');
-  return [`${head}: more than ${FAITHFUL_SHARE * 100} % apart; ${reasons.join('; ')}`];
+  return [
+    `${head}: more than ${FAITHFUL_SHARE * 100} % apart; what the replay cannot reproduce: ${reasons.join('; ')}; ${tokenSplit(input, native)}`,
+  ];
+}
+
+/** Where native's tokens differ from the recording's: fresh input and cache reads, replayed against recorded. */
+function tokenSplit(input: FaithfulnessInput, native: ArmResult): string {
+  let recordedFresh = 0;
+  let recordedRead = 0;
+  for (const response of input.recording.responses.slice(0, input.responseCount)) {
+    if (response.usage === undefined) continue;
+    recordedFresh += response.usage.input + response.usage.cacheWrite;
+    recordedRead += response.usage.cacheRead;
+  }
+  const replayed = native.rows.filter((row) => !row.rejected);
+  const fresh = replayed.reduce((sum, row) => sum + row.freshInput, 0);
+  const read = replayed.reduce((sum, row) => sum + row.cacheRead, 0);
+  const share = (value: number, against: number): string =>
+    against === 0 ? 'n/a' : `${value >= against ? '+' : ''}${Math.round((100 * (value - against)) / against)} %`;
+  return `native's fresh input ${fresh.toLocaleString('en-US')} against ${recordedFresh.toLocaleString('en-US')} recorded (${share(fresh, recordedFresh)}), cache reads ${read.toLocaleString('en-US')} against ${recordedRead.toLocaleString('en-US')} (${share(read, recordedRead)})`;
 }
 
 /** The agent request native's first summary call came before. */

@@ -196,6 +196,7 @@ export async function replayTranscript(options: ReplayOptions): Promise<ReplayRe
         responseCount: plan.responseCount,
         priceList: plan.window.prices,
         native: arms.find((arm) => arm.result.arm === 'native')?.result,
+        recorderRewrites: calibration.cacheHistory.rewrites,
       }),
     ],
     measurements,

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { priceRequest } from '../../core/chars-cost-model.ts';
+import { PRICE_LISTS } from '../../core/price-lists.ts';
 import {
   DEFAULT_CACHE_RULES,
   PrefixCacheSimulator,
@@ -10,7 +12,9 @@ import {
   recordedCacheHistory,
   replayedCacheLosses,
 } from '../../lab/replay/recorded-cache-losses.ts';
+import { describeFaithfulness } from '../../lab/replay/faithfulness.ts';
 import { replayTranscript } from '../../lab/replay/replay-transcript.ts';
+import type { ArmResult, RequestRow } from '../../lab/report/lab-records.ts';
 import type { RecordedResponse } from '../../lab/transcripts/recorded-session.ts';
 import { constructedCacheLosses } from './support/constructed-cache-losses.ts';
 import { agentRows } from './support/retimed-claude-session.ts';
@@ -139,5 +143,84 @@ describe("the provider's own cache losses, read from a recording", () => {
     const fold = agentRows(report, 'fold');
     expect(fold[loss]!.freshInput).toBeGreaterThan(fold[loss]!.promptTokens - kept - scale - 1);
     expect(report.run.bound?.costUsd).toBeGreaterThan(0);
+  });
+});
+
+describe('a replay more than 10 % from the recorded bill says what it cannot reproduce, in one line', () => {
+  const priceList = PRICE_LISTS['claude-sonnet-4-5']!;
+  const recording = {
+    format: 'claude-code' as const,
+    compactions: 0,
+    responses: [usage(10, 0, 20_000), usage(10, 12_000, 9_000), usage(10, 20_900, 300), usage(10, 21_000, 200)],
+  };
+  function nativeArm(freshInputs: readonly number[], compactions = 0): ArmResult {
+    const rows: RequestRow[] = freshInputs.map((freshInput, index) => {
+      const row = {
+        arm: 'native' as const,
+        index,
+        promptTokens: 21_000,
+        cacheRead: 21_000 - freshInput,
+        freshInput,
+        cacheWrite: freshInput,
+        output: 10,
+        longContext: false,
+        rejected: false,
+        event: 'append' as const,
+        purpose: 'agent' as const,
+        hookMs: 0,
+      };
+      return {
+        ...row,
+        costUsd: priceRequest(priceList, { input: 0, cacheRead: row.cacheRead, cacheWrite: freshInput, output: 10 }),
+      };
+    });
+    return {
+      arm: 'native',
+      rows,
+      compactions,
+      foldEvents: 0,
+      rewritesAttributed: 0,
+      rewritesUnattributed: 0,
+      fileReads: 0,
+      fileBytes: 0,
+    };
+  }
+  const rewrites = [{ response: 1, kind: 'prompt change' as const, movedTokens: 8_010 }];
+
+  it('names the prompt changes no arm makes, with their tokens and dollars, and the token split', () => {
+    const lines = describeFaithfulness({
+      recording,
+      responseCount: 4,
+      priceList,
+      native: nativeArm([21_000, 500, 300, 200]),
+      recorderRewrites: rewrites,
+    });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^faithfulness: native as replayed \$[\d.]+ against \$[\d.]+ as recorded \(0\.\d\d×\): more than 10 % apart; what the replay cannot reproduce: /,
+    );
+    expect(lines[0]).toContain(
+      "1 prompt change(s) of the recorder's own (its prompt shrank and read only part of its cache) moved 8,010 tokens to fresh input, about $0.03",
+    );
+    expect(lines[0]).toContain("native's fresh input 22,000 against 29,540 recorded (-26 %)");
+    // Within 10 %, the line says so and nothing else.
+    const close = describeFaithfulness({
+      recording,
+      responseCount: 4,
+      priceList,
+      native: nativeArm([21_000, 9_010, 300, 200]),
+      recorderRewrites: rewrites,
+    });
+    expect(close).toEqual([expect.stringMatching(/\(1\.0\d×\): within 10 %$|\(0\.9\d×\): within 10 %$/)]);
+    // Nothing the replay can see: it says that, and still how the tokens split.
+    const unexplained = describeFaithfulness({
+      recording,
+      responseCount: 4,
+      priceList,
+      native: nativeArm([21_000, 500, 300, 200]),
+    });
+    expect(unexplained[0]).toContain(
+      'what the replay cannot reproduce: no difference the replay can see explains it; native',
+    );
   });
 });
