@@ -17,7 +17,18 @@ export interface FaithfulnessInput {
   readonly native: ArmResult | undefined;
   /** The recorder's own rewrites that read less than its previous prompt (`recorded-cache-losses.ts`): no arm makes them. */
   readonly recorderRewrites?: readonly RecorderRewrite[];
+  /** Lines of the file that could not be read: what they held is missing from every arm. */
+  readonly malformedLines?: number;
+  /** The recorder's tokens per lab token the calibration fitted (`token-scale.ts`). */
+  readonly tokenScale?: number;
 }
+
+/**
+ * Tokenizers of today's models count the same text within about this factor of the lab's. A fit
+ * beyond it stretches growth the replay does not have (lines it could not read) over every
+ * token it does, so each append is billed too large.
+ */
+const PLAUSIBLE_TOKEN_SCALE = 1.4;
 
 /** The recording's own bill for the responses replayed, priced with the replay's list. */
 export function recordedDollars(input: Pick<FaithfulnessInput, 'recording' | 'responseCount' | 'priceList'>): number {
@@ -70,6 +81,11 @@ export function describeFaithfulness(input: FaithfulnessInput): string[] {
       `${changes.length} prompt change(s) of the recorder's own (its prompt shrank and read only part of its cache) moved ${moved.toLocaleString('en-US')} tokens to fresh input, about $${dollars.toFixed(2)}, which no arm's host makes`,
     );
   }
+  const scale = input.tokenScale ?? 1;
+  if ((input.malformedLines ?? 0) > 0 || scale > PLAUSIBLE_TOKEN_SCALE)
+    reasons.push(
+      `${input.malformedLines ?? 0} line(s) of the file could not be read, so what they held is missing from every arm${scale > PLAUSIBLE_TOKEN_SCALE ? `, and the tokenizer fit (${scale}×, beyond the ${PLAUSIBLE_TOKEN_SCALE}× tokenizers differ by) stretches the missing growth over every appended token` : ''}`,
+    );
   if (reasons.length === 0) reasons.push('no difference the replay can see explains it');
   return [
     `${head}: more than ${FAITHFUL_SHARE * 100} % apart; what the replay cannot reproduce: ${reasons.join('; ')}; ${tokenSplit(input, native)}`,

@@ -197,6 +197,8 @@ export async function replayTranscript(options: ReplayOptions): Promise<ReplayRe
         priceList: plan.window.prices,
         native: arms.find((arm) => arm.result.arm === 'native')?.result,
         recorderRewrites: calibration.cacheHistory.rewrites,
+        malformedLines: plan.session.malformedLines.length,
+        tokenScale: calibration.tokenScale.scale,
       }),
     ],
     measurements,

@@ -1,3 +1,4 @@
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { priceRequest } from '../../core/chars-cost-model.ts';
 import { PRICE_LISTS } from '../../core/price-lists.ts';
@@ -15,6 +16,7 @@ import {
 import { describeFaithfulness } from '../../lab/replay/faithfulness.ts';
 import { replayTranscript } from '../../lab/replay/replay-transcript.ts';
 import type { ArmResult, RequestRow } from '../../lab/report/lab-records.ts';
+import { loadTranscript } from '../../lab/transcripts/load-transcript.ts';
 import type { RecordedResponse } from '../../lab/transcripts/recorded-session.ts';
 import { constructedCacheLosses } from './support/constructed-cache-losses.ts';
 import { agentRows } from './support/retimed-claude-session.ts';
@@ -219,8 +221,48 @@ describe('a replay more than 10 % from the recorded bill says what it cannot rep
       priceList,
       native: nativeArm([21_000, 500, 300, 200]),
     });
+    const unread = describeFaithfulness({
+      recording,
+      responseCount: 4,
+      priceList,
+      native: nativeArm([21_000, 500, 300, 200]),
+      malformedLines: 28,
+      tokenScale: 2.736,
+    });
+    expect(unread[0]).toContain(
+      '28 line(s) of the file could not be read, so what they held is missing from every arm, and the tokenizer fit (2.736×, beyond the 1.4× tokenizers differ by)',
+    );
     expect(unexplained[0]).toContain(
       'what the replay cannot reproduce: no difference the replay can see explains it; native',
     );
+  });
+});
+
+describe('the public recordings kept beside the four', () => {
+  const fixtures = resolve(import.meta.dirname, '../fixtures/transcripts/claude-code');
+  it.each([
+    ['ff59cfd2-09dc-4a18-8c9f-0d46c3d4e8cd.jsonl', 206],
+    ['abc757d1-3da3-42fb-bb7b-ffa293a4ba29.jsonl', 94],
+    ['3af9b1a7-6512-4883-ad18-320658ced099.jsonl', 114],
+  ])('%s loads whole, and each loss it shows is a pure append or read nothing', async (name, responses) => {
+    const session = await loadTranscript(join(fixtures, name));
+    expect(session.format).toBe('claude-code');
+    expect(session.responses).toHaveLength(responses);
+    const prompt = (position: number): number => {
+      const usage = session.responses[position]!.usage!;
+      return usage.input + usage.cacheRead + usage.cacheWrite;
+    };
+    const previousPrompt = (position: number): number => {
+      for (let before = position - 1; before >= 0; before -= 1) if (prompt(before) > 0) return prompt(before);
+      return 0;
+    };
+    const history = recordedCacheHistory(session.responses);
+    expect(history.losses.length).toBeGreaterThan(0);
+    for (const loss of history.losses) {
+      expect(loss.keptTokens === 0 || prompt(loss.response) >= previousPrompt(loss.response)).toBe(true);
+      expect(loss.movedTokens).toBe(previousPrompt(loss.response) - loss.keptTokens);
+    }
+    for (const rewrite of history.rewrites)
+      expect(prompt(rewrite.response)).toBeLessThan(previousPrompt(rewrite.response));
   });
 });
