@@ -86,10 +86,44 @@ export function describeFaithfulness(input: FaithfulnessInput): string[] {
     reasons.push(
       `${input.malformedLines ?? 0} line(s) of the file could not be read, so what they held is missing from every arm${scale > PLAUSIBLE_TOKEN_SCALE ? `, and the tokenizer fit (${scale}×, beyond the ${PLAUSIBLE_TOKEN_SCALE}× tokenizers differ by) stretches the missing growth over every appended token` : ''}`,
     );
+  const output = outputShortfall(input, native, recorded, nativeDollars);
+  if (output !== undefined) reasons.push(output);
   if (reasons.length === 0) reasons.push('no difference the replay can see explains it');
   return [
     `${head}: more than ${FAITHFUL_SHARE * 100} % apart; what the replay cannot reproduce: ${reasons.join('; ')}; ${tokenSplit(input, native)}`,
   ];
+}
+
+/**
+ * A recording whose output counts are under half of what its own responses' text and tool calls
+ * count (as replayed) did not write what its provider billed: Claude Code can keep the count it
+ * had when a response began. Its bill is then short by the output, and the prompt side, which
+ * the replay reproduces, is compared without output on either side.
+ */
+function outputShortfall(
+  input: FaithfulnessInput,
+  native: ArmResult,
+  recordedDollars: number,
+  nativeDollars: number,
+): string | undefined {
+  let recordedOutput = 0;
+  let responses = 0;
+  for (const response of input.recording.responses.slice(0, input.responseCount)) {
+    if (response.usage === undefined) continue;
+    recordedOutput += response.usage.output;
+    responses += 1;
+  }
+  const agentRows = native.rows.filter((row) => !row.rejected && row.purpose !== 'summary');
+  const replayedOutput = agentRows.reduce((sum, row) => sum + row.output, 0);
+  if (recordedOutput * 2 >= replayedOutput) return undefined;
+  const outputDollars = (tokens: number): number =>
+    priceRequest(input.priceList, { input: 0, cacheRead: 0, cacheWrite: 0, output: tokens });
+  const nativeOutputDollars = native.rows
+    .filter((row) => !row.rejected)
+    .reduce((sum, row) => sum + outputDollars(row.output), 0);
+  const recordedPrompt = recordedDollars - outputDollars(recordedOutput);
+  const nativePrompt = nativeDollars - nativeOutputDollars;
+  return `the recording's output counts (${recordedOutput.toLocaleString('en-US')} tokens for ${responses} responses) are under half of what its responses' own text and tool calls count as replayed (${replayedOutput.toLocaleString('en-US')}): its host did not write what was billed; without output on either side, native $${nativePrompt.toFixed(2)} against $${recordedPrompt.toFixed(2)} (${(nativePrompt / recordedPrompt).toFixed(2)}×)`;
 }
 
 /** Where native's tokens differ from the recording's: fresh input and cache reads, replayed against recorded. */

@@ -232,6 +232,21 @@ describe('a replay more than 10 % from the recorded bill says what it cannot rep
     expect(unread[0]).toContain(
       '28 line(s) of the file could not be read, so what they held is missing from every arm, and the tokenizer fit (2.736×, beyond the 1.4× tokenizers differ by)',
     );
+    // A recording that wrote 10 output tokens per response where its texts count 2,000: the prompt side is compared alone.
+    const talkative = { ...nativeArm([21_000, 500, 300, 200]) };
+    const lines500 = describeFaithfulness({
+      recording,
+      responseCount: 4,
+      priceList,
+      native: {
+        ...talkative,
+        rows: talkative.rows.map((row) => ({ ...row, output: 2_000, costUsd: row.costUsd + 1_990 * 15e-6 })),
+      },
+    });
+    expect(lines500[0]).toMatch(
+      /the recording's output counts \(40 tokens for 4 responses\) are under half of what its responses' own text and tool calls count as replayed \(8,000\): its host did not write what was billed; without output on either side, native \$[\d.]+ against \$[\d.]+ \(0\.\d\d×\)/,
+    );
+    expect(unexplained[0]).not.toContain('output counts');
     expect(unexplained[0]).toContain(
       'what the replay cannot reproduce: no difference the replay can see explains it; native',
     );
