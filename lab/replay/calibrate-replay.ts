@@ -8,7 +8,7 @@ import {
   recordedCacheHistory,
   replayedCacheLosses,
 } from './recorded-cache-losses.ts';
-import { firstRecordedCompaction, recordedCompactionReserve } from './recorded-compaction.ts';
+import { firstRecordedCompaction, neverCompactedReserve, recordedCompactionReserve } from './recorded-compaction.ts';
 import type { RecordedModel } from './recorded-model.ts';
 import { limitReplayPlan, type ReplayPlan } from './replay-plan.ts';
 import { fitTokenScale, type TokenScale } from './token-scale.ts';
@@ -94,7 +94,12 @@ export async function calibrateReplay(input: {
   notes.push(...describeCacheHistory(cacheHistory, plan.responseCount, input.settings.cacheRules.ttlSeconds));
   const compaction = firstRecordedCompaction(session, plan.responseCount);
   const window = input.settings.descriptorTokens;
-  const compactionReserveTokens = recordedCompactionReserve(compaction, window);
+  const neverCompacted = neverCompactedReserve(session, plan.responseCount, window);
+  const compactionReserveTokens = recordedCompactionReserve(compaction, window) ?? neverCompacted?.reserveTokens;
+  if (neverCompacted !== undefined)
+    notes.push(
+      `native compaction: the recording never compacted, though its largest prompt (${neverCompacted.largestPromptTokens.toLocaleString('en-US')} tokens) passed Pi's default threshold in the ${window.toLocaleString('en-US')}-token window; native's Pi compacts only above it (reserveTokens ${neverCompacted.reserveTokens.toLocaleString('en-US')})`,
+    );
   if (compaction !== undefined)
     notes.push(
       compactionReserveTokens === undefined

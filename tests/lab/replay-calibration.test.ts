@@ -3,7 +3,11 @@ import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../bin/cli.ts';
 import { calibrateHostBlock, hostBlockText } from '../../lab/replay/host-block.ts';
-import { firstRecordedCompaction, recordedCompactionReserve } from '../../lab/replay/recorded-compaction.ts';
+import {
+  firstRecordedCompaction,
+  neverCompactedReserve,
+  recordedCompactionReserve,
+} from '../../lab/replay/recorded-compaction.ts';
 import { replayTranscript } from '../../lab/replay/replay-transcript.ts';
 import { fitTokenScale } from '../../lab/replay/token-scale.ts';
 import type { RecordedResponse } from '../../lab/transcripts/recorded-session.ts';
@@ -76,6 +80,22 @@ describe('replay calibration from the recording', () => {
     // A recorder that compacted above the window the replay gives Pi leaves Pi's default.
     expect(recordedCompactionReserve({ beforeResponse: 3, largestPromptTokens: 190_000 }, 183_616)).toBeUndefined();
     expect(recordedCompactionReserve(undefined, 183_616)).toBeUndefined();
+  });
+
+  it("a recording that never compacted past Pi's default threshold keeps native from compacting below its largest prompt", () => {
+    const growing = [usage(10, 0, 20_000), usage(10, 20_000, 100_000), usage(10, 120_000, 50_000)];
+    // 170,010 tokens, above 183,616 less Pi's 16,384: native's threshold goes 5 % above it.
+    expect(neverCompactedReserve({ responses: growing }, 3, 183_616)).toEqual({
+      reserveTokens: 183_616 - Math.ceil(170_010 * 1.05),
+      largestPromptTokens: 170_010,
+    });
+    // Past the window itself: the least reserve Pi is given.
+    expect(
+      neverCompactedReserve({ responses: [...growing, usage(10, 170_000, 25_000)] }, 4, 183_616)?.reserveTokens,
+    ).toBe(1_024);
+    // Well under Pi's threshold, or a recording that compacted: Pi's default, or the compaction's own reserve.
+    expect(neverCompactedReserve({ responses: growing }, 2, 183_616)).toBeUndefined();
+    expect(neverCompactedReserve({ responses: [...growing, usage(10, 0, 20_000)] }, 4, 183_616)).toBeUndefined();
   });
 
   it("native compacts where a real Claude Code recording did, not at Pi's default, and bills what the user paid", {
