@@ -43,7 +43,7 @@ export interface RecordedCacheHistory {
  * - a compaction: the prompt shrank under COMPACTED_SHARE of the one before;
  * - a prompt change: the prompt shrank less than that, and it still read part of its cache.
  *   A prompt that did not grow was not a pure append: the recorder changed something inside
- *   it (Claude Code drops earlier thinking and reminders), and its read stops at the change.
+ *   it (Claude Code does so at the start of a user turn), and its read stops at the change.
  *
  * Everything else is the provider's: a pure append whose read fell short (it kept only the
  * host's fixed block, or nothing), and a request that read nothing at all though its prompt
