@@ -95,8 +95,8 @@ export interface RunArmInput {
    * recorded host sent besides the transcript (lab/replay/host-block.ts). @default none
    */
   readonly hostBlock?: string;
-  /** Agent requests (0-based) at which every cached prefix is gone (`SimulatedProviderOptions.coldAgentRequests`). @default none */
-  readonly coldAgentRequests?: ReadonlySet<number>;
+  /** Agent requests (0-based) at which the provider lost its cache, with what it kept (`SimulatedProviderOptions.cacheLosses`). @default none */
+  readonly cacheLosses?: ReadonlyMap<number, number>;
   /** Provider tokens per lab token (`SimulatedProviderOptions.tokenScale`). @default 1 */
   readonly tokenScale?: number;
   /**
@@ -196,7 +196,7 @@ function armProvider(
     ...(input.onRow === undefined ? {} : { onRow: input.onRow }),
     ...(input.onPrompt === undefined ? {} : { onPrompt: input.onPrompt }),
     ...(input.cacheOnLabClock === true ? { clockSeconds: labClockSeconds } : {}),
-    ...(input.coldAgentRequests === undefined ? {} : { coldAgentRequests: input.coldAgentRequests }),
+    ...(input.cacheLosses === undefined ? {} : { cacheLosses: input.cacheLosses }),
     ...(input.tokenScale === undefined ? {} : { tokenScale: input.tokenScale }),
     attribution: {
       takeFoldCauses: () => tally.takeCauses(),

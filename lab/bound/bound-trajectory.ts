@@ -12,6 +12,8 @@ export interface BoundRequest {
   readonly nowSeconds: number;
   /** True when the cache was emptied before this request whatever its age (a replay's recorded cold start). */
   readonly cold: boolean;
+  /** Where the provider lost its cache before this request: the lab tokens of prefix it still held (a replay's recorded loss). */
+  readonly keptTokens?: number;
   /** Tokens of the reply (as billed): the same whatever the schedule. */
   readonly output: number;
   /**
@@ -81,6 +83,7 @@ export class TrajectoryRecorder {
       entries: this.entries.length,
       nowSeconds: billed.nowSeconds,
       cold: billed.cold,
+      ...(billed.keptTokens === undefined ? {} : { keptTokens: billed.keptTokens }),
       output: billed.output,
       ...(aligned ? { armWindow } : {}),
     });

@@ -68,9 +68,15 @@ function feasibleSchedule(trajectory: BoundTrajectory, pricing: BoundPricing): B
   }
 }
 
-/** Whether a request finds the cache cold whatever the schedule: emptied, or idle past the cache's lifetime. */
+/**
+ * Whether a request finds the cache cold whatever the schedule: emptied, holding no more than
+ * the fixed block (a provider's loss; a commit reads no more than that anyway), or idle past
+ * the cache's lifetime.
+ */
 function cacheColdAt(trajectory: BoundTrajectory, pricing: BoundPricing, request: number): boolean {
-  const { cold, nowSeconds } = trajectory.requests[request]!;
+  const { cold, keptTokens, nowSeconds } = trajectory.requests[request]!;
+  const fixedTokens = trajectory.fixed.reduce((sum, part) => sum + part.tokens.length, 0);
+  if (keptTokens !== undefined && keptTokens <= fixedTokens) return true;
   if (cold || request === 0) return cold;
   return nowSeconds - trajectory.requests[request - 1]!.nowSeconds > pricing.cacheRules.ttlSeconds;
 }

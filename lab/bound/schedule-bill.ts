@@ -125,8 +125,9 @@ function billOn(
   request: number,
   cutOrWindow: number | readonly PromptMessage[],
 ): number {
-  const { nowSeconds, cold, output } = trajectory.requests[request]!;
+  const { nowSeconds, cold, keptTokens, output } = trajectory.requests[request]!;
   if (cold) cache.expireAll();
+  else if (keptTokens !== undefined) cache.keepPrefix(keptTokens, nowSeconds);
   const window = typeof cutOrWindow === 'number' ? boundWindow(trajectory, request, cutOrWindow) : cutOrWindow;
   const bill = scaledCacheBill(cache, window, nowSeconds, pricing.tokenScale);
   if (bill.promptTokens > pricing.capTokens) return Number.POSITIVE_INFINITY;

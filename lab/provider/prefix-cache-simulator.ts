@@ -38,6 +38,8 @@ interface CacheEntry {
   lastUsed: number;
   /** This entry's lifetime without a hit: a long-lived write (Anthropic's 1 h) outlives the rules' default. */
   readonly ttlSeconds: number;
+  /** Tokens from the start the provider still serves of it: all, unless it dropped the rest (`keepPrefix`). */
+  reach: number;
 }
 
 /**
@@ -60,6 +62,23 @@ export class PrefixCacheSimulator {
     this.entries = [];
   }
 
+  /**
+   * The provider holds exactly the first `tokens` tokens of every entry at `nowSeconds`: what a
+   * replayed recording's provider still served at a request where it had lost the rest. What
+   * it served it held, however long since the entry was used, so the kept prefixes count as
+   * used now. 0 is `expireAll`.
+   */
+  keepPrefix(tokens: number, nowSeconds: number): void {
+    if (tokens <= 0) {
+      this.expireAll();
+      return;
+    }
+    for (const entry of this.entries) {
+      entry.reach = Math.min(entry.reach, tokens);
+      entry.lastUsed = Math.max(entry.lastUsed, nowSeconds);
+    }
+  }
+
   /** Bill a prompt sent at simulated time `nowSeconds`, then cache it for `ttlSeconds` without a hit. */
   bill(prompt: readonly PromptMessage[], nowSeconds: number, ttlSeconds: number = this.rules.ttlSeconds): CacheBill {
     this.entries = this.entries.filter((entry) => nowSeconds - entry.lastUsed <= entry.ttlSeconds);
@@ -68,7 +87,7 @@ export class PrefixCacheSimulator {
     let best = 0;
     let bestEntry: CacheEntry | undefined;
     for (const entry of this.entries) {
-      const shared = sharedPrefixTokens(entry.prompt, prompt);
+      const shared = Math.min(entry.reach, sharedPrefixTokens(entry.prompt, prompt));
       if (shared > best) {
         best = shared;
         bestEntry = entry;
@@ -76,9 +95,10 @@ export class PrefixCacheSimulator {
     }
     const cacheRead = best < this.rules.minimumTokens ? 0 : best - (best % this.rules.granularity);
     if (bestEntry !== undefined && cacheRead > 0) bestEntry.lastUsed = nowSeconds;
-    this.entries.push({ prompt, lastUsed: nowSeconds, ttlSeconds });
+    this.entries.push({ prompt, lastUsed: nowSeconds, ttlSeconds, reach: Number.POSITIVE_INFINITY });
     if (this.entries.length > this.rules.maxEntries) {
-      this.entries.sort((a, b) => b.lastUsed - a.lastUsed);
+      // Newest first among equals: a loss's kept prefixes count as used now, like the prompt just sent, which must stay.
+      this.entries.reverse().sort((a, b) => b.lastUsed - a.lastUsed);
       this.entries.length = this.rules.maxEntries;
     }
     return { promptTokens, cacheRead, fresh: promptTokens - cacheRead };

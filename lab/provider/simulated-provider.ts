@@ -77,8 +77,10 @@ export interface BilledPrompt {
   readonly readChars?: readonly (number | undefined)[];
   /** The cache's clock at this request. */
   readonly nowSeconds: number;
-  /** True when the cache was emptied before this request (`coldAgentRequests`). */
+  /** True when the cache was emptied before this request (a loss that kept nothing, `cacheLosses`). */
   readonly cold: boolean;
+  /** Where the provider lost its cache before this request (`cacheLosses`): the lab tokens of prefix it still held. */
+  readonly keptTokens?: number;
   /** Tokens of the reply, as reported (scaled). */
   readonly output: number;
 }
@@ -95,10 +97,12 @@ export interface SimulatedProviderOptions {
   /** The cache's clock in seconds at a request, instead of `secondsPerRequest` (a replay's recorded times). */
   readonly clockSeconds?: () => number;
   /**
-   * Agent requests (0-based, counting those billed) that find the cache cold whatever its
-   * age: where a replayed recording's own usage shows its cache was gone. @default none
+   * Agent requests (0-based, counting those billed) at which the provider has lost its cache
+   * whatever its age, each with the lab tokens of prefix it still holds (0: none): where a
+   * replayed recording's own usage shows its provider lost it (lab/replay/recorded-cache-losses.ts).
+   * @default none
    */
-  readonly coldAgentRequests?: ReadonlySet<number>;
+  readonly cacheLosses?: ReadonlyMap<number, number>;
   /**
    * Tokens the provider reports per lab token: a replay's recorder counted the same text with
    * its own tokenizer (lab/replay/token-scale.ts). Every count it reports, bills and caps is
@@ -126,7 +130,7 @@ export function overflowMessage(promptTokens: number, capTokens: number): string
 export class SimulatedProvider {
   readonly rows: RequestRow[] = [];
   private readonly cache: PrefixCacheSimulator;
-  /** Agent requests billed so far: the position `coldAgentRequests` counts in. */
+  /** Agent requests billed so far: the position `cacheLosses` counts in. */
   private billedAgentRequests = 0;
   private previousAgentPrompt: readonly PromptMessage[] | undefined;
   private compactionsAtPrevious = 0;
@@ -211,8 +215,9 @@ export class SimulatedProvider {
       };
     }
     const agentIndex = this.billedAgentRequests;
-    const cold = purpose === 'agent' && this.options.coldAgentRequests?.has(agentIndex) === true;
-    if (cold) this.cache.expireAll();
+    const keptTokens = purpose === 'agent' ? this.options.cacheLosses?.get(agentIndex) : undefined;
+    if (keptTokens !== undefined) this.cache.keepPrefix(keptTokens, nowSeconds);
+    const cold = keptTokens === 0;
     if (purpose === 'agent') this.billedAgentRequests += 1;
     const bill = scaledCacheBill(this.cache, prompt, nowSeconds, scale);
     const reply = this.options.policy({
@@ -248,6 +253,7 @@ export class SimulatedProvider {
         ...(readChars === undefined ? {} : { readChars }),
         nowSeconds,
         cold,
+        ...(keptTokens === undefined ? {} : { keptTokens }),
         output,
       });
     this.record({

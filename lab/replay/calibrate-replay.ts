@@ -1,8 +1,14 @@
 import { runArm } from '../arms/run-arm.ts';
 import type { LabRunSettings } from '../report/lab-records.ts';
 import type { RecordedSession } from '../transcripts/recorded-session.ts';
-import { calibrateHostBlock, type HostBlock, recordedColdResponses, recordedPromptTokens } from './host-block.ts';
-import { firstRecordedCompaction, recordedCompactionReserve } from './recorded-compaction.ts';
+import { calibrateHostBlock, type HostBlock, recordedPromptTokens } from './host-block.ts';
+import {
+  describeCacheHistory,
+  type RecordedCacheHistory,
+  recordedCacheHistory,
+  replayedCacheLosses,
+} from './recorded-cache-losses.ts';
+import { firstRecordedCompaction, neverCompactedReserve, recordedCompactionReserve } from './recorded-compaction.ts';
 import type { RecordedModel } from './recorded-model.ts';
 import { limitReplayPlan, type ReplayPlan } from './replay-plan.ts';
 import { fitTokenScale, type TokenScale } from './token-scale.ts';
@@ -18,8 +24,13 @@ export type ReplayCalibrationMode = 'recorded' | 'off';
 export interface ReplayCalibration {
   readonly hostBlock: HostBlock;
   readonly tokenScale: TokenScale;
-  /** Agent requests (0-based) at which every arm finds its cache cold, as the recorder did. */
-  readonly coldRequests: ReadonlySet<number>;
+  /**
+   * Agent requests (0-based) at which every arm's provider has lost its cache, as the
+   * recorder's had, each with the lab tokens of prefix it still holds (0: cold).
+   */
+  readonly cacheLosses: ReadonlyMap<number, number>;
+  /** What the recording's usage shows of its provider's cache: its losses, and the recorder's own rewrites. */
+  readonly cacheHistory: RecordedCacheHistory;
   /** Pi's compaction reserve that makes native compact where the recorder did; absent: Pi's default. */
   readonly compactionReserveTokens?: number;
   readonly notes: readonly string[];
@@ -31,7 +42,8 @@ const PROBE_RESPONSES = 400;
 const UNCALIBRATED: ReplayCalibration = {
   hostBlock: { tokens: 0, text: '', note: 'host block: none' },
   tokenScale: { scale: 1, requests: 0 },
-  coldRequests: new Set(),
+  cacheLosses: new Map(),
+  cacheHistory: { losses: [], rewrites: [] },
   notes: [],
 };
 
@@ -71,21 +83,23 @@ export async function calibrateReplay(input: {
     .map((row) => row.promptTokens as number | undefined);
   const tokenScale = fitTokenScale(recorded, replayed);
   const hostBlock = calibrateHostBlock(recorded[firstKnown], replayed[firstKnown], tokenScale.scale);
-  const coldRequests = new Set([...recordedColdResponses(session)].filter((position) => position < plan.responseCount));
+  const cacheHistory = recordedCacheHistory(session.responses);
+  const cacheLosses = replayedCacheLosses(cacheHistory.losses, plan.responseCount, tokenScale.scale);
   const notes = [
     hostBlock.note,
     tokenScale.requests === 0 || tokenScale.scale === 1
       ? 'tokenizer: the lab counts as the recorder did (too few requests before a compaction to tell otherwise)'
       : `tokenizer: the recorder's provider counted ${tokenScale.scale}× the lab's tokens for the same conversation (fit over ${tokenScale.requests} requests before any compaction); every arm is billed and capped in its counts`,
   ];
-  if (coldRequests.size > 0) {
-    notes.push(
-      `recorded cache: ${coldRequests.size} of ${plan.responseCount} recorded requests read nothing from the recorder's cache after the first; every arm finds its cache cold at those requests too`,
-    );
-  }
+  notes.push(...describeCacheHistory(cacheHistory, plan.responseCount, input.settings.cacheRules.ttlSeconds));
   const compaction = firstRecordedCompaction(session, plan.responseCount);
   const window = input.settings.descriptorTokens;
-  const compactionReserveTokens = recordedCompactionReserve(compaction, window);
+  const neverCompacted = neverCompactedReserve(session, plan.responseCount, window);
+  const compactionReserveTokens = recordedCompactionReserve(compaction, window) ?? neverCompacted?.reserveTokens;
+  if (neverCompacted !== undefined)
+    notes.push(
+      `native compaction: the recording never compacted, though its largest prompt (${neverCompacted.largestPromptTokens.toLocaleString('en-US')} tokens) passed Pi's default threshold in the ${window.toLocaleString('en-US')}-token window; native's Pi compacts only above it (reserveTokens ${neverCompacted.reserveTokens.toLocaleString('en-US')})`,
+    );
   if (compaction !== undefined)
     notes.push(
       compactionReserveTokens === undefined
@@ -95,7 +109,8 @@ export async function calibrateReplay(input: {
   return {
     hostBlock,
     tokenScale,
-    coldRequests,
+    cacheLosses,
+    cacheHistory,
     ...(compactionReserveTokens === undefined ? {} : { compactionReserveTokens }),
     notes,
   };

@@ -1,6 +1,5 @@
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import type { RecordedSession } from '../transcripts/recorded-session.ts';
-import { COMPACTED_SHARE } from './recorded-compaction.ts';
 
 /**
  * What the recording's host sent besides the transcript (its system prompt, tool schemas,
@@ -76,30 +75,4 @@ export function hostBlockText(tokens: number): string {
     else high = middle;
   }
   return text(low);
-}
-
-/**
- * Responses whose request found the recorder's cache cold: after the first, a response that
- * read nothing from cache though it was billed a prompt. Idle gaps explain some (the replay's
- * recorded clock expires those too), but a recorder can also lose its cache for reasons a
- * transcript does not show (a system prompt that changes per turn, a different cache
- * placement). Replaying them cold for every arm keeps the bill the user paid. A prompt that
- * shrank to under COMPACTED_SHARE of the one before is left out: the recorder rewrote its own
- * window there (a compaction), which missed its cache by construction. Every arm meets its own
- * rewrites where they fall, and native compacts on its own threshold, so such a request is no
- * loss of the provider's to replay.
- */
-export function recordedColdResponses(session: Pick<RecordedSession, 'responses'>): ReadonlySet<number> {
-  const cold = new Set<number>();
-  let previousPrompt: number | undefined;
-  session.responses.forEach((response, position) => {
-    const usage = response.usage;
-    if (usage === undefined) return;
-    const prompt = usage.input + usage.cacheRead + usage.cacheWrite;
-    if (prompt === 0) return;
-    const rewritten = previousPrompt !== undefined && prompt < COMPACTED_SHARE * previousPrompt;
-    if (previousPrompt !== undefined && usage.cacheRead === 0 && !rewritten) cold.add(position);
-    previousPrompt = prompt;
-  });
-  return cold;
 }

@@ -45,3 +45,33 @@ export function recordedCompactionReserve(
   const reserve = contextWindow - compaction.largestPromptTokens;
   return reserve > 0 ? reserve : undefined;
 }
+
+/** Pi's own compaction reserve (its `compaction.reserveTokens` default). */
+export const PI_DEFAULT_RESERVE_TOKENS = 16_384;
+/** A native arm's prompt runs a little above the recording's; its threshold stays this far above the recorded largest. */
+const NEVER_COMPACTED_HEADROOM = 1.05;
+/** The least reserve given to Pi: its summary's budget is a share of it. */
+const LEAST_RESERVE_TOKENS = 1_024;
+
+/**
+ * The reserve for a native arm replaying a recording that never compacted, though its largest
+ * prompt passed Pi's default threshold in the replay's window: the recorder's own threshold was
+ * above that prompt, so Pi's is put above it too (with some headroom). A native that compacted
+ * at Pi's default would carry a shorter history than the user's for every later request.
+ * Undefined when the recording compacted (`recordedCompactionReserve`) or never came near.
+ */
+export function neverCompactedReserve(
+  recording: Pick<RecordedSession, 'responses'>,
+  responseCount: number,
+  contextWindow: number,
+): { readonly reserveTokens: number; readonly largestPromptTokens: number } | undefined {
+  if (firstRecordedCompaction(recording, responseCount) !== undefined) return undefined;
+  let largest = 0;
+  for (const response of recording.responses.slice(0, responseCount)) {
+    const usage = response.usage;
+    if (usage !== undefined) largest = Math.max(largest, usage.input + usage.cacheRead + usage.cacheWrite);
+  }
+  if (largest <= contextWindow - PI_DEFAULT_RESERVE_TOKENS) return undefined;
+  const reserveTokens = Math.max(LEAST_RESERVE_TOKENS, contextWindow - Math.ceil(largest * NEVER_COMPACTED_HEADROOM));
+  return { reserveTokens, largestPromptTokens: largest };
+}

@@ -150,7 +150,7 @@ export async function replayTranscript(options: ReplayOptions): Promise<ReplayRe
       hostBlock: calibration.hostBlock.text,
       tokenScale: calibration.tokenScale.scale,
       ...(options.keepFoldStoresIn === undefined ? {} : { keepStoreIn: join(options.keepFoldStoresIn, arm) }),
-      ...(calibration.coldRequests.size === 0 ? {} : { coldAgentRequests: calibration.coldRequests }),
+      ...(calibration.cacheLosses.size === 0 ? {} : { cacheLosses: calibration.cacheLosses }),
       ...(calibration.compactionReserveTokens === undefined
         ? {}
         : { compactionReserveTokens: calibration.compactionReserveTokens }),
@@ -220,6 +220,9 @@ export async function replayTranscript(options: ReplayOptions): Promise<ReplayRe
         responseCount: plan.responseCount,
         priceList: plan.window.prices,
         native: arms.find((arm) => arm.result.arm === 'native')?.result,
+        recorderRewrites: calibration.cacheHistory.rewrites,
+        malformedLines: plan.session.malformedLines.length,
+        tokenScale: calibration.tokenScale.scale,
       }),
     ],
     measurements,

@@ -55,6 +55,19 @@ function smallSession(seed: number, requests: number, entryTokens: readonly [num
   return { fixed, entries, readChars, requests: rows };
 }
 
+/**
+ * The same session where the provider, now and then, lost all but a prefix of what it held
+ * (a replayed recording's partial loss): inside the fixed block, or past it into the entries.
+ */
+function withPartialLosses(trajectory: BoundTrajectory, seed: number): BoundTrajectory {
+  const random = generator(seed + 7_777);
+  const fixedTokens = trajectory.fixed.reduce((sum, part) => sum + part.tokens.length, 0);
+  const requests = trajectory.requests.map((request) =>
+    request.cold || random(3) !== 0 ? request : { ...request, keptTokens: 1 + random(fixedTokens + 1_500) },
+  );
+  return { ...trajectory, requests };
+}
+
 const LONG_TIER_LIST: PriceList = {
   name: 'test-long-tier',
   base: { input: 3, cacheRead: 0.3, cacheWrite: 3.75, output: 15 },
@@ -129,13 +142,22 @@ describe('the cost bound', () => {
       entryTokens: SMALL,
       tokenScale: 1.13,
     },
+    // A replay's provider that lost its cache but for a prefix, as a recording showed.
+    {
+      name: 'partial provider losses',
+      priceList: PRICE_LISTS['claude-sonnet-3-7']!,
+      floorTokens: 1_000,
+      entryTokens: LARGE,
+      partialLosses: true,
+    },
   ];
   it.each(cases)(
     'is exact against every schedule of small sessions, with $name',
-    ({ priceList, floorTokens, entryTokens, tokenScale }) => {
+    ({ priceList, floorTokens, entryTokens, tokenScale, partialLosses }) => {
       let enumerated = 0;
       for (let seed = 1; seed <= 12; seed += 1) {
-        const trajectory = smallSession(seed * 31 + floorTokens, 4 + (seed % 6), entryTokens);
+        const session = smallSession(seed * 31 + floorTokens, 4 + (seed % 6), entryTokens);
+        const trajectory = partialLosses === true ? withPartialLosses(session, seed) : session;
         const rules = pricing(priceList, floorTokens, tokenScale);
         const exhaustive = bruteForce(trajectory, rules);
         const schedule = cheapestSchedule(trajectory, rules);

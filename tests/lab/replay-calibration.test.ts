@@ -2,8 +2,12 @@ import { join, resolve } from 'node:path';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../bin/cli.ts';
-import { calibrateHostBlock, hostBlockText, recordedColdResponses } from '../../lab/replay/host-block.ts';
-import { firstRecordedCompaction, recordedCompactionReserve } from '../../lab/replay/recorded-compaction.ts';
+import { calibrateHostBlock, hostBlockText } from '../../lab/replay/host-block.ts';
+import {
+  firstRecordedCompaction,
+  neverCompactedReserve,
+  recordedCompactionReserve,
+} from '../../lab/replay/recorded-compaction.ts';
 import { replayTranscript } from '../../lab/replay/replay-transcript.ts';
 import { fitTokenScale } from '../../lab/replay/token-scale.ts';
 import type { RecordedResponse } from '../../lab/transcripts/recorded-session.ts';
@@ -40,30 +44,6 @@ describe('replay calibration from the recording', () => {
     expect(shifted.scale).toBe(1.2);
   });
 
-  it('a request that read nothing from the recorder cache after the first billed one is cold', () => {
-    const responses = [
-      usage(0, 0, 0),
-      usage(3, 0, 1_684),
-      usage(7, 1_684, 9_000),
-      usage(3, 0, 19_000),
-      usage(5, 19_000, 100),
-    ];
-    expect([...recordedColdResponses({ responses })]).toEqual([3]);
-  });
-
-  it("a request whose prompt shrank is the recorder's own rewrite, not a cold cache to replay", () => {
-    const responses = [
-      usage(3, 0, 1_684),
-      usage(7, 1_684, 60_000),
-      // A compaction: the recorder sent a much shorter prompt, so its cache could not hold it.
-      usage(3, 0, 9_000),
-      usage(5, 9_000, 100),
-      // Same size, nothing read: the provider lost the cache.
-      usage(3, 0, 9_200),
-    ];
-    expect([...recordedColdResponses({ responses })]).toEqual([4]);
-  });
-
   it('a calibrated replay sends the recorded first prompt, and its native reproduces the recorded bill', async () => {
     const path = join(fixtures, 'pi-mono/large-session.jsonl');
     const report = await replayTranscript({ path, arms: ['native'], maxRequests: 120, progress: silent });
@@ -86,7 +66,9 @@ describe('replay calibration from the recording', () => {
     };
     expect(Math.abs(faithful(report) - 1)).toBeLessThanOrEqual(0.1);
     expect(Math.abs(faithful(bare) - 1)).toBeGreaterThan(0.1);
-    expect(report.notes.some((line) => line.startsWith('recorded cache:'))).toBe(true);
+    expect(report.notes.some((line) => /^provider cache losses: [1-9]\d* of 120 recorded requests/.test(line))).toBe(
+      true,
+    );
   });
 
   it("the recording's first compaction sets native's reserve: the window less its largest prompt before", () => {
@@ -98,6 +80,22 @@ describe('replay calibration from the recording', () => {
     // A recorder that compacted above the window the replay gives Pi leaves Pi's default.
     expect(recordedCompactionReserve({ beforeResponse: 3, largestPromptTokens: 190_000 }, 183_616)).toBeUndefined();
     expect(recordedCompactionReserve(undefined, 183_616)).toBeUndefined();
+  });
+
+  it("a recording that never compacted past Pi's default threshold keeps native from compacting below its largest prompt", () => {
+    const growing = [usage(10, 0, 20_000), usage(10, 20_000, 100_000), usage(10, 120_000, 50_000)];
+    // 170,010 tokens, above 183,616 less Pi's 16,384: native's threshold goes 5 % above it.
+    expect(neverCompactedReserve({ responses: growing }, 3, 183_616)).toEqual({
+      reserveTokens: 183_616 - Math.ceil(170_010 * 1.05),
+      largestPromptTokens: 170_010,
+    });
+    // Past the window itself: the least reserve Pi is given.
+    expect(
+      neverCompactedReserve({ responses: [...growing, usage(10, 170_000, 25_000)] }, 4, 183_616)?.reserveTokens,
+    ).toBe(1_024);
+    // Well under Pi's threshold, or a recording that compacted: Pi's default, or the compaction's own reserve.
+    expect(neverCompactedReserve({ responses: growing }, 2, 183_616)).toBeUndefined();
+    expect(neverCompactedReserve({ responses: [...growing, usage(10, 0, 20_000)] }, 4, 183_616)).toBeUndefined();
   });
 
   it("native compacts where a real Claude Code recording did, not at Pi's default, and bills what the user paid", {
