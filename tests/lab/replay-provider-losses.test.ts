@@ -7,13 +7,13 @@ import {
   PrefixCacheSimulator,
   type PromptMessage,
 } from '../../lab/provider/prefix-cache-simulator.ts';
+import { describeFaithfulness } from '../../lab/replay/faithfulness.ts';
 import {
   describeCacheHistory,
   LOSS_TOLERANCE_TOKENS,
   recordedCacheHistory,
   replayedCacheLosses,
 } from '../../lab/replay/recorded-cache-losses.ts';
-import { describeFaithfulness } from '../../lab/replay/faithfulness.ts';
 import { replayTranscript } from '../../lab/replay/replay-transcript.ts';
 import type { ArmResult, RequestRow } from '../../lab/report/lab-records.ts';
 import { loadTranscript } from '../../lab/transcripts/load-transcript.ts';
