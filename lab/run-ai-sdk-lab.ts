@@ -5,6 +5,7 @@
  *   npm run bench:ai-sdk                         # --preset shaped (real sessions' tool mix)
  *   npm run bench:ai-sdk:staged                  # --preset full (the staged assignment)
  *   npx tsx lab/run-ai-sdk-lab.ts --preset smoke --arms prune,server-clear,fold --out /tmp/ai-sdk-lab
+ *   npm run bench:ai-sdk:ai7                     # the shaped preset on ai@7 under Node 22
  *
  * The rules each arm follows, with their sources: docs/vercel-ai-lab.md. Progress goes to
  * stderr; the table to stdout; CSV, stable JSON summary and the HTML report to `--out`
@@ -12,6 +13,7 @@
  */
 import { parseArgs } from 'node:util';
 import { FoldError } from '../core/fold-error.ts';
+import { loadedAiVersion } from './ai-sdk/ai-sdk-loaded.ts';
 import { runSdkArm } from './ai-sdk/run-sdk-arm.ts';
 import { isSdkArm, SDK_ARM_NAMES, type SdkArmName } from './ai-sdk/sdk-arms.ts';
 import { createProgressBar, formatArmTable, type ProgressBar, writeLabReports } from './report/index.ts';
@@ -54,7 +56,10 @@ async function main(): Promise<void> {
   const arms = parseSdkArms(values.arms!);
   const seed = Number(values.seed);
   if (!Number.isInteger(seed)) throw new FoldError('SETTINGS.INVALID', `--seed must be an integer, got ${values.seed}`);
-  const out = values.out ?? `lab/out/ai-sdk-${preset.name}`;
+  const ai = loadedAiVersion();
+  // A run on another major keeps its own default folder, so ai@6 and ai@7 reports sit side by side.
+  const major = ai.split('.')[0];
+  const out = values.out ?? `lab/out/ai-sdk-${preset.name}${major === '6' ? '' : `-ai${major}`}`;
   const wallByArm: Record<string, string> = {};
   let bar: ProgressBar | undefined;
   const started = performance.now();
@@ -75,15 +80,17 @@ async function main(): Promise<void> {
   });
   const referenced = { ...run, reference: REFERENCE_ARM };
   const wall = `${((performance.now() - started) / 1000).toFixed(1)} s`;
-  console.log(`pi-fold AI SDK lab · preset ${preset.name} · seed ${seed} · ${preset.stages} stages · wall ${wall}`);
+  console.log(
+    `pi-fold AI SDK lab · ai ${ai} · preset ${preset.name} · seed ${seed} · ${preset.stages} stages · wall ${wall}`,
+  );
   console.log(formatArmTable(referenced));
   const paths = await writeLabReports(referenced, out, {
-    title: `pi-fold AI SDK lab · ${preset.name} preset`,
+    title: `pi-fold AI SDK lab · ${preset.name} preset · ai ${ai}`,
     notes:
       workload.kind === 'shaped'
         ? [...AI_SDK_LAB_NOTES.filter((note) => !note.startsWith('Workload:')), ...SHAPED_LAB_NOTES]
         : AI_SDK_LAB_NOTES,
-    measurements: { wall, node: process.version, ...wallByArm },
+    measurements: { wall, node: process.version, ai, ...wallByArm },
   });
   console.log(`reports: ${paths.html} · ${paths.summary} · ${paths.csv}`);
 }

@@ -90,7 +90,7 @@ async function runSdkArmLoop(input: RunSdkArmInput): Promise<ArmResult> {
         input.loop === 'tool-loop-agent'
           ? await new ToolLoopAgent({ ...loop, instructions: SDK_SYSTEM_PROMPT }).generate({ messages: [...history] })
           : await generateText({ ...loop, system: SDK_SYSTEM_PROMPT, messages: [...history] });
-      history.push(...result.response.messages);
+      history.push(...responseMessagesOf(result));
     }
   } catch (error) {
     failure = `error: ${error instanceof Error ? error.message : String(error)}`;
@@ -204,10 +204,23 @@ function stepPreparer(
   return ({ messages }) => {
     const started = performance.now();
     const kept = prune(messages, tally.lastPromptTokens);
-    if (kept.length !== messages.length || kept.some((message, index) => message !== messages[index])) tally.edits += 1;
+    if (
+      kept !== undefined &&
+      (kept.length !== messages.length || kept.some((message, index) => message !== messages[index]))
+    )
+      tally.edits += 1;
     tally.hookMs += performance.now() - started;
-    return { messages: kept };
+    return kept === undefined ? undefined : { messages: kept };
   };
+}
+
+/**
+ * Every message the call's steps produced. ai@6 puts them in `response.messages`; ai@7 in
+ * `responseMessages`, its `response` being the last step's metadata.
+ */
+function responseMessagesOf(result: { readonly response: { readonly messages: readonly ModelMessage[] } }) {
+  const all = (result as { readonly responseMessages?: readonly ModelMessage[] }).responseMessages;
+  return all ?? result.response.messages;
 }
 
 /** The arm's rows and counts, in the shape every lab report reads. */

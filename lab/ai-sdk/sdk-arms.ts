@@ -21,7 +21,9 @@ export type SdkArmSetup =
  * The AI SDK lab's arms, in the order it runs and lists them:
  * - `unmanaged`: nothing; a prompt above the cap ends the arm;
  * - `prune`: `pruneMessages({ reasoning: 'before-last-message', toolCalls: 'before-last-2-messages',
- *   emptyMessages: 'remove' })` each step, as the SDK's `pruneMessages` reference writes it;
+ *   emptyMessages: 'remove' })` each step, as the SDK's `pruneMessages` reference writes it
+ *   (ai@6); under ai@7, whose prepareStep keeps what it returns, as the 7.x loop-control guide
+ *   writes it instead (sdk-history.ts);
  * - `prune-held`: the same call with a held cut (tuned: moved at half the window, keeping
  *   the calls of the last 8 messages);
  * - `server-clear`: Anthropic's `clear_tool_uses_20250919` at its documented defaults;
