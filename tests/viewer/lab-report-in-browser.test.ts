@@ -80,15 +80,18 @@ runIt('the replay report in headless Chromium', () => {
     expect(clipped.documentWidth).toBeLessThanOrEqual(800);
   }, 60_000);
 
-  it('leads with one sentence and one chart, before any note or table', async () => {
+  it('leads with one sentence, then cost beside needs lost, before any note or other table', async () => {
     const { page } = await openInBrowser(browser, reportPath);
     const headline = await page.$eval('#headline', (element) => element.textContent ?? '');
     expect(headline).toMatch(/^fold cost \$\d+\.\d\d against native's \$\d+\.\d\d \(\d\.\d\d×\), lost 0 bytes/);
-    const chartTop = await topOf(page, '#overlay-prompt');
-    expect(chartTop).toBeLessThan(400);
-    expect(chartTop).toBeLessThan(await topOf(page, 'table.arms'));
-    expect(chartTop).toBeLessThan(await topOf(page, 'ul.notes'));
-    expect(await topOf(page, '#headline')).toBeLessThan(chartTop);
+    const lossTop = await topOf(page, '#cost-and-loss');
+    expect(lossTop).toBeLessThan(400);
+    expect(await topOf(page, '#headline')).toBeLessThan(lossTop);
+    const lossChartTop = await topOf(page, 'svg.cost-loss-chart');
+    const promptChartTop = await topOf(page, '#overlay-prompt');
+    expect(lossChartTop).toBeLessThan(promptChartTop);
+    expect(promptChartTop).toBeLessThan(await topOf(page, 'table.arms'));
+    expect(promptChartTop).toBeLessThan(await topOf(page, 'ul.notes'));
   }, 60_000);
 
   it('draws the headline chart legibly: legend, one colour per arm everywhere, round ticks, the price line, commit marks, x labels', async () => {
