@@ -180,7 +180,7 @@ export const DOCTOR_HELP: CommandHelp = {
     },
     JSON_REPORT,
   ],
-  examples: ['pi-fold doctor', 'pi-fold doctor --agent-dir ~/.pi/agent --json'],
+  examples: ['pi-fold doctor --agent-dir ~/.pi/agent', 'pi-fold doctor --json'],
   needs: [],
   installLines: [],
 };

@@ -35,6 +35,7 @@ const RUNNABLE: Record<string, readonly string[]> = {
   repair: [root, '--session', SESSION, '--dry-run'],
   view: [root, '--session', SESSION, '--out', join(scratch, 'never-written.html')],
   replay: [join(scratch, 'never-read.jsonl')],
+  doctor: ['--agent-dir', join(scratch, 'no-pi-home')],
 };
 
 describe('unknown options', () => {
