@@ -68,6 +68,7 @@ async function main(): Promise<void> {
       bar?.done();
       wallByArm[`wall ${result.arm}`] = `${(wallMs / 1000).toFixed(1)} s`;
       if (result.failure !== undefined) process.stderr.write(`${result.arm}: ${result.failure}\n`);
+      for (const note of result.hostNotes ?? []) process.stderr.write(`${result.arm}: ${note}\n`);
     },
   });
   const run = { ...ran, settings: { ...ran.settings, piHost } };

@@ -62,7 +62,7 @@ import { type ArmStores, checkedFoldSettings, foldFactory, foldSettingsFile } fr
 import { keepArmStore } from './keep-store.ts';
 import { type LandingStrategy, landingFromEnvironment } from './landing.ts';
 import { labClockSeconds, withLabDeterminism } from './seeded-ids.ts';
-import { SessionActivity, settleSession } from './settle-session.ts';
+import { closeSession, SessionActivity, settleSession } from './settle-session.ts';
 
 export type { ModelPolicy, ModelRequest, ScriptedReply } from '../provider/simulated-provider.ts';
 export { checkedFoldSettings } from './fold-arm.ts';
@@ -144,16 +144,19 @@ async function runArmSession(input: RunArmInput): Promise<ArmResult> {
   const tally = new ArmTally();
   const provider = armProvider(input, profile, priceList, tally);
   let session: AgentSession | undefined;
+  let activity: SessionActivity | undefined;
   try {
     const opened = await openArmSession({ input, profile, priceList, scratch, provider, tally });
     session = opened.session;
+    activity = new SessionActivity(session);
     let failure: string | undefined;
-    const activity = new SessionActivity(session);
+    const notes: string[] = [];
     for (const prompt of input.prompts) {
       activity.beginTurn();
       await session.prompt(prompt);
-      await settleSession(session, activity);
-      failure = turnFailure(session, opened.errors);
+      const settled = await settleSession(session, activity);
+      if (settled.note !== undefined) notes.push(settled.note);
+      failure = settled.failure ?? turnFailure(session, opened.errors);
       if (failure !== undefined) break;
     }
     return await armResult({
@@ -166,9 +169,10 @@ async function runArmSession(input: RunArmInput): Promise<ArmResult> {
       registration: opened.registration(),
       stores: opened.stores,
       failure,
+      notes,
     });
   } finally {
-    session?.dispose();
+    if (session !== undefined) await closeSession(session, activity);
     rmSync(scratch, { recursive: true, force: true });
   }
 }
@@ -321,6 +325,7 @@ interface ArmOutcome {
   readonly registration: PiFoldRegistration | undefined;
   readonly stores: ArmStores;
   readonly failure: string | undefined;
+  readonly notes: readonly string[];
 }
 
 /** The arm's rows and counts, with the settings its runtime really ran with and the byte audit of what it stored. */
@@ -334,6 +339,7 @@ async function armResult({
   registration,
   stores,
   failure,
+  notes,
 }: ArmOutcome): Promise<ArmResult> {
   const reads = fileReads(session);
   const sessionId = session.sessionManager.getSessionId();
@@ -391,6 +397,7 @@ async function armResult({
     ...(foldSettings === undefined ? {} : { foldSettings }),
     bytes,
     ...(failure === undefined ? {} : { failure }),
+    ...(notes.length === 0 ? {} : { hostNotes: notes }),
   };
 }
 

@@ -56,6 +56,8 @@ export interface ArmSummary {
   /** What left the window and whether it can be had back exactly (lab/arms/byte-audit.ts). */
   readonly bytes?: ByteAccounting;
   readonly failure?: string;
+  /** What the host did that a reader of the arm's figures should know (`ArmResult.hostNotes`). */
+  readonly hostNotes?: readonly string[];
 }
 
 /** What getting back folded or compacted-away context cost an arm. */
@@ -138,6 +140,7 @@ export function summarizeArm(arm: ArmResult, priceList: PriceList = priceListNam
     ...(arm.foldSettings !== undefined ? { foldSettings: arm.foldSettings } : {}),
     ...(arm.bytes !== undefined ? { bytes: arm.bytes } : {}),
     ...(arm.failure !== undefined ? { failure: arm.failure } : {}),
+    ...(arm.hostNotes !== undefined && arm.hostNotes.length > 0 ? { hostNotes: arm.hostNotes } : {}),
   };
 }
 

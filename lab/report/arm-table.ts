@@ -173,9 +173,11 @@ export function formatArmTable(run: LabRun): string {
     );
     lines.push(front.statement);
   }
-  for (const entry of summaries)
+  for (const entry of summaries) {
     if (entry.summary.failure !== undefined)
       lines.push(`${entry.summary.arm} did not finish: ${entry.summary.failure}`);
+    for (const note of entry.summary.hostNotes ?? []) lines.push(`${entry.summary.arm}, note: ${note}`);
+  }
   return lines.join('\n');
 }
 

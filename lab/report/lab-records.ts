@@ -177,6 +177,8 @@ export interface ArmResult {
   readonly bytes?: ByteAccounting;
   /** Set when the arm could not finish (e.g. the provider cap refused a prompt with no recovery). */
   readonly failure?: string;
+  /** What the host did that a reader of a finished arm's figures should know (e.g. a retry Pi announced and never started). */
+  readonly hostNotes?: readonly string[];
 }
 
 /** The settings a run was made with, printed in every report so figures can be reproduced. */
