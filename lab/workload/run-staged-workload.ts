@@ -1,8 +1,6 @@
 import { createReadToolDefinition } from '@mariozechner/pi-coding-agent';
 import type { Thresholds } from '../../core/settings.ts';
-import { type RunArmInput, runArm } from '../arms/run-arm.ts';
-import type { TrajectoryRecorder } from '../bound/bound-trajectory.ts';
-import { boundRecorderFor, costBound } from '../bound/run-bound.ts';
+import type { RunArmInput } from '../arms/run-arm.ts';
 import { DEFAULT_CACHE_RULES } from '../provider/prefix-cache-simulator.ts';
 import { LAB_TOKENIZER } from '../provider/wire-tokens.ts';
 import type {
@@ -14,6 +12,7 @@ import type {
   RequestRow,
   WorkingSetScore,
 } from '../report/lab-records.ts';
+import { runArmsInTurn } from './run-arms-in-turn.ts';
 import { zodSourceTree } from './source-tree.ts';
 import { type AssignmentPlan, planAssignment, type StagedPreset } from './stage-plan.ts';
 import { AnswerSheet, createAnswerTool, createStageTool } from './stage-tools.ts';
@@ -60,38 +59,27 @@ export async function runStagedWorkload(options: StagedRunOptions): Promise<LabR
   const tree = zodSourceTree();
   const plan = planAssignment(tree, options.preset, options.seed);
   const settings = stagedSettings(options.preset, options.seed, options.priceList);
-  const arms: ArmResult[] = [];
-  let recorder: TrajectoryRecorder | undefined;
-  for (const arm of options.arms) {
-    const armRecorder = boundRecorderFor(arm);
-    recorder ??= armRecorder;
-    const sheet = new AnswerSheet();
-    const agent = createStagedAgent(plan);
-    // Two requests per stage, the final block, and about one per question for answers and recoveries.
-    options.onArmStart?.(arm, options.preset.stages * 2 + 2 + plan.answerKey.size + plan.checkKey.size / 2);
-    const started = performance.now();
-    const result = await (options.runArm ?? runArm)({
-      arm,
-      settings,
-      tools: [createReadToolDefinition(tree.root), createStageTool(plan, sheet), createAnswerTool(sheet)],
-      prompts: [assignmentPrompt(plan)],
-      policy: agent.policy,
-      cwd: tree.root,
-      ...(options.onRow === undefined ? {} : { onRow: options.onRow }),
-      ...(armRecorder === undefined ? {} : { onPrompt: (billed) => armRecorder.record(billed) }),
-      ...(options.foldThresholds === undefined ? {} : { foldThresholds: options.foldThresholds }),
-    });
-    const scored = {
-      ...result,
-      probes: scoreProbes(plan, sheet, agent.log),
-      workingSet: scoreChecks(plan, sheet, agent.log),
-      recoveryCalls: recoveryCalls(agent.log),
-    };
-    options.onArmEnd?.(scored, performance.now() - started);
-    arms.push(scored);
-  }
-  const bound = recorder === undefined ? undefined : costBound(recorder, settings);
-  return { settings, arms, ...(bound === undefined ? {} : { bound }) };
+  return runArmsInTurn(options, {
+    settings,
+    prompt: assignmentPrompt(plan),
+    cwd: tree.root,
+    startArm: () => {
+      const sheet = new AnswerSheet();
+      const agent = createStagedAgent(plan);
+      return {
+        tools: [createReadToolDefinition(tree.root), createStageTool(plan, sheet), createAnswerTool(sheet)],
+        policy: agent.policy,
+        // Two requests per stage, the final block, and about one per question for answers and recoveries.
+        expectedRequests: options.preset.stages * 2 + 2 + plan.answerKey.size + plan.checkKey.size / 2,
+        score: (result) => ({
+          ...result,
+          probes: scoreProbes(plan, sheet, agent.log),
+          workingSet: scoreChecks(plan, sheet, agent.log),
+          recoveryCalls: recoveryCalls(agent.log),
+        }),
+      };
+    },
+  });
 }
 
 /** Every planned question is counted: answered right from the window, right after a recovery, or lost. */

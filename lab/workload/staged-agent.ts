@@ -107,17 +107,13 @@ class StagedAgent {
       this.nextStage += 1;
     }
     this.awaitingRecovery = recoveries.length > 0;
-    const purpose = recovering
-      ? ('recovery' as const)
-      : Object.keys(answers).length > 0 || recoveries.length > 0
-        ? ('probe' as const)
-        : undefined;
-    if (toolCalls.length === 0)
-      return {
-        text: `${note === undefined ? '' : `${note}\n`}Assignment complete: ${this.plan.preset.stages} stages delivered, every question answered.`,
-        ...(purpose === undefined ? {} : { purpose }),
-      };
-    return { ...(note === undefined ? {} : { text: note }), toolCalls, ...(purpose === undefined ? {} : { purpose }) };
+    return turnReply({
+      recovering,
+      probing: Object.keys(answers).length > 0 || recoveries.length > 0,
+      note,
+      toolCalls,
+      closing: `Assignment complete: ${this.plan.preset.stages} stages delivered, every question answered.`,
+    });
   }
 
   /** The newest batch's results: stage payloads absorbed (files to read, needs opened) and the file reads to note. */
@@ -269,6 +265,28 @@ class StagedAgent {
     const callPattern = readMentions(path)[1]!;
     return entry.searched.has(callPattern) ? undefined : this.search(entry, callPattern);
   }
+}
+
+/**
+ * A scripted turn's reply: the note and calls, or the closing text once nothing is left to
+ * call. The request that carries recovered text is labelled `recovery` (a window that still
+ * showed it would not have needed that request); one that answers or recovers, `probe`.
+ */
+export function turnReply(turn: {
+  readonly recovering: boolean;
+  readonly probing: boolean;
+  readonly note: string | undefined;
+  readonly toolCalls: readonly ToolCallRequest[];
+  readonly closing: string;
+}): ScriptedReply {
+  const { note, toolCalls } = turn;
+  const purpose = turn.recovering ? ('recovery' as const) : turn.probing ? ('probe' as const) : undefined;
+  if (toolCalls.length === 0)
+    return {
+      text: `${note === undefined ? '' : `${note}\n`}${turn.closing}`,
+      ...(purpose === undefined ? {} : { purpose }),
+    };
+  return { ...(note === undefined ? {} : { text: note }), toolCalls, ...(purpose === undefined ? {} : { purpose }) };
 }
 
 /** The recovery calls of a log, as every report counts them. */

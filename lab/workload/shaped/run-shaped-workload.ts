@@ -1,10 +1,7 @@
-import type { RunArmInput } from '../../arms/run-arm.ts';
-import { runArm } from '../../arms/run-arm.ts';
-import type { TrajectoryRecorder } from '../../bound/bound-trajectory.ts';
-import { boundRecorderFor, costBound } from '../../bound/run-bound.ts';
 import { DEFAULT_CACHE_RULES } from '../../provider/prefix-cache-simulator.ts';
 import { LAB_TOKENIZER } from '../../provider/wire-tokens.ts';
-import type { ArmResult, LabRun, LabRunSettings, ProbeScore, WorkingSetScore } from '../../report/lab-records.ts';
+import type { LabRun, LabRunSettings, ProbeScore, WorkingSetScore } from '../../report/lab-records.ts';
+import { runArmsInTurn } from '../run-arms-in-turn.ts';
 import type { StagedRunOptions } from '../run-staged-workload.ts';
 import { zodSourceTree } from '../source-tree.ts';
 import { AnswerSheet, createAnswerTool } from '../stage-tools.ts';
@@ -41,33 +38,25 @@ export async function runShapedWorkload(options: ShapedRunOptions): Promise<LabR
   const tree = zodSourceTree();
   const plan = planShapedAssignment(tree, options.preset, options.seed);
   const settings = shapedSettings(options.preset, options.seed, options.priceList);
-  const arms: ArmResult[] = [];
-  let recorder: TrajectoryRecorder | undefined;
-  for (const arm of options.arms) {
-    const armRecorder = boundRecorderFor(arm);
-    recorder ??= armRecorder;
-    const sheet = new AnswerSheet();
-    const agent = createShapedAgent(options.preset.stages);
-    options.onArmStart?.(arm, options.preset.stages * 3 + 2 + plan.needs.length / 2);
-    const started = performance.now();
-    const result = await (options.runArm ?? runArm)({
-      arm,
-      settings,
-      tools: [...createShapedTools(plan, sheet), createAnswerTool(sheet)],
-      prompts: [shapedPrompt(plan)],
-      policy: agent.policy,
-      cwd: tree.root,
-      ...(options.onRow === undefined ? {} : { onRow: options.onRow }),
-      ...(armRecorder === undefined ? {} : { onPrompt: (billed) => armRecorder.record(billed) }),
-      ...(options.foldThresholds === undefined ? {} : { foldThresholds: options.foldThresholds }),
-    } satisfies RunArmInput);
-    const { probes, workingSet } = scoreShapedNeeds(plan, sheet, agent.log);
-    const scored = { ...result, probes, workingSet, recoveryCalls: { ...agent.log.recoveryReads } };
-    options.onArmEnd?.(scored, performance.now() - started);
-    arms.push(scored);
-  }
-  const bound = recorder === undefined ? undefined : costBound(recorder, settings);
-  return { settings, arms, ...(bound === undefined ? {} : { bound }) };
+  return runArmsInTurn(options, {
+    settings,
+    prompt: shapedPrompt(plan),
+    cwd: tree.root,
+    startArm: () => {
+      const sheet = new AnswerSheet();
+      const agent = createShapedAgent(options.preset.stages);
+      return {
+        tools: [...createShapedTools(plan, sheet), createAnswerTool(sheet)],
+        policy: agent.policy,
+        expectedRequests: options.preset.stages * 3 + 2 + plan.needs.length / 2,
+        score: (result) => ({
+          ...result,
+          ...scoreShapedNeeds(plan, sheet, agent.log),
+          recoveryCalls: { ...agent.log.recoveryReads },
+        }),
+      };
+    },
+  });
 }
 
 /** How one question ended. */

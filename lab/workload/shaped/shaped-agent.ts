@@ -2,7 +2,7 @@ import type { Message } from '@mariozechner/pi-ai';
 import type { ModelPolicy, ModelRequest, ScriptedReply } from '../../provider/simulated-provider.ts';
 import { summarizeForCompaction } from '../lab-summarizer.ts';
 import { ANSWER_TOOL, STAGE_TOOL } from '../stage-tools.ts';
-import { newestBatch, RECOVERY_BATCH, textOf, windowText } from '../staged-agent.ts';
+import { newestBatch, RECOVERY_BATCH, textOf, turnReply, windowText } from '../staged-agent.ts';
 import { FOLD_TOOL, resultMention } from '../window-files.ts';
 import { SHAPED_PAYLOAD } from './shaped-tools.ts';
 
@@ -130,17 +130,13 @@ class ShapedAgent {
     }
     this.lastBatch = batch;
     this.awaitingRecovery = recoveries.length > 0;
-    const purpose = recovering
-      ? ('recovery' as const)
-      : Object.keys(answers).length > 0 || recoveries.length > 0
-        ? ('probe' as const)
-        : undefined;
-    if (toolCalls.length === 0)
-      return {
-        text: `${note === undefined ? '' : `${note}\n`}Assignment complete: ${this.stages} stages done, every question answered.`,
-        ...(purpose === undefined ? {} : { purpose }),
-      };
-    return { ...(note === undefined ? {} : { text: note }), toolCalls, ...(purpose === undefined ? {} : { purpose }) };
+    return turnReply({
+      recovering,
+      probing: Object.keys(answers).length > 0 || recoveries.length > 0,
+      note,
+      toolCalls,
+      closing: `Assignment complete: ${this.stages} stages done, every question answered.`,
+    });
   }
 
   /** The ids of the newest batch's calls, matched in order with what the agent sent them for. */
