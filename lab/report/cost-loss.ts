@@ -1,5 +1,7 @@
 import { escapeHtml } from '../../application/html-escape.ts';
 import type { ArmSummary } from './arm-summary.ts';
+import { costCountSvg } from './cost-count-chart.ts';
+import { htmlTable } from './html-table.ts';
 
 /** One arm's cost beside what it lost: the figures every lab report leads with. */
 export interface CostLossRow {
@@ -73,54 +75,41 @@ export function formatCostLossTable(rows: readonly CostLossRow[], reference: str
   ];
 }
 
-const WIDTH = 760;
-const HEIGHT = 280;
-const MARGIN = { left: 70, right: 24, top: 24, bottom: 40 };
-
 /**
  * Arms on cost (across) against questions lost or stale (up), as inline SVG with a numbered
  * legend; the lower left is better. Arms that did not finish are drawn hollow and dashed.
  */
 export function costLossChart(rows: readonly CostLossRow[], reference: string): string {
   if (rows.length === 0) return '';
-  const maxCost = Math.max(0, ...rows.map((row) => row.costUsd)) * 1.1 || 1;
-  const maxLoss = Math.max(1, ...rows.map((row) => row.lost + row.stale)) * 1.1;
-  const plotWidth = WIDTH - MARGIN.left - MARGIN.right;
-  const plotHeight = HEIGHT - MARGIN.top - MARGIN.bottom;
-  const x = (cost: number): number => MARGIN.left + (cost / maxCost) * plotWidth;
-  const y = (loss: number): number => MARGIN.top + plotHeight - (loss / maxLoss) * plotHeight;
-  const marks = rows
-    .map((row, position) => {
-      const cx = x(row.costUsd).toFixed(1);
-      const cy = y(row.lost + row.stale).toFixed(1);
-      return `<g class="loss-point ${row.finished ? 'finished' : 'unfinished'}" data-arm="${escapeHtml(row.arm)}"><circle cx="${cx}" cy="${cy}" r="5"/><text x="${(Number(cx) + 7).toFixed(1)}" y="${(Number(cy) - 7 - (position % 2) * 9).toFixed(1)}">${position + 1}</text></g>`;
-    })
-    .join('\n');
+  const chart = {
+    className: 'loss-chart',
+    ariaLabel: 'cost against questions lost or stale per arm',
+    height: 280,
+    maxCost: Math.max(0, ...rows.map((row) => row.costUsd)) * 1.1 || 1,
+    maxCount: Math.max(1, ...rows.map((row) => row.lost + row.stale)) * 1.1,
+    caption: 'questions lost or stale ↑ · cost → (lower left is better)',
+  };
+  const svg = costCountSvg(chart, ({ x, y }) =>
+    rows
+      .map((row, position) => {
+        const cx = x(row.costUsd).toFixed(1);
+        const cy = y(row.lost + row.stale).toFixed(1);
+        return `<g class="loss-point ${row.finished ? 'finished' : 'unfinished'}" data-arm="${escapeHtml(row.arm)}"><circle cx="${cx}" cy="${cy}" r="5"/><text x="${(Number(cx) + 7).toFixed(1)}" y="${(Number(cy) - 7 - (position % 2) * 9).toFixed(1)}">${position + 1}</text></g>`;
+      })
+      .join('\n'),
+  );
   const legend = rows
     .map(
       (row, position) =>
         `<li>${position + 1}. ${escapeHtml(row.arm)}: $${row.costUsd.toFixed(2)}${row.ratio === undefined ? '' : ` (${row.ratio.toFixed(2)}× ${escapeHtml(reference)})`} · ${row.lost} lost · ${row.stale} stale of ${row.asked}${row.finished ? '' : ' · did not finish'}</li>`,
     )
     .join('');
-  return [
-    `<svg class="loss-chart" xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="cost against questions lost or stale per arm">`,
-    `<rect class="plot" x="${MARGIN.left}" y="${MARGIN.top}" width="${plotWidth}" height="${plotHeight}"/>`,
-    `<text class="tick" x="${MARGIN.left}" y="${HEIGHT - 10}">$0</text>`,
-    `<text class="tick" x="${WIDTH - MARGIN.right}" y="${HEIGHT - 10}" text-anchor="end">cost $${maxCost.toFixed(2)}</text>`,
-    `<text class="tick" x="${MARGIN.left - 6}" y="${MARGIN.top + 10}" text-anchor="end">${Math.round(maxLoss)}</text>`,
-    `<text class="tick" x="${MARGIN.left - 6}" y="${MARGIN.top + plotHeight}" text-anchor="end">0</text>`,
-    `<text class="tick" x="${MARGIN.left + 4}" y="${MARGIN.top - 8}">questions lost or stale ↑ · cost → (lower left is better)</text>`,
-    marks,
-    '</svg>',
-    `<ol class="loss-legend">${legend}</ol>`,
-  ].join('\n');
+  return [svg, `<ol class="loss-legend">${legend}</ol>`].join('\n');
 }
 
 /** The cost/loss table as HTML. */
 export function costLossHtmlTable(rows: readonly CostLossRow[], reference: string): string {
   if (rows.length === 0) return '';
   const head = HEADER.map((cell) => (cell === '×ref' ? `×${reference}` : cell));
-  const line = (row: readonly string[], tag: 'th' | 'td'): string =>
-    `<tr>${row.map((cell) => `<${tag}>${escapeHtml(cell)}</${tag}>`).join('')}</tr>`;
-  return `<table class="cost-loss">${line(head, 'th')}${rows.map((row) => line(cells(row), 'td')).join('')}</table>`;
+  return htmlTable('cost-loss', head, rows.map(cells));
 }

@@ -2,6 +2,7 @@ import { escapeHtml } from '../../application/html-escape.ts';
 import type { ArmSummary } from './arm-summary.ts';
 import type { CostRecoveryFront, FrontPoint } from './cost-front.ts';
 import { COST_SPLIT_PARTS } from './cost-split.ts';
+import { htmlTable } from './html-table.ts';
 
 const WIDTH = 760;
 const HEIGHT = 300;
@@ -72,7 +73,5 @@ export function costSplitTable(summaries: readonly ArmSummary[]): string {
     String(summary.recovery.reads),
     `$${summary.recovery.usd.toFixed(2)}`,
   ]);
-  const cells = (row: readonly string[], tag: 'th' | 'td'): string =>
-    `<tr>${row.map((cell) => `<${tag}>${escapeHtml(cell)}</${tag}>`).join('')}</tr>`;
-  return `<table class="cost-split">${cells(head, 'th')}${rows.map((row) => cells(row, 'td')).join('')}</table>`;
+  return htmlTable('cost-split', head, rows);
 }

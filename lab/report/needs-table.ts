@@ -39,9 +39,46 @@ export function costLossLines(run: LabRun): CostLossLine[] {
 }
 
 const micro = (dollars: number): number => Math.round(dollars * 1e6) / 1e6;
-const dollars = (value: number | undefined): string => (value === undefined ? '—' : `$${value.toFixed(2)}`);
+/** A cost as a table cell: dollars to the cent, a dash where the line has no bill. */
+export const dollars = (value: number | undefined): string => (value === undefined ? '—' : `$${value.toFixed(2)}`);
 const percentOf = (part: number, whole: number): string =>
   whole === 0 ? '' : ` (${((100 * part) / whole).toFixed(1)}%)`;
+
+/** The columns of a line's need counts, as every cost-and-loss table puts them after the costs. */
+export const NEED_COUNT_HEADER = [
+  'needs lost',
+  'needs',
+  'visible',
+  'one call away',
+  're-obtainable',
+  'searchable',
+  'not reached',
+] as const;
+
+/**
+ * A line's need counts as cells under `NEED_COUNT_HEADER`; `withShares` adds what part of the
+ * needs were lost or merely searchable.
+ */
+export function needCountCells(counts: NeedCounts, withShares: boolean): string[] {
+  const share = (part: number): string => (withShares ? percentOf(part, counts.needs) : '');
+  return [
+    `${counts.lost}${share(counts.lost)}`,
+    String(counts.needs),
+    String(counts.visible),
+    String(counts.oneCallAway),
+    String(counts.reobtainable),
+    `${counts.searchable}${share(counts.searchable)}`,
+    String(counts.notReached),
+  ];
+}
+
+/** A line's needs of each kind as cells, one per `NEED_KINDS`: lost / needs (searchable). */
+export function kindCells(line: CostLossLine): string[] {
+  return NEED_KINDS.map((kind) => {
+    const counts = line.byKind[kind];
+    return `${counts.lost} / ${counts.needs} (${counts.searchable})`;
+  });
+}
 
 /**
  * The table a replay leads with: each arm's cost, then what it lost of what the model needed,
@@ -53,42 +90,17 @@ export function formatNeedsTable(run: LabRun): string {
   const native = lines.find((line) => line.name === 'native');
   const ratio = (value: number | undefined, base: number | undefined): string =>
     value === undefined || base === undefined || base === 0 ? '—' : `${(value / base).toFixed(2)}×`;
-  const header = [
-    'arm',
-    'cost',
-    '÷ native',
-    'with recovery',
-    '÷ native',
-    'needs lost',
-    'needs',
-    'visible',
-    'one call away',
-    're-obtainable',
-    'searchable',
-    'not reached',
-  ];
+  const header = ['arm', 'cost', '÷ native', 'with recovery', '÷ native', ...NEED_COUNT_HEADER];
   const rows = lines.map((line) => [
     line.name,
     dollars(line.costUsd),
     ratio(line.costUsd, native?.costUsd),
     dollars(line.costWithRecoveryUsd),
     ratio(line.costWithRecoveryUsd, native?.costWithRecoveryUsd),
-    `${line.counts.lost}${percentOf(line.counts.lost, line.counts.needs)}`,
-    String(line.counts.needs),
-    String(line.counts.visible),
-    String(line.counts.oneCallAway),
-    String(line.counts.reobtainable),
-    `${line.counts.searchable}${percentOf(line.counts.searchable, line.counts.needs)}`,
-    String(line.counts.notReached),
+    ...needCountCells(line.counts, true),
   ]);
   const kindHeader = ['arm', ...NEED_KINDS.map((kind) => `${kind} lost / needs (searchable)`)];
-  const kindRows = lines.map((line) => [
-    line.name,
-    ...NEED_KINDS.map((kind) => {
-      const counts = line.byKind[kind];
-      return `${counts.lost} / ${counts.needs} (${counts.searchable})`;
-    }),
-  ]);
+  const kindRows = lines.map((line) => [line.name, ...kindCells(line)]);
   const recovery = lines
     .filter((line) => line.recovery !== undefined && line.recovery.calls > 0)
     .map(
