@@ -1,24 +1,13 @@
-import { spawnSync } from 'node:child_process';
-import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../bin/cli.ts';
+import { cliWithBlocker } from './support/cli-with-blocker.ts';
 
 /**
  * The CLI as a user meets it before installing any optional package: each command's help
  * answers (exit 0), and `replay`, which needs Pi and the tokenizer, says so with the install
  * line of either supported Pi (exit 3), never a stack.
  */
-const root = resolve(import.meta.dirname, '../..');
-const BLOCKER = resolve(import.meta.dirname, 'support/without-optional-packages.mjs');
-
-function cli(argumentsList: readonly string[]): { status: number | null; out: string; error: string } {
-  const result = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', '--import', BLOCKER, 'bin/pi-fold.ts', ...argumentsList],
-    { cwd: root, encoding: 'utf8', timeout: 60_000, env: { ...process.env, PI_FOLD_DEBUG: '' } },
-  );
-  return { status: result.status, out: result.stdout, error: result.stderr };
-}
+const cli = (argumentsList: readonly string[]) => cliWithBlocker('without-optional-packages.mjs', argumentsList);
 
 describe('pi-fold with no optional package installed', () => {
   it.each(COMMANDS.map((command) => command.name))('%s --help prints its usage and exits 0', (name) => {

@@ -1,8 +1,8 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { cliWithBlocker } from './support/cli-with-blocker.ts';
 
 /**
  * The maintenance commands on a machine with keyv but none of its drivers: each target that
@@ -10,17 +10,7 @@ import { describe, expect, it } from 'vitest';
  * docs/cli.md says), the package named with its install line, and no resolver text (no
  * "Cannot find package", no require stack). The targets are never contacted.
  */
-const root = resolve(import.meta.dirname, '../..');
-const BLOCKER = resolve(import.meta.dirname, 'support/without-store-packages.mjs');
-
-function cli(argumentsList: readonly string[]): { status: number | null; out: string; error: string } {
-  const result = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', '--import', BLOCKER, 'bin/pi-fold.ts', ...argumentsList],
-    { cwd: root, encoding: 'utf8', timeout: 60_000, env: { ...process.env, PI_FOLD_DEBUG: '' } },
-  );
-  return { status: result.status, out: result.stdout, error: result.stderr };
-}
+const cli = (argumentsList: readonly string[]) => cliWithBlocker('without-store-packages.mjs', argumentsList);
 
 const sqliteFile = join(mkdtempSync(join(tmpdir(), 'pi-fold-no-driver-')), 'store.sqlite');
 writeFileSync(sqliteFile, Buffer.concat([Buffer.from('SQLite format 3\0', 'latin1'), Buffer.alloc(4080)]));
