@@ -5,24 +5,14 @@ import { describe, expect, it } from 'vitest';
 import { describeViewCounts } from '../../application/viewer/view-counts.ts';
 import { createFoldRuntime } from '../../composition/index.ts';
 import { formatStatus, statusReport } from '../../core/actions/status-action.ts';
-import {
-  KEEP_BLOBS_RAW,
-  openScriptedPi,
-  type RecordedRequest,
-  type ScriptedReply,
-  settle,
-} from '../../testing/pi/scripted-pi.ts';
+import { KEEP_BLOBS_RAW, openScriptedPi, settle } from '../../testing/pi/scripted-pi.ts';
+import { readBlob } from './support/blob-replies.ts';
 
 /**
  * What a person reads before a window exists: a session reopened with `pi -c` has pending marks
  * but has not projected anything yet, so their sizes are not measured; a runtime with no model
  * and no budget setting does not know its budget. Neither may read as a measurement of zero.
  */
-const readBlob = (request: RecordedRequest): ScriptedReply => ({
-  kind: 'tools',
-  calls: [{ name: 'fetch_blob', arguments: { seed: request.index, size: 24_000 } }],
-});
-
 describe('status before the first request', () => {
   it('after a reopen (pi -c), pending marks say their sizes are measured at the next request', async () => {
     const sessionDirectory = mkdtempSync(join(tmpdir(), 'pi-fold-reopen-status-'));

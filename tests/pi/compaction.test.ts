@@ -8,13 +8,10 @@ import {
   type ScriptedReply,
   settle,
 } from '../../testing/pi/scripted-pi.ts';
+import { readBlob } from './support/blob-replies.ts';
 import { assertPairing } from './support/prompt-checks.ts';
 
 const SETTINGS = '/nonexistent/pi-fold/settings.json';
-const readBlob = (request: RecordedRequest): ScriptedReply => ({
-  kind: 'tools',
-  calls: [{ name: 'fetch_blob', arguments: { seed: request.index, size: 24_000 } }],
-});
 
 describe('pi: compaction interception (B6.1)', () => {
   it('turns an overflow into a recovery: commit, one retry that succeeds, one notice, nothing summarised', async () => {

@@ -2,18 +2,8 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  KEEP_BLOBS_RAW,
-  openScriptedPi,
-  type RecordedRequest,
-  type ScriptedReply,
-  settle,
-} from '../../testing/pi/scripted-pi.ts';
-
-const readBlob = (request: RecordedRequest): ScriptedReply => ({
-  kind: 'tools',
-  calls: [{ name: 'fetch_blob', arguments: { seed: request.index, size: 24_000 } }],
-});
+import { KEEP_BLOBS_RAW, openScriptedPi, settle } from '../../testing/pi/scripted-pi.ts';
+import { readBlob } from './support/blob-replies.ts';
 
 describe('pi: /fold-view', () => {
   it('writes the viewer page of the current session beside its store and prints the path', async () => {

@@ -6,18 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { MemoryEvidenceStore } from '../../adapters/storage-memory/memory-evidence-store.ts';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { sha256Hex } from '../../core/hashing.ts';
-import {
-  KEEP_BLOBS_RAW,
-  openScriptedPi,
-  type RecordedRequest,
-  type ScriptedReply,
-  settle,
-} from '../../testing/pi/scripted-pi.ts';
-
-const readBlob = (request: RecordedRequest, size = 24_000): ScriptedReply => ({
-  kind: 'tools',
-  calls: [{ name: 'fetch_blob', arguments: { seed: request.index, size } }],
-});
+import { KEEP_BLOBS_RAW, openScriptedPi, type RecordedRequest, settle } from '../../testing/pi/scripted-pi.ts';
+import { readBlob } from './support/blob-replies.ts';
 
 describe('pi: durable state across a restart on the same session file', () => {
   it.each([
