@@ -1,24 +1,13 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../bin/cli.ts';
-
-const fixtures = resolve(import.meta.dirname, '../fixtures/transcripts');
-
-/** A real Claude Code session (claude-sonnet-4-5, 182 responses, 117k peak): at a 60k budget native compacts and fold folds. */
-const session = join(fixtures, 'claude-code/0d510331-7c2a-45ab-850a-088f3499b4cc.jsonl');
+import { replayNativeAgainstFold } from './support/native-fold-replay.ts';
 
 describe('replay: bytes lost per arm (issue 15: "0 bytes lost")', () => {
   it('the fold arm loses 0 of its folded bytes, native loses what its compactions summarised away; in the table, the JSON and the HTML', {
     timeout: 180_000,
   }, async () => {
-    const outDirectory = join(mkdtempSync(join(tmpdir(), 'replay-bytes-out-')), 'out');
-    const out: string[] = [];
-    const code = await runCli(
-      ['replay', session, '--arms', 'native,fold', '--budget', '60000', '--cap', '80000', '--out', outDirectory],
-      { out: (line) => out.push(line), error: () => undefined },
-    );
+    const { code, out, outDirectory } = await replayNativeAgainstFold('replay-bytes-out-');
     expect(code).toBe(0);
     const summary = JSON.parse(readFileSync(join(outDirectory, 'replay-summary.json'), 'utf8'));
     const arm = (name: string) => summary.arms.find((candidate: { arm: string }) => candidate.arm === name);

@@ -1,13 +1,7 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../bin/cli.ts';
-
-const fixtures = resolve(import.meta.dirname, '../fixtures/transcripts');
-
-/** A real Claude Code session: at a 60k budget native compacts several times and fold folds. */
-const session = join(fixtures, 'claude-code/0d510331-7c2a-45ab-850a-088f3499b4cc.jsonl');
+import { replayNativeAgainstFold } from './support/native-fold-replay.ts';
 
 interface Counts {
   needs: number;
@@ -23,12 +17,7 @@ describe('replay: needs lost per arm, beside cost', () => {
   it("scores every need in each arm's real windows; the table, the JSON and the HTML lead with cost and loss", {
     timeout: 240_000,
   }, async () => {
-    const outDirectory = join(mkdtempSync(join(tmpdir(), 'replay-needs-out-')), 'out');
-    const out: string[] = [];
-    const code = await runCli(
-      ['replay', session, '--arms', 'native,fold', '--budget', '60000', '--cap', '80000', '--out', outDirectory],
-      { out: (line) => out.push(line), error: () => undefined },
-    );
+    const { code, out, outDirectory } = await replayNativeAgainstFold('replay-needs-out-');
     expect(code).toBe(0);
     const summary = JSON.parse(readFileSync(join(outDirectory, 'replay-summary.json'), 'utf8'));
     const rows: { name: string; costUsd?: number; costWithRecoveryUsd?: number; counts: Counts }[] = summary.needs.rows;
