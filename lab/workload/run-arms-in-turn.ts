@@ -1,9 +1,29 @@
 import { type RunArmInput, runArm } from '../arms/run-arm.ts';
 import type { TrajectoryRecorder } from '../bound/bound-trajectory.ts';
 import { boundRecorderFor, costBound } from '../bound/run-bound.ts';
+import { DEFAULT_CACHE_RULES } from '../provider/prefix-cache-simulator.ts';
 import type { ModelPolicy } from '../provider/simulated-provider.ts';
+import { LAB_TOKENIZER } from '../provider/wire-tokens.ts';
 import type { ArmResult, LabRun, LabRunSettings } from '../report/lab-records.ts';
 import type { StagedRunOptions } from './run-staged-workload.ts';
+
+/** The run's settings, as every report prints them: the workload's name, the preset's descriptor and cap. */
+export function assignmentSettings(
+  workload: string,
+  preset: { readonly descriptorTokens: number; readonly providerCapTokens: number },
+  seed: number,
+  priceList = 'gpt-5.6-ledger',
+): LabRunSettings {
+  return {
+    workload,
+    seed,
+    priceList,
+    descriptorTokens: preset.descriptorTokens,
+    providerCapTokens: preset.providerCapTokens,
+    tokenizer: LAB_TOKENIZER,
+    cacheRules: DEFAULT_CACHE_RULES,
+  };
+}
 
 /** One arm's fresh start on an assignment: its tools and agent, and how its result is scored. */
 export interface ArmAssignment {

@@ -1,8 +1,6 @@
 import { createReadToolDefinition } from '@mariozechner/pi-coding-agent';
 import type { Thresholds } from '../../core/settings.ts';
 import type { RunArmInput } from '../arms/run-arm.ts';
-import { DEFAULT_CACHE_RULES } from '../provider/prefix-cache-simulator.ts';
-import { LAB_TOKENIZER } from '../provider/wire-tokens.ts';
 import type {
   ArmName,
   ArmResult,
@@ -12,7 +10,7 @@ import type {
   RequestRow,
   WorkingSetScore,
 } from '../report/lab-records.ts';
-import { runArmsInTurn } from './run-arms-in-turn.ts';
+import { assignmentSettings, runArmsInTurn } from './run-arms-in-turn.ts';
 import { zodSourceTree } from './source-tree.ts';
 import { type AssignmentPlan, planAssignment, type StagedPreset } from './stage-plan.ts';
 import { AnswerSheet, createAnswerTool, createStageTool } from './stage-tools.ts';
@@ -42,16 +40,8 @@ export interface StagedRunOptions {
 }
 
 /** The run's settings, as every report prints them. */
-export function stagedSettings(preset: StagedPreset, seed: number, priceList = 'gpt-5.6-ledger'): LabRunSettings {
-  return {
-    workload: `staged-${preset.stages}`,
-    seed,
-    priceList,
-    descriptorTokens: preset.descriptorTokens,
-    providerCapTokens: preset.providerCapTokens,
-    tokenizer: LAB_TOKENIZER,
-    cacheRules: DEFAULT_CACHE_RULES,
-  };
+export function stagedSettings(preset: StagedPreset, seed: number, priceList?: string): LabRunSettings {
+  return assignmentSettings(`staged-${preset.stages}`, preset, seed, priceList);
 }
 
 /** Run the staged assignment through every arm, one after the other, same plan and seed. */

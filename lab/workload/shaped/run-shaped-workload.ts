@@ -1,7 +1,5 @@
-import { DEFAULT_CACHE_RULES } from '../../provider/prefix-cache-simulator.ts';
-import { LAB_TOKENIZER } from '../../provider/wire-tokens.ts';
 import type { LabRun, LabRunSettings, ProbeScore, WorkingSetScore } from '../../report/lab-records.ts';
-import { runArmsInTurn } from '../run-arms-in-turn.ts';
+import { assignmentSettings, runArmsInTurn } from '../run-arms-in-turn.ts';
 import type { StagedRunOptions } from '../run-staged-workload.ts';
 import { zodSourceTree } from '../source-tree.ts';
 import { AnswerSheet, createAnswerTool } from '../stage-tools.ts';
@@ -21,16 +19,8 @@ export interface ShapedRunOptions extends Omit<StagedRunOptions, 'preset'> {
   readonly preset: ShapedPreset;
 }
 
-export function shapedSettings(preset: ShapedPreset, seed: number, priceList = 'gpt-5.6-ledger'): LabRunSettings {
-  return {
-    workload: `shaped-${preset.stages}`,
-    seed,
-    priceList,
-    descriptorTokens: preset.descriptorTokens,
-    providerCapTokens: preset.providerCapTokens,
-    tokenizer: LAB_TOKENIZER,
-    cacheRules: DEFAULT_CACHE_RULES,
-  };
+export function shapedSettings(preset: ShapedPreset, seed: number, priceList?: string): LabRunSettings {
+  return assignmentSettings(`shaped-${preset.stages}`, preset, seed, priceList);
 }
 
 /** Run the shaped assignment through every arm, one after the other, same plan and seed, each on a fresh working copy. */
