@@ -3,7 +3,7 @@ import type { DependencyContainer } from 'tsyringe';
 import { type SessionTelemetry, sessionTelemetry } from '../adapters/opentelemetry/index.ts';
 import { FoldError } from '../core/fold-error.ts';
 import { FoldRuntime } from '../core/fold-runtime.ts';
-import { type FoldSettingsInput, resolveSettings } from '../core/settings.ts';
+import { type FoldSettingsInput, resolveSettings } from '../core/settings/settings.ts';
 import type { CostModel } from '../ports/cost-model.port.ts';
 import type { EvidenceStore } from '../ports/evidence-store.port.ts';
 import type { FoldStore } from '../ports/fold-store.port.ts';

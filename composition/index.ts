@@ -1,6 +1,6 @@
 // The settings `createFoldRuntime` takes, so a runtime user names them from this entry too.
-export type { FoldSettingsInput, SchedulingMode, Thresholds } from '../core/settings.ts';
-export type { SpillPolicy } from '../core/spill/spill-policy.ts';
+export type { FoldSettingsInput, SchedulingMode, Thresholds } from '../core/settings/settings.ts';
+export type { SpillPolicy } from '../core/settings/spill-policy.ts';
 export {
   type ComposedRuntime,
   createFoldRuntime,

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { FoldError } from '../core/fold-error.ts';
-import { assertSafeId } from '../core/store-keys.ts';
+import { assertSafeId } from '../core/store/store-keys.ts';
 import type { StoreSelectionOptions } from './store-selection.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { type DependencyContainer, instanceCachingFactory, container as rootContainer } from 'tsyringe';
-import { createCharsCostModel } from '../core/chars-cost-model.ts';
 import type { FoldRuntimeDependencies } from '../core/fold-runtime.ts';
-import type { FoldSettings } from '../core/settings.ts';
+import { createCharsCostModel } from '../core/pricing/chars-cost-model.ts';
+import type { FoldSettings } from '../core/settings/settings.ts';
 import type { CostModel } from '../ports/cost-model.port.ts';
 import type { EvidenceStore } from '../ports/evidence-store.port.ts';
 import type { FoldStore } from '../ports/fold-store.port.ts';

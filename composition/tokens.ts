@@ -1,5 +1,5 @@
 import type { InjectionToken } from 'tsyringe';
-import type { FoldSettings } from '../core/settings.ts';
+import type { FoldSettings } from '../core/settings/settings.ts';
 import type { CostModel } from '../ports/cost-model.port.ts';
 import type { EvidenceStore } from '../ports/evidence-store.port.ts';
 import type { FoldStore } from '../ports/fold-store.port.ts';

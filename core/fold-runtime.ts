@@ -9,22 +9,22 @@ import type { BranchRead, TranscriptSource } from '../ports/transcript-source.po
 import { ACTION_NAMES } from './actions/action-arguments.ts';
 import type { ActionAnswer, ActionCaller } from './actions/action-context.ts';
 import { executeAction } from './actions/execute-action.ts';
-import type { ForcedCommitCause } from './commit/policy/decision.ts';
-import { EngineMemory, migrateEngineState } from './engine-memory.ts';
 import { FoldError } from './fold-error.ts';
-import { wholeBranch } from './ingest-step.ts';
-import { type ProjectionObserver, subscribeObserver } from './outbound-channel.ts';
-import { projectRequest } from './project-request.ts';
-import { mergeLostFolds, restoreListedFolds } from './restore-folds.ts';
-import { markOpenedState, persistState, persistUnsaved } from './session-persistence.ts';
-import { sessionView } from './session-reader.ts';
-import { type FoldRuntimeDependencies, SessionState } from './session-state.ts';
-import type { SessionView } from './session-view.ts';
-import { expectedRequestContext } from './stored-request-context.ts';
+import { type ProjectionObserver, subscribeObserver } from './render/outbound-channel.ts';
+import { wholeBranch } from './request/ingest-step.ts';
+import { projectRequest } from './request/project-request.ts';
+import { markOpenedState, persistState, persistUnsaved } from './session/session-persistence.ts';
+import { type FoldRuntimeDependencies, SessionState } from './session/session-state.ts';
+import type { SessionView } from './session/session-view.ts';
+import { sessionView } from './session/session-view.ts';
+import { EngineMemory, migrateEngineState } from './state/engine-memory.ts';
+import type { ForcedCommitCause } from './state/forced-commit.ts';
+import { expectedRequestContext } from './state/stored-request-context.ts';
+import { mergeLostFolds, restoreListedFolds } from './store/restore-folds.ts';
 
 export type { ProjectionResult } from '../ports/projection.ts';
 export type { RequestContext } from '../ports/request-context.ts';
-export type { FoldRuntimeDependencies } from './session-state.ts';
+export type { FoldRuntimeDependencies } from './session/session-state.ts';
 
 /**
  * One session's fold engine, as a host meets it. Hosts call `project` before every model

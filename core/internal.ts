@@ -4,8 +4,8 @@
  * in any release. What a host builds on is in `pi-fold` (docs/install.md, "Entry points").
  */
 
-export { outputReservation, servingBudget } from './budget.ts';
-export { priceRequest } from './chars-cost-model.ts';
 export { sourceDigest } from './commit/plan/planner.ts';
-export { FOLD_ID_PATTERN, foldIdFor, foldIdOfSpan, spanSha256 } from './fold-ids.ts';
-export { sha256Hex, stableStringify, utf8Length } from './hashing.ts';
+export { FOLD_ID_PATTERN, foldIdFor, foldIdOfSpan, spanSha256 } from './folds/fold-ids.ts';
+export { outputReservation, servingBudget } from './pricing/budget.ts';
+export { priceRequest } from './pricing/chars-cost-model.ts';
+export { sha256Hex, stableStringify, utf8Length } from './util/hashing.ts';

@@ -81,7 +81,7 @@ export interface ModelCatalog {
 
 /**
  * Version 1 of the port. Token estimation is `estimateTokens` before any provider count;
- * the engine then calibrates chars per token from the provider's own counts (`core/occupancy-estimator.ts`).
+ * the engine then calibrates chars per token from the provider's own counts (`core/pricing/occupancy-estimator.ts`).
  */
 export interface CostModelV1 {
   readonly specificationVersion: 'v1';

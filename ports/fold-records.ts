@@ -219,7 +219,7 @@ export interface CacheReportV1 {
   readonly lost: boolean;
 }
 
-/** The part of a request's context the budget follows from (see `requestBudget` in core/settings.ts). */
+/** The part of a request's context the budget follows from (see `requestBudget` in core/settings/settings.ts). */
 export interface StoredRequestContextV1 {
   /** The model's context window in tokens, when the host reported one. */
   readonly contextWindow?: number;

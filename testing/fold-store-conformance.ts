@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { stableStringify } from '../core/hashing.ts';
+import { stableStringify } from '../core/util/hashing.ts';
 import type { FoldStore } from '../ports/fold-store.port.ts';
 import type { RequestLogRow } from '../ports/request-log.ts';
 import {

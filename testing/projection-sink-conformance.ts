@@ -1,7 +1,7 @@
-import { createCharsCostModel } from '../core/chars-cost-model.ts';
 import { FoldRuntime } from '../core/fold-runtime.ts';
-import { sha256Hex } from '../core/hashing.ts';
-import { resolveSettings } from '../core/settings.ts';
+import { createCharsCostModel } from '../core/pricing/chars-cost-model.ts';
+import { resolveSettings } from '../core/settings/settings.ts';
+import { sha256Hex } from '../core/util/hashing.ts';
 import type { FoldStore } from '../ports/fold-store.port.ts';
 import type { FoldWarningCode } from '../ports/fold-warning.ts';
 import type { ProjectionSink } from '../ports/projection-sink.port.ts';

@@ -1,4 +1,4 @@
-import { stableStringify } from '../core/hashing.ts';
+import { stableStringify } from '../core/util/hashing.ts';
 import type { TranscriptEntry } from '../ports/transcript-source.port.ts';
 import { seededRandom } from './seeded-random.ts';
 

@@ -1,7 +1,7 @@
-import { createCharsCostModel } from '../core/chars-cost-model.ts';
-import { describeEntryProblem } from '../core/entry-validation.ts';
 import { FoldRuntime } from '../core/fold-runtime.ts';
-import { resolveSettings } from '../core/settings.ts';
+import { createCharsCostModel } from '../core/pricing/chars-cost-model.ts';
+import { resolveSettings } from '../core/settings/settings.ts';
+import { describeEntryProblem } from '../core/transcript/entry-validation.ts';
 import type { FoldStore } from '../ports/fold-store.port.ts';
 import type { BranchRead, KnownBranch, TranscriptEntry, TranscriptSource } from '../ports/transcript-source.port.ts';
 import { type ConformanceHarness, check, checkEqual } from './conformance-support.ts';

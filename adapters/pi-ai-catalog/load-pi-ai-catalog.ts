@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BUILT_IN_CATALOG } from '../../core/model-windows.ts';
+import { BUILT_IN_CATALOG } from '../../core/pricing/model-windows.ts';
 import type { ModelCatalog } from '../../ports/cost-model.port.ts';
 import { catalogFromPiAiModels } from './pi-ai-model-catalog.ts';
 import type { PiAiModel } from './pi-ai-price-list.ts';

@@ -1,6 +1,6 @@
 import type { SessionEntry } from '@mariozechner/pi-coding-agent';
-import { clip, oneLine } from '../../core/briefs.ts';
-import type { FoldLatticeView } from '../../core/session-view.ts';
+import { clip, oneLine } from '../../core/folds/briefs.ts';
+import type { FoldLatticeView } from '../../core/folds/fold-lattice.ts';
 import type { FoldRecord } from '../../ports/fold-records.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { type StatusReport, statusReport } from '../../core/actions/status-action.ts';
-import type { SessionView } from '../../core/session-view.ts';
+import type { SessionView } from '../../core/session/session-view.ts';
 import type { TranscriptEntry } from '../../ports/transcript-entry.ts';
 
 /** One selectable line of the editor. */

@@ -1,6 +1,6 @@
 import type { ToolDefinition } from '@mariozechner/pi-coding-agent';
 import { ACTION_NAMES } from '../../core/actions/action-arguments.ts';
-import { BRIEF_MAX_CHARS } from '../../core/briefs.ts';
+import { BRIEF_MAX_CHARS } from '../../core/folds/briefs.ts';
 import { StringEnum, Type } from './host-api.ts';
 import { PI_TOOL_NAME, type PiSessionRegistry } from './session-registry.ts';
 

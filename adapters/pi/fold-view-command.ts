@@ -6,7 +6,7 @@ import { renderViewerPage } from '../../application/viewer/render-viewer-page.ts
 import { describeViewCounts, emptyViewerSession } from '../../application/viewer/view-counts.ts';
 import { readViewerSession } from '../../application/viewer/viewer-session.ts';
 import { FoldError } from '../../core/fold-error.ts';
-import { DEFAULT_PRICE_LIST } from '../../core/price-lists.ts';
+import { DEFAULT_PRICE_LIST } from '../../core/pricing/price-lists.ts';
 import { type PiSessionRegistry, STORE_FOLDER } from './session-registry.ts';
 
 /**

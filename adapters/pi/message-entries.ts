@@ -1,8 +1,8 @@
 import type { AgentMessage } from '@mariozechner/pi-agent-core';
 import type { SessionEntry } from '@mariozechner/pi-coding-agent';
-import { isContentCount } from '../../core/entry-validation.ts';
-import { sha256Hex, stableStringify } from '../../core/hashing.ts';
-import { replaceLoneSurrogates } from '../../core/well-formed-text.ts';
+import { isContentCount } from '../../core/transcript/entry-validation.ts';
+import { replaceLoneSurrogates } from '../../core/transcript/well-formed-text.ts';
+import { sha256Hex, stableStringify } from '../../core/util/hashing.ts';
 import type { EntryRole, ToolCallReference, TranscriptEntry } from '../../ports/transcript-source.port.ts';
 
 /** The transcript of one context event, with the event's own message for every entry id. */

@@ -1,6 +1,6 @@
 import type { ExtensionAPI } from '@mariozechner/pi-coding-agent';
 import { FoldError } from '../../core/fold-error.ts';
-import { foldToolNeeded, TOOL_OFFERS, type ToolOffer } from '../../core/tool-offer.ts';
+import { foldToolNeeded, TOOL_OFFERS, type ToolOffer } from '../../core/settings/tool-offer.ts';
 import { PI_TOOL_NAME, type PiSessionFolding } from './session-registry.ts';
 
 /** Refuse a `toolOffer` option that is not one of TOOL_OFFERS, naming the ones there are. */
@@ -15,7 +15,7 @@ export function checkedToolOffer(value: unknown): ToolOffer {
 }
 
 /**
- * Offers `pi_fold_context` to the agent under `toolOffer: 'when-needed'` (core/tool-offer.ts).
+ * Offers `pi_fold_context` to the agent under `toolOffer: 'when-needed'` (core/settings/tool-offer.ts).
  * Pi takes a tool list once per agent turn (its loop snapshots the tools when a prompt starts,
  * and `setActiveTools` takes effect at the next turn), so the decision is made before each
  * turn: the tool appears at the turn after the window first shows something to act on, or at

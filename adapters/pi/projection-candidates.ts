@@ -1,4 +1,4 @@
-import type { SessionView } from '../../core/session-view.ts';
+import type { SessionView } from '../../core/session/session-view.ts';
 import { PI_TOOL_NAME } from './session-registry.ts';
 
 /** One record per visible collapsed fold (docs/behaviour.md B6.5), with the field names and values of the 3.x table. */

@@ -9,7 +9,7 @@ import { assertCostModelOption } from '../../composition/cost-model-check.ts';
 import { type ComposedRuntime, composeFoldRuntime } from '../../composition/create-fold-runtime.ts';
 import { createStoreScope, type StoreScope } from '../../composition/store-scope.ts';
 import type { FoldRuntime, ProjectionResult } from '../../core/fold-runtime.ts';
-import { type FoldSettingsInput, resolveThresholds, type Thresholds } from '../../core/settings.ts';
+import { type FoldSettingsInput, resolveThresholds, type Thresholds } from '../../core/settings/settings.ts';
 import type { CostModel } from '../../ports/cost-model.port.ts';
 import type { EvidenceStore } from '../../ports/evidence-store.port.ts';
 import type { FoldStore } from '../../ports/fold-store.port.ts';
@@ -60,7 +60,7 @@ export interface PiFoldOptions {
    */
   readonly costModel?: CostModel;
   /**
-   * When the agent is offered `pi_fold_context` (core/tool-offer.ts): `'always'`, or
+   * When the agent is offered `pi_fold_context` (core/settings/tool-offer.ts): `'always'`, or
    * `'when-needed'`: from the turn after the window first shows a fold, a spill, a notice or a
    * receipt (at once for a session restored with folds). Pi sets a turn's tools when the turn
    * starts, so the tool appears at a turn boundary. The human commands work either way.

@@ -2,7 +2,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { FoldError } from '../../core/fold-error.ts';
-import { DEFAULT_THRESHOLDS, resolveThresholds, type Thresholds } from '../../core/settings.ts';
+import { DEFAULT_THRESHOLDS, resolveThresholds, type Thresholds } from '../../core/settings/settings.ts';
 
 /** Environment variable that moves the settings directory (tests, sandboxes). */
 export const CONFIG_DIR_ENV = 'PI_FOLD_CONFIG_DIR';

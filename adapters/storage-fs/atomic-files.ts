@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fsync, linkSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { forEachBounded } from '../../core/bounded-parallel.ts';
+import { forEachBounded } from '../../core/util/bounded-parallel.ts';
 import { retryingOnShortage } from './descriptor-shortage.ts';
 
 /**

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { utimesSync } from 'node:fs';
 import { link, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { assertSafeId } from '../../core/store-keys.ts';
+import { assertSafeId } from '../../core/store/store-keys.ts';
 import type { StoredBlobInfo } from '../../ports/fold-store.port.ts';
 import { isTempName, TEMP_PREFIX } from './atomic-files.ts';
 import { isAbsent, storeFailure } from './fs-errors.ts';

@@ -3,7 +3,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { FoldError } from '../../core/fold-error.ts';
-import { sha256Hex } from '../../core/hashing.ts';
+import { sha256Hex } from '../../core/util/hashing.ts';
 import type { EvidenceReference, EvidenceStore } from '../../ports/evidence-store.port.ts';
 import { assertBlobMatches, capReached, checkedCapBytes, contentBytes } from '../storage-shared/blob-checks.ts';
 import { createFileExclusively, isTempName } from './atomic-files.ts';

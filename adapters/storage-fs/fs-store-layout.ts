@@ -1,7 +1,7 @@
 import { mkdirSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { FoldError } from '../../core/fold-error.ts';
-import { assertSafeId, assertSha256 } from '../../core/store-keys.ts';
+import { assertSafeId, assertSha256 } from '../../core/store/store-keys.ts';
 
 /**
  * Where everything lives under a store root. Every path is built from a validated id and

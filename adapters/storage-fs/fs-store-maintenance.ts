@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { sha256Hex } from '../../core/hashing.ts';
+import { sha256Hex } from '../../core/util/hashing.ts';
 import type { MendedItem, RequestLogMend, StoredItem, StoreMaintenance } from '../storage-shared/store-maintenance.ts';
 import { isTempName, replaceFileAtomically } from './atomic-files.ts';
 import { isAbsent } from './fs-errors.ts';

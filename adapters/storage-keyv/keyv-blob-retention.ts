@@ -1,4 +1,4 @@
-import { assertSha256 } from '../../core/store-keys.ts';
+import { assertSha256 } from '../../core/store/store-keys.ts';
 import type { StoredBlobInfo } from '../../ports/fold-store.port.ts';
 import type { KeyvConnection } from './keyv-connection.ts';
 import { blobKey, decodeStoredBytes, type StoredBlob, storedKind } from './keyv-records.ts';

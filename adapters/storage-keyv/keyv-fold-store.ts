@@ -1,7 +1,7 @@
 import { FoldError } from '../../core/fold-error.ts';
-import { sha256Hex, stableStringify } from '../../core/hashing.ts';
-import { isRecordDamage } from '../../core/restore-folds.ts';
-import { assertSafeId, assertSha256 } from '../../core/store-keys.ts';
+import { isRecordDamage } from '../../core/store/restore-folds.ts';
+import { assertSafeId, assertSha256 } from '../../core/store/store-keys.ts';
+import { sha256Hex, stableStringify } from '../../core/util/hashing.ts';
 import type { EngineState, FoldRecord } from '../../ports/fold-records.ts';
 import type {
   FoldStore,

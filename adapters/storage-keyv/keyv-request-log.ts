@@ -1,4 +1,4 @@
-import { assertSafeId } from '../../core/store-keys.ts';
+import { assertSafeId } from '../../core/store/store-keys.ts';
 import type { RequestLogRow } from '../../ports/request-log.ts';
 import { checkRequestLogRow } from '../storage-shared/request-log-rows.ts';
 import type { KeyvConnection } from './keyv-connection.ts';

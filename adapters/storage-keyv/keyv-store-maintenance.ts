@@ -1,4 +1,4 @@
-import { sha256Hex } from '../../core/hashing.ts';
+import { sha256Hex } from '../../core/util/hashing.ts';
 import type { RequestLogRow } from '../../ports/request-log.ts';
 import { checkRequestLogRow } from '../storage-shared/request-log-rows.ts';
 import type { MendedItem, RequestLogMend, StoredItem, StoreMaintenance } from '../storage-shared/store-maintenance.ts';

@@ -1,6 +1,6 @@
 import { FoldError } from '../../core/fold-error.ts';
-import { sha256Hex } from '../../core/hashing.ts';
-import { assertSafeId, assertSha256 } from '../../core/store-keys.ts';
+import { assertSafeId, assertSha256 } from '../../core/store/store-keys.ts';
+import { sha256Hex } from '../../core/util/hashing.ts';
 import type { EvidenceReference, EvidenceStore } from '../../ports/evidence-store.port.ts';
 import { DEFAULT_EVIDENCE_CAP_BYTES } from '../storage-shared/blob-checks.ts';
 

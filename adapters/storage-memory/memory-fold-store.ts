@@ -1,7 +1,7 @@
-import { migrateEngineState } from '../../core/engine-memory.ts';
 import { FoldError } from '../../core/fold-error.ts';
-import { sha256Hex, stableStringify } from '../../core/hashing.ts';
-import { assertSafeId, assertSha256 } from '../../core/store-keys.ts';
+import { migrateEngineState } from '../../core/state/engine-memory.ts';
+import { assertSafeId, assertSha256 } from '../../core/store/store-keys.ts';
+import { sha256Hex, stableStringify } from '../../core/util/hashing.ts';
 import type { EngineState, FoldRecord } from '../../ports/fold-records.ts';
 import type { FoldStore, FoldStoreCapabilities, StoredBlobInfo } from '../../ports/fold-store.port.ts';
 import type { RequestLogRow } from '../../ports/request-log.ts';

@@ -1,7 +1,7 @@
-import { migrateEngineState } from '../../core/engine-memory.ts';
 import { FoldError } from '../../core/fold-error.ts';
-import { sha256Hex, stableStringify } from '../../core/hashing.ts';
-import { foldRecordProblem } from '../../core/record-shapes.ts';
+import { migrateEngineState } from '../../core/state/engine-memory.ts';
+import { foldRecordProblem } from '../../core/store/record-shapes.ts';
+import { sha256Hex, stableStringify } from '../../core/util/hashing.ts';
 import type { EngineState, FoldRecord } from '../../ports/fold-records.ts';
 
 /** Version of the envelope around persisted records (not of the records themselves). */

@@ -1,5 +1,5 @@
 import type { ModelMessage, ToolResultPart } from 'ai';
-import { stableStringify } from '../../core/hashing.ts';
+import { stableStringify } from '../../core/util/hashing.ts';
 
 /**
  * Canonical, single-line bytes for AI SDK messages. These bytes are what a fold stores and

@@ -15,7 +15,7 @@ import {
 } from '../../composition/option-checks.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import type { FoldRuntime, ProjectionResult, RequestContext } from '../../core/fold-runtime.ts';
-import { foldToolNeeded, TOOL_OFFERS, type ToolOffer } from '../../core/tool-offer.ts';
+import { foldToolNeeded, TOOL_OFFERS, type ToolOffer } from '../../core/settings/tool-offer.ts';
 import type { CommitTelemetry } from '../../ports/projection-sink.port.ts';
 import type { TranscriptEntry } from '../../ports/transcript-source.port.ts';
 import { type StepInput, stepHistory } from './ai-sdk-version.ts';
@@ -45,7 +45,7 @@ export interface FoldingOptions extends FoldRuntimeOptions {
    */
   readonly onCommitTelemetry?: (event: CommitTelemetry) => void;
   /**
-   * When the model is offered the fold tool (core/tool-offer.ts): `'always'`, or
+   * When the model is offered the fold tool (core/settings/tool-offer.ts): `'always'`, or
    * `'when-needed'`: the middleware leaves it out of each call's tools until the window first
    * shows a fold, a spill, a notice or a receipt (at once for a session restored with folds),
    * and offers it from that call on. Needs the middleware (`wrapModel`).

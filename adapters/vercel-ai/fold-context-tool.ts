@@ -1,9 +1,9 @@
 import { jsonSchema, type Tool, tool, zodSchema } from 'ai';
 import { z } from 'zod';
 import { ACTION_NAMES } from '../../core/actions/action-arguments.ts';
-import { BRIEF_MAX_CHARS } from '../../core/briefs.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import type { FoldRuntime } from '../../core/fold-runtime.ts';
+import { BRIEF_MAX_CHARS } from '../../core/folds/briefs.ts';
 
 /**
  * The shape of the agent's tool arguments, as the model is told it. The zod schema is the

@@ -4,7 +4,7 @@
  */
 
 // `FoldingOptions.toolOffer`'s type, so an AI SDK host names it from this entry too.
-export type { ToolOffer } from '../../core/tool-offer.ts';
+export type { ToolOffer } from '../../core/settings/tool-offer.ts';
 export {
   type AgentSettings,
   type FoldingAgentSettings,

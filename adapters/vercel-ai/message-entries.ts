@@ -1,6 +1,6 @@
 import type { ModelMessage, ToolApprovalResponse, ToolModelMessage, ToolResultPart } from 'ai';
-import { sha256Hex } from '../../core/hashing.ts';
-import { replaceLoneSurrogates } from '../../core/well-formed-text.ts';
+import { replaceLoneSurrogates } from '../../core/transcript/well-formed-text.ts';
+import { sha256Hex } from '../../core/util/hashing.ts';
 import type { EntryRole, TranscriptEntry } from '../../ports/transcript-source.port.ts';
 import { canonicalBytes, messageText, toolOutputText } from './canonical-message.ts';
 

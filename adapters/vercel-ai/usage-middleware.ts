@@ -41,7 +41,7 @@ export interface UsageMiddlewareOptions {
   readonly onOverhead: (chars: number) => void;
   /**
    * Under `toolOffer: 'when-needed'`: the fold tool's name, and whether this call should offer
-   * it. While it should not, the tool is left out of the call's tool list (core/tool-offer.ts).
+   * it. While it should not, the tool is left out of the call's tool list (core/settings/tool-offer.ts).
    */
   readonly foldTool?: { readonly name: string; readonly offered: () => boolean };
 }

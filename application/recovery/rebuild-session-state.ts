@@ -1,8 +1,8 @@
-import { EngineMemory } from '../../core/engine-memory.ts';
 import { FoldError } from '../../core/fold-error.ts';
-import { foldRecordProblem } from '../../core/record-shapes.ts';
-import { dropNestingLost, mergeLostFolds } from '../../core/restore-folds.ts';
-import { verifiedBlob } from '../../core/verified-reads.ts';
+import { EngineMemory } from '../../core/state/engine-memory.ts';
+import { foldRecordProblem } from '../../core/store/record-shapes.ts';
+import { dropNestingLost, mergeLostFolds } from '../../core/store/restore-folds.ts';
+import { verifiedBlob } from '../../core/store/verified-reads.ts';
 import type { EngineState, FoldRecord, LostFoldV1 } from '../../ports/fold-records.ts';
 import type { FoldStore } from '../../ports/fold-store.port.ts';
 import { landedCommits } from './audit-session-graphs.ts';

@@ -1,6 +1,6 @@
 import { FoldError } from '../../core/fold-error.ts';
-import { sha256Hex } from '../../core/hashing.ts';
-import { isRecordDamage } from '../../core/restore-folds.ts';
+import { isRecordDamage } from '../../core/store/restore-folds.ts';
+import { sha256Hex } from '../../core/util/hashing.ts';
 import type { FoldStore } from '../../ports/fold-store.port.ts';
 import { DelegatingFoldStore } from '../delegating-fold-store.ts';
 

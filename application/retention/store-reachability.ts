@@ -1,5 +1,5 @@
 import { FoldError } from '../../core/fold-error.ts';
-import { isRecordDamage } from '../../core/restore-folds.ts';
+import { isRecordDamage } from '../../core/store/restore-folds.ts';
 import type { FoldRecord } from '../../ports/fold-records.ts';
 import type { DamagedFoldRecord, FoldStore } from '../../ports/fold-store.port.ts';
 

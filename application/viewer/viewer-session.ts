@@ -1,5 +1,5 @@
 import { FoldError } from '../../core/fold-error.ts';
-import { verifiedBlobText } from '../../core/verified-reads.ts';
+import { verifiedBlobText } from '../../core/store/verified-reads.ts';
 import type { BriefProvenance, FoldKind, FoldOrigin, FoldRecord } from '../../ports/fold-records.ts';
 import type { FoldStore } from '../../ports/fold-store.port.ts';
 import type { RequestLogCommitV1, RequestLogRequestV1 } from '../../ports/request-log.ts';

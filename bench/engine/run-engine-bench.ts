@@ -4,10 +4,10 @@
  */
 import { createHash } from 'node:crypto';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
-import { createCharsCostModel } from '../../core/chars-cost-model.ts';
 import { FoldRuntime } from '../../core/fold-runtime.ts';
-import { readFoldSource } from '../../core/fold-source.ts';
-import { resolveSettings } from '../../core/settings.ts';
+import { createCharsCostModel } from '../../core/pricing/chars-cost-model.ts';
+import { resolveSettings } from '../../core/settings/settings.ts';
+import { readFoldSource } from '../../core/store/fold-source.ts';
 import type { TranscriptEntry } from '../../ports/transcript-source.port.ts';
 import { projectFoldedReads } from '../../testing/folded-reads.ts';
 import { MemoryTranscriptSource } from '../../testing/memory-transcript-source.ts';

@@ -8,11 +8,11 @@
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
-import { createCharsCostModel } from '../../core/chars-cost-model.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import { FoldRuntime } from '../../core/fold-runtime.ts';
+import { createCharsCostModel } from '../../core/pricing/chars-cost-model.ts';
 import { SEARCH_REGEX_TIME_LIMIT_MS } from '../../core/search/regex-worker.ts';
-import { resolveSettings } from '../../core/settings.ts';
+import { resolveSettings } from '../../core/settings/settings.ts';
 import { projectFoldedReads } from '../../testing/folded-reads.ts';
 import { runLargeTextSearch } from './search-large-text.ts';
 

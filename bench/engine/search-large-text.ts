@@ -6,10 +6,10 @@
  */
 import { MemoryEvidenceStore } from '../../adapters/storage-memory/memory-evidence-store.ts';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
-import { createCharsCostModel } from '../../core/chars-cost-model.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import { FoldRuntime } from '../../core/fold-runtime.ts';
-import { resolveSettings } from '../../core/settings.ts';
+import { createCharsCostModel } from '../../core/pricing/chars-cost-model.ts';
+import { resolveSettings } from '../../core/settings/settings.ts';
 import {
   assistantEntry,
   seededRandom,

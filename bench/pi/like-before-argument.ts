@@ -1,6 +1,6 @@
 import type { PiFoldOptions } from '../../adapters/pi/session-registry.ts';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
-import type { FoldSettingsInput } from '../../core/settings.ts';
+import type { FoldSettingsInput } from '../../core/settings/settings.ts';
 
 /**
  * `--like-before`: the engine's core work per request alone, with each feature that has an

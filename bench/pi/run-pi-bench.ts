@@ -9,10 +9,10 @@
  */
 import { PiEntryMapper } from '../../adapters/pi/message-entries.ts';
 import { OwnershipMonitor } from '../../adapters/pi/ownership-monitor.ts';
-import { priceRequest } from '../../core/chars-cost-model.ts';
 import { FoldRuntime } from '../../core/fold-runtime.ts';
-import { DEFAULT_PRICE_LIST } from '../../core/price-lists.ts';
-import { resolveSettings, type SchedulingMode } from '../../core/settings.ts';
+import { priceRequest } from '../../core/pricing/chars-cost-model.ts';
+import { DEFAULT_PRICE_LIST } from '../../core/pricing/price-lists.ts';
+import { resolveSettings, type SchedulingMode } from '../../core/settings/settings.ts';
 import { openScriptedPi, settle } from '../../testing/pi/scripted-pi.ts';
 import { latencyLine } from './latency-stats.ts';
 import { benchFoldOptions, likeBeforeArgument } from './like-before-argument.ts';

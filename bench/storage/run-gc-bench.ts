@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { collectGarbage } from '../../application/retention/store-gc.ts';
-import { sha256Hex } from '../../core/hashing.ts';
+import { sha256Hex } from '../../core/util/hashing.ts';
 import type { FoldPart, FoldRecord } from '../../ports/fold-records.ts';
 import type { FoldStore } from '../../ports/fold-store.port.ts';
 import { BENCH_BACKENDS, removeBenchScratch } from './bench-backends.ts';

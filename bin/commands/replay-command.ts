@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { FoldError } from '../../core/fold-error.ts';
-import { PRICE_LISTS } from '../../core/price-lists.ts';
+import { PRICE_LISTS } from '../../core/pricing/price-lists.ts';
 import { parseArmName } from '../../lab/arms/arm-profile.ts';
 import { clearKeptStores, keptStoresDirectory, writeKeptStoreViews } from '../../lab/replay/kept-store-views.ts';
 import { type ReplayOptions, replayTranscript } from '../../lab/replay/replay-transcript.ts';

@@ -1,7 +1,7 @@
 import type { MendedItem, RequestLogMend, StoreMaintenance } from '../../adapters/storage-shared/store-maintenance.ts';
 import { rebuildSessionState, type SessionRepairReport } from '../../application/recovery/rebuild-session-state.ts';
 import { FoldError } from '../../core/fold-error.ts';
-import { isRecordDamage } from '../../core/restore-folds.ts';
+import { isRecordDamage } from '../../core/store/restore-folds.ts';
 import type { FoldStore } from '../../ports/fold-store.port.ts';
 
 /** One thing a repair set aside (its exact bytes kept under `quarantine/`), or would on a dry run. */

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { renderViewerPage } from '../../application/viewer/render-viewer-page.ts';
 import { describeViewCounts } from '../../application/viewer/view-counts.ts';
 import { readViewerSession } from '../../application/viewer/viewer-session.ts';
-import { DEFAULT_PRICE_LIST } from '../../core/price-lists.ts';
+import { DEFAULT_PRICE_LIST } from '../../core/pricing/price-lists.ts';
 import { VIEW_HELP } from './command-help.ts';
 import { optionText } from './command-options.ts';
 import { type CliCommand, EXIT } from './command-table.ts';

@@ -1,5 +1,5 @@
-import { BRIEF_MAX_CHARS } from '../briefs.ts';
 import { FoldError } from '../fold-error.ts';
+import { BRIEF_MAX_CHARS } from '../folds/briefs.ts';
 
 /**
  * The actions of the agent's tool: the nine of docs/behaviour.md B4 and `search` (exact recall over every

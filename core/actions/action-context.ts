@@ -2,9 +2,9 @@ import type { FoldOrigin } from '../../ports/fold-records.ts';
 import { planStandingMarks } from '../commit/plan/plan-marks.ts';
 import type { CommitPlan } from '../commit/plan/planner.ts';
 import { FoldError } from '../fold-error.ts';
-import { lostFoldNamed, lostFoldRefusal } from '../restore-folds.ts';
-import type { SessionState } from '../session-state.ts';
-import type { SessionView } from '../session-view.ts';
+import type { SessionState } from '../session/session-state.ts';
+import type { SessionView } from '../session/session-view.ts';
+import { lostFoldNamed, lostFoldRefusal } from '../store/restore-folds.ts';
 import type { FoldAction } from './action-arguments.ts';
 import type { IdGuidanceInputs } from './id-guidance.ts';
 

@@ -1,6 +1,6 @@
-import type { SessionView } from '../session-view.ts';
-import { budgetForModel } from '../settings.ts';
-import { sameRequestContext } from '../stored-request-context.ts';
+import type { SessionView } from '../session/session-view.ts';
+import { budgetForModel } from '../settings/settings.ts';
+import { sameRequestContext } from '../state/stored-request-context.ts';
 
 /**
  * Where the budget `status` reports comes from: this process's last request; the settings;

@@ -1,7 +1,7 @@
 import type { PendingMarkV1 } from '../../ports/fold-records.ts';
-import { MAX_PENDING_MARKS } from '../engine-memory.ts';
 import { FoldError } from '../fold-error.ts';
-import { foldIdOfSpan } from '../fold-ids.ts';
+import { foldIdOfSpan } from '../folds/fold-ids.ts';
+import { MAX_PENDING_MARKS } from '../state/engine-memory.ts';
 import type { ActionCaller, ActionContext, ActionOutcome } from './action-context.ts';
 import { guidanceInputs, requirePendingMark, unknownId } from './action-context.ts';
 import { pinTargets } from './id-guidance.ts';

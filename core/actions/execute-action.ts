@@ -1,5 +1,5 @@
-import { sessionView } from '../session-reader.ts';
-import type { SessionState } from '../session-state.ts';
+import type { SessionState } from '../session/session-state.ts';
+import { sessionView } from '../session/session-view.ts';
 import { type FoldAction, parseAction } from './action-arguments.ts';
 import {
   type ActionAnswer,

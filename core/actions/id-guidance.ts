@@ -1,6 +1,7 @@
 import { FoldError } from '../fold-error.ts';
-import type { PlacedFold } from '../fold-lattice.ts';
-import type { EngineMemoryView, FoldLatticeView, TranscriptIndexView } from '../session-view.ts';
+import type { FoldLatticeView, PlacedFold } from '../folds/fold-lattice.ts';
+import type { EngineMemoryView } from '../state/engine-memory.ts';
+import type { TranscriptIndexView } from '../transcript/transcript-index.ts';
 
 /**
  * Ids the agent meets in the window are of three kinds (entries, pending marks, committed

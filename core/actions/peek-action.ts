@@ -1,9 +1,9 @@
 import type { FoldRecord } from '../../ports/fold-records.ts';
 import { FoldError } from '../fold-error.ts';
-import { lostFoldNamed, lostFoldRefusal, readFoldBlob } from '../restore-folds.ts';
-import type { SessionView } from '../session-view.ts';
+import type { SessionView } from '../session/session-view.ts';
 import { SpillBook } from '../spill/spill-book.ts';
-import { verifiedBlob } from '../verified-reads.ts';
+import { lostFoldNamed, lostFoldRefusal, readFoldBlob } from '../store/restore-folds.ts';
+import { verifiedBlob } from '../store/verified-reads.ts';
 import type { FoldAction } from './action-arguments.ts';
 import type { ActionCaller, ActionContext, ActionOutcome } from './action-context.ts';
 import { guidanceInputs, unknownId } from './action-context.ts';

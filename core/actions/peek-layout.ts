@@ -1,5 +1,5 @@
 import type { FoldRecord } from '../../ports/fold-records.ts';
-import { clip, oneLine } from '../briefs.ts';
+import { clip, oneLine } from '../folds/briefs.ts';
 
 /**
  * The byte layout of a fold's one-level peek document, in one place: `peek` builds the

@@ -1,5 +1,5 @@
-import type { EngineMemory } from '../engine-memory.ts';
 import { FoldError } from '../fold-error.ts';
+import type { EngineMemory } from '../state/engine-memory.ts';
 import { PEEK_DEFAULT_BYTES } from './action-arguments.ts';
 import type { PieceDocument } from './piece-document.ts';
 

@@ -2,7 +2,7 @@ import type { FoldRecord } from '../../ports/fold-records.ts';
 import { compileSearch } from '../search/search-pattern.ts';
 import { searchText, searchTextsOf, type VerifiedTextCache } from '../search/verified-text-cache.ts';
 import { SpillBook } from '../spill/spill-book.ts';
-import { verifiedBlob } from '../verified-reads.ts';
+import { verifiedBlob } from '../store/verified-reads.ts';
 import { type FoldAction, SEARCH_DEFAULT_LIMIT } from './action-arguments.ts';
 import type { ActionContext } from './action-context.ts';
 import { type ActionOutcome, unknownId } from './action-context.ts';

@@ -9,7 +9,7 @@ import type { CompiledSearch } from '../search/search-pattern.ts';
 import { matchByStretches, mayMatch } from '../search/text-stretches.ts';
 import type { VerifiedText } from '../search/verified-text-cache.ts';
 import { SpillBook } from '../spill/spill-book.ts';
-import { codePointStart } from './piece-document.ts';
+import { codePointStart } from '../util/code-points.ts';
 
 /** Bytes of context shown on each side of a match. */
 const EXCERPT_SIDE_BYTES = 80;

@@ -1,7 +1,7 @@
 import { collapsedChars, displayedChars } from '../commit/plan/planner.ts';
 import { FoldError } from '../fold-error.ts';
-import { readFoldBlob } from '../restore-folds.ts';
-import { verifiedBlob } from '../verified-reads.ts';
+import { readFoldBlob } from '../store/restore-folds.ts';
+import { verifiedBlob } from '../store/verified-reads.ts';
 import type { ActionCaller, ActionContext, ActionOutcome } from './action-context.ts';
 import { guidanceInputs, unknownId } from './action-context.ts';
 import { pendingMarkRefusal } from './id-guidance.ts';

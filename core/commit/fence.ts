@@ -1,5 +1,5 @@
-import { type EngineMemory, MAX_PENDING_MARKS } from '../engine-memory.ts';
-import type { Frontier, FrontierInputs, PassMode } from '../frontier.ts';
+import { type EngineMemory, MAX_PENDING_MARKS } from '../state/engine-memory.ts';
+import type { Frontier, FrontierInputs, PassMode } from '../state/frontier.ts';
 
 /** What the fence writes: the frontier's cursors and the marks it cuts. */
 export interface FenceTarget {

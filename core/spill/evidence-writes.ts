@@ -1,6 +1,6 @@
 import type { EvidenceStore } from '../../ports/evidence-store.port.ts';
 import { FoldError } from '../fold-error.ts';
-import { nextLoopTurn } from '../next-loop-turn.ts';
+import { nextLoopTurn } from '../util/next-loop-turn.ts';
 import type { SpilledPart } from './spill-plan.ts';
 
 /** Artifact writes under way at once for a store that allows it. */
@@ -49,7 +49,7 @@ export class EvidenceWrites {
     this.started.add(sha256);
     const run = async () => {
       try {
-        // Not inside the request that asked for it (core/next-loop-turn.ts says why).
+        // Not inside the request that asked for it (core/util/next-loop-turn.ts says why).
         await nextLoopTurn();
         await this.write(store, sessionId, part);
       } finally {

@@ -2,11 +2,11 @@ import type { EvidenceStore } from '../../ports/evidence-store.port.ts';
 import type { SpillPointer } from '../../ports/projection-sink.port.ts';
 import type { TranscriptEntry } from '../../ports/transcript-source.port.ts';
 import { FoldError } from '../fold-error.ts';
-import { sha256Hex } from '../hashing.ts';
-import type { TranscriptIndex } from '../transcript-index.ts';
+import type { SpillPolicy } from '../settings/spill-policy.ts';
+import type { TranscriptIndex } from '../transcript/transcript-index.ts';
+import { sha256Hex } from '../util/hashing.ts';
 import { EvidenceWrites } from './evidence-writes.ts';
 import { maySpill, planSpill, SPILL_ID_PREFIX, type SpilledPart, type SpillPlan } from './spill-plan.ts';
-import type { SpillPolicy } from './spill-policy.ts';
 
 /** Where a spilled item was read from: its artifact, or the host's transcript when no artifact was written. */
 export type SpillSource = 'evidence' | 'transcript';
@@ -173,3 +173,6 @@ function refusal(error: FoldError, id: string, storeName: string): FoldError {
     { cause: error, details: { id, ...(error.details ?? {}) } },
   );
 }
+
+/** The session's spilled items (docs/behaviour.md B6.2), read only: where each spill id's exact bytes are. */
+export type SpillBookView = Pick<SpillBook, 'pointer' | 'entryOf' | 'planFor' | 'windowChars'>;

@@ -1,8 +1,8 @@
 import type { SpilledToolCallArguments, SpillPointer } from '../../ports/projection-sink.port.ts';
 import type { TranscriptEntry } from '../../ports/transcript-source.port.ts';
-import { codePointStart } from '../actions/piece-document.ts';
-import { sha256Hex, stableStringify, utf8Length } from '../hashing.ts';
-import type { SpillPolicy } from './spill-policy.ts';
+import type { SpillPolicy } from '../settings/spill-policy.ts';
+import { codePointStart } from '../util/code-points.ts';
+import { sha256Hex, stableStringify, utf8Length } from '../util/hashing.ts';
 
 /** Prefix of spill ids; `peek` and `search` tell them from fold ids by it. */
 export const SPILL_ID_PREFIX = 'sp_';

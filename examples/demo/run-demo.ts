@@ -9,7 +9,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createFoldRuntime } from '../../composition/index.ts';
-import { readFoldSource } from '../../core/fold-source.ts';
+import { readFoldSource } from '../../core/store/fold-source.ts';
 import { SyntheticSession } from '../../testing/synthetic-session.ts';
 import { parseDemoArguments } from './demo-arguments.ts';
 import { type DemoTotals, formatRequestLine, formatTotals } from './demo-report.ts';

@@ -8,9 +8,9 @@ import { generateText, type ModelMessage, stepCountIs, type Tool, ToolLoopAgent 
 import { MemoryEvidenceStore } from '../../adapters/storage-memory/memory-evidence-store.ts';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { createFolding, type Folding } from '../../adapters/vercel-ai/create-folding.ts';
-import { createCharsCostModel } from '../../core/chars-cost-model.ts';
 import { FoldError } from '../../core/fold-error.ts';
-import { PRICE_LISTS } from '../../core/price-lists.ts';
+import { createCharsCostModel } from '../../core/pricing/chars-cost-model.ts';
+import { PRICE_LISTS } from '../../core/pricing/price-lists.ts';
 import type { PriceList } from '../../ports/cost-model.port.ts';
 import { ArmTally } from '../arms/arm-tally.ts';
 import { withLabDeterminism } from '../arms/seeded-ids.ts';

@@ -1,4 +1,4 @@
-import type { SchedulingMode } from '../../core/settings.ts';
+import type { SchedulingMode } from '../../core/settings/settings.ts';
 import { ANTHROPIC_CLEARING_DEFAULTS, type ServerClearingRules } from './server-clearing.ts';
 
 /** How an AI SDK arm manages its loop's history. */

@@ -1,5 +1,5 @@
 import { FoldError } from '../../core/fold-error.ts';
-import { DEFAULT_THRESHOLDS, type SchedulingMode, type Thresholds } from '../../core/settings.ts';
+import { DEFAULT_THRESHOLDS, type SchedulingMode, type Thresholds } from '../../core/settings/settings.ts';
 import type { LabRunSettings } from '../report/lab-records.ts';
 import { ARMS, type ArmName, isKnownArm, KNOWN_ARMS } from './arms.ts';
 import type { LandingStrategy } from './landing.ts';

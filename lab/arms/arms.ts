@@ -1,4 +1,4 @@
-import type { Thresholds } from '../../core/settings.ts';
+import type { Thresholds } from '../../core/settings/settings.ts';
 import type { SdkArmName } from '../ai-sdk/sdk-arms.ts';
 import type { LabRunSettings } from '../report/lab-records.ts';
 import type { ArmProfile, FoldArmSetup } from './arm-profile.ts';

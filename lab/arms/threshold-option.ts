@@ -1,5 +1,5 @@
 import { FoldError } from '../../core/fold-error.ts';
-import type { Thresholds } from '../../core/settings.ts';
+import type { Thresholds } from '../../core/settings/settings.ts';
 
 const THRESHOLD_NAMES: readonly (keyof Thresholds)[] = ['maxTarget', 'minTarget', 'consolidateAfter', 'minFoldChars'];
 

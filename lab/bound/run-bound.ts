@@ -1,6 +1,6 @@
 import { floorTokensFor } from '../../core/commit/policy/raw-floor.ts';
 import { FoldError } from '../../core/fold-error.ts';
-import { DEFAULT_RAW_FLOOR_TOKENS } from '../../core/settings.ts';
+import { DEFAULT_RAW_FLOOR_TOKENS } from '../../core/settings/settings.ts';
 import { priceListOf } from '../report/cost-split.ts';
 import type { ArmName, CostBound, LabRunSettings } from '../report/lab-records.ts';
 import { type BoundTrajectory, TrajectoryRecorder } from './bound-trajectory.ts';

@@ -1,4 +1,4 @@
-import { priceRequest } from '../../core/chars-cost-model.ts';
+import { priceRequest } from '../../core/pricing/chars-cost-model.ts';
 import type { PriceList } from '../../ports/cost-model.port.ts';
 import type { ArmResult } from '../report/lab-records.ts';
 import type { RecordedSession } from '../transcripts/recorded-session.ts';

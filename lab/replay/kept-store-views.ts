@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
 import { renderViewerPage } from '../../application/viewer/render-viewer-page.ts';
 import { readViewerSession } from '../../application/viewer/viewer-session.ts';
-import { PRICE_LISTS } from '../../core/price-lists.ts';
+import { PRICE_LISTS } from '../../core/pricing/price-lists.ts';
 import type { ViewerLink } from '../report/report-headline.ts';
 
 /** Where a replay under `--out` keeps its fold arms' stores, one directory per arm. */

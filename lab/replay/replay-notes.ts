@@ -1,5 +1,5 @@
-import { priceRequest } from '../../core/chars-cost-model.ts';
-import { DEFAULT_PRICE_LIST } from '../../core/price-lists.ts';
+import { priceRequest } from '../../core/pricing/chars-cost-model.ts';
+import { DEFAULT_PRICE_LIST } from '../../core/pricing/price-lists.ts';
 import type { PriceList } from '../../ports/cost-model.port.ts';
 import type { RecordedSession } from '../transcripts/recorded-session.ts';
 import type { ReplayGap, ReplayPlan } from './replay-plan.ts';

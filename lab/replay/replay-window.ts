@@ -1,6 +1,6 @@
 import { FoldError } from '../../core/fold-error.ts';
-import { BUILT_IN_CATALOG, modelLimits, replyReserve } from '../../core/model-windows.ts';
-import { PRICE_LISTS } from '../../core/price-lists.ts';
+import { BUILT_IN_CATALOG, modelLimits, replyReserve } from '../../core/pricing/model-windows.ts';
+import { PRICE_LISTS } from '../../core/pricing/price-lists.ts';
 import type { ModelCatalog, PriceList } from '../../ports/cost-model.port.ts';
 
 /** Used when the recording names no model the catalog knows (the lab's own defaults). */

@@ -1,5 +1,5 @@
-import { priceRequest } from '../../core/chars-cost-model.ts';
-import { DEFAULT_PRICE_LIST, PRICE_LISTS } from '../../core/price-lists.ts';
+import { priceRequest } from '../../core/pricing/chars-cost-model.ts';
+import { DEFAULT_PRICE_LIST, PRICE_LISTS } from '../../core/pricing/price-lists.ts';
 import type { PriceList, RequestUsage } from '../../ports/cost-model.port.ts';
 import type { LabRunSettings, RequestRow } from './lab-records.ts';
 

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { stableStringify } from '../../core/hashing.ts';
+import { stableStringify } from '../../core/util/hashing.ts';
 import { armTimings, summarizeArm } from './arm-summary.ts';
 import { formatArmTable } from './arm-table.ts';
 import { summarizeBound } from './bound-line.ts';

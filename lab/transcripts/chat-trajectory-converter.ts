@@ -1,4 +1,4 @@
-import { stableStringify } from '../../core/hashing.ts';
+import { stableStringify } from '../../core/util/hashing.ts';
 import type { ToolCallReference, TranscriptEntry } from '../../ports/transcript-source.port.ts';
 import type { DocumentPiece } from './json-document-stream.ts';
 import { contentText, numberOr } from './message-text.ts';

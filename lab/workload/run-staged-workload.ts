@@ -1,5 +1,5 @@
 import { createReadToolDefinition } from '@mariozechner/pi-coding-agent';
-import type { Thresholds } from '../../core/settings.ts';
+import type { Thresholds } from '../../core/settings/settings.ts';
 import type { RunArmInput } from '../arms/run-arm.ts';
 import type {
   ArmName,

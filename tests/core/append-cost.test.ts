@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
-import { createCharsCostModel } from '../../core/chars-cost-model.ts';
-import { MAX_PENDING_MARKS } from '../../core/engine-memory.ts';
 import { FoldRuntime } from '../../core/fold-runtime.ts';
-import { DEFAULT_PRICE_LIST } from '../../core/price-lists.ts';
-import { resolveSettings } from '../../core/settings.ts';
-import type { TranscriptIndex } from '../../core/transcript-index.ts';
+import { createCharsCostModel } from '../../core/pricing/chars-cost-model.ts';
+import { DEFAULT_PRICE_LIST } from '../../core/pricing/price-lists.ts';
+import { resolveSettings } from '../../core/settings/settings.ts';
+import { MAX_PENDING_MARKS } from '../../core/state/engine-memory.ts';
+import type { TranscriptIndex } from '../../core/transcript/transcript-index.ts';
 import type { PriceList } from '../../ports/cost-model.port.ts';
 import type { EngineState } from '../../ports/fold-records.ts';
 import type { TranscriptEntry } from '../../ports/transcript-source.port.ts';

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { collectGarbage } from '../../application/retention/store-gc.ts';
-import { createCharsCostModel } from '../../core/chars-cost-model.ts';
 import {
   BlobPrewrites,
   type BlobToStore,
@@ -9,8 +8,9 @@ import {
   PREWRITES_IN_FLIGHT,
 } from '../../core/commit/apply/blob-prewrites.ts';
 import { FoldRuntime } from '../../core/fold-runtime.ts';
-import { sha256Hex } from '../../core/hashing.ts';
-import { resolveSettings } from '../../core/settings.ts';
+import { createCharsCostModel } from '../../core/pricing/chars-cost-model.ts';
+import { resolveSettings } from '../../core/settings/settings.ts';
+import { sha256Hex } from '../../core/util/hashing.ts';
 import type { FoldRecord } from '../../ports/fold-records.ts';
 import { sampleFoldRecord } from '../../testing/store-fixtures.ts';
 import { SyntheticSession } from '../../testing/synthetic-session.ts';

@@ -4,7 +4,7 @@ import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store
 import { CacheSurvival } from '../../core/commit/policy/cache-survival.ts';
 import { commitPaysOff, expectedRewriteTokens, schedulingRates } from '../../core/commit/policy/cost.ts';
 import type { FoldRuntime } from '../../core/fold-runtime.ts';
-import { DEFAULT_PRICE_LIST } from '../../core/price-lists.ts';
+import { DEFAULT_PRICE_LIST } from '../../core/pricing/price-lists.ts';
 import type { FoldStore } from '../../ports/fold-store.port.ts';
 import { SyntheticSession } from '../../testing/synthetic-session.ts';
 import { openRuntime, providerTokens } from '../support/drive-session.ts';

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { RecordingProjectionSink } from '../../adapters/projection-recorder/recording-projection-sink.ts';
-import { priceRequest } from '../../core/chars-cost-model.ts';
 import type { FoldRuntime } from '../../core/fold-runtime.ts';
-import { DEFAULT_PRICE_LIST } from '../../core/price-lists.ts';
+import { priceRequest } from '../../core/pricing/chars-cost-model.ts';
+import { DEFAULT_PRICE_LIST } from '../../core/pricing/price-lists.ts';
 import { SyntheticSession } from '../../testing/synthetic-session.ts';
 import { appendOnlyViolations } from '../../testing/window-checks.ts';
 import { openRuntime, providerTokens } from '../support/drive-session.ts';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { outputReservation, servingBudget } from '../../core/budget.ts';
-import { priceRequest } from '../../core/chars-cost-model.ts';
-import { OccupancyEstimator } from '../../core/occupancy-estimator.ts';
-import { PRICE_LISTS } from '../../core/price-lists.ts';
+import { outputReservation, servingBudget } from '../../core/pricing/budget.ts';
+import { priceRequest } from '../../core/pricing/chars-cost-model.ts';
+import { OccupancyEstimator } from '../../core/pricing/occupancy-estimator.ts';
+import { PRICE_LISTS } from '../../core/pricing/price-lists.ts';
 
 describe('serving budget', () => {
   it('is the explicit budget, or the window less min(16384, 10%)', () => {

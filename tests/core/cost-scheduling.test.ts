@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { createCharsCostModel } from '../../core/chars-cost-model.ts';
 import { CacheClock } from '../../core/commit/policy/cache-clock.ts';
 import {
   commitPaysOff,
@@ -10,9 +9,10 @@ import {
   schedulingRates,
 } from '../../core/commit/policy/cost.ts';
 import { InflowTracker } from '../../core/commit/policy/inflow-tracker.ts';
-import { priceListForModel } from '../../core/model-windows.ts';
-import { DEFAULT_PRICE_LIST, PRICE_LISTS, ratesFor } from '../../core/price-lists.ts';
-import { resolveSettings } from '../../core/settings.ts';
+import { createCharsCostModel } from '../../core/pricing/chars-cost-model.ts';
+import { priceListForModel } from '../../core/pricing/model-windows.ts';
+import { DEFAULT_PRICE_LIST, PRICE_LISTS, ratesFor } from '../../core/pricing/price-lists.ts';
+import { resolveSettings } from '../../core/settings/settings.ts';
 import { SyntheticSession } from '../../testing/synthetic-session.ts';
 import { openRuntime } from '../support/drive-session.ts';
 

@@ -39,7 +39,7 @@ describe('dependency rule', () => {
   it('catches product code importing a bench or a test, including bin/ reaching the benches', () => {
     const tree = fixture({
       'bin/commands/verify.ts': "import { scan } from '../../bench/storage/bench-backends.ts';\n",
-      'lab/replay/run.ts': "export { drive } from '../../tests/support/drive-session.ts';\n",
+      'lab/replay/run.ts': "export { drive } from '../support/drive-session.ts';\n",
       'testing/helper.ts': "import { fine } from '../core/index.ts';\n",
     });
     expect(layerViolations(tree)).toEqual([

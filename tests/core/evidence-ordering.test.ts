@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryEvidenceStore } from '../../adapters/storage-memory/memory-evidence-store.ts';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
-import { createCharsCostModel } from '../../core/chars-cost-model.ts';
 import { FoldRuntime } from '../../core/fold-runtime.ts';
-import { sha256Hex } from '../../core/hashing.ts';
-import { resolveSettings } from '../../core/settings.ts';
+import { createCharsCostModel } from '../../core/pricing/chars-cost-model.ts';
+import { resolveSettings } from '../../core/settings/settings.ts';
+import { sha256Hex } from '../../core/util/hashing.ts';
 import type { EvidenceReference, EvidenceStore } from '../../ports/evidence-store.port.ts';
 import type { EngineState, FoldRecord } from '../../ports/fold-records.ts';
 import type { TranscriptEntry } from '../../ports/transcript-source.port.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_PENDING_MARKS } from '../../core/engine-memory.ts';
+import { MAX_PENDING_MARKS } from '../../core/state/engine-memory.ts';
 import type { TranscriptEntry } from '../../ports/transcript-source.port.ts';
 import { seededRandom } from '../../testing/seeded-random.ts';
 import { assistantEntry, sourceLikeText, toolResultEntry, userEntry } from '../../testing/synthetic-session.ts';

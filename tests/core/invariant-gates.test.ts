@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FoldError } from '../../core/fold-error.ts';
-import { readFoldSource } from '../../core/fold-source.ts';
+import { readFoldSource } from '../../core/store/fold-source.ts';
 import { assistantEntry, toolResultEntry, userEntry } from '../../testing/synthetic-session.ts';
 import { appendOnlyViolations, forestViolations, pairingViolations, serialize } from '../../testing/window-checks.ts';
 import { corruptingStore } from '../support/corrupting-store.ts';

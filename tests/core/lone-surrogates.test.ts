@@ -5,9 +5,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PiEntryMapper } from '../../adapters/pi/message-entries.ts';
 import { MessageEntryMapper } from '../../adapters/vercel-ai/internal.ts';
-import { describeEntryProblem } from '../../core/entry-validation.ts';
 import { FoldError } from '../../core/fold-error.ts';
-import { TranscriptIndex } from '../../core/transcript-index.ts';
+import { describeEntryProblem } from '../../core/transcript/entry-validation.ts';
+import { TranscriptIndex } from '../../core/transcript/transcript-index.ts';
 import type { TranscriptEntry } from '../../ports/transcript-source.port.ts';
 
 const utf8 = new TextDecoder('utf-8');

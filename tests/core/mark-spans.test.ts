@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { EngineMemory } from '../../core/engine-memory.ts';
-import { FoldLattice } from '../../core/fold-lattice.ts';
-import { Frontier } from '../../core/frontier.ts';
-import { MarkSpans } from '../../core/mark-spans.ts';
-import { resolveSettings } from '../../core/settings.ts';
-import { TranscriptIndex } from '../../core/transcript-index.ts';
+import { FoldLattice } from '../../core/folds/fold-lattice.ts';
+import { resolveSettings } from '../../core/settings/settings.ts';
+import { EngineMemory } from '../../core/state/engine-memory.ts';
+import { Frontier } from '../../core/state/frontier.ts';
+import { MarkSpans } from '../../core/state/mark-spans.ts';
+import { TranscriptIndex } from '../../core/transcript/transcript-index.ts';
 import type { PendingMarkV1 } from '../../ports/fold-records.ts';
 import { assistantEntry, seededRandom, toolResultEntry, userEntry } from '../../testing/synthetic-session.ts';
 

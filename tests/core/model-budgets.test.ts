@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FoldError } from '../../core/fold-error.ts';
-import { budgetForModel, resolveSettings } from '../../core/settings.ts';
+import { budgetForModel, resolveSettings } from '../../core/settings/settings.ts';
 import type { LedgerRow } from '../../ports/ledger-row.ts';
 import { SyntheticSession } from '../../testing/synthetic-session.ts';
 import { openRuntime, providerTokens } from '../support/drive-session.ts';

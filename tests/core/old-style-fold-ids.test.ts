@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
-import { sha256Hex } from '../../core/hashing.ts';
+import { sha256Hex } from '../../core/util/hashing.ts';
 import type { EngineState, FoldPart, FoldRecord } from '../../ports/fold-records.ts';
 import { forestViolations, pairingViolations, serialize } from '../../testing/window-checks.ts';
 import { driveSession, openRuntime, providerTokens } from '../support/drive-session.ts';

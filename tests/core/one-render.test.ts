@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FoldError } from '../../core/fold-error.ts';
 import { sessionStateOf } from '../../core/fold-runtime.ts';
-import { ProjectionRenderer } from '../../core/projection-renderer.ts';
+import { ProjectionRenderer } from '../../core/render/projection-renderer.ts';
 import { SyntheticSession } from '../../testing/synthetic-session.ts';
 import { openRuntime, providerTokens } from '../support/drive-session.ts';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { slicePeek } from '../../core/actions/peek-slice.ts';
-import { codePointStart, PieceDocument } from '../../core/actions/piece-document.ts';
+import { PieceDocument } from '../../core/actions/piece-document.ts';
+import { codePointStart } from '../../core/util/code-points.ts';
 import { seededRandom } from '../../testing/synthetic-session.ts';
 
 const ALPHABET = ['a', 'z', ' ', '\n', 'é', 'ß', '€', '中', '😀', '\u0000', '"'];

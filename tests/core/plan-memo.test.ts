@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
-import { createCharsCostModel } from '../../core/chars-cost-model.ts';
 import { planStandingMarks } from '../../core/commit/plan/plan-marks.ts';
 import { planMemoCounters } from '../../core/commit/plan/plan-memo.ts';
 import { displayedChars } from '../../core/commit/plan/planner.ts';
 import { FoldRuntime } from '../../core/fold-runtime.ts';
-import { sha256HexOfLines } from '../../core/hashing.ts';
-import { resolveSettings } from '../../core/settings.ts';
+import { createCharsCostModel } from '../../core/pricing/chars-cost-model.ts';
+import { resolveSettings } from '../../core/settings/settings.ts';
+import { sha256HexOfLines } from '../../core/util/hashing.ts';
 import type { TranscriptEntry } from '../../ports/transcript-source.port.ts';
 import {
   assistantEntry,

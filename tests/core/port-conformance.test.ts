@@ -1,8 +1,8 @@
 import { test } from 'vitest';
 import { RecordingProjectionSink } from '../../adapters/projection-recorder/recording-projection-sink.ts';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
-import { createCharsCostModel } from '../../core/chars-cost-model.ts';
-import { PRICE_LISTS } from '../../core/price-lists.ts';
+import { createCharsCostModel } from '../../core/pricing/chars-cost-model.ts';
+import { PRICE_LISTS } from '../../core/pricing/price-lists.ts';
 import type { FoldWarning } from '../../ports/fold-warning.ts';
 import type { ProjectionSink } from '../../ports/projection-sink.port.ts';
 import { costModelConformance } from '../../testing/cost-model-conformance.ts';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FoldError } from '../../core/fold-error.ts';
-import { readFoldSource } from '../../core/fold-source.ts';
+import { readFoldSource } from '../../core/store/fold-source.ts';
 import type { TranscriptEntry } from '../../ports/transcript-source.port.ts';
 import {
   assistantEntry,

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
-import { createCharsCostModel } from '../../core/chars-cost-model.ts';
 import { FoldRuntime, sessionStateOf } from '../../core/fold-runtime.ts';
-import type { SessionState } from '../../core/session-state.ts';
-import { resolveSettings } from '../../core/settings.ts';
+import { createCharsCostModel } from '../../core/pricing/chars-cost-model.ts';
+import type { SessionState } from '../../core/session/session-state.ts';
+import { resolveSettings } from '../../core/settings/settings.ts';
 import type { TranscriptEntry } from '../../ports/transcript-source.port.ts';
 import {
   assistantEntry,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
-import { readFoldSource } from '../../core/fold-source.ts';
+import { readFoldSource } from '../../core/store/fold-source.ts';
 import { SyntheticSession, userEntry } from '../../testing/synthetic-session.ts';
 import { appendOnlyViolations, serialize } from '../../testing/window-checks.ts';
 import { driveSession, openRuntime } from '../support/drive-session.ts';

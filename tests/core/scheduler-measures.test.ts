@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
-import { createCharsCostModel } from '../../core/chars-cost-model.ts';
 import { displayedChars } from '../../core/commit/plan/planner.ts';
 import { DisplayedCharsMemo } from '../../core/commit/policy/displayed-chars-memo.ts';
 import { rawFloorStart } from '../../core/commit/policy/raw-floor.ts';
 import { FoldError } from '../../core/fold-error.ts';
-import { FoldLattice } from '../../core/fold-lattice.ts';
 import { FoldRuntime } from '../../core/fold-runtime.ts';
-import { resolveSettings } from '../../core/settings.ts';
-import { TranscriptIndex } from '../../core/transcript-index.ts';
+import { FoldLattice } from '../../core/folds/fold-lattice.ts';
+import { createCharsCostModel } from '../../core/pricing/chars-cost-model.ts';
+import { resolveSettings } from '../../core/settings/settings.ts';
+import { TranscriptIndex } from '../../core/transcript/transcript-index.ts';
 import type { TranscriptEntry } from '../../ports/transcript-source.port.ts';
 import {
   assistantEntry,

@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import type { SearchHit } from '../../core/actions/search-action.ts';
-import { createCharsCostModel } from '../../core/chars-cost-model.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import { FoldRuntime } from '../../core/fold-runtime.ts';
+import { createCharsCostModel } from '../../core/pricing/chars-cost-model.ts';
 import { matchBudget, matchInWorker, SEARCH_REGEX_TIME_LIMIT_MS } from '../../core/search/regex-worker.ts';
 import { compileSearch } from '../../core/search/search-pattern.ts';
-import { resolveSettings } from '../../core/settings.ts';
+import { resolveSettings } from '../../core/settings/settings.ts';
 import { projectFoldedReads } from '../../testing/folded-reads.ts';
 import { seededRandom, sourceLikeText } from '../../testing/synthetic-session.ts';
 import { serialize } from '../../testing/window-checks.ts';

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import type { SearchHit } from '../../core/actions/search-action.ts';
 import { FoldError } from '../../core/fold-error.ts';
-import { sha256Hex } from '../../core/hashing.ts';
 import { searchTextsOf, VerifiedTextCache } from '../../core/search/verified-text-cache.ts';
+import { sha256Hex } from '../../core/util/hashing.ts';
 import { corruptingStore } from '../support/corrupting-store.ts';
 import { driveSession } from '../support/drive-session.ts';
 

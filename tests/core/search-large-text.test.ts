@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { MemoryEvidenceStore } from '../../adapters/storage-memory/memory-evidence-store.ts';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import type { SearchHit } from '../../core/actions/search-action.ts';
-import { createCharsCostModel } from '../../core/chars-cost-model.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import { FoldRuntime } from '../../core/fold-runtime.ts';
+import { createCharsCostModel } from '../../core/pricing/chars-cost-model.ts';
 import {
   matchBudget,
   outOfTime,
@@ -15,7 +15,7 @@ import {
 import { requiredLiteral } from '../../core/search/required-literal.ts';
 import { compileSearch } from '../../core/search/search-pattern.ts';
 import { matchByStretches, SEARCH_MATCH_REACH } from '../../core/search/text-stretches.ts';
-import { resolveSettings } from '../../core/settings.ts';
+import { resolveSettings } from '../../core/settings/settings.ts';
 import {
   assistantEntry,
   seededRandom,

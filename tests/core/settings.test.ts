@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FoldError } from '../../core/fold-error.ts';
-import { DEFAULT_THRESHOLDS, resolveSettings, resolveThresholds } from '../../core/settings.ts';
+import { DEFAULT_THRESHOLDS, resolveSettings, resolveThresholds } from '../../core/settings/settings.ts';
 
 function codeOf(run: () => unknown): string {
   try {

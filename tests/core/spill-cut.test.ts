@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_SPILL_POLICY } from '../../core/settings/spill-policy.ts';
 import { cutAscii, cutEncoded, planSpill } from '../../core/spill/spill-plan.ts';
-import { DEFAULT_SPILL_POLICY } from '../../core/spill/spill-policy.ts';
 import { seededRandom, toolResultEntry } from '../../testing/synthetic-session.ts';
 
 const ASCII = ['a', 'Z', '0', ' ', '\n', '\t', '"', '\\', '{', '}', '~', '\u0000', '\u007f'];

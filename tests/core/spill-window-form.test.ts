@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { sourceDigest } from '../../core/commit/plan/planner.ts';
-import { sha256Hex, sha256HexOfLines, stableStringify } from '../../core/hashing.ts';
+import { DEFAULT_SPILL_POLICY } from '../../core/settings/spill-policy.ts';
 import {
   maySpill,
   planSpill,
@@ -9,7 +9,7 @@ import {
   spillPeekHeader,
   spillPeekHeaderBytes,
 } from '../../core/spill/spill-plan.ts';
-import { DEFAULT_SPILL_POLICY } from '../../core/spill/spill-policy.ts';
+import { sha256Hex, sha256HexOfLines, stableStringify } from '../../core/util/hashing.ts';
 import { seededRandom, toolResultEntry } from '../../testing/synthetic-session.ts';
 
 const ALPHABET = ['a', 'Z', '0', ' ', '\n', '"', '\\', '{', '\u0000', 'é', '€', '中', '😀'];

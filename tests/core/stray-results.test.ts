@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { budgetExceeded } from '../../core/budget.ts';
-import { TranscriptIndex } from '../../core/transcript-index.ts';
+import { budgetExceeded } from '../../core/pricing/budget.ts';
+import { TranscriptIndex } from '../../core/transcript/transcript-index.ts';
 import type { TranscriptEntry } from '../../ports/transcript-source.port.ts';
 
 function result(id: string, toolCallId: string, body: string): TranscriptEntry {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatStatus, statusReport } from '../../core/actions/status-action.ts';
-import { totalChars } from '../../core/projection-ledger.ts';
+import { totalChars } from '../../core/render/projection-ledger.ts';
 import { SyntheticSession } from '../../testing/synthetic-session.ts';
 import { driveSession, openRuntime, providerTokens, reportUncachedUsage } from '../support/drive-session.ts';
 

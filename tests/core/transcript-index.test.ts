@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FoldError } from '../../core/fold-error.ts';
-import { TranscriptIndex } from '../../core/transcript-index.ts';
+import { TranscriptIndex } from '../../core/transcript/transcript-index.ts';
 import { assistantEntry, toolResultEntry, userEntry } from '../../testing/synthetic-session.ts';
 
 const call = (id: string) => ({ id, name: 'read', arguments: { path: id } });

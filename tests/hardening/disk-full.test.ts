@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readFoldSource } from '../../core/fold-source.ts';
+import { readFoldSource } from '../../core/store/fold-source.ts';
 import type { Projection } from '../../ports/projection-sink.port.ts';
 import { settle } from '../../testing/pi/scripted-pi.ts';
 import { appendOnlyViolations, pairingViolations } from '../../testing/window-checks.ts';

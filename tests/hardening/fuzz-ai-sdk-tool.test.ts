@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { createFolding } from '../../adapters/vercel-ai/index.ts';
 import type { ModelPrompt, PromptRecord } from '../../adapters/vercel-ai/usage-middleware.ts';
-import { readFoldSource } from '../../core/fold-source.ts';
+import { readFoldSource } from '../../core/store/fold-source.ts';
 import type { LedgerRow } from '../../ports/projection-sink.port.ts';
 import { readFileTool, ScriptedModel } from '../../testing/vercel-ai/scripted-model.ts';
 import { forestViolations } from '../../testing/window-checks.ts';

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
 import { FoldError } from '../../core/fold-error.ts';
-import { readFoldSource } from '../../core/fold-source.ts';
+import { readFoldSource } from '../../core/store/fold-source.ts';
 import type { Projection } from '../../ports/projection-sink.port.ts';
 import { FaultSwitch, FaultyFoldStore } from '../../testing/faulty-stores.ts';
 import { openScriptedPi, settle } from '../../testing/pi/scripted-pi.ts';

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it, test } from 'vitest';
 import { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
 import { runLoad } from '../../bench/load/run-children.ts';
 import { foldBytes, foldRecordFor, sharedBytes, stateFor } from '../../bench/load/session-workload.ts';
-import { stableStringify } from '../../core/hashing.ts';
+import { stableStringify } from '../../core/util/hashing.ts';
 import { REDIS_URL_VARIABLE, serverUrl } from '../storage/support/server-urls.ts';
 import { redisKeyv, runNamespace } from '../storage/support/storage-backends.ts';
 

@@ -17,7 +17,7 @@ import { FsEvidenceStore } from '../../adapters/storage-fs/fs-evidence-store.ts'
 import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
 import { wrapFold, wrapState } from '../../adapters/storage-shared/stored-records.ts';
 import { FoldError } from '../../core/fold-error.ts';
-import { sha256Hex } from '../../core/hashing.ts';
+import { sha256Hex } from '../../core/util/hashing.ts';
 import { sampleEngineState, sampleFoldRecord } from '../../testing/store-fixtures.ts';
 import { snapshotTree, treeChanges } from './support/tree-snapshot.ts';
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PRICE_LISTS } from '../../core/price-lists.ts';
+import { PRICE_LISTS } from '../../core/pricing/price-lists.ts';
 import { runSdkArm, type SdkLoop } from '../../lab/ai-sdk/run-sdk-arm.ts';
 import type { SdkArmName } from '../../lab/ai-sdk/sdk-arms.ts';
 import { summarizeArm } from '../../lab/report/index.ts';

@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PRICE_LISTS } from '../../core/price-lists.ts';
+import { PRICE_LISTS } from '../../core/pricing/price-lists.ts';
 import { replayTranscript } from '../../lab/replay/replay-transcript.ts';
 import { summarizeArm } from '../../lab/report/arm-summary.ts';
 import { COST_SPLIT_PARTS } from '../../lab/report/cost-split.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PRICE_LISTS } from '../../core/price-lists.ts';
+import { PRICE_LISTS } from '../../core/pricing/price-lists.ts';
 import type { BoundTrajectory } from '../../lab/bound/bound-trajectory.ts';
 import { cheapestSchedule } from '../../lab/bound/cost-bound.ts';
 import { type BoundPricing, billSchedule, deepestCuts } from '../../lab/bound/schedule-bill.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createCharsCostModel, priceRequest } from '../../core/chars-cost-model.ts';
-import { DEFAULT_PRICE_LIST, PRICE_LISTS } from '../../core/price-lists.ts';
+import { createCharsCostModel, priceRequest } from '../../core/pricing/chars-cost-model.ts';
+import { DEFAULT_PRICE_LIST, PRICE_LISTS } from '../../core/pricing/price-lists.ts';
 import type { RequestUsage } from '../../ports/cost-model.port.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PRICE_LISTS } from '../../core/price-lists.ts';
+import { PRICE_LISTS } from '../../core/pricing/price-lists.ts';
 import { SEED_BAND } from '../../lab/arms/arms.ts';
 import { stableSummaryJson, summarizeArm } from '../../lab/report/index.ts';
 import type { ArmName, ArmResult, LabRun } from '../../lab/report/lab-records.ts';

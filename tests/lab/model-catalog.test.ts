@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadModelCatalog } from '../../adapters/pi-ai-catalog/index.ts';
-import { priceRequest } from '../../core/chars-cost-model.ts';
-import { PRICE_LISTS } from '../../core/price-lists.ts';
+import { priceRequest } from '../../core/pricing/chars-cost-model.ts';
+import { PRICE_LISTS } from '../../core/pricing/price-lists.ts';
 import { FALLBACK_WINDOW, resolveReplayWindow } from '../../lab/replay/replay-window.ts';
 
 describe("the model catalog is Pi's pi-ai registry where it is installed", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PRICE_LISTS } from '../../core/price-lists.ts';
+import { PRICE_LISTS } from '../../core/pricing/price-lists.ts';
 import {
   longLivedPrices,
   recordedCacheLifetime,

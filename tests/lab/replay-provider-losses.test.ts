@@ -1,7 +1,7 @@
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { priceRequest } from '../../core/chars-cost-model.ts';
-import { PRICE_LISTS } from '../../core/price-lists.ts';
+import { priceRequest } from '../../core/pricing/chars-cost-model.ts';
+import { PRICE_LISTS } from '../../core/pricing/price-lists.ts';
 import {
   DEFAULT_CACHE_RULES,
   PrefixCacheSimulator,

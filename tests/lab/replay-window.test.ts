@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../bin/cli.ts';
-import { modelLimits } from '../../core/model-windows.ts';
-import { PRICE_LISTS } from '../../core/price-lists.ts';
+import { modelLimits } from '../../core/pricing/model-windows.ts';
+import { PRICE_LISTS } from '../../core/pricing/price-lists.ts';
 import { resolveReplayWindow } from '../../lab/replay/replay-window.ts';
 import { loadTranscript } from '../../lab/transcripts/load-transcript.ts';
 import { dominantModel } from '../../lab/transcripts/recorded-session.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { priceRequest } from '../../core/chars-cost-model.ts';
-import { PRICE_LISTS } from '../../core/price-lists.ts';
+import { priceRequest } from '../../core/pricing/chars-cost-model.ts';
+import { PRICE_LISTS } from '../../core/pricing/price-lists.ts';
 import { armCostSplit, requestCostSplit } from '../../lab/report/cost-split.ts';
 import { type ArmSummary, costRecoveryFront, formatArmTable, summarizeArm } from '../../lab/report/index.ts';
 import { costSplitCsv } from '../../lab/report/report-files.ts';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TranscriptIndex } from '../../core/transcript-index.ts';
+import { TranscriptIndex } from '../../core/transcript/transcript-index.ts';
 import { loadTranscript } from '../../lab/transcripts/load-transcript.ts';
 
 const fixtures = resolve(import.meta.dirname, '../fixtures/transcripts');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../bin/cli.ts';
-import { TranscriptIndex } from '../../core/transcript-index.ts';
+import { TranscriptIndex } from '../../core/transcript/transcript-index.ts';
 import { buildReplayPlan } from '../../lab/replay/replay-plan.ts';
 import { type DocumentPiece, readJsonDocument } from '../../lab/transcripts/json-document-stream.ts';
 import { loadTranscript } from '../../lab/transcripts/load-transcript.ts';

@@ -2,9 +2,9 @@ import { describe, expect, it, vi } from 'vitest';
 import { LateOpenTelemetrySink } from '../../adapters/opentelemetry/late-telemetry.ts';
 import { RecordingProjectionSink } from '../../adapters/projection-recorder/recording-projection-sink.ts';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
-import { createCharsCostModel } from '../../core/chars-cost-model.ts';
 import { FoldRuntime } from '../../core/fold-runtime.ts';
-import { resolveSettings } from '../../core/settings.ts';
+import { createCharsCostModel } from '../../core/pricing/chars-cost-model.ts';
+import { resolveSettings } from '../../core/settings/settings.ts';
 import type { ProjectionSink } from '../../ports/projection-sink.port.ts';
 import { SyntheticSession } from '../../testing/synthetic-session.ts';
 

@@ -18,9 +18,9 @@ import { OpenTelemetrySink } from '../../adapters/opentelemetry/opentelemetry-si
 import { METRICS } from '../../adapters/opentelemetry/telemetry-names.ts';
 import { RecordingProjectionSink } from '../../adapters/projection-recorder/recording-projection-sink.ts';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
-import { createCharsCostModel } from '../../core/chars-cost-model.ts';
 import { FoldRuntime } from '../../core/fold-runtime.ts';
-import { resolveSettings } from '../../core/settings.ts';
+import { createCharsCostModel } from '../../core/pricing/chars-cost-model.ts';
+import { resolveSettings } from '../../core/settings/settings.ts';
 import type { FoldStore } from '../../ports/fold-store.port.ts';
 import type { ProjectionSink } from '../../ports/projection-sink.port.ts';
 import { SyntheticSession } from '../../testing/synthetic-session.ts';

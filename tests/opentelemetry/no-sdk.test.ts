@@ -10,9 +10,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { OpenTelemetrySink } from '../../adapters/opentelemetry/opentelemetry-sink.ts';
 import { METRICS } from '../../adapters/opentelemetry/telemetry-names.ts';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
-import { createCharsCostModel } from '../../core/chars-cost-model.ts';
 import { FoldRuntime } from '../../core/fold-runtime.ts';
-import { resolveSettings } from '../../core/settings.ts';
+import { createCharsCostModel } from '../../core/pricing/chars-cost-model.ts';
+import { resolveSettings } from '../../core/settings/settings.ts';
 import { SyntheticSession } from '../../testing/synthetic-session.ts';
 
 /**

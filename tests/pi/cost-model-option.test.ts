@@ -3,9 +3,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { registerPiFold } from '../../adapters/pi/register-pi-fold.ts';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { createFolding } from '../../adapters/vercel-ai/create-folding.ts';
-import { createCharsCostModel } from '../../core/chars-cost-model.ts';
 import { FoldError } from '../../core/fold-error.ts';
-import { DEFAULT_PRICE_LIST } from '../../core/price-lists.ts';
+import { createCharsCostModel } from '../../core/pricing/chars-cost-model.ts';
+import { DEFAULT_PRICE_LIST } from '../../core/pricing/price-lists.ts';
 import type { PriceList } from '../../ports/cost-model.port.ts';
 import { openScriptedPi, type RecordedRequest, type ScriptedReply, settle } from '../../testing/pi/scripted-pi.ts';
 

@@ -40,7 +40,7 @@ describe('PiEntryMapper across requests', () => {
 
 describe("PiEntryMapper's content count", () => {
   it('counts a message whose text block is not a string as its bytes, so the engine takes it', async () => {
-    const { TranscriptIndex } = await import('../../core/transcript-index.ts');
+    const { TranscriptIndex } = await import('../../core/transcript/transcript-index.ts');
     // Another extension's message, of a shape Pi's types do not foresee.
     const odd = {
       role: 'custom',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
-import { servingBudget } from '../../core/budget.ts';
-import { DEFAULT_THRESHOLDS } from '../../core/settings.ts';
+import { servingBudget } from '../../core/pricing/budget.ts';
+import { DEFAULT_THRESHOLDS } from '../../core/settings/settings.ts';
 import {
   CONTEXT_WINDOW,
   openScriptedPi,

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { FOLD_LIST_MARK } from '../../adapters/pi/compaction-fold-list.ts';
 import type { PiSessionFolding } from '../../adapters/pi/session-registry.ts';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
-import { stableStringify } from '../../core/hashing.ts';
+import { stableStringify } from '../../core/util/hashing.ts';
 import type { FoldRecord } from '../../ports/fold-records.ts';
 import {
   KEEP_BLOBS_RAW,

@@ -5,7 +5,7 @@ import type { ToolResultMessage } from '@mariozechner/pi-ai';
 import { describe, expect, it } from 'vitest';
 import { MemoryEvidenceStore } from '../../adapters/storage-memory/memory-evidence-store.ts';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
-import { sha256Hex } from '../../core/hashing.ts';
+import { sha256Hex } from '../../core/util/hashing.ts';
 import { KEEP_BLOBS_RAW, openScriptedPi, type RecordedRequest, settle } from '../../testing/pi/scripted-pi.ts';
 import { readBlob } from './support/blob-replies.ts';
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { FsEvidenceStore } from '../../adapters/storage-fs/fs-evidence-store.ts';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
 import { FoldError } from '../../core/fold-error.ts';
-import { sha256Hex } from '../../core/hashing.ts';
+import { sha256Hex } from '../../core/util/hashing.ts';
 import { blobText, openScriptedPi, type RecordedRequest, type Script, settle } from '../../testing/pi/scripted-pi.ts';
 
 const BUDGET = 60_000;

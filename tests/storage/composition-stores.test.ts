@@ -6,7 +6,7 @@ import { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
 import type { QuotaFoldStore } from '../../application/retention/quota-fold-store.ts';
 import { createFoldRuntime, type FoldRuntimeOptions } from '../../composition/create-fold-runtime.ts';
 import { defaultStoreRoot } from '../../composition/store-selection.ts';
-import { readFoldSource } from '../../core/fold-source.ts';
+import { readFoldSource } from '../../core/store/fold-source.ts';
 import type { FoldStore } from '../../ports/fold-store.port.ts';
 import { SyntheticSession } from '../../testing/synthetic-session.ts';
 import { providerTokens } from '../support/drive-session.ts';

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { FsEvidenceStore } from '../../adapters/storage-fs/fs-evidence-store.ts';
-import { sha256Hex } from '../../core/hashing.ts';
 import { ARTIFACT_WRITES_IN_FLIGHT, EvidenceWrites } from '../../core/spill/evidence-writes.ts';
 import type { SpilledPart } from '../../core/spill/spill-plan.ts';
+import { sha256Hex } from '../../core/util/hashing.ts';
 import type { EvidenceReference, EvidenceStore } from '../../ports/evidence-store.port.ts';
 import { removeScratch, scratchDirectory } from './support/storage-backends.ts';
 

@@ -73,8 +73,8 @@ vi.mock('node:fs/promises', async (importOriginal) => {
 const { FsFoldStore } = await import('../../adapters/storage-fs/fs-fold-store.ts');
 const { FsEvidenceStore } = await import('../../adapters/storage-fs/fs-evidence-store.ts');
 const { storeBlobVerified } = await import('../../core/commit/apply/blob-prewrites.ts');
-const { sha256Hex } = await import('../../core/hashing.ts');
-const { forEachBounded } = await import('../../core/bounded-parallel.ts');
+const { sha256Hex } = await import('../../core/util/hashing.ts');
+const { forEachBounded } = await import('../../core/util/bounded-parallel.ts');
 
 const scratch = await scratchDirectory('fs-loop-turns');
 afterAll(() => removeScratch(scratch), 60_000);

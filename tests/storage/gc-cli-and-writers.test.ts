@@ -4,7 +4,7 @@ import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
 import type { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
 import { createSqliteFoldStore } from '../../adapters/storage-sqlite/create-sqlite-store.ts';
 import { createFoldRuntime } from '../../composition/create-fold-runtime.ts';
-import { readFoldSource } from '../../core/fold-source.ts';
+import { readFoldSource } from '../../core/store/fold-source.ts';
 import { SyntheticSession } from '../../testing/synthetic-session.ts';
 import { providerTokens } from '../support/drive-session.ts';
 import { runCliCaptured } from './support/cli-capture.ts';

@@ -4,7 +4,7 @@ import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
 import { QuotaFoldStore } from '../../application/retention/quota-fold-store.ts';
 import { collectGarbage } from '../../application/retention/store-gc.ts';
 import { createFoldRuntime } from '../../composition/create-fold-runtime.ts';
-import { sha256Hex } from '../../core/hashing.ts';
+import { sha256Hex } from '../../core/util/hashing.ts';
 import type { FoldStore } from '../../ports/fold-store.port.ts';
 import { SyntheticSession } from '../../testing/synthetic-session.ts';
 import { providerTokens } from '../support/drive-session.ts';

@@ -52,7 +52,7 @@ for (const backend of localGcBackends) {
           'gc-broken',
         );
         // State naming a fold that has no record: the store is damaged, so gc must stop.
-        const { EngineMemory } = await import('../../core/engine-memory.ts');
+        const { EngineMemory } = await import('../../core/state/engine-memory.ts');
         const memory = new EngineMemory('gc-broken-0');
         memory.foldIds = ['fold_ffffffffffffffffffffffff'];
         await store.saveState('gc-broken-0', memory.snapshot([], []));

@@ -44,7 +44,7 @@ const BACKENDS: readonly Backend[] = [
 ];
 
 const WINDOW = 70_000;
-/** The window less its output reservation (core/budget.ts). */
+/** The window less its output reservation (core/pricing/budget.ts). */
 const WINDOW_BUDGET = 63_000;
 
 async function status(runtime: { act(request: unknown): Promise<{ text: string; data: unknown }> }) {

@@ -1,8 +1,8 @@
 import { RecordingProjectionSink } from '../../adapters/projection-recorder/recording-projection-sink.ts';
 import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
-import { createCharsCostModel } from '../../core/chars-cost-model.ts';
 import { FoldRuntime } from '../../core/fold-runtime.ts';
-import { resolveSettings } from '../../core/settings.ts';
+import { createCharsCostModel } from '../../core/pricing/chars-cost-model.ts';
+import { resolveSettings } from '../../core/settings/settings.ts';
 import type { FoldStore } from '../../ports/fold-store.port.ts';
 import { SyntheticSession } from '../../testing/synthetic-session.ts';
 

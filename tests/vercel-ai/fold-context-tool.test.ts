@@ -4,7 +4,7 @@ import { canonicalBytes } from '../../adapters/vercel-ai/canonical-message.ts';
 import { createFolding } from '../../adapters/vercel-ai/index.ts';
 import type { ModelPrompt, PromptRecord } from '../../adapters/vercel-ai/usage-middleware.ts';
 import { ACTION_NAMES } from '../../core/actions/action-arguments.ts';
-import { sha256Hex } from '../../core/hashing.ts';
+import { sha256Hex } from '../../core/util/hashing.ts';
 import { fileText, readFileTool, ScriptedModel, type ScriptedStep } from '../../testing/vercel-ai/scripted-model.ts';
 import { appendOnlyViolations, pairingViolations } from './support/prompt-checks.ts';
 

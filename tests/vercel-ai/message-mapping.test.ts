@@ -6,7 +6,7 @@ import { createFolding, foldingAgentSettings } from '../../adapters/vercel-ai/in
 import { MessageEntryMapper, requestUsage } from '../../adapters/vercel-ai/internal.ts';
 import type { ModelPrompt } from '../../adapters/vercel-ai/usage-middleware.ts';
 import { FoldError } from '../../core/fold-error.ts';
-import { sha256Hex } from '../../core/hashing.ts';
+import { sha256Hex } from '../../core/util/hashing.ts';
 import { fileText, ScriptedModel } from '../../testing/vercel-ai/scripted-model.ts';
 import { pairingViolations } from './support/prompt-checks.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PRICE_LIST } from '../../core/price-lists.ts';
+import { DEFAULT_PRICE_LIST } from '../../core/pricing/price-lists.ts';
 import { readLoop } from '../../testing/vercel-ai/scripted-model.ts';
 import { type LoopRun, runLoop } from './support/run-loop.ts';
 

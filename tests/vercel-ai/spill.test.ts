@@ -5,7 +5,7 @@ import { type ModelMessage, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { FoldError } from '../../core/fold-error.ts';
-import { sha256Hex } from '../../core/hashing.ts';
+import { sha256Hex } from '../../core/util/hashing.ts';
 import { type Script, serializePrompt } from '../../testing/vercel-ai/scripted-model.ts';
 import { type LoopKind, runLoop } from './support/run-loop.ts';
 

@@ -1,7 +1,7 @@
 import type { FoldStore } from '../../../ports/fold-store.port.ts';
 import { FoldError } from '../../fold-error.ts';
-import { nextLoopTurn, onNextLoopTurn } from '../../next-loop-turn.ts';
-import { verifiedBlobText } from '../../verified-reads.ts';
+import { verifiedBlobText } from '../../store/verified-reads.ts';
+import { nextLoopTurn, onNextLoopTurn } from '../../util/next-loop-turn.ts';
 
 /**
  * How long a blob written ahead of its commit counts as written for that commit. gc keeps an
@@ -150,7 +150,7 @@ export class BlobPrewrites {
   }
 
   private async drain(store: FoldStore): Promise<void> {
-    // Not inside the request that queued them (core/next-loop-turn.ts says why); a commit
+    // Not inside the request that queued them (core/util/next-loop-turn.ts says why); a commit
     // meanwhile takes back what is still queued.
     await nextLoopTurn();
     await Promise.all(Array.from({ length: PREWRITES_IN_FLIGHT }, () => this.work(store)));

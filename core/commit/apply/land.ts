@@ -1,17 +1,16 @@
 import type { FoldWarning } from '../../../ports/shared-types.ts';
-import type { EngineMemory } from '../../engine-memory.ts';
-import type { Frontier } from '../../frontier.ts';
-import type { SessionModel } from '../../session-model.ts';
-import type { SessionServices } from '../../session-services.ts';
-import { skippedCommitWarning } from '../../store-outage.ts';
-import type { TranscriptIndex } from '../../transcript-index.ts';
+import type { EngineMemory } from '../../state/engine-memory.ts';
+import type { Frontier } from '../../state/frontier.ts';
+import type { SessionModel } from '../../state/session-model.ts';
+import { type StoreOutage, skippedCommitWarning } from '../../store/store-outage.ts';
+import type { TranscriptIndex } from '../../transcript/transcript-index.ts';
 import type { CommitPlan } from '../plan/planner.ts';
 import { applyCommitPlan, type LandingTarget } from './store-writes.ts';
 
 /** What landing a request's commit writes beyond the store and the forest. */
 export type LandTarget = LandingTarget & {
   readonly model: Pick<SessionModel, 'pendingCauses' | 'forcedCommit'>;
-  readonly services: Pick<SessionServices, 'storeOutage' | 'frontier'>;
+  readonly services: { readonly storeOutage: StoreOutage; readonly frontier: Frontier };
 };
 
 /** What applying a request's commit came to: the folds landed, and whether the store refused the commit. */

@@ -1,11 +1,11 @@
 import type { FoldRecord } from '../../../ports/fold-records.ts';
-import { forEachBounded } from '../../bounded-parallel.ts';
-import { adoptWrittenRecords, writeFoldRecords } from '../../fold-record-writes.ts';
-import type { SessionModel } from '../../session-model.ts';
-import type { SessionPorts } from '../../session-ports.ts';
-import type { SessionServices } from '../../session-services.ts';
+import type { SpillBook } from '../../spill/spill-book.ts';
+import type { SessionModel } from '../../state/session-model.ts';
+import type { SessionPorts } from '../../state/session-ports.ts';
+import { adoptWrittenRecords, writeFoldRecords } from '../../store/fold-record-writes.ts';
+import { forEachBounded } from '../../util/bounded-parallel.ts';
 import type { CommitPlan } from '../plan/planner.ts';
-import { type BlobToStore, storeBlobVerified } from './blob-prewrites.ts';
+import { type BlobPrewrites, type BlobToStore, storeBlobVerified } from './blob-prewrites.ts';
 
 /**
  * Store calls of one commit under way at once. The blobs of a commit are independent, so they
@@ -18,7 +18,7 @@ const COMMIT_WRITES_IN_FLIGHT = 8;
 export interface LandingTarget {
   readonly ports: Pick<SessionPorts, 'sessionId' | 'foldStore'>;
   readonly model: Pick<SessionModel, 'index' | 'lattice' | 'memory' | 'lastContext'>;
-  readonly services: Pick<SessionServices, 'spills' | 'prewrites'>;
+  readonly services: { readonly spills: SpillBook; readonly prewrites: BlobPrewrites };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { CommitTelemetry, LedgerRow } from '../../../ports/projection-sink.port.ts';
-import type { WindowView } from '../../window-log.ts';
+import type { WindowView } from '../../render/window-log.ts';
 
 /** Commits kept for status views (the host's own log keeps the full history). */
 const RECENT_COMMITS = 20;
@@ -87,4 +87,11 @@ export class CommitTelemetryLog {
     if (this.recentEvents.length > RECENT_COMMITS) this.recentEvents.shift();
     this.outlet.commitTelemetry(event);
   }
+}
+
+/** The latest commits' telemetry and the listeners that failed, read only. */
+export interface TelemetryView {
+  readonly recent: readonly CommitTelemetry[];
+  readonly listenerFailures: number;
+  readonly lastListenerFailure: string | undefined;
 }

@@ -1,10 +1,11 @@
 import type { FoldPart, FoldRecord, PendingMarkV1 } from '../../../ports/fold-records.ts';
 import type { TranscriptEntry } from '../../../ports/transcript-source.port.ts';
-import { chapterBrief, consolidationBrief, toolBrief } from '../../briefs.ts';
-import type { FoldLattice, PlacedFold } from '../../fold-lattice.ts';
-import { sha256HexOfLines, stableStringify } from '../../hashing.ts';
-import type { EngineMemoryView, FoldLatticeView, TranscriptIndexView } from '../../session-view.ts';
-import { placeholderText, siblingStubText } from '../../window-text.ts';
+import { chapterBrief, consolidationBrief, toolBrief } from '../../folds/briefs.ts';
+import type { FoldLattice, FoldLatticeView, PlacedFold } from '../../folds/fold-lattice.ts';
+import { placeholderText, siblingStubText } from '../../render/window-text.ts';
+import type { EngineMemoryView } from '../../state/engine-memory.ts';
+import type { TranscriptIndexView } from '../../transcript/transcript-index.ts';
+import { sha256HexOfLines, stableStringify } from '../../util/hashing.ts';
 import { countSourceDigest, memoCollapsedChars, memoRecord } from './plan-memo.ts';
 
 /** One mark turned into the fold record it will become. */

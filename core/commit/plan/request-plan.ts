@@ -1,9 +1,9 @@
+import type { ForcedCommit } from '../../state/forced-commit.ts';
 import {
   type CommitDecision,
   type CommitReason,
   decideCommit,
   FENCE_AIM_SHARE,
-  type ForcedCommit,
   fenceDecision,
 } from '../policy/decision.ts';
 import {

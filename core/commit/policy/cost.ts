@@ -1,5 +1,5 @@
 import type { PriceList } from '../../../ports/cost-model.port.ts';
-import { ratesFor } from '../../price-lists.ts';
+import { ratesFor } from '../../pricing/price-lists.ts';
 
 /**
  * The arithmetic of docs/behaviour.md B3.2, worked out in `docs/cost-scheduling.md`. Pure numbers in, pure

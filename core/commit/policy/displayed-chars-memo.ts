@@ -1,4 +1,5 @@
-import type { FoldLatticeView, TranscriptIndexView } from '../../session-view.ts';
+import type { FoldLatticeView } from '../../folds/fold-lattice.ts';
+import type { TranscriptIndexView } from '../../transcript/transcript-index.ts';
 import { displayedChars } from '../plan/planner.ts';
 
 /** Spans remembered before the memo starts over (a session asks about a few dozen between commits). */

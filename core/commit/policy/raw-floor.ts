@@ -1,5 +1,5 @@
 import type { PendingMarkV1 } from '../../../ports/fold-records.ts';
-import type { TranscriptIndexView } from '../../session-view.ts';
+import type { TranscriptIndexView } from '../../transcript/transcript-index.ts';
 
 /**
  * Chars per token the floor is measured with: never fewer than Pi's own estimate (4), so the

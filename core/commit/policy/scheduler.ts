@@ -1,9 +1,13 @@
 import type { CostModel, PriceList } from '../../../ports/cost-model.port.ts';
 import type { EngineState } from '../../../ports/fold-records.ts';
-import type { EngineMemoryView, EstimatorView, FoldLatticeView, TranscriptIndexView } from '../../session-view.ts';
-import type { FoldSettings } from '../../settings.ts';
+import type { FoldLatticeView } from '../../folds/fold-lattice.ts';
+import type { EstimatorView } from '../../pricing/occupancy-estimator.ts';
+import type { FoldSettings } from '../../settings/settings.ts';
+import type { EngineMemoryView } from '../../state/engine-memory.ts';
+import type { TranscriptIndexView } from '../../transcript/transcript-index.ts';
 import { type MarkPlanInputs, planStandingMarks } from '../plan/plan-marks.ts';
 import { CacheClock, type CacheMoment, type ColdReason } from './cache-clock.ts';
+import type { CacheLossSummary } from './cache-survival.ts';
 import { commitPaysOff, hardCeiling, schedulingRates } from './cost.ts';
 import type { CommitReason, ScheduledCommit } from './decision.ts';
 import { DisplayedCharsMemo } from './displayed-chars-memo.ts';
@@ -245,4 +249,13 @@ export function markPlanInputs(session: SchedulerSession): MarkPlanInputs {
     memory: session.memory,
     toolName: session.settings.toolName,
   };
+}
+
+/** The commit scheduler, read only: why the newest automatic commit landed, and whether a drain runs. */
+export interface SchedulerView {
+  readonly lastReason: CommitReason | undefined;
+  /** `immediate` only: a trigger fired and due marks are still landing one per request. */
+  readonly draining: boolean;
+  /** What the provider's reports taught about its cache (docs/behaviour.md B3.3). */
+  readonly clock: { learnedLosses(): CacheLossSummary };
 }

@@ -1,4 +1,4 @@
-import { toolBrief } from '../../../core/briefs.ts';
+import { toolBrief } from '../../../core/folds/briefs.ts';
 import type { TranscriptEntry } from '../../../ports/transcript-source.port.ts';
 import { commandPieces, errorPieces, type NeedKind, piecesOf } from './need-pieces.ts';
 

@@ -1,5 +1,5 @@
 import { FoldError } from '../../../core/fold-error.ts';
-import { readFoldSource } from '../../../core/fold-source.ts';
+import { readFoldSource } from '../../../core/store/fold-source.ts';
 import type { FoldRecord } from '../../../ports/fold-records.ts';
 import type { FoldStore } from '../../../ports/fold-store.port.ts';
 

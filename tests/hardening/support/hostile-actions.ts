@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { ACTION_NAMES } from '../../../core/actions/action-arguments.ts';
 import { FOLD_ERROR_CODES } from '../../../core/fold-error.ts';
 import type { FoldRuntime } from '../../../core/fold-runtime.ts';
-import { stableStringify } from '../../../core/hashing.ts';
+import { stableStringify } from '../../../core/util/hashing.ts';
 import { serialize } from '../../../testing/window-checks.ts';
 
 /** Where a live id is drawn from when the call is made (the session changes as calls land). */

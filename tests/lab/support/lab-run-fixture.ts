@@ -1,5 +1,5 @@
-import { priceRequest } from '../../../core/chars-cost-model.ts';
-import { PRICE_LISTS } from '../../../core/price-lists.ts';
+import { priceRequest } from '../../../core/pricing/chars-cost-model.ts';
+import { PRICE_LISTS } from '../../../core/pricing/price-lists.ts';
 import type { ArmName, ArmResult, LabRun, RequestRow } from '../../../lab/report/lab-records.ts';
 
 const LEDGER = PRICE_LISTS['gpt-5.6-ledger']!;

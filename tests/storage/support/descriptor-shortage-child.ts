@@ -15,11 +15,11 @@
 import { closeSync, openSync } from 'node:fs';
 import { FsEvidenceStore } from '../../../adapters/storage-fs/fs-evidence-store.ts';
 import { FsFoldStore } from '../../../adapters/storage-fs/fs-fold-store.ts';
-import { createCharsCostModel } from '../../../core/chars-cost-model.ts';
 import { FoldError } from '../../../core/fold-error.ts';
 import { FoldRuntime } from '../../../core/fold-runtime.ts';
-import { sha256Hex } from '../../../core/hashing.ts';
-import { resolveSettings } from '../../../core/settings.ts';
+import { createCharsCostModel } from '../../../core/pricing/chars-cost-model.ts';
+import { resolveSettings } from '../../../core/settings/settings.ts';
+import { sha256Hex } from '../../../core/util/hashing.ts';
 import type { FoldWarning } from '../../../ports/fold-warning.ts';
 import { readRounds } from './read-rounds.ts';
 

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { createClient } from '@keyv/redis';
 import sqlite3 from 'sqlite3';
-import { sha256Hex } from '../../../core/hashing.ts';
+import { sha256Hex } from '../../../core/util/hashing.ts';
 
 /**
  * Databases that belong to someone else, for the read-only guarantee of `verify` and

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
 import { collectGarbage } from '../../../application/retention/store-gc.ts';
-import { readFoldSource } from '../../../core/fold-source.ts';
-import { sha256Hex } from '../../../core/hashing.ts';
+import { readFoldSource } from '../../../core/store/fold-source.ts';
+import { sha256Hex } from '../../../core/util/hashing.ts';
 import type { FoldRecord } from '../../../ports/fold-records.ts';
 import type { FoldStore } from '../../../ports/fold-store.port.ts';
 import { runCliCaptured } from './cli-capture.ts';

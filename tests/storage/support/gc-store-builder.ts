@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { EngineMemory } from '../../../core/engine-memory.ts';
-import { readFoldSource } from '../../../core/fold-source.ts';
-import { sha256Hex } from '../../../core/hashing.ts';
+import { EngineMemory } from '../../../core/state/engine-memory.ts';
+import { readFoldSource } from '../../../core/store/fold-source.ts';
+import { sha256Hex } from '../../../core/util/hashing.ts';
 import type { FoldPart, FoldRecord } from '../../../ports/fold-records.ts';
 import type { FoldStore } from '../../../ports/fold-store.port.ts';
 
