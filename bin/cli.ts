@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { nearestName } from '../composition/option-checks.ts';
+import { findInstalledPi, PI_LINES, usePiLine } from '../lab/peers/pi-host-lines.ts';
 import {
   type CommandHelp,
   DOCTOR_HELP,
@@ -14,7 +15,6 @@ import {
 import { HELP_OPTION, parseCommandArguments, UsageError } from './commands/command-options.ts';
 import { type CliCommand, type CommandOutput, EXIT } from './commands/command-table.ts';
 import { failureLines } from './commands/failure-line.ts';
-import { findInstalledPi, PI_LINES, usePiLine } from './commands/pi-host-lines.ts';
 import { isPackageMissing } from './commands/store-packages.ts';
 
 /** A command of the table: its help, and its code loaded only when it is chosen. */

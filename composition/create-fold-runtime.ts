@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import type { DependencyContainer } from 'tsyringe';
-import { type SessionTelemetry, sessionTelemetry } from '../adapters/opentelemetry/index.ts';
+import { type SessionTelemetry, sessionTelemetry } from '../adapters/backends/opentelemetry/index.ts';
 import { FoldError } from '../core/fold-error.ts';
 import { FoldRuntime } from '../core/fold-runtime.ts';
 import { type FoldSettingsInput, resolveSettings } from '../core/settings/settings.ts';

@@ -1,8 +1,8 @@
 import { type DependencyContainer, instanceCachingFactory, Lifecycle } from 'tsyringe';
-import { FsEvidenceStore } from '../adapters/storage-fs/fs-evidence-store.ts';
-import { FsFoldStore } from '../adapters/storage-fs/fs-fold-store.ts';
-import { MemoryEvidenceStore } from '../adapters/storage-memory/memory-evidence-store.ts';
-import { MemoryFoldStore } from '../adapters/storage-memory/memory-fold-store.ts';
+import { FsEvidenceStore } from '../adapters/backends/storage-fs/fs-evidence-store.ts';
+import { FsFoldStore } from '../adapters/backends/storage-fs/fs-fold-store.ts';
+import { MemoryEvidenceStore } from '../adapters/backends/storage-memory/memory-evidence-store.ts';
+import { MemoryFoldStore } from '../adapters/backends/storage-memory/memory-fold-store.ts';
 import type { EvidenceStore } from '../ports/evidence-store.port.ts';
 import type { FoldStore } from '../ports/fold-store.port.ts';
 import { PortOwner } from './port-owner.ts';
@@ -31,7 +31,7 @@ const memoryBuilder: StoreKindBuilder = {
 // SQLite is a native module: it is loaded only for hosts that chose it, which is why finding a
 // builder is asynchronous while the builder itself (what tsyringe's factories call) is not.
 async function sqliteBuilder(): Promise<StoreKindBuilder> {
-  const sqlite = await import('../adapters/storage-sqlite/create-sqlite-store.ts');
+  const sqlite = await import('../adapters/backends/storage-sqlite/create-sqlite-store.ts');
   return {
     foldStore: (selection) => sqlite.createSqliteFoldStore({ path: sqlitePathOf(selection) }),
     evidenceStore: (selection) =>

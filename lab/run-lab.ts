@@ -11,10 +11,10 @@
  * the HTML report go to `--out` (default `lab/out/<preset>`).
  */
 import { parseArgs } from 'node:util';
-import { findInstalledPi } from '../bin/commands/pi-host-lines.ts';
 import { parseArmName } from './arms/arm-profile.ts';
 import { KNOWN_ARMS } from './arms/arms.ts';
 import { parseThresholdsOption } from './arms/threshold-option.ts';
+import { findInstalledPi } from './peers/pi-host-lines.ts';
 import { createProgressBar, formatArmTable, type ProgressBar, writeLabReports } from './report/index.ts';
 import type { ArmName } from './report/lab-records.ts';
 import { labWorkload, runLabWorkload } from './workload/lab-workload.ts';

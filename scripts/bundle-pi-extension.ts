@@ -26,10 +26,10 @@ export const PI_BUNDLE_EXTERNALS = [
   '@opentelemetry/api',
 ];
 
-/** Write dist/pi-extension/pi-fold.js from adapters/pi/index.ts. */
+/** Write dist/pi-extension/pi-fold.js from adapters/hosts/pi/index.ts. */
 export async function bundlePiExtension(): Promise<void> {
   await build({
-    entryPoints: [join(root, 'adapters/pi/index.ts')],
+    entryPoints: [join(root, 'adapters/hosts/pi/index.ts')],
     outfile: join(dist, 'pi-extension/pi-fold.js'),
     bundle: true,
     platform: 'node',

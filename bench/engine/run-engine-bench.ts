@@ -3,7 +3,7 @@
  * measurement is printed beside its target.
  */
 import { createHash } from 'node:crypto';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import { MemoryFoldStore } from '../../adapters/backends/storage-memory/memory-fold-store.ts';
 import { FoldRuntime } from '../../core/fold-runtime.ts';
 import { createCharsCostModel } from '../../core/pricing/chars-cost-model.ts';
 import { resolveSettings } from '../../core/settings/settings.ts';

@@ -5,7 +5,7 @@
  * verified reads against sha256 of the same bytes by node:crypto.
  */
 import { createHash } from 'node:crypto';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import { MemoryFoldStore } from '../../adapters/backends/storage-memory/memory-fold-store.ts';
 import { PEEK_MAX_BYTES } from '../../core/actions/action-arguments.ts';
 import { peekDocument } from '../../core/actions/peek-action.ts';
 import { FoldRuntime } from '../../core/fold-runtime.ts';

@@ -7,7 +7,7 @@
  * instead one search over a single tool result of N MB (search-large-text.ts).
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import { MemoryFoldStore } from '../../adapters/backends/storage-memory/memory-fold-store.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import { FoldRuntime } from '../../core/fold-runtime.ts';
 import { createCharsCostModel } from '../../core/pricing/chars-cost-model.ts';

@@ -7,7 +7,7 @@
  */
 import KeyvRedis from '@keyv/redis';
 import Keyv from 'keyv';
-import { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
+import { KeyvFoldStore } from '../../adapters/backends/storage-keyv/keyv-fold-store.ts';
 import { emptyTimings, runSession } from './session-workload.ts';
 
 const [url, namespace, prefix, firstText, countText, foldsText] = process.argv.slice(2);

@@ -1,5 +1,5 @@
-import type { PiFoldOptions } from '../../adapters/pi/session-registry.ts';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import { MemoryFoldStore } from '../../adapters/backends/storage-memory/memory-fold-store.ts';
+import type { PiFoldOptions } from '../../adapters/hosts/pi/session-registry.ts';
 import type { FoldSettingsInput } from '../../core/settings/settings.ts';
 
 /**

@@ -7,8 +7,8 @@
  * builds that do the same work in different hooks. Run: `npm run bench:pi` (`-- --like-before`:
  * the core work alone, see like-before-argument.ts).
  */
-import { PiEntryMapper } from '../../adapters/pi/message-entries.ts';
-import { OwnershipMonitor } from '../../adapters/pi/ownership-monitor.ts';
+import { PiEntryMapper } from '../../adapters/hosts/pi/message-entries.ts';
+import { OwnershipMonitor } from '../../adapters/hosts/pi/ownership-monitor.ts';
 import { FoldRuntime } from '../../core/fold-runtime.ts';
 import { priceRequest } from '../../core/pricing/chars-cost-model.ts';
 import { DEFAULT_PRICE_LIST } from '../../core/pricing/price-lists.ts';

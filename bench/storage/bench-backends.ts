@@ -2,10 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Keyv from 'keyv';
-import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
-import { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
-import { createSqliteFoldStore } from '../../adapters/storage-sqlite/create-sqlite-store.ts';
+import { FsFoldStore } from '../../adapters/backends/storage-fs/fs-fold-store.ts';
+import { KeyvFoldStore } from '../../adapters/backends/storage-keyv/keyv-fold-store.ts';
+import { MemoryFoldStore } from '../../adapters/backends/storage-memory/memory-fold-store.ts';
+import { createSqliteFoldStore } from '../../adapters/backends/storage-sqlite/create-sqlite-store.ts';
 import type { FoldStore } from '../../ports/fold-store.port.ts';
 
 /** A backend to measure; `open` returns undefined (with a reason) when it cannot run here. */

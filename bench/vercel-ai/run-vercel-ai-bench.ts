@@ -9,7 +9,7 @@
 
 import { performance } from 'node:perf_hooks';
 import { generateText, type LanguageModelMiddleware, stepCountIs, wrapLanguageModel } from 'ai';
-import { createFolding } from '../../adapters/vercel-ai/index.ts';
+import { createFolding } from '../../adapters/hosts/vercel-ai/index.ts';
 import { readFileTool, readLoop, ScriptedModel } from '../../testing/vercel-ai/scripted-model.ts';
 
 const STEPS = 70;

@@ -1,6 +1,6 @@
 import { DEFAULT_REPLAY_ARMS } from '../../lab/arms/arm-profile.ts';
+import { PI_LINES, REPLAY_TOKENIZER, replayInstallLines } from '../../lab/peers/pi-host-lines.ts';
 import type { CommandOption } from './command-options.ts';
-import { PI_LINES, REPLAY_TOKENIZER, replayInstallLines } from './pi-host-lines.ts';
 
 /**
  * What `pi-fold --help` and `pi-fold <command> --help` say about one command, kept apart from

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { auditFsStore } from '../../adapters/storage-fs/fs-store-audit.ts';
+import { auditFsStore } from '../../adapters/backends/storage-fs/fs-store-audit.ts';
 import { DOCTOR_HELP } from './command-help.ts';
 import { optionFlag, optionText } from './command-options.ts';
 import { type CliCommand, EXIT } from './command-table.ts';

@@ -1,13 +1,13 @@
 import { open, readdir, stat } from 'node:fs/promises';
 import Keyv from 'keyv';
-import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
-import { auditFsStore } from '../../adapters/storage-fs/fs-store-audit.ts';
-import { FsStoreMaintenance } from '../../adapters/storage-fs/fs-store-maintenance.ts';
-import { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
-import { auditKeyvStore } from '../../adapters/storage-keyv/keyv-store-audit.ts';
-import { KeyvStoreMaintenance } from '../../adapters/storage-keyv/keyv-store-maintenance.ts';
-import type { StoreAuditReport } from '../../adapters/storage-shared/store-audit.ts';
-import type { StoreMaintenance } from '../../adapters/storage-shared/store-maintenance.ts';
+import { FsFoldStore } from '../../adapters/backends/storage-fs/fs-fold-store.ts';
+import { auditFsStore } from '../../adapters/backends/storage-fs/fs-store-audit.ts';
+import { FsStoreMaintenance } from '../../adapters/backends/storage-fs/fs-store-maintenance.ts';
+import { KeyvFoldStore } from '../../adapters/backends/storage-keyv/keyv-fold-store.ts';
+import { auditKeyvStore } from '../../adapters/backends/storage-keyv/keyv-store-audit.ts';
+import { KeyvStoreMaintenance } from '../../adapters/backends/storage-keyv/keyv-store-maintenance.ts';
+import type { StoreAuditReport } from '../../adapters/backends/storage-shared/store-audit.ts';
+import type { StoreMaintenance } from '../../adapters/backends/storage-shared/store-maintenance.ts';
 import type { FoldStore } from '../../ports/fold-store.port.ts';
 import { type CommandOutput, EXIT } from './command-table.ts';
 import {
@@ -164,7 +164,7 @@ async function openKeyvTarget(target: string, place: KeyvPlace, access: StoreAcc
   }
   if (info.isFile() && (await isSqliteFile(target))) {
     if (access === 'read-only') return { kind: 'sqlite', keyv: await openReadOnlySqliteKeyv(target, namespace) };
-    const { createSqliteKeyv } = await import('../../adapters/storage-sqlite/create-sqlite-store.ts');
+    const { createSqliteKeyv } = await import('../../adapters/backends/storage-sqlite/create-sqlite-store.ts');
     // The file is the user's: maintenance leaves its journal mode as it found it.
     return { kind: 'sqlite', keyv: createSqliteKeyv({ path: target, namespace, journalMode: 'keep' }) };
   }

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import Keyv from 'keyv';
-import { loadKeyvSqlite } from '../../adapters/storage-sqlite/load-keyv-sqlite.ts';
+import { loadKeyvSqlite } from '../../adapters/backends/storage-sqlite/load-keyv-sqlite.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import { importStorePackage, resolveStorePackage } from './store-packages.ts';
 

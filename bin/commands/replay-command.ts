@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { FoldError } from '../../core/fold-error.ts';
 import { PRICE_LISTS } from '../../core/pricing/price-lists.ts';
 import { parseArmName } from '../../lab/arms/arm-profile.ts';
+import { findInstalledPi } from '../../lab/peers/pi-host-lines.ts';
 import { clearKeptStores, keptStoresDirectory, writeKeptStoreViews } from '../../lab/replay/kept-store-views.ts';
 import { type ReplayOptions, replayTranscript } from '../../lab/replay/replay-transcript.ts';
 import { formatArmTable } from '../../lab/report/arm-table.ts';
@@ -11,7 +12,6 @@ import { REPLAY_HELP } from './command-help.ts';
 import { optionFlag, optionText } from './command-options.ts';
 import { type CliCommand, EXIT } from './command-table.ts';
 import { assertWritableDirectory } from './output-paths.ts';
-import { findInstalledPi } from './pi-host-lines.ts';
 
 /**
  * `pi-fold replay <file>`: what a recorded Pi, Claude Code, Codex or chat-trajectory session would have sent and cost
@@ -76,7 +76,7 @@ export const replayCommand: CliCommand = {
       }
       throw error;
     }
-    // Say which Pi drove the arms: either supported line may be installed (bin/commands/pi-host-lines.ts).
+    // Say which Pi drove the arms: either supported line may be installed (lab/peers/pi-host-lines.ts).
     const pi = findInstalledPi();
     const notes = [...(pi === undefined ? [] : [`ran on Pi ${pi.version} (${pi.packageName})`]), ...report.notes];
     if (json) output.out(stableSummaryJson(report.run, notes).trimEnd());

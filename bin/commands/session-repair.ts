@@ -1,4 +1,8 @@
-import type { MendedItem, RequestLogMend, StoreMaintenance } from '../../adapters/storage-shared/store-maintenance.ts';
+import type {
+  MendedItem,
+  RequestLogMend,
+  StoreMaintenance,
+} from '../../adapters/backends/storage-shared/store-maintenance.ts';
 import { rebuildSessionState, type SessionRepairReport } from '../../application/recovery/rebuild-session-state.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import { isRecordDamage } from '../../core/store/restore-folds.ts';

@@ -1,5 +1,5 @@
-import type { StoreAuditReport } from '../../adapters/storage-shared/store-audit.ts';
-import type { StoreMaintenance } from '../../adapters/storage-shared/store-maintenance.ts';
+import type { StoreAuditReport } from '../../adapters/backends/storage-shared/store-audit.ts';
+import type { StoreMaintenance } from '../../adapters/backends/storage-shared/store-maintenance.ts';
 import type { FoldStore } from '../../ports/fold-store.port.ts';
 import type { SetAsideItem } from './session-repair.ts';
 

@@ -1,4 +1,4 @@
-import type { StoreAuditReport } from '../../adapters/storage-shared/store-audit.ts';
+import type { StoreAuditReport } from '../../adapters/backends/storage-shared/store-audit.ts';
 import { auditSessionGraphs } from '../../application/recovery/audit-session-graphs.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import { VERIFY_HELP } from './command-help.ts';

@@ -1,5 +1,5 @@
 import { VERSION } from '@mariozechner/pi-coding-agent';
-import { AI_SDK_MAJOR, MIDDLEWARE_SPECIFICATION } from '../../adapters/vercel-ai/ai-sdk-version.ts';
+import { AI_SDK_MAJOR, MIDDLEWARE_SPECIFICATION } from '../../adapters/hosts/vercel-ai/ai-sdk-version.ts';
 
 // Runs before every test file of the compatibility job: a mapping that silently fell back to
 // the root's Pi 0.x or ai@6 would pass the suites without testing the current hosts.

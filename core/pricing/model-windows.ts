@@ -28,7 +28,7 @@ export function bareModelId(modelId: string): string {
 /**
  * The built-in catalog: `MODEL_WINDOWS` by longest id prefix. A short list kept by hand, for
  * hosts without Pi's `pi-ai` registry (AI SDK users); where pi-ai is installed the lab and
- * `pi-fold replay` read its registry instead (adapters/pi-ai-catalog).
+ * `pi-fold replay` read its registry instead (adapters/backends/pi-ai-catalog).
  */
 export const BUILT_IN_CATALOG: ModelCatalog = {
   source: 'built-in list (core/pricing/price-lists.ts MODEL_WINDOWS), the fallback where no pi-ai is installed',

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { generateText, type ModelMessage, stepCountIs, tool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { z } from 'zod';
-import { createFolding } from '../../adapters/vercel-ai/index.ts';
+import { createFolding } from '../../adapters/hosts/vercel-ai/index.ts';
 
 const READS = 24;
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');

@@ -10,7 +10,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { gateway, stepCountIs, ToolLoopAgent, tool } from 'ai';
 import { z } from 'zod';
-import { createFolding, foldingAgentSettings } from '../../adapters/vercel-ai/index.ts';
+import { createFolding, foldingAgentSettings } from '../../adapters/hosts/vercel-ai/index.ts';
 
 const apiKey = process.env.AI_GATEWAY_API_KEY;
 if (apiKey === undefined || apiKey.length === 0) {

@@ -5,9 +5,9 @@
  */
 import type { ToolDefinition } from '@mariozechner/pi-coding-agent';
 import { generateText, type ModelMessage, stepCountIs, type Tool, ToolLoopAgent } from 'ai';
-import { MemoryEvidenceStore } from '../../adapters/storage-memory/memory-evidence-store.ts';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
-import { createFolding, type Folding } from '../../adapters/vercel-ai/create-folding.ts';
+import { MemoryEvidenceStore } from '../../adapters/backends/storage-memory/memory-evidence-store.ts';
+import { MemoryFoldStore } from '../../adapters/backends/storage-memory/memory-fold-store.ts';
+import { createFolding, type Folding } from '../../adapters/hosts/vercel-ai/create-folding.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import { createCharsCostModel } from '../../core/pricing/chars-cost-model.ts';
 import { PRICE_LISTS } from '../../core/pricing/price-lists.ts';

@@ -1,5 +1,5 @@
 import { type ModelMessage, pruneMessages } from 'ai';
-import { AI_SDK_MAJOR } from '../../adapters/vercel-ai/ai-sdk-version.ts';
+import { AI_SDK_MAJOR } from '../../adapters/hosts/vercel-ai/ai-sdk-version.ts';
 import type { SdkArmSetup } from './sdk-arms.ts';
 
 /**

@@ -9,7 +9,7 @@
  */
 import type { AgentMessage } from '@mariozechner/pi-agent-core';
 import type { SessionEntry } from '@mariozechner/pi-coding-agent';
-import { canonicalBytes } from '../../adapters/pi/message-entries.ts';
+import { canonicalBytes } from '../../adapters/hosts/pi/message-entries.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import { sha256Hex, stableStringify, utf8Length } from '../../core/util/hashing.ts';
 import type { EvidenceStore } from '../../ports/evidence-store.port.ts';

@@ -1,9 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ExtensionAPI } from '@mariozechner/pi-coding-agent';
-import { type PiFoldRegistration, registerPiFold } from '../../adapters/pi/register-pi-fold.ts';
-import type { MemoryEvidenceStore } from '../../adapters/storage-memory/memory-evidence-store.ts';
-import type { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import type { MemoryEvidenceStore } from '../../adapters/backends/storage-memory/memory-evidence-store.ts';
+import type { MemoryFoldStore } from '../../adapters/backends/storage-memory/memory-fold-store.ts';
+import { type PiFoldRegistration, registerPiFold } from '../../adapters/hosts/pi/register-pi-fold.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import { createCharsCostModel } from '../../core/pricing/chars-cost-model.ts';
 import type { Thresholds } from '../../core/settings/settings.ts';

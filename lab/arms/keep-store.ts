@@ -1,5 +1,5 @@
-import { FsEvidenceStore } from '../../adapters/storage-fs/fs-evidence-store.ts';
-import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
+import { FsEvidenceStore } from '../../adapters/backends/storage-fs/fs-evidence-store.ts';
+import { FsFoldStore } from '../../adapters/backends/storage-fs/fs-fold-store.ts';
 import type { EvidenceStore } from '../../ports/evidence-store.port.ts';
 import type { FoldStore } from '../../ports/fold-store.port.ts';
 import type { SeenSpill } from './byte-audit.ts';

@@ -1,5 +1,5 @@
 import { VERSION } from '@mariozechner/pi-coding-agent';
-import type { LandingStrategy } from '../../adapters/pi/landing/pi-landing.ts';
+import type { LandingStrategy } from '../../adapters/hosts/pi/landing/pi-landing.ts';
 import { FoldError } from '../../core/fold-error.ts';
 
 /** The landings a lab run can force (docs/pi.md, "Landing as context edits"). */

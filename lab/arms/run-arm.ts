@@ -44,9 +44,9 @@ import {
   SettingsManager,
   type ToolDefinition,
 } from '@mariozechner/pi-coding-agent';
-import type { PiFoldRegistration } from '../../adapters/pi/register-pi-fold.ts';
-import { MemoryEvidenceStore } from '../../adapters/storage-memory/memory-evidence-store.ts';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import { MemoryEvidenceStore } from '../../adapters/backends/storage-memory/memory-evidence-store.ts';
+import { MemoryFoldStore } from '../../adapters/backends/storage-memory/memory-fold-store.ts';
+import type { PiFoldRegistration } from '../../adapters/hosts/pi/register-pi-fold.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import { PRICE_LISTS } from '../../core/pricing/price-lists.ts';
 import type { Thresholds } from '../../core/settings/settings.ts';

@@ -1,4 +1,4 @@
-import { contentChars } from '../../adapters/pi/message-entries.ts';
+import { contentChars } from '../../adapters/hosts/pi/message-entries.ts';
 import type { PromptMessage } from '../provider/prefix-cache-simulator.ts';
 import type { BilledPrompt } from '../provider/simulated-provider.ts';
 

@@ -2,9 +2,10 @@ import { createHash } from 'node:crypto';
 import type { Context, Message } from '@mariozechner/pi-ai';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import type { PromptMessage } from './prefix-cache-simulator.ts';
+import { TOKENIZER_PACKAGE, TOKENIZER_VERSION } from './tokenizer-package.ts';
 
 /** The tokenizer every lab figure is counted with. */
-export const LAB_TOKENIZER = 'o200k_base (gpt-tokenizer 4.0.0)';
+export const LAB_TOKENIZER = `o200k_base (${TOKENIZER_PACKAGE} ${TOKENIZER_VERSION})`;
 
 /**
  * What a provider receives of one message: its role and content, without Pi's bookkeeping

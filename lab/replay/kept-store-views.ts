@@ -1,6 +1,6 @@
 import { readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
+import { FsFoldStore } from '../../adapters/backends/storage-fs/fs-fold-store.ts';
 import { renderViewerPage } from '../../application/viewer/render-viewer-page.ts';
 import { readViewerSession } from '../../application/viewer/viewer-session.ts';
 import { PRICE_LISTS } from '../../core/pricing/price-lists.ts';

@@ -1,5 +1,5 @@
 import { basename, join } from 'node:path';
-import { loadModelCatalog } from '../../adapters/pi-ai-catalog/index.ts';
+import { loadModelCatalog } from '../../adapters/backends/pi-ai-catalog/index.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import { DEFAULT_REPLAY_ARMS } from '../arms/arm-profile.ts';
 import { runArm } from '../arms/run-arm.ts';

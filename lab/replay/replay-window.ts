@@ -28,7 +28,7 @@ export interface ReplayWindow {
 /**
  * The window the session really had: the recorded model's prompt limit as the cap, the limit
  * less the reply reserve as the budget, and the model's price list, each from the catalog
- * (pi-ai's registry where installed, adapters/pi-ai-catalog) and each overridable. A cap
+ * (pi-ai's registry where installed, adapters/backends/pi-ai-catalog) and each overridable. A cap
  * given alone brings its own budget (the same reserve below it), so `--cap 128000` is enough
  * for a model the catalog lacks. Refuses a budget above the cap: every runtime would plan for
  * prompts the provider refuses.

@@ -14,9 +14,9 @@ import {
   VERSION,
 } from '@mariozechner/pi-coding-agent';
 import { Type } from 'typebox';
-import type { PiHostScope } from '../../adapters/pi/host-api.ts';
-import { type PiFoldRegistration, registerPiFold } from '../../adapters/pi/register-pi-fold.ts';
-import type { PiFoldOptions } from '../../adapters/pi/session-registry.ts';
+import type { PiHostScope } from '../../adapters/hosts/pi/host-api.ts';
+import { type PiFoldRegistration, registerPiFold } from '../../adapters/hosts/pi/register-pi-fold.ts';
+import type { PiFoldOptions } from '../../adapters/hosts/pi/session-registry.ts';
 import type { LedgerRow, Projection, ProjectionSink } from '../../ports/projection-sink.port.ts';
 import { notifyingUi, type ProviderConfig, scriptedModelHost } from './scripted-host.ts';
 import { type RecordedRequest, type ScriptedProviderOptions, scriptedProvider } from './scripted-provider.ts';

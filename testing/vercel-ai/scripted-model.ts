@@ -2,8 +2,8 @@ import { simulateReadableStream, tool } from 'ai';
 import * as aiTest from 'ai/test';
 import { MockLanguageModelV3 } from 'ai/test';
 import { z } from 'zod';
-import { canonicalBytes } from '../../adapters/vercel-ai/canonical-message.ts';
-import type { ModelPrompt, ModelUsage } from '../../adapters/vercel-ai/usage-middleware.ts';
+import { canonicalBytes } from '../../adapters/hosts/vercel-ai/canonical-message.ts';
+import type { ModelPrompt, ModelUsage } from '../../adapters/hosts/vercel-ai/usage-middleware.ts';
 import { seededRandom, sourceLikeText } from '../synthetic-session.ts';
 
 /** What the scripted model does on one call: call tools, or answer with text and stop. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import { MemoryFoldStore } from '../../adapters/backends/storage-memory/memory-fold-store.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import { FaultyFoldStore } from '../../testing/faulty-stores.ts';
 import { assistantEntry, SyntheticSession, toolResultEntry, userEntry } from '../../testing/synthetic-session.ts';

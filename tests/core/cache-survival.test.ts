@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import { MemoryFoldStore } from '../../adapters/backends/storage-memory/memory-fold-store.ts';
 import { CacheSurvival } from '../../core/commit/policy/cache-survival.ts';
 import { commitPaysOff, expectedRewriteTokens, schedulingRates } from '../../core/commit/policy/cost.ts';
 import type { FoldRuntime } from '../../core/fold-runtime.ts';

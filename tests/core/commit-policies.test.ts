@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { RecordingProjectionSink } from '../../adapters/projection-recorder/recording-projection-sink.ts';
+import type { RecordingProjectionSink } from '../../adapters/backends/projection-recorder/recording-projection-sink.ts';
 import type { FoldRuntime } from '../../core/fold-runtime.ts';
 import { priceRequest } from '../../core/pricing/chars-cost-model.ts';
 import { DEFAULT_PRICE_LIST } from '../../core/pricing/price-lists.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryEvidenceStore } from '../../adapters/storage-memory/memory-evidence-store.ts';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import { MemoryEvidenceStore } from '../../adapters/backends/storage-memory/memory-evidence-store.ts';
+import { MemoryFoldStore } from '../../adapters/backends/storage-memory/memory-fold-store.ts';
 import { FoldRuntime } from '../../core/fold-runtime.ts';
 import { createCharsCostModel } from '../../core/pricing/chars-cost-model.ts';
 import { resolveSettings } from '../../core/settings/settings.ts';

@@ -2,7 +2,7 @@ import { mkdtemp, rm, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
+import { FsFoldStore } from '../../adapters/backends/storage-fs/fs-fold-store.ts';
 import type { FoldRuntime } from '../../core/fold-runtime.ts';
 import type { FoldStore } from '../../ports/fold-store.port.ts';
 import type { TranscriptEntry } from '../../ports/transcript-source.port.ts';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
+import { FsFoldStore } from '../../adapters/backends/storage-fs/fs-fold-store.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import { sha256Hex } from '../../core/util/hashing.ts';
 import type { TranscriptEntry } from '../../ports/transcript-source.port.ts';

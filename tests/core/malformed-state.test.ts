@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import type { MemoryFoldStore } from '../../adapters/backends/storage-memory/memory-fold-store.ts';
 import type { EngineState, FoldRecord } from '../../ports/fold-records.ts';
 import type { SyntheticSession } from '../../testing/synthetic-session.ts';
 import { driveSession, openRuntime } from '../support/drive-session.ts';

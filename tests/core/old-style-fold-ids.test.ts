@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import { MemoryFoldStore } from '../../adapters/backends/storage-memory/memory-fold-store.ts';
 import { sha256Hex } from '../../core/util/hashing.ts';
 import type { EngineState, FoldPart, FoldRecord } from '../../ports/fold-records.ts';
 import { forestViolations, pairingViolations, serialize } from '../../testing/window-checks.ts';

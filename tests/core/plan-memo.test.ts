@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import { MemoryFoldStore } from '../../adapters/backends/storage-memory/memory-fold-store.ts';
 import { planStandingMarks } from '../../core/commit/plan/plan-marks.ts';
 import { planMemoCounters } from '../../core/commit/plan/plan-memo.ts';
 import { displayedChars } from '../../core/commit/plan/planner.ts';

@@ -1,6 +1,6 @@
 import { test } from 'vitest';
-import { RecordingProjectionSink } from '../../adapters/projection-recorder/recording-projection-sink.ts';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import { RecordingProjectionSink } from '../../adapters/backends/projection-recorder/recording-projection-sink.ts';
+import { MemoryFoldStore } from '../../adapters/backends/storage-memory/memory-fold-store.ts';
 import { createCharsCostModel } from '../../core/pricing/chars-cost-model.ts';
 import { PRICE_LISTS } from '../../core/pricing/price-lists.ts';
 import type { FoldWarning } from '../../ports/fold-warning.ts';

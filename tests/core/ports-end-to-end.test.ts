@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { RecordingProjectionSink } from '../../adapters/projection-recorder/recording-projection-sink.ts';
-import { MemoryEvidenceStore } from '../../adapters/storage-memory/memory-evidence-store.ts';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import { RecordingProjectionSink } from '../../adapters/backends/projection-recorder/recording-projection-sink.ts';
+import { MemoryEvidenceStore } from '../../adapters/backends/storage-memory/memory-evidence-store.ts';
+import { MemoryFoldStore } from '../../adapters/backends/storage-memory/memory-fold-store.ts';
 import { FoldRuntime } from '../../core/fold-runtime.ts';
 import { createCharsCostModel } from '../../core/pricing/chars-cost-model.ts';
 import { resolveSettings } from '../../core/settings/settings.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import { MemoryFoldStore } from '../../adapters/backends/storage-memory/memory-fold-store.ts';
 import { readFoldSource } from '../../core/store/fold-source.ts';
 import { SyntheticSession, userEntry } from '../../testing/synthetic-session.ts';
 import { appendOnlyViolations, serialize } from '../../testing/window-checks.ts';

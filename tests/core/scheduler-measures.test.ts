@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import { MemoryFoldStore } from '../../adapters/backends/storage-memory/memory-fold-store.ts';
 import { displayedChars } from '../../core/commit/plan/planner.ts';
 import { DisplayedCharsMemo } from '../../core/commit/policy/displayed-chars-memo.ts';
 import { rawFloorStart } from '../../core/commit/policy/raw-floor.ts';

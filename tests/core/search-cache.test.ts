@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import { MemoryFoldStore } from '../../adapters/backends/storage-memory/memory-fold-store.ts';
 import type { SearchHit } from '../../core/actions/search-action.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import { searchTextsOf, VerifiedTextCache } from '../../core/search/verified-text-cache.ts';

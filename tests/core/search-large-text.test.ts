@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryEvidenceStore } from '../../adapters/storage-memory/memory-evidence-store.ts';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import { MemoryEvidenceStore } from '../../adapters/backends/storage-memory/memory-evidence-store.ts';
+import { MemoryFoldStore } from '../../adapters/backends/storage-memory/memory-fold-store.ts';
 import type { SearchHit } from '../../core/actions/search-action.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import { FoldRuntime } from '../../core/fold-runtime.ts';

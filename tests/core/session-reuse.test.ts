@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import { MemoryFoldStore } from '../../adapters/backends/storage-memory/memory-fold-store.ts';
 import { SyntheticSession } from '../../testing/synthetic-session.ts';
 import { serialize } from '../../testing/window-checks.ts';
 import { driveSession, openRuntime } from '../support/drive-session.ts';

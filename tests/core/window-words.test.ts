@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readableText } from '../../adapters/pi/message-entries.ts';
+import { readableText } from '../../adapters/hosts/pi/message-entries.ts';
 import type { ProjectedMessage } from '../../ports/projected-message.ts';
 import { driveSession } from '../support/drive-session.ts';
 import { piAssistant } from '../support/pi-assistant.ts';

@@ -1,9 +1,9 @@
 import { generateText, stepCountIs, type Tool, tool } from 'ai';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
-import { createFolding } from '../../adapters/vercel-ai/index.ts';
-import type { ModelPrompt, PromptRecord } from '../../adapters/vercel-ai/usage-middleware.ts';
+import { MemoryFoldStore } from '../../adapters/backends/storage-memory/memory-fold-store.ts';
+import { createFolding } from '../../adapters/hosts/vercel-ai/index.ts';
+import type { ModelPrompt, PromptRecord } from '../../adapters/hosts/vercel-ai/usage-middleware.ts';
 import { readFoldSource } from '../../core/store/fold-source.ts';
 import type { LedgerRow } from '../../ports/projection-sink.port.ts';
 import { readFileTool, ScriptedModel } from '../../testing/vercel-ai/scripted-model.ts';

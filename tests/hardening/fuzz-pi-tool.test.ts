@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
+import { FsFoldStore } from '../../adapters/backends/storage-fs/fs-fold-store.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import { readFoldSource } from '../../core/store/fold-source.ts';
 import type { Projection } from '../../ports/projection-sink.port.ts';

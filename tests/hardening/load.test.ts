@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, describe, expect, it, test } from 'vitest';
-import { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
+import { KeyvFoldStore } from '../../adapters/backends/storage-keyv/keyv-fold-store.ts';
 import { runLoad } from '../../bench/load/run-children.ts';
 import { foldBytes, foldRecordFor, sharedBytes, stateFor } from '../../bench/load/session-workload.ts';
 import { stableStringify } from '../../core/util/hashing.ts';

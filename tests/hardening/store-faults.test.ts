@@ -1,11 +1,11 @@
 import { chmod, readdir, rm, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
-import { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
-import { blobKey, foldKey } from '../../adapters/storage-keyv/keyv-records.ts';
-import { wrapFold } from '../../adapters/storage-shared/stored-records.ts';
-import { createSqliteFoldStore } from '../../adapters/storage-sqlite/create-sqlite-store.ts';
+import { FsFoldStore } from '../../adapters/backends/storage-fs/fs-fold-store.ts';
+import { KeyvFoldStore } from '../../adapters/backends/storage-keyv/keyv-fold-store.ts';
+import { blobKey, foldKey } from '../../adapters/backends/storage-keyv/keyv-records.ts';
+import { wrapFold } from '../../adapters/backends/storage-shared/stored-records.ts';
+import { createSqliteFoldStore } from '../../adapters/backends/storage-sqlite/create-sqlite-store.ts';
 import { rebuildSessionState } from '../../application/recovery/rebuild-session-state.ts';
 import { REDIS_URL_VARIABLE, serverUrl } from '../storage/support/server-urls.ts';
 import { redisKeyv, runNamespace, scratchDirectory } from '../storage/support/storage-backends.ts';

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MemoryEvidenceStore } from '../../adapters/storage-memory/memory-evidence-store.ts';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import { MemoryEvidenceStore } from '../../adapters/backends/storage-memory/memory-evidence-store.ts';
+import { MemoryFoldStore } from '../../adapters/backends/storage-memory/memory-fold-store.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import { utf8Length } from '../../core/util/hashing.ts';
 import { auditBytes, type ByteAuditInput, type SeenSpill, sessionOriginals } from '../../lab/arms/byte-audit.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadModelCatalog } from '../../adapters/pi-ai-catalog/index.ts';
+import { loadModelCatalog } from '../../adapters/backends/pi-ai-catalog/index.ts';
 import { priceRequest } from '../../core/pricing/chars-cost-model.ts';
 import { PRICE_LISTS } from '../../core/pricing/price-lists.ts';
 import { FALLBACK_WINDOW, resolveReplayWindow } from '../../lab/replay/replay-window.ts';

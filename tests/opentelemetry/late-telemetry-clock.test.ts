@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { LateOpenTelemetrySink } from '../../adapters/opentelemetry/late-telemetry.ts';
-import { RecordingProjectionSink } from '../../adapters/projection-recorder/recording-projection-sink.ts';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import { LateOpenTelemetrySink } from '../../adapters/backends/opentelemetry/late-telemetry.ts';
+import { RecordingProjectionSink } from '../../adapters/backends/projection-recorder/recording-projection-sink.ts';
+import { MemoryFoldStore } from '../../adapters/backends/storage-memory/memory-fold-store.ts';
 import { FoldRuntime } from '../../core/fold-runtime.ts';
 import { createCharsCostModel } from '../../core/pricing/chars-cost-model.ts';
 import { resolveSettings } from '../../core/settings/settings.ts';

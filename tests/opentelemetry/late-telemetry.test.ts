@@ -12,12 +12,12 @@ import {
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { instrumentFoldStore, timedFoldStore } from '../../adapters/opentelemetry/instrument-fold-store.ts';
-import { LateOpenTelemetrySink, lateStoreDurations } from '../../adapters/opentelemetry/late-telemetry.ts';
-import { OpenTelemetrySink } from '../../adapters/opentelemetry/opentelemetry-sink.ts';
-import { METRICS } from '../../adapters/opentelemetry/telemetry-names.ts';
-import { RecordingProjectionSink } from '../../adapters/projection-recorder/recording-projection-sink.ts';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import { instrumentFoldStore, timedFoldStore } from '../../adapters/backends/opentelemetry/instrument-fold-store.ts';
+import { LateOpenTelemetrySink, lateStoreDurations } from '../../adapters/backends/opentelemetry/late-telemetry.ts';
+import { OpenTelemetrySink } from '../../adapters/backends/opentelemetry/opentelemetry-sink.ts';
+import { METRICS } from '../../adapters/backends/opentelemetry/telemetry-names.ts';
+import { RecordingProjectionSink } from '../../adapters/backends/projection-recorder/recording-projection-sink.ts';
+import { MemoryFoldStore } from '../../adapters/backends/storage-memory/memory-fold-store.ts';
 import { FoldRuntime } from '../../core/fold-runtime.ts';
 import { createCharsCostModel } from '../../core/pricing/chars-cost-model.ts';
 import { resolveSettings } from '../../core/settings/settings.ts';

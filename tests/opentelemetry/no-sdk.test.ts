@@ -7,9 +7,9 @@ import {
 } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterAll, describe, expect, it } from 'vitest';
-import { OpenTelemetrySink } from '../../adapters/opentelemetry/opentelemetry-sink.ts';
-import { METRICS } from '../../adapters/opentelemetry/telemetry-names.ts';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import { OpenTelemetrySink } from '../../adapters/backends/opentelemetry/opentelemetry-sink.ts';
+import { METRICS } from '../../adapters/backends/opentelemetry/telemetry-names.ts';
+import { MemoryFoldStore } from '../../adapters/backends/storage-memory/memory-fold-store.ts';
 import { FoldRuntime } from '../../core/fold-runtime.ts';
 import { createCharsCostModel } from '../../core/pricing/chars-cost-model.ts';
 import { resolveSettings } from '../../core/settings/settings.ts';

@@ -9,8 +9,8 @@ import {
 } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerPiFold } from '../../adapters/pi/register-pi-fold.ts';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import { MemoryFoldStore } from '../../adapters/backends/storage-memory/memory-fold-store.ts';
+import { registerPiFold } from '../../adapters/hosts/pi/register-pi-fold.ts';
 import { openScriptedPi, settle } from '../../testing/pi/scripted-pi.ts';
 import { readLoop } from '../../testing/vercel-ai/scripted-model.ts';
 import { type LoopRun, runLoop } from '../vercel-ai/support/run-loop.ts';

@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import * as pi from '../../adapters/pi/index.ts';
-import * as piInternal from '../../adapters/pi/internal.ts';
-import * as vercelAi from '../../adapters/vercel-ai/index.ts';
-import * as vercelAiInternal from '../../adapters/vercel-ai/internal.ts';
+import * as pi from '../../adapters/hosts/pi/index.ts';
+import * as piInternal from '../../adapters/hosts/pi/internal.ts';
+import * as vercelAi from '../../adapters/hosts/vercel-ai/index.ts';
+import * as vercelAiInternal from '../../adapters/hosts/vercel-ai/internal.ts';
 import * as core from '../../core/index.ts';
 import * as coreInternal from '../../core/internal.ts';
 import { unexportedReachableTypes } from './support/public-types.ts';

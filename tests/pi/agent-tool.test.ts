@@ -1,7 +1,7 @@
 import type { Message, ToolResultMessage } from '@mariozechner/pi-ai';
 import { describe, expect, it } from 'vitest';
-import type { PiSessionFolding } from '../../adapters/pi/session-registry.ts';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import { MemoryFoldStore } from '../../adapters/backends/storage-memory/memory-fold-store.ts';
+import type { PiSessionFolding } from '../../adapters/hosts/pi/session-registry.ts';
 import { stableStringify } from '../../core/util/hashing.ts';
 import {
   KEEP_BLOBS_RAW,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import { MemoryFoldStore } from '../../adapters/backends/storage-memory/memory-fold-store.ts';
 import { openScriptedPi, PI_VERSION, settle } from '../../testing/pi/scripted-pi.ts';
 import { type AnthropicThreadServer, startAnthropicThreadServer } from './support/anthropic-thread-server.ts';
 

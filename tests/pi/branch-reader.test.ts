@@ -1,9 +1,9 @@
 import type { ExtensionAPI } from '@mariozechner/pi-coding-agent';
 import { describe, expect, it } from 'vitest';
-import { type BranchContext, readBranchContext } from '../../adapters/pi/landing/branch-context.ts';
-import { BranchReader } from '../../adapters/pi/landing/branch-reader.ts';
-import { editingSessionManager } from '../../adapters/pi/landing/editing-session.ts';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import { MemoryFoldStore } from '../../adapters/backends/storage-memory/memory-fold-store.ts';
+import { type BranchContext, readBranchContext } from '../../adapters/hosts/pi/landing/branch-context.ts';
+import { BranchReader } from '../../adapters/hosts/pi/landing/branch-reader.ts';
+import { editingSessionManager } from '../../adapters/hosts/pi/landing/editing-session.ts';
 import {
   KEEP_BLOBS_RAW,
   openScriptedPi,

@@ -65,7 +65,7 @@ describe('pi: the real CLI, offline', () => {
         '-e',
         provider,
         '-e',
-        join(checkout, 'adapters/pi/index.ts'),
+        join(checkout, 'adapters/hosts/pi/index.ts'),
         'hello',
       ],
       { cwd: checkout, env: environment(agentDirectory), timeout: 90_000 },

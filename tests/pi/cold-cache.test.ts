@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { noteWarmingDecision } from '../../adapters/pi/cache-warming.ts';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import { MemoryFoldStore } from '../../adapters/backends/storage-memory/memory-fold-store.ts';
+import { noteWarmingDecision } from '../../adapters/hosts/pi/cache-warming.ts';
 import type { FoldRuntime } from '../../core/fold-runtime.ts';
 import { DEFAULT_PRICE_LIST } from '../../core/pricing/price-lists.ts';
 import {

@@ -4,7 +4,7 @@ import {
   foldListText,
   foldsBehindCut,
   withoutFoldList,
-} from '../../adapters/pi/compaction-fold-list.ts';
+} from '../../adapters/hosts/pi/compaction-fold-list.ts';
 import type { FoldPart, FoldRecord } from '../../ports/fold-records.ts';
 
 function record(id: string, firstEntryId: string, lastEntryId: string, parts: FoldPart[] = []): FoldRecord {

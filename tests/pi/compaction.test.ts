@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { RECOVERY_SUMMARY_MARK } from '../../adapters/pi/compaction-guard.ts';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import { MemoryFoldStore } from '../../adapters/backends/storage-memory/memory-fold-store.ts';
+import { RECOVERY_SUMMARY_MARK } from '../../adapters/hosts/pi/compaction-guard.ts';
 import {
   KEEP_BLOBS_RAW,
   openScriptedPi,

@@ -1,8 +1,8 @@
 import type { ExtensionAPI } from '@mariozechner/pi-coding-agent';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { registerPiFold } from '../../adapters/pi/register-pi-fold.ts';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
-import { createFolding } from '../../adapters/vercel-ai/create-folding.ts';
+import { MemoryFoldStore } from '../../adapters/backends/storage-memory/memory-fold-store.ts';
+import { registerPiFold } from '../../adapters/hosts/pi/register-pi-fold.ts';
+import { createFolding } from '../../adapters/hosts/vercel-ai/create-folding.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import { createCharsCostModel } from '../../core/pricing/chars-cost-model.ts';
 import { DEFAULT_PRICE_LIST } from '../../core/pricing/price-lists.ts';

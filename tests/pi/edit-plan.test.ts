@@ -1,8 +1,8 @@
 import type { AgentMessage } from '@mariozechner/pi-agent-core';
 import { describe, expect, it } from 'vitest';
-import type { BranchItem } from '../../adapters/pi/landing/branch-context.ts';
-import { planEdits } from '../../adapters/pi/landing/edit-plan.ts';
-import { sameMessages } from '../../adapters/pi/landing/land-edits.ts';
+import type { BranchItem } from '../../adapters/hosts/pi/landing/branch-context.ts';
+import { planEdits } from '../../adapters/hosts/pi/landing/edit-plan.ts';
+import { sameMessages } from '../../adapters/hosts/pi/landing/land-edits.ts';
 import type { ProjectedMessage } from '../../ports/projected-message.ts';
 import { piAssistant } from '../support/pi-assistant.ts';
 

@@ -1,7 +1,7 @@
 import type { AgentMessage } from '@mariozechner/pi-agent-core';
 import type { SessionEntry } from '@mariozechner/pi-coding-agent';
 import { describe, expect, it } from 'vitest';
-import { PiEntryMapper } from '../../adapters/pi/message-entries.ts';
+import { PiEntryMapper } from '../../adapters/hosts/pi/message-entries.ts';
 
 /** A message entry of a Pi session tree, as the session file holds it. */
 function entry(id: string, parentId: string | null, message: AgentMessage): SessionEntry {

@@ -1,6 +1,6 @@
 import { estimateTokens } from '@mariozechner/pi-coding-agent';
 import { describe, expect, it } from 'vitest';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import { MemoryFoldStore } from '../../adapters/backends/storage-memory/memory-fold-store.ts';
 import { openScriptedPi, type RecordedRequest, type Script, settle } from '../../testing/pi/scripted-pi.ts';
 
 const TOOL_CALLS = 150;

@@ -42,7 +42,7 @@ describe.skipIf(!hasTmux)('pi: /fold-editor in a real terminal', () => {
       `PI_FOLD_CONFIG_DIR=${mkdtempSync(join(tmpdir(), 'pi-fold-tmux-config-'))}`,
       'PI_OFFLINE=1',
     ];
-    const command = `cd ${checkout} && env ${env.join(' ')} ${process.execPath} ${process.env.PI_FOLD_PI_CLI ?? 'node_modules/@mariozechner/pi-coding-agent/dist/cli.js'} --provider scripted --model s1 -e tests/pi/support/scripted-provider-extension.ts -e adapters/pi/index.ts`;
+    const command = `cd ${checkout} && env ${env.join(' ')} ${process.execPath} ${process.env.PI_FOLD_PI_CLI ?? 'node_modules/@mariozechner/pi-coding-agent/dist/cli.js'} --provider scripted --model s1 -e tests/pi/support/scripted-provider-extension.ts -e adapters/hosts/pi/index.ts`;
     execFileSync('tmux', ['new-session', '-d', '-s', session, '-x', '120', '-y', '36', command]);
     await waitFor(/s1\s*$/m);
     keys('hello', 'Enter');

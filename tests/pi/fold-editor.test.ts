@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { FoldEditorComponent } from '../../adapters/pi/fold-editor.ts';
-import { occupancyBar } from '../../adapters/pi/fold-editor-model.ts';
-import { loadTerminalText } from '../../adapters/pi/host-api.ts';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import { MemoryFoldStore } from '../../adapters/backends/storage-memory/memory-fold-store.ts';
+import { FoldEditorComponent } from '../../adapters/hosts/pi/fold-editor.ts';
+import { occupancyBar } from '../../adapters/hosts/pi/fold-editor-model.ts';
+import { loadTerminalText } from '../../adapters/hosts/pi/host-api.ts';
 import { KEEP_BLOBS_RAW, openScriptedPi, PI_HOST_SCOPE, settle } from '../../testing/pi/scripted-pi.ts';
 
 const DOWN = '\u001b[B';

@@ -9,7 +9,7 @@ import {
   StringEnum,
   statedCompactionReason,
   Type,
-} from '../../adapters/pi/host-api.ts';
+} from '../../adapters/hosts/pi/host-api.ts';
 import { piAssistant } from '../support/pi-assistant.ts';
 
 const SCOPES: readonly PiHostScope[] = ['@earendil-works', '@mariozechner'];

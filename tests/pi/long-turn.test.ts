@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import { MemoryFoldStore } from '../../adapters/backends/storage-memory/memory-fold-store.ts';
 import { servingBudget } from '../../core/pricing/budget.ts';
 import { DEFAULT_THRESHOLDS } from '../../core/settings/settings.ts';
 import {

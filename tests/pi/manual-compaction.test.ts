@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ToolResultMessage } from '@mariozechner/pi-ai';
 import { describe, expect, it } from 'vitest';
-import { FOLD_LIST_MARK } from '../../adapters/pi/compaction-fold-list.ts';
-import type { PiSessionFolding } from '../../adapters/pi/session-registry.ts';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import { MemoryFoldStore } from '../../adapters/backends/storage-memory/memory-fold-store.ts';
+import { FOLD_LIST_MARK } from '../../adapters/hosts/pi/compaction-fold-list.ts';
+import type { PiSessionFolding } from '../../adapters/hosts/pi/session-registry.ts';
 import { stableStringify } from '../../core/util/hashing.ts';
 import type { FoldRecord } from '../../ports/fold-records.ts';
 import {

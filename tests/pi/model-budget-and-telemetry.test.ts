@@ -1,7 +1,7 @@
 import type { ExtensionAPI } from '@mariozechner/pi-coding-agent';
 import { describe, expect, it } from 'vitest';
-import { COMMIT_TELEMETRY_CHANNEL } from '../../adapters/pi/register-pi-fold.ts';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import { MemoryFoldStore } from '../../adapters/backends/storage-memory/memory-fold-store.ts';
+import { COMMIT_TELEMETRY_CHANNEL } from '../../adapters/hosts/pi/register-pi-fold.ts';
 import { DEFAULT_THRESHOLDS } from '../../core/settings/settings.ts';
 import type { CommitTelemetry } from '../../ports/projection-sink.port.ts';
 import { openScriptedPi, type RecordedRequest, type ScriptedReply, settle } from '../../testing/pi/scripted-pi.ts';

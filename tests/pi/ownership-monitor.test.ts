@@ -1,6 +1,6 @@
 import type { AgentMessage } from '@mariozechner/pi-agent-core';
 import { describe, expect, it } from 'vitest';
-import { OwnershipMonitor } from '../../adapters/pi/ownership-monitor.ts';
+import { OwnershipMonitor } from '../../adapters/hosts/pi/ownership-monitor.ts';
 
 const user = (content: string) => ({ role: 'user', content, timestamp: 0 }) as AgentMessage;
 const assistant = (text: string, stopReason = 'stop') =>

@@ -2,7 +2,7 @@ import type { AgentMessage } from '@mariozechner/pi-agent-core';
 import type { Context, Message, Model } from '@mariozechner/pi-ai';
 import * as piAi from '@mariozechner/pi-ai';
 import { describe, expect, it } from 'vitest';
-import { OwnershipMonitor } from '../../adapters/pi/ownership-monitor.ts';
+import { OwnershipMonitor } from '../../adapters/hosts/pi/ownership-monitor.ts';
 import { blobText, PI_VERSION } from '../../testing/pi/scripted-pi.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import { MemoryFoldStore } from '../../adapters/backends/storage-memory/memory-fold-store.ts';
 import { openScriptedPi, settle } from '../../testing/pi/scripted-pi.ts';
 
 // Counts evaluations of the optional peer: pi-fold imports it only dynamically, so the count

@@ -36,7 +36,7 @@ function startRpcPi(): RpcPi {
       '-e',
       provider,
       '-e',
-      join(checkout, 'adapters/pi/index.ts'),
+      join(checkout, 'adapters/hosts/pi/index.ts'),
     ],
     {
       cwd: agentDirectory,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { sameJson } from '../../adapters/pi/landing/same-json.ts';
+import { sameJson } from '../../adapters/hosts/pi/landing/same-json.ts';
 
 /** Values as messages carry them, plus what JSON writes oddly: undefined, NaN, nested arrays. */
 const messageLike = fc.letrec((tie) => ({

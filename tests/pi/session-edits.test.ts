@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import type { AgentMessage } from '@mariozechner/pi-agent-core';
 import { SessionManager } from '@mariozechner/pi-coding-agent';
 import { describe, expect, it } from 'vitest';
-import { PiLanding } from '../../adapters/pi/landing/pi-landing.ts';
-import { canonicalBytes } from '../../adapters/pi/message-entries.ts';
-import { type PiFoldRegistration, registerPiFold } from '../../adapters/pi/register-pi-fold.ts';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import { MemoryFoldStore } from '../../adapters/backends/storage-memory/memory-fold-store.ts';
+import { PiLanding } from '../../adapters/hosts/pi/landing/pi-landing.ts';
+import { canonicalBytes } from '../../adapters/hosts/pi/message-entries.ts';
+import { type PiFoldRegistration, registerPiFold } from '../../adapters/hosts/pi/register-pi-fold.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import {
   blobText,

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SessionManager } from '@mariozechner/pi-coding-agent';
 import { describe, expect, it } from 'vitest';
-import { PiSessionRegistry } from '../../adapters/pi/session-registry.ts';
-import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import { FsFoldStore } from '../../adapters/backends/storage-fs/fs-fold-store.ts';
+import { MemoryFoldStore } from '../../adapters/backends/storage-memory/memory-fold-store.ts';
+import { PiSessionRegistry } from '../../adapters/hosts/pi/session-registry.ts';
 import { sampleEngineState } from '../../testing/store-fixtures.ts';
 
 /** A registry reading a settings file that does not exist (defaults apply). */

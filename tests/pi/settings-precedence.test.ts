@@ -2,9 +2,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PiSessionRegistry } from '../../adapters/pi/session-registry.ts';
-import { CONFIG_DIR_ENV, settingsFilePath } from '../../adapters/pi/settings-file.ts';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import { MemoryFoldStore } from '../../adapters/backends/storage-memory/memory-fold-store.ts';
+import { PiSessionRegistry } from '../../adapters/hosts/pi/session-registry.ts';
+import { CONFIG_DIR_ENV, settingsFilePath } from '../../adapters/hosts/pi/settings-file.ts';
 import { openScriptedPi, settle } from '../../testing/pi/scripted-pi.ts';
 
 const FILE_THRESHOLDS = { maxTarget: 0.9, minTarget: 0.5, consolidateAfter: 10, minFoldChars: 8000 };

@@ -2,8 +2,8 @@ import type { AgentMessage } from '@mariozechner/pi-agent-core';
 import * as piAi from '@mariozechner/pi-ai';
 import { SessionManager } from '@mariozechner/pi-coding-agent';
 import { describe, expect, it } from 'vitest';
-import { BranchSystemIndex, contextSystemMessages } from '../../adapters/pi/branch-system-messages.ts';
-import { PiSystemMessages, type SystemMessageReplay } from '../../adapters/pi/system-messages.ts';
+import { BranchSystemIndex, contextSystemMessages } from '../../adapters/hosts/pi/branch-system-messages.ts';
+import { PiSystemMessages, type SystemMessageReplay } from '../../adapters/hosts/pi/system-messages.ts';
 import type { ProjectedMessage } from '../../ports/projection-sink.port.ts';
 
 // pi-ai's own replay (0.8x and later): the head Pi builds is exactly this function's output.

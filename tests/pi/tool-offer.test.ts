@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ExtensionAPI } from '@mariozechner/pi-coding-agent';
 import { describe, expect, it } from 'vitest';
-import { registerPiFold } from '../../adapters/pi/register-pi-fold.ts';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import { MemoryFoldStore } from '../../adapters/backends/storage-memory/memory-fold-store.ts';
+import { registerPiFold } from '../../adapters/hosts/pi/register-pi-fold.ts';
 import { KEEP_BLOBS_RAW, openScriptedPi, type Script, settle } from '../../testing/pi/scripted-pi.ts';
 
 const TOOL = 'pi_fold_context';

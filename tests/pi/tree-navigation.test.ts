@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import { MemoryFoldStore } from '../../adapters/backends/storage-memory/memory-fold-store.ts';
 import {
   KEEP_BLOBS_RAW,
   openScriptedPi,

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
+import { FsFoldStore } from '../../adapters/backends/storage-fs/fs-fold-store.ts';
 import { COMMANDS } from '../../bin/cli.ts';
 import { sampleEngineState, sampleFoldRecord } from '../../testing/store-fixtures.ts';
 import { runCliCaptured } from './support/cli-capture.ts';

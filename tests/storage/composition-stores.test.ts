@@ -1,8 +1,8 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
-import { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
+import { FsFoldStore } from '../../adapters/backends/storage-fs/fs-fold-store.ts';
+import { KeyvFoldStore } from '../../adapters/backends/storage-keyv/keyv-fold-store.ts';
 import type { QuotaFoldStore } from '../../application/retention/quota-fold-store.ts';
 import { createFoldRuntime, type FoldRuntimeOptions } from '../../composition/create-fold-runtime.ts';
 import { defaultStoreRoot } from '../../composition/store-selection.ts';

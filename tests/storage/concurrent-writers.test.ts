@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
-import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
-import { auditFsStore } from '../../adapters/storage-fs/fs-store-audit.ts';
-import { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
-import { auditKeyvStore } from '../../adapters/storage-keyv/keyv-store-audit.ts';
-import { createSqliteFoldStore } from '../../adapters/storage-sqlite/create-sqlite-store.ts';
+import { FsFoldStore } from '../../adapters/backends/storage-fs/fs-fold-store.ts';
+import { auditFsStore } from '../../adapters/backends/storage-fs/fs-store-audit.ts';
+import { KeyvFoldStore } from '../../adapters/backends/storage-keyv/keyv-fold-store.ts';
+import { auditKeyvStore } from '../../adapters/backends/storage-keyv/keyv-store-audit.ts';
+import { createSqliteFoldStore } from '../../adapters/backends/storage-sqlite/create-sqlite-store.ts';
 import type { FoldStore } from '../../ports/fold-store.port.ts';
 import { runWriter } from './support/child-writers.ts';
 import { POSTGRES_URL_VARIABLE, REDIS_URL_VARIABLE, serverUrl } from './support/server-urls.ts';

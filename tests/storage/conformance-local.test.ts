@@ -1,18 +1,18 @@
 import { join } from 'node:path';
 import Keyv from 'keyv';
 import { afterAll, test } from 'vitest';
-import { FsEvidenceStore } from '../../adapters/storage-fs/fs-evidence-store.ts';
-import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
-import { KeyvEvidenceStore } from '../../adapters/storage-keyv/keyv-evidence-store.ts';
-import { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
-import { evidenceKey } from '../../adapters/storage-keyv/keyv-records.ts';
-import { MemoryEvidenceStore } from '../../adapters/storage-memory/memory-evidence-store.ts';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import { FsEvidenceStore } from '../../adapters/backends/storage-fs/fs-evidence-store.ts';
+import { FsFoldStore } from '../../adapters/backends/storage-fs/fs-fold-store.ts';
+import { KeyvEvidenceStore } from '../../adapters/backends/storage-keyv/keyv-evidence-store.ts';
+import { KeyvFoldStore } from '../../adapters/backends/storage-keyv/keyv-fold-store.ts';
+import { evidenceKey } from '../../adapters/backends/storage-keyv/keyv-records.ts';
+import { MemoryEvidenceStore } from '../../adapters/backends/storage-memory/memory-evidence-store.ts';
+import { MemoryFoldStore } from '../../adapters/backends/storage-memory/memory-fold-store.ts';
 import {
   createSqliteEvidenceStore,
   createSqliteFoldStore,
   createSqliteKeyv,
-} from '../../adapters/storage-sqlite/create-sqlite-store.ts';
+} from '../../adapters/backends/storage-sqlite/create-sqlite-store.ts';
 import { evidenceStoreConformance, foldStoreConformance } from '../../testing/index.ts';
 import {
   corruptFsBlob,

@@ -1,8 +1,8 @@
 import { createServer, type Socket } from 'node:net';
 import type Keyv from 'keyv';
 import { afterAll, describe, test } from 'vitest';
-import { KeyvEvidenceStore } from '../../adapters/storage-keyv/keyv-evidence-store.ts';
-import { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
+import { KeyvEvidenceStore } from '../../adapters/backends/storage-keyv/keyv-evidence-store.ts';
+import { KeyvFoldStore } from '../../adapters/backends/storage-keyv/keyv-fold-store.ts';
 import { evidenceStoreConformance, foldStoreConformance } from '../../testing/index.ts';
 import { POSTGRES_URL_VARIABLE, REDIS_URL_VARIABLE, serverUrl } from './support/server-urls.ts';
 import {

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { FsEvidenceStore } from '../../adapters/storage-fs/fs-evidence-store.ts';
+import { FsEvidenceStore } from '../../adapters/backends/storage-fs/fs-evidence-store.ts';
 import { ARTIFACT_WRITES_IN_FLIGHT, EvidenceWrites } from '../../core/spill/evidence-writes.ts';
 import type { SpilledPart } from '../../core/spill/spill-plan.ts';
 import { sha256Hex } from '../../core/util/hashing.ts';

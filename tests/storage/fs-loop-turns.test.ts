@@ -70,8 +70,8 @@ vi.mock('node:fs/promises', async (importOriginal) => {
   return { ...actual, ...counted, default: { ...actual, ...counted } };
 });
 
-const { FsFoldStore } = await import('../../adapters/storage-fs/fs-fold-store.ts');
-const { FsEvidenceStore } = await import('../../adapters/storage-fs/fs-evidence-store.ts');
+const { FsFoldStore } = await import('../../adapters/backends/storage-fs/fs-fold-store.ts');
+const { FsEvidenceStore } = await import('../../adapters/backends/storage-fs/fs-evidence-store.ts');
 const { storeBlobVerified } = await import('../../core/commit/apply/blob-prewrites.ts');
 const { sha256Hex } = await import('../../core/util/hashing.ts');
 const { forEachBounded } = await import('../../core/util/bounded-parallel.ts');

@@ -27,8 +27,8 @@ vi.mock('node:fs', async (importOriginal) => {
   return { ...actual, mkdirSync, realpathSync, default: { ...actual, mkdirSync, realpathSync } };
 });
 
-const { FsFoldStore } = await import('../../adapters/storage-fs/fs-fold-store.ts');
-const { FsEvidenceStore } = await import('../../adapters/storage-fs/fs-evidence-store.ts');
+const { FsFoldStore } = await import('../../adapters/backends/storage-fs/fs-fold-store.ts');
+const { FsEvidenceStore } = await import('../../adapters/backends/storage-fs/fs-evidence-store.ts');
 const scratch = await scratchDirectory('fs-round-trips');
 afterAll(() => removeScratch(scratch), 60_000);
 

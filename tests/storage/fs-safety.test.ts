@@ -3,10 +3,10 @@ import { mkdir, readdir, stat, symlink, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import Keyv from 'keyv';
 import { afterAll, describe, expect, test } from 'vitest';
-import { FsEvidenceStore } from '../../adapters/storage-fs/fs-evidence-store.ts';
-import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
-import { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
-import { DEFAULT_EVIDENCE_CAP_BYTES } from '../../adapters/storage-shared/blob-checks.ts';
+import { FsEvidenceStore } from '../../adapters/backends/storage-fs/fs-evidence-store.ts';
+import { FsFoldStore } from '../../adapters/backends/storage-fs/fs-fold-store.ts';
+import { KeyvFoldStore } from '../../adapters/backends/storage-keyv/keyv-fold-store.ts';
+import { DEFAULT_EVIDENCE_CAP_BYTES } from '../../adapters/backends/storage-shared/blob-checks.ts';
 import { HOSTILE_IDS, sampleEngineState, sampleFoldRecord } from '../../testing/index.ts';
 import { removeScratch, scratchDirectory } from './support/storage-backends.ts';
 

@@ -46,7 +46,7 @@ vi.mock('node:fs', async (importOriginal) => {
   return { ...actual, ...wrapped, default: { ...actual, ...wrapped } };
 });
 
-const { FsFoldStore } = await import('../../adapters/storage-fs/fs-fold-store.ts');
+const { FsFoldStore } = await import('../../adapters/backends/storage-fs/fs-fold-store.ts');
 const scratch = await scratchDirectory('fs-sync-order');
 afterAll(() => removeScratch(scratch), 60_000);
 

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
-import { FsStateWriter } from '../../adapters/storage-fs/fs-state-writer.ts';
+import { FsFoldStore } from '../../adapters/backends/storage-fs/fs-fold-store.ts';
+import { FsStateWriter } from '../../adapters/backends/storage-fs/fs-state-writer.ts';
 import type { EngineState } from '../../ports/fold-records.ts';
 import { sampleEngineState, sampleFoldRecord } from '../../testing/store-fixtures.ts';
 import { removeScratch, scratchDirectory } from './support/storage-backends.ts';

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
-import type { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
-import { createSqliteFoldStore } from '../../adapters/storage-sqlite/create-sqlite-store.ts';
+import { FsFoldStore } from '../../adapters/backends/storage-fs/fs-fold-store.ts';
+import type { KeyvFoldStore } from '../../adapters/backends/storage-keyv/keyv-fold-store.ts';
+import { createSqliteFoldStore } from '../../adapters/backends/storage-sqlite/create-sqlite-store.ts';
 import { createFoldRuntime } from '../../composition/create-fold-runtime.ts';
 import { readFoldSource } from '../../core/store/fold-source.ts';
 import { SyntheticSession } from '../../testing/synthetic-session.ts';

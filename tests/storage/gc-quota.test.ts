@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
+import { FsFoldStore } from '../../adapters/backends/storage-fs/fs-fold-store.ts';
 import { QuotaFoldStore } from '../../application/retention/quota-fold-store.ts';
 import { collectGarbage } from '../../application/retention/store-gc.ts';
 import { createFoldRuntime } from '../../composition/create-fold-runtime.ts';

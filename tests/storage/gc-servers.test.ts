@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
+import { KeyvFoldStore } from '../../adapters/backends/storage-keyv/keyv-fold-store.ts';
 import { QuotaFoldStore } from '../../application/retention/quota-fold-store.ts';
 import { collectGarbage } from '../../application/retention/store-gc.ts';
 import { collectAndCheckReachability } from './support/gc-property.ts';

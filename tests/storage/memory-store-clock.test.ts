@@ -1,5 +1,5 @@
 import { describe, expect, test, vi } from 'vitest';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import { MemoryFoldStore } from '../../adapters/backends/storage-memory/memory-fold-store.ts';
 
 /**
  * The memory store stamps a put (a blob's touchedAt, which gc's grace period reads) on the

@@ -2,8 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createSqliteFoldStore } from '../../adapters/storage-sqlite/index.ts';
-import { createFolding } from '../../adapters/vercel-ai/index.ts';
+import { createSqliteFoldStore } from '../../adapters/backends/storage-sqlite/index.ts';
+import { createFolding } from '../../adapters/hosts/vercel-ai/index.ts';
 import { createFoldRuntime } from '../../composition/index.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import { MemoryFoldStore } from '../../adapters/backends/storage-memory/memory-fold-store.ts';
 import { QuotaFoldStore } from '../../application/retention/quota-fold-store.ts';
 
 /**

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import KeyvRedis from '@keyv/redis';
 import Keyv from 'keyv';
 import { afterAll, beforeAll, describe, expect, it, test } from 'vitest';
-import { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
+import { KeyvFoldStore } from '../../adapters/backends/storage-keyv/keyv-fold-store.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import type { FoldRuntime } from '../../core/fold-runtime.ts';
 import { SyntheticSession } from '../../testing/synthetic-session.ts';

@@ -20,7 +20,7 @@ function redisExample(url: string): string {
     .replaceAll("'redis://folds.internal:6379'", JSON.stringify(url))
     .replaceAll("namespace: 'pi-fold'", `namespace: 'pi-fold-example-${process.pid}-${Date.now()}'`)
     .replaceAll("'pi-fold/runtime'", `'${join(root, 'composition/index.ts')}'`)
-    .replaceAll("'pi-fold/storage-keyv'", `'${join(root, 'adapters/storage-keyv/index.ts')}'`);
+    .replaceAll("'pi-fold/storage-keyv'", `'${join(root, 'adapters/backends/storage-keyv/index.ts')}'`);
   expect(runnable).not.toMatch(/from 'pi-fold/);
   expect(runnable).not.toContain('folds.internal');
   return `${runnable}\nconsole.log('example done');\n`;

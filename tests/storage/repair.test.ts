@@ -1,10 +1,10 @@
 import { readFile, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
-import type { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
-import { stateKey } from '../../adapters/storage-keyv/keyv-records.ts';
-import { createSqliteFoldStore } from '../../adapters/storage-sqlite/create-sqlite-store.ts';
+import { FsFoldStore } from '../../adapters/backends/storage-fs/fs-fold-store.ts';
+import type { KeyvFoldStore } from '../../adapters/backends/storage-keyv/keyv-fold-store.ts';
+import { stateKey } from '../../adapters/backends/storage-keyv/keyv-records.ts';
+import { createSqliteFoldStore } from '../../adapters/backends/storage-sqlite/create-sqlite-store.ts';
 import type { FoldStore } from '../../ports/fold-store.port.ts';
 import { serialize } from '../../testing/window-checks.ts';
 import { driveSession, openRuntime } from '../support/drive-session.ts';

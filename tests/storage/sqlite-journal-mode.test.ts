@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sqlite3 from 'sqlite3';
 import { afterAll, describe, expect, test } from 'vitest';
-import { createSqliteFoldStore } from '../../adapters/storage-sqlite/create-sqlite-store.ts';
+import { createSqliteFoldStore } from '../../adapters/backends/storage-sqlite/create-sqlite-store.ts';
 import { sampleEngineState } from '../../testing/store-fixtures.ts';
 import { runCliCaptured } from './support/cli-capture.ts';
 import { filesChecksum } from './support/foreign-targets.ts';

@@ -1,11 +1,11 @@
 import { chmod, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { FsFoldStore } from '../../adapters/storage-fs/fs-fold-store.ts';
-import { KeyvFoldStore } from '../../adapters/storage-keyv/keyv-fold-store.ts';
-import { blobKey, foldKey } from '../../adapters/storage-keyv/keyv-records.ts';
-import { wrapFold } from '../../adapters/storage-shared/stored-records.ts';
-import { createSqliteFoldStore } from '../../adapters/storage-sqlite/create-sqlite-store.ts';
+import { FsFoldStore } from '../../adapters/backends/storage-fs/fs-fold-store.ts';
+import { KeyvFoldStore } from '../../adapters/backends/storage-keyv/keyv-fold-store.ts';
+import { blobKey, foldKey } from '../../adapters/backends/storage-keyv/keyv-records.ts';
+import { wrapFold } from '../../adapters/backends/storage-shared/stored-records.ts';
+import { createSqliteFoldStore } from '../../adapters/backends/storage-sqlite/create-sqlite-store.ts';
 import type { FoldRecord } from '../../ports/fold-records.ts';
 import type { FoldStore } from '../../ports/fold-store.port.ts';
 import { FAULT_SESSION, foldedSession, nestedPair, withAncestors } from '../hardening/support/store-faults.ts';

@@ -1,4 +1,4 @@
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
+import { MemoryFoldStore } from '../../adapters/backends/storage-memory/memory-fold-store.ts';
 import type { FoldStore } from '../../ports/fold-store.port.ts';
 
 /**

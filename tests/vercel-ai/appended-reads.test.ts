@@ -1,8 +1,8 @@
 import type { ModelMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
-import { MessageEntryMapper } from '../../adapters/vercel-ai/message-entries.ts';
-import { MessageHistorySource } from '../../adapters/vercel-ai/message-history-source.ts';
+import { MemoryFoldStore } from '../../adapters/backends/storage-memory/memory-fold-store.ts';
+import { MessageEntryMapper } from '../../adapters/hosts/vercel-ai/message-entries.ts';
+import { MessageHistorySource } from '../../adapters/hosts/vercel-ai/message-history-source.ts';
 import { FoldRuntime } from '../../core/fold-runtime.ts';
 import { createCharsCostModel } from '../../core/pricing/chars-cost-model.ts';
 import { resolveSettings } from '../../core/settings/settings.ts';

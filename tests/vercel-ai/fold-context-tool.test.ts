@@ -1,8 +1,8 @@
 import { generateText, type ModelMessage, stepCountIs, type ToolResultPart } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { canonicalBytes } from '../../adapters/vercel-ai/canonical-message.ts';
-import { createFolding } from '../../adapters/vercel-ai/index.ts';
-import type { ModelPrompt, PromptRecord } from '../../adapters/vercel-ai/usage-middleware.ts';
+import { canonicalBytes } from '../../adapters/hosts/vercel-ai/canonical-message.ts';
+import { createFolding } from '../../adapters/hosts/vercel-ai/index.ts';
+import type { ModelPrompt, PromptRecord } from '../../adapters/hosts/vercel-ai/usage-middleware.ts';
 import { ACTION_NAMES } from '../../core/actions/action-arguments.ts';
 import { sha256Hex } from '../../core/util/hashing.ts';
 import { fileText, readFileTool, ScriptedModel, type ScriptedStep } from '../../testing/vercel-ai/scripted-model.ts';

@@ -1,7 +1,7 @@
 import { generateText, type ModelMessage, stepCountIs } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { AI_SDK_MAJOR } from '../../adapters/vercel-ai/ai-sdk-version.ts';
-import type { ModelPrompt } from '../../adapters/vercel-ai/usage-middleware.ts';
+import { AI_SDK_MAJOR } from '../../adapters/hosts/vercel-ai/ai-sdk-version.ts';
+import type { ModelPrompt } from '../../adapters/hosts/vercel-ai/usage-middleware.ts';
 import { runSdkArm } from '../../lab/ai-sdk/run-sdk-arm.ts';
 import { SDK_ARMS, type SdkArmName } from '../../lab/ai-sdk/sdk-arms.ts';
 import { historyPruner } from '../../lab/ai-sdk/sdk-history.ts';

@@ -1,10 +1,10 @@
 import { generateText, type ModelMessage, stepCountIs, ToolLoopAgent } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
-import { canonicalBytes } from '../../adapters/vercel-ai/canonical-message.ts';
-import { createFolding, foldingAgentSettings } from '../../adapters/vercel-ai/index.ts';
-import { MessageEntryMapper, requestUsage } from '../../adapters/vercel-ai/internal.ts';
-import type { ModelPrompt } from '../../adapters/vercel-ai/usage-middleware.ts';
+import { canonicalBytes } from '../../adapters/hosts/vercel-ai/canonical-message.ts';
+import { createFolding, foldingAgentSettings } from '../../adapters/hosts/vercel-ai/index.ts';
+import { MessageEntryMapper, requestUsage } from '../../adapters/hosts/vercel-ai/internal.ts';
+import type { ModelPrompt } from '../../adapters/hosts/vercel-ai/usage-middleware.ts';
 import { FoldError } from '../../core/fold-error.ts';
 import { sha256Hex } from '../../core/util/hashing.ts';
 import { fileText, ScriptedModel } from '../../testing/vercel-ai/scripted-model.ts';

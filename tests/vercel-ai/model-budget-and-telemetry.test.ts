@@ -1,6 +1,6 @@
 import { generateText, stepCountIs } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { createFolding } from '../../adapters/vercel-ai/index.ts';
+import { createFolding } from '../../adapters/hosts/vercel-ai/index.ts';
 import { DEFAULT_THRESHOLDS } from '../../core/settings/settings.ts';
 import type { CommitTelemetry } from '../../ports/projection-sink.port.ts';
 import { readFileTool, type Script, ScriptedModel } from '../../testing/vercel-ai/scripted-model.ts';

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createFolding } from '../../adapters/vercel-ai/create-folding.ts';
+import { createFolding } from '../../adapters/hosts/vercel-ai/create-folding.ts';
 import { createFoldRuntime } from '../../composition/create-fold-runtime.ts';
 
 /** Every file under a directory, so a refusal can be shown to have written nothing. */

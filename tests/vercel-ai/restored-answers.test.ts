@@ -1,7 +1,7 @@
 import { generateText, stepCountIs } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
-import { createFolding } from '../../adapters/vercel-ai/index.ts';
+import { MemoryFoldStore } from '../../adapters/backends/storage-memory/memory-fold-store.ts';
+import { createFolding } from '../../adapters/hosts/vercel-ai/index.ts';
 import type { SearchHit } from '../../core/actions/search-action.ts';
 import type { StatusReport } from '../../core/actions/status-action.ts';
 import { readFileTool, readLoop, ScriptedModel } from '../../testing/vercel-ai/scripted-model.ts';

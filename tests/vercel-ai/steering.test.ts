@@ -1,9 +1,9 @@
 import * as aiSdk from 'ai';
 import { generateText, type ModelMessage, stepCountIs } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { createFolding } from '../../adapters/vercel-ai/index.ts';
-import { AI_SDK_MAJOR } from '../../adapters/vercel-ai/internal.ts';
-import type { PromptRecord } from '../../adapters/vercel-ai/usage-middleware.ts';
+import { createFolding } from '../../adapters/hosts/vercel-ai/index.ts';
+import { AI_SDK_MAJOR } from '../../adapters/hosts/vercel-ai/internal.ts';
+import type { PromptRecord } from '../../adapters/hosts/vercel-ai/usage-middleware.ts';
 import { readFileTool, readLoop, ScriptedModel } from '../../testing/vercel-ai/scripted-model.ts';
 import { appendOnlyViolations, pairingViolations } from './support/prompt-checks.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalBytes } from '../../adapters/vercel-ai/canonical-message.ts';
+import { canonicalBytes } from '../../adapters/hosts/vercel-ai/canonical-message.ts';
 import { readLoop } from '../../testing/vercel-ai/scripted-model.ts';
 import { appendOnlyViolations, pairingViolations } from './support/prompt-checks.ts';
 import { type LoopKind, type LoopRun, runLoop } from './support/run-loop.ts';

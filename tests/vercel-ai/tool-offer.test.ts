@@ -1,7 +1,7 @@
 import type { ModelMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { MemoryFoldStore } from '../../adapters/storage-memory/memory-fold-store.ts';
-import { createFolding } from '../../adapters/vercel-ai/index.ts';
+import { MemoryFoldStore } from '../../adapters/backends/storage-memory/memory-fold-store.ts';
+import { createFolding } from '../../adapters/hosts/vercel-ai/index.ts';
 import { readLoop } from '../../testing/vercel-ai/scripted-model.ts';
 import { runLoop } from './support/run-loop.ts';
 

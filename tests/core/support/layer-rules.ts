@@ -3,8 +3,8 @@ import { join, relative, resolve, sep } from 'node:path';
 
 /**
  * The project's layers, checked by reading every import of every TypeScript file. A rule names
- * the room a file lives in (its first folder; `adapters/<name>` and `bench/<name>` count as
- * rooms of their own) and the rooms it may reach. Run on the real tree by the dependency test,
+ * the room a file lives in (its first folder; `adapters/<side>/<name>` and `bench/<name>` count
+ * as rooms of their own) and the rooms it may reach. Run on the real tree by the dependency test,
  * and on small fixture trees to show that each rule fires.
  */
 
@@ -62,12 +62,50 @@ function importsOf(root: string, path: string): ImportEdge[] {
   });
 }
 
-/** The room of a tree-relative path: `core`, `adapters/pi`, `bench/engine`, … */
+/**
+ * The two sides of `adapters/`: hosts sit above the composition root and call it; backends
+ * (stores, telemetry, price catalogs, recorders) sit below it and are built by it.
+ */
+const ADAPTER_SIDES = ['hosts', 'backends'] as const;
+
+/**
+ * Core's rooms, lowest first: a room may import only the rooms before it (and, from core's
+ * root, only the error type), so no two rooms import each other. The root's facade and entry
+ * indexes may import any room.
+ */
+export const CORE_ROOMS = [
+  'util',
+  'transcript',
+  'folds',
+  'pricing',
+  'settings',
+  'spill',
+  'search',
+  'store',
+  'render',
+  'state',
+  'commit',
+  'session',
+  'request',
+  'actions',
+] as const;
+
+/** The one file at core's root that a room may import. */
+const CORE_ROOT_SHARED = 'core/fold-error.ts';
+
+/** The room of a tree-relative path: `core`, `adapters/hosts/pi`, `bench/engine`, … */
 function roomOf(path: string): string {
+  const parts = path.split('/');
+  const [first, second, third] = parts;
+  if (first === 'adapters' && third !== undefined && parts.length > 3) return `${first}/${second}/${third}`;
+  if (first === 'bench' && second !== undefined && parts.length > 2) return `${first}/${second}`;
+  return first ?? '';
+}
+
+/** `hosts`, `backends`, or undefined for a path outside `adapters/<side>/`. */
+function adapterSideOf(path: string): string | undefined {
   const [first, second] = path.split('/');
-  return (first === 'adapters' || first === 'bench') && second !== undefined && path.split('/').length > 2
-    ? `${first}/${second}`
-    : (first ?? '');
+  return first === 'adapters' && (ADAPTER_SIDES as readonly string[]).includes(second ?? '') ? second : undefined;
 }
 
 const topOf = (room: string) => room.split('/')[0] ?? room;
@@ -93,8 +131,8 @@ function adapterRule(edge: ImportEdge, room: string): string | undefined {
   if (topOf(room) !== 'adapters' || !edge.relative) return undefined;
   const targetRoom = roomOf(edge.target);
   if (topOf(targetRoom) !== 'adapters' || targetRoom === room) return undefined;
-  const from = room.slice('adapters/'.length);
-  const to = targetRoom.slice('adapters/'.length);
+  const from = room.split('/')[2] ?? room;
+  const to = targetRoom.split('/')[2] ?? targetRoom;
   const allowed = ALLOWED_ADAPTER_EDGES.some(
     ([allowedFrom, allowedTo]) => (allowedFrom === '*' || allowedFrom === from) && allowedTo === to,
   );
@@ -137,7 +175,62 @@ function tokenRule(edge: ImportEdge, room: string): string | undefined {
   return edge.target === 'composition/tokens.ts' ? 'only-composition-resolves-tokens' : undefined;
 }
 
-const RULES = [engineRule, productRule, adapterRule, benchRule, applicationRule, containerRule, tokenRule];
+/**
+ * Adapters by direction: every adapter sits in `hosts/` or `backends/`; a backend reaches
+ * neither a host nor the composition root that builds it, and the composition root builds
+ * backends but never imports a host (hosts call it).
+ */
+function directionRule(edge: ImportEdge, room: string): string | undefined {
+  const top = topOf(room);
+  if (top === 'adapters' && adapterSideOf(edge.file) === undefined) return 'adapter-sits-in-hosts-or-backends';
+  if (!edge.relative) return undefined;
+  const targetTop = topOf(roomOf(edge.target));
+  const targetSide = adapterSideOf(edge.target);
+  if (adapterSideOf(edge.file) === 'backends' && (targetSide === 'hosts' || targetTop === 'composition'))
+    return 'backend-imports-no-host-or-composition';
+  if (top === 'composition' && targetSide === 'hosts') return 'composition-imports-no-host';
+  return undefined;
+}
+
+/** The room of a file under `core/`: one of CORE_ROOMS, `root` for the files at core's root. */
+function coreRoomOf(path: string): string {
+  const parts = path.split('/');
+  return parts.length > 2 ? (parts[1] ?? '') : 'root';
+}
+
+/** Core's rooms form a ladder (CORE_ROOMS): a room imports only rooms below it, and from the root only the error. */
+function coreRoomRule(edge: ImportEdge, room: string): string | undefined {
+  if (room !== 'core') return undefined;
+  const from = coreRoomOf(edge.file);
+  if (from === 'root') return undefined;
+  const rank = (CORE_ROOMS as readonly string[]).indexOf(from);
+  if (rank < 0) return 'core-room-is-declared';
+  if (!edge.relative || topOf(roomOf(edge.target)) !== 'core') return undefined;
+  const to = coreRoomOf(edge.target);
+  if (to === 'root') return edge.target === CORE_ROOT_SHARED ? undefined : 'core-room-imports-only-the-error-from-root';
+  if (to === from) return undefined;
+  const targetRank = (CORE_ROOMS as readonly string[]).indexOf(to);
+  return targetRank >= 0 && targetRank < rank ? undefined : 'core-room-imports-only-rooms-below';
+}
+
+/** `bin/` runs the lab's commands, so the lab never imports `bin/` back. */
+function labRule(edge: ImportEdge, room: string): string | undefined {
+  if (room !== 'lab' || !edge.relative) return undefined;
+  return topOf(roomOf(edge.target)) === 'bin' ? 'lab-imports-no-bin' : undefined;
+}
+
+const RULES = [
+  engineRule,
+  productRule,
+  adapterRule,
+  benchRule,
+  applicationRule,
+  containerRule,
+  tokenRule,
+  directionRule,
+  coreRoomRule,
+  labRule,
+];
 
 /** Every broken rule in the tree at `root`, one line per rule and import, in file order. */
 export function layerViolations(root: string): LayerViolation[] {
@@ -155,4 +248,63 @@ export function layerViolations(root: string): LayerViolation[] {
     }
   }
   return violations;
+}
+
+/** Rooms whose files must not import each other in a circle. */
+const CIRCLE_FREE_ROOMS = ['core', 'ports', 'adapters', 'composition', 'application', 'bin'];
+
+/**
+ * Every import circle among the files of CIRCLE_FREE_ROOMS, one line per strongly connected
+ * group (its files sorted): a group of files that reach one another has no order to read
+ * them in, and a change to any of them ripples through all.
+ */
+export function importCircles(root: string): string[] {
+  const graph = new Map<string, string[]>();
+  for (const top of CIRCLE_FREE_ROOMS) {
+    for (const path of sourceFiles(join(root, top)).sort()) {
+      const edges = importsOf(root, path).filter((edge) => edge.relative);
+      const file = relative(root, path).split(sep).join('/');
+      graph.set(
+        file,
+        edges.map((edge) => edge.target.replace(/\.js$/, '.ts')),
+      );
+    }
+  }
+  return stronglyConnected(graph)
+    .filter((group) => group.length > 1)
+    .map((group) => `import-circle: ${group.sort().join(', ')}`)
+    .sort();
+}
+
+/** Tarjan's strongly connected components over a graph whose edges may name unknown nodes. */
+function stronglyConnected(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  const order = new Map<string, number>();
+  const lowest = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const groups: string[][] = [];
+  const visit = (node: string): void => {
+    order.set(node, order.size);
+    lowest.set(node, order.get(node)!);
+    stack.push(node);
+    onStack.add(node);
+    for (const next of graph.get(node) ?? []) {
+      if (!graph.has(next)) continue;
+      if (!order.has(next)) {
+        visit(next);
+        lowest.set(node, Math.min(lowest.get(node)!, lowest.get(next)!));
+      } else if (onStack.has(next)) lowest.set(node, Math.min(lowest.get(node)!, order.get(next)!));
+    }
+    if (lowest.get(node) !== order.get(node)) return;
+    const group: string[] = [];
+    let member: string | undefined;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      group.push(member);
+    } while (member !== node);
+    groups.push(group);
+  };
+  for (const node of graph.keys()) if (!order.has(node)) visit(node);
+  return groups;
 }

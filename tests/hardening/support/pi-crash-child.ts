@@ -11,8 +11,8 @@
  *   node --import tsx pi-crash-child.ts <sessionDirectory> <sessionFile|new> <seed> <slowMs>
  */
 import { join } from 'node:path';
-import { FsEvidenceStore } from '../../../adapters/storage-fs/fs-evidence-store.ts';
-import { FsFoldStore } from '../../../adapters/storage-fs/fs-fold-store.ts';
+import { FsEvidenceStore } from '../../../adapters/backends/storage-fs/fs-evidence-store.ts';
+import { FsFoldStore } from '../../../adapters/backends/storage-fs/fs-fold-store.ts';
 import type { Projection } from '../../../ports/projection-sink.port.ts';
 import { FaultyEvidenceStore, FaultyFoldStore, type WriteHooks } from '../../../testing/faulty-stores.ts';
 import { openScriptedPi, settle } from '../../../testing/pi/scripted-pi.ts';

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import type { SessionManager } from '@mariozechner/pi-coding-agent';
-import { PiEntryMapper } from '../../../adapters/pi/message-entries.ts';
-import { FsEvidenceStore } from '../../../adapters/storage-fs/fs-evidence-store.ts';
-import { FsFoldStore } from '../../../adapters/storage-fs/fs-fold-store.ts';
+import { FsEvidenceStore } from '../../../adapters/backends/storage-fs/fs-evidence-store.ts';
+import { FsFoldStore } from '../../../adapters/backends/storage-fs/fs-fold-store.ts';
+import { PiEntryMapper } from '../../../adapters/hosts/pi/message-entries.ts';
 import type { ProjectionSink } from '../../../ports/projection-sink.port.ts';
 import { FaultSwitch, FaultyEvidenceStore, FaultyFoldStore } from '../../../testing/faulty-stores.ts';
 import { openScriptedPi, type RecordedRequest, type ScriptedReply } from '../../../testing/pi/scripted-pi.ts';

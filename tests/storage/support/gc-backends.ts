@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { FsFoldStore } from '../../../adapters/storage-fs/fs-fold-store.ts';
-import { MemoryFoldStore } from '../../../adapters/storage-memory/memory-fold-store.ts';
-import { createSqliteFoldStore } from '../../../adapters/storage-sqlite/create-sqlite-store.ts';
+import { FsFoldStore } from '../../../adapters/backends/storage-fs/fs-fold-store.ts';
+import { MemoryFoldStore } from '../../../adapters/backends/storage-memory/memory-fold-store.ts';
+import { createSqliteFoldStore } from '../../../adapters/backends/storage-sqlite/create-sqlite-store.ts';
 import type { FoldStore } from '../../../ports/fold-store.port.ts';
 
 /** A local backend gc tests run against: a fresh, empty store per call. */

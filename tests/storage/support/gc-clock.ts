@@ -1,7 +1,7 @@
 import { utimes } from 'node:fs/promises';
-import { FsFoldStore } from '../../../adapters/storage-fs/fs-fold-store.ts';
-import { KeyvFoldStore } from '../../../adapters/storage-keyv/keyv-fold-store.ts';
-import { blobKey } from '../../../adapters/storage-keyv/keyv-records.ts';
+import { FsFoldStore } from '../../../adapters/backends/storage-fs/fs-fold-store.ts';
+import { KeyvFoldStore } from '../../../adapters/backends/storage-keyv/keyv-fold-store.ts';
+import { blobKey } from '../../../adapters/backends/storage-keyv/keyv-records.ts';
 import type { FoldStore } from '../../../ports/fold-store.port.ts';
 
 /**

@@ -13,8 +13,8 @@
  * it reopens the session (a new process), is handed the branch so far, and walks on.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { FsEvidenceStore } from '../../../adapters/storage-fs/fs-evidence-store.ts';
-import { FsFoldStore } from '../../../adapters/storage-fs/fs-fold-store.ts';
+import { FsEvidenceStore } from '../../../adapters/backends/storage-fs/fs-evidence-store.ts';
+import { FsFoldStore } from '../../../adapters/backends/storage-fs/fs-fold-store.ts';
 import { FoldError } from '../../../core/fold-error.ts';
 import { FoldRuntime } from '../../../core/fold-runtime.ts';
 import { createCharsCostModel } from '../../../core/pricing/chars-cost-model.ts';

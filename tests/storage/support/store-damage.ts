@@ -2,9 +2,9 @@ import { appendFile, chmod, readFile, truncate, unlink, writeFile } from 'node:f
 import { join } from 'node:path';
 import sqlite3 from 'sqlite3';
 import { expect } from 'vitest';
-import { FsEvidenceStore } from '../../../adapters/storage-fs/fs-evidence-store.ts';
-import { FsFoldStore } from '../../../adapters/storage-fs/fs-fold-store.ts';
-import { requestLogPath } from '../../../adapters/storage-fs/fs-request-log.ts';
+import { FsEvidenceStore } from '../../../adapters/backends/storage-fs/fs-evidence-store.ts';
+import { FsFoldStore } from '../../../adapters/backends/storage-fs/fs-fold-store.ts';
+import { requestLogPath } from '../../../adapters/backends/storage-fs/fs-request-log.ts';
 import {
   blobKey,
   evidenceKey,
@@ -12,11 +12,11 @@ import {
   foldKey,
   requestLogChunkKey,
   stateKey,
-} from '../../../adapters/storage-keyv/keyv-records.ts';
+} from '../../../adapters/backends/storage-keyv/keyv-records.ts';
 import {
   createSqliteEvidenceStore,
   createSqliteFoldStore,
-} from '../../../adapters/storage-sqlite/create-sqlite-store.ts';
+} from '../../../adapters/backends/storage-sqlite/create-sqlite-store.ts';
 import { createFoldRuntime } from '../../../composition/create-fold-runtime.ts';
 import type { FoldRecord } from '../../../ports/fold-records.ts';
 import type { FoldStore } from '../../../ports/fold-store.port.ts';

@@ -1,6 +1,6 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { KeyvFoldStore } from '../../../adapters/storage-keyv/keyv-fold-store.ts';
+import type { KeyvFoldStore } from '../../../adapters/backends/storage-keyv/keyv-fold-store.ts';
 import { sha256Hex } from '../../../core/util/hashing.ts';
 
 /** Every file under a directory with its mode, mtime and content hash, as one comparable string. */

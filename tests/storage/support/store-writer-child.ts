@@ -8,9 +8,9 @@
  * For redis and postgres the target is `<url>#<namespace>`.
  */
 import { createHash } from 'node:crypto';
-import { FsFoldStore } from '../../../adapters/storage-fs/fs-fold-store.ts';
-import { KeyvFoldStore } from '../../../adapters/storage-keyv/keyv-fold-store.ts';
-import { createSqliteFoldStore } from '../../../adapters/storage-sqlite/create-sqlite-store.ts';
+import { FsFoldStore } from '../../../adapters/backends/storage-fs/fs-fold-store.ts';
+import { KeyvFoldStore } from '../../../adapters/backends/storage-keyv/keyv-fold-store.ts';
+import { createSqliteFoldStore } from '../../../adapters/backends/storage-sqlite/create-sqlite-store.ts';
 import type { FoldStore } from '../../../ports/fold-store.port.ts';
 import { sampleEngineState, sampleFoldRecord } from '../../../testing/store-fixtures.ts';
 import { seededRandom } from '../../../testing/synthetic-session.ts';

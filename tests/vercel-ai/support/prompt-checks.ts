@@ -1,5 +1,5 @@
-import { canonicalBytes } from '../../../adapters/vercel-ai/canonical-message.ts';
-import type { ModelPrompt, PromptRecord } from '../../../adapters/vercel-ai/usage-middleware.ts';
+import { canonicalBytes } from '../../../adapters/hosts/vercel-ai/canonical-message.ts';
+import type { ModelPrompt, PromptRecord } from '../../../adapters/hosts/vercel-ai/usage-middleware.ts';
 import type { LedgerRow } from '../../../ports/projection-sink.port.ts';
 
 /**

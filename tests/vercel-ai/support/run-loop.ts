@@ -4,8 +4,8 @@ import {
   type Folding,
   type FoldingOptions,
   foldingAgentSettings,
-} from '../../../adapters/vercel-ai/index.ts';
-import type { PromptRecord } from '../../../adapters/vercel-ai/usage-middleware.ts';
+} from '../../../adapters/hosts/vercel-ai/index.ts';
+import type { PromptRecord } from '../../../adapters/hosts/vercel-ai/usage-middleware.ts';
 import { readFileTool, type Script, ScriptedModel } from '../../../testing/vercel-ai/scripted-model.ts';
 
 export type LoopKind = 'generateText' | 'streamText' | 'ToolLoopAgent.stream';
