@@ -188,7 +188,10 @@ export function commandHelpText(command: CommandHelp): string {
   ].join('\n');
 }
 
-/** The version in pi-fold's own package.json, found upwards from this file (bin/ in a checkout, dist/bin/ in the package). */
+/**
+ * The version in pi-fold's own package.json, found upwards from this file (bin/ in a checkout,
+ * dist/bin/ in the package).
+ */
 function packageVersion(): string {
   let directory = dirname(fileURLToPath(import.meta.url));
   for (let depth = 0; depth < 4; depth += 1) {

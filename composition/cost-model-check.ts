@@ -50,7 +50,10 @@ export function assertCostModelOption(value: unknown, who: string): asserts valu
   assertPriceList(model.priceList, `${who}: costModel.priceList`, 'costModel.priceList');
 }
 
-/** Refuse a price list with a missing name, a rate that is not a finite number ≥ 0, or a bad long-context line or cache lifetime. */
+/**
+ * Refuse a price list with a missing name, a rate that is not a finite number ≥ 0, or a bad
+ * long-context line or cache lifetime.
+ */
 export function assertPriceList(value: unknown, label: string, field: string): asserts value is PriceList {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw invalid(`${label} must be a price list object, got ${describeValue(value)}`, field);

@@ -30,7 +30,11 @@ export interface FoldRuntimeOptions extends StoreSelectionOptions {
   readonly settings?: FoldSettingsInput;
   /** Where evidence lives. @default the chosen store's directory or file (`'fs'`/`'sqlite'`), else memory */
   readonly evidenceStore?: EvidenceStore;
-  /** Tokens and prices the scheduler decides with (checked: `SETTINGS.INVALID` names a bad field). @default `createCharsCostModel()`: each request priced by its model id where a known list matches, else the ledger list */
+  /**
+   * Tokens and prices the scheduler decides with (checked: `SETTINGS.INVALID` names a bad field).
+   * @default `createCharsCostModel()`: each request priced by its model id where a known list
+   * matches, else the ledger list
+   */
   readonly costModel?: CostModel;
   readonly projectionSink?: ProjectionSink;
   /**

@@ -138,7 +138,10 @@ export function assertStoreLocation(options: StoreSelectionOptions, who: string)
   }
 }
 
-/** An on/off option is absent, true or false: anything else (a string "false", a 0) is refused by name, not read as on. */
+/**
+ * An on/off option is absent, true or false: anything else (a string "false", a 0) is refused by
+ * name, not read as on.
+ */
 export function assertOnOffOption(value: unknown, option: string, who: string): void {
   if (value !== undefined && typeof value !== 'boolean') {
     throw new FoldError('SETTINGS.INVALID', `${who}: ${option} must be true or false, got ${describeValue(value)}`, {

@@ -21,7 +21,10 @@ export interface StoreSelectionOptions {
   readonly store?: StoreKind | FoldStore;
   /** Directory of the `'fs'` store. @default $PI_FOLD_HOME, else $XDG_DATA_HOME/pi-fold, else ~/.local/share/pi-fold */
   readonly storeRoot?: string;
-  /** Database file of the `'sqlite'` store. @default `<storeRoot>/pi-fold.sqlite` (storeRoot given, or the default store root) */
+  /**
+   * Database file of the `'sqlite'` store. @default `<storeRoot>/pi-fold.sqlite` (storeRoot given,
+   * or the default store root)
+   */
   readonly sqlitePath?: string;
   /** Cumulative evidence per session for a built-in evidence store. @default 536870912 (512 MiB) */
   readonly evidenceCapBytes?: number;

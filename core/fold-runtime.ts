@@ -78,8 +78,10 @@ export class FoldRuntime {
   /**
    * Build the projection for the next model request from the host's active branch: read
    * through its TranscriptSource (or given whole, as an array of entries).
-   * @throws FoldError `BUDGET.EXCEEDED` when no lossless fold can bring the request under the budget (docs/behaviour.md I6);
-   *   `TRANSCRIPT.WRONG_SESSION` for a source of another session; `TRANSCRIPT.STALE_READ` for an append that does not continue the branch.
+   * @throws FoldError `BUDGET.EXCEEDED` when no lossless fold can bring the request under the
+   * budget (docs/behaviour.md I6);
+   *   `TRANSCRIPT.WRONG_SESSION` for a source of another session; `TRANSCRIPT.STALE_READ` for an
+   * append that does not continue the branch.
    */
   async project(
     branch: TranscriptSource | readonly TranscriptEntry[],
@@ -105,7 +107,10 @@ export class FoldRuntime {
     return source.read({ lastEntryId: index.entries[index.length - 1]?.id, length: index.length });
   }
 
-  /** Run one of the agent's actions (docs/behaviour.md B4). Bad input is refused with a FoldError and changes nothing. */
+  /**
+   * Run one of the agent's actions (docs/behaviour.md B4). Bad input is refused with a FoldError
+   * and changes nothing.
+   */
   async act(request: unknown, caller: ActionCaller = {}): Promise<ActionAnswer> {
     this.assertOpen();
     // Only known names become a label: a model's made-up action must not grow a metric's cardinality.

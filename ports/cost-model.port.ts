@@ -48,7 +48,10 @@ export interface PriceList {
    * gap never counts as a cold cache (a model switch still does).
    */
   readonly cacheLifetimeSeconds?: number;
-  /** How long an entry written with the long lifetime survives without a hit, where the provider offers one (Anthropic: 3600). */
+  /**
+   * How long an entry written with the long lifetime survives without a hit, where the provider
+   * offers one (Anthropic: 3600).
+   */
   readonly longCacheLifetimeSeconds?: number;
   /**
    * Model ids this list prices, matched as prefixes of the recorded or requested model id
@@ -75,7 +78,10 @@ export interface CatalogModel {
 export interface ModelCatalog {
   /** Where the figures come from, for a report: a package and its version, or the built-in list. */
   readonly source: string;
-  /** The model a recorded or requested id names (a `provider/` prefix and a date suffix allowed); undefined when unknown. */
+  /**
+   * The model a recorded or requested id names (a `provider/` prefix and a date suffix allowed);
+   * undefined when unknown.
+   */
   lookup(modelId: string): CatalogModel | undefined;
 }
 

@@ -32,7 +32,10 @@ export interface FoldStoreV1 {
   getBlob(sha256: string): Promise<Uint8Array>;
   /** Whether a blob is present (not verified). */
   hasBlob(sha256: string): Promise<boolean>;
-  /** Persist a committed fold record of a session. Records are immutable: rewriting one with different content is refused. */
+  /**
+   * Persist a committed fold record of a session. Records are immutable: rewriting one with
+   * different content is refused.
+   */
   putFold(sessionId: string, record: FoldRecord): Promise<void>;
   /** A fold record, or `undefined` when the session has none with that id. */
   getFold(sessionId: string, foldId: string): Promise<FoldRecord | undefined>;

@@ -6,7 +6,10 @@ export interface RequestContext {
   readonly contextWindow?: number;
   /** The model this request goes to: picks its budget when `providerInputBudget` is keyed by model. */
   readonly model?: { readonly id?: string; readonly provider?: string };
-  /** Chars the host adds around the messages (system prompt, tool schemas), for estimates before the first provider count. */
+  /**
+   * Chars the host adds around the messages (system prompt, tool schemas), for estimates before the
+   * first provider count.
+   */
   readonly overheadChars?: number;
   /**
    * When the request is prepared, in milliseconds since the epoch, by the host's clock (core

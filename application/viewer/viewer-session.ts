@@ -98,7 +98,10 @@ export async function readViewerSession(store: FoldStore, sessionId: string): Pr
   };
 }
 
-/** The spills the request log names, each once (a reopened session lists its spills again), with the fold holding each. */
+/**
+ * The spills the request log names, each once (a reopened session lists its spills again), with the
+ * fold holding each.
+ */
 function spillsOf(requests: readonly RequestLogRequestV1[], folds: readonly ViewedFold[]): ViewedSpill[] {
   const foldOfEntry = new Map<string, string>();
   for (const fold of folds)

@@ -37,7 +37,10 @@ export function assertWritableFile(option: string, path: string): string {
   return absolute;
 }
 
-/** A folder a command fills (`replay --out`): a folder if it exists, else creatable below its nearest existing parent. */
+/**
+ * A folder a command fills (`replay --out`): a folder if it exists, else creatable below its
+ * nearest existing parent.
+ */
 export function assertWritableDirectory(option: string, path: string): string {
   const absolute = resolve(path);
   const kind = kindOf(absolute);

@@ -31,7 +31,8 @@ export const replayCommand: CliCommand = {
       const priceList = text('price-list');
       if (priceList !== undefined && PRICE_LISTS[priceList] === undefined)
         throw new Error(`unknown price list "${priceList}" (known: ${Object.keys(PRICE_LISTS).join(', ')})`);
-      // Without --budget/--cap/--price-list the replay runs at the recorded model's window and prices (lab/replay/replay-window.ts).
+      // Without --budget/--cap/--price-list the replay runs at the recorded model's window and
+      // prices (lab/replay/replay-window.ts).
       const budget = wholeNumber('budget', text('budget'), 1_000, 'tokens');
       const cap = wholeNumber('cap', text('cap'), 1_000, 'tokens');
       const arms = text('arms');

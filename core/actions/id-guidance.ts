@@ -56,7 +56,8 @@ export function pendingMarkRefusal(inputs: IdGuidanceInputs, id: string, verb: s
 /**
  * The entry ids a `pin` of these ids holds raw. An entry id stands for itself; a pending mark's
  * id for every entry of its span (pinning it withdraws the mark); an expanded fold's id for
- * the entries it shows raw (a child fold still collapsed inside it is left as it is). A collapsed fold's entries are not in the
+ * the entries it shows raw (a child fold still collapsed inside it is left as it is). A collapsed
+ * fold's entries are not in the
  * window, so pinning cannot keep them raw: that is refused with the call that would help.
  */
 export function pinTargets(

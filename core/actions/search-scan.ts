@@ -20,7 +20,10 @@ const utf8 = new TextDecoder('utf-8');
 
 /** One place a pattern occurs in the exact, verified source of a fold. */
 export interface SearchHit {
-  /** The id whose peek shows this match: the innermost fold listing the entry, or a spill id (docs/behaviour.md B6.2). */
+  /**
+   * The id whose peek shows this match: the innermost fold listing the entry, or a spill id
+   * (docs/behaviour.md B6.2).
+   */
   readonly foldId: string;
   readonly entryId: string;
   /** Byte offset of the match inside the entry's stored bytes. */

@@ -127,7 +127,10 @@ export class FoldLattice {
     this.resolve();
   }
 
-  /** Re-place every fold against the index (after a branch change). Folds whose span is not on this branch are left out. */
+  /**
+   * Re-place every fold against the index (after a branch change). Folds whose span is not on this
+   * branch are left out.
+   */
   resolve(): void {
     this.revision += 1;
     this.placed = new Map();

@@ -27,7 +27,10 @@ export function ledgerRow(input: {
   preCommitTokens: number;
   budgetTokens: number;
   foldsLanded: number;
-  /** The window the stored state stood for is gone (another conversation under this session id): a rewrite with no previous view in memory. */
+  /**
+   * The window the stored state stood for is gone (another conversation under this session id): a
+   * rewrite with no previous view in memory.
+   */
   replacesStoredWindow?: boolean;
 }): { row: Omit<LedgerRow, 'digests'>; rewrite: boolean } {
   const { previous, draft } = input;

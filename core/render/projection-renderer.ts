@@ -41,7 +41,10 @@ export class ProjectionRenderer {
   private readonly stubs = new Map<string, ProjectedMessage>();
   private readonly insertMessages = new Map<string, ProjectedMessage>();
 
-  /** Render the whole window. Also returns the collapsed folds that are visible, in order, and where each entry's messages start. */
+  /**
+   * Render the whole window. Also returns the collapsed folds that are visible, in order, and where
+   * each entry's messages start.
+   */
   renderAll(inputs: RenderInputs): FullRender {
     const messages: ProjectedMessage[] = [];
     const visibleFolds: PlacedFold[] = [];

@@ -48,7 +48,8 @@ interface PreparedWindow {
  * One request, step by step: ingest the branch and decide on what arrived (`ingestRequest`),
  * render the candidate, cut the fence, plan and land a commit (`commitRequest`), render the
  * final draft with its receipt and notice (`renderRequest`), then hand the window out (`handOut`).
- * @throws FoldError `BUDGET.EXCEEDED` when no lossless fold can bring the request under the budget (docs/behaviour.md I6).
+ * @throws FoldError `BUDGET.EXCEEDED` when no lossless fold can bring the request under the budget
+ * (docs/behaviour.md I6).
  */
 export async function projectRequest(
   session: SessionState,
@@ -205,7 +206,10 @@ function renderRequest(
   return { draft, dirty };
 }
 
-/** A reopened session's first branch is compared with what the store remembers; a different conversation is a recorded rewrite. */
+/**
+ * A reopened session's first branch is compared with what the store remembers; a different
+ * conversation is a recorded rewrite.
+ */
 function checkReopenedConversation(session: Pick<SessionState, 'ports' | 'model'>, warnings: FoldWarning[]): boolean {
   const { model } = session;
   const { sessionId } = session.ports;

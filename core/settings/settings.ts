@@ -77,7 +77,10 @@ export interface FoldSettingsInput {
   readonly rawFloorTokens?: number;
   /** The agent tool's name as the host registers it (1-64 letters, digits, `_`, `-`). @default 'fold_context' */
   readonly toolName?: string;
-  /** When tool results and arguments are spilled to evidence, set whole (docs/behaviour.md B6.2). @default DEFAULT_SPILL_POLICY */
+  /**
+   * When tool results and arguments are spilled to evidence, set whole (docs/behaviour.md B6.2).
+   * @default DEFAULT_SPILL_POLICY
+   */
   readonly spill?: SpillPolicy;
 }
 

@@ -14,7 +14,10 @@ import type { ProjectedMessage } from '../../ports/projected-message.ts';
 export const TOOL_OFFERS = ['always', 'when-needed'] as const;
 export type ToolOffer = (typeof TOOL_OFFERS)[number];
 
-/** Whether the agent has anything to read through the fold tool: standing folds, or a placeholder, stub or spill in the window. */
+/**
+ * Whether the agent has anything to read through the fold tool: standing folds, or a placeholder,
+ * stub or spill in the window.
+ */
 export function foldToolNeeded(standingFolds: number, window: readonly ProjectedMessage[] | undefined): boolean {
   return standingFolds > 0 || (window?.some(readsThroughTool) ?? false);
 }

@@ -22,7 +22,10 @@ export const ARTIFACT_WRITES_IN_FLIGHT = 4;
  * entries, waits only for the oldest writes.
  */
 export class EvidenceWrites {
-  /** Resolves when every write started so far has finished (stored or refused), for a store whose puts go one at a time. */
+  /**
+   * Resolves when every write started so far has finished (stored or refused), for a store whose
+   * puts go one at a time.
+   */
   private tail: Promise<void> = Promise.resolve();
   /** Writes waiting for a slot, for a store whose puts may overlap (`EvidenceStore.concurrentPuts`). */
   private readonly waiting: (() => void)[] = [];

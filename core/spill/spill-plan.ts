@@ -106,7 +106,10 @@ export function spilledResultBytes(
   return resultBytes(entry, part.pointer, JSON.stringify(part.shown));
 }
 
-/** The window form around the text's JSON literal: `content` sorts first, so the literal leads and the other members follow. */
+/**
+ * The window form around the text's JSON literal: `content` sorts first, so the literal leads and
+ * the other members follow.
+ */
 function resultBytes(
   entry: Pick<TranscriptEntry, 'toolCallId' | 'toolName'>,
   pointer: SpillPointer,
@@ -301,7 +304,10 @@ export function spillPeekHeader(pointer: SpillPointer): Buffer {
   return Buffer.from(spillPeekHeaderText(pointer));
 }
 
-/** The peek header's length in bytes, measured without encoding it (the pointer line of every spilled item names it). */
+/**
+ * The peek header's length in bytes, measured without encoding it (the pointer line of every
+ * spilled item names it).
+ */
 export function spillPeekHeaderBytes(pointer: SpillPointer): number {
   return utf8Length(spillPeekHeaderText(pointer));
 }

@@ -25,7 +25,10 @@ export class OpenTelemetrySink implements ProjectionSink {
   readonly specificationVersion = 'v1' as const;
   private readonly instruments;
   private readonly tracer;
-  /** Whether the meter records: the API hands out its no-op meter, for good, while no SDK was registered when the sink was built. */
+  /**
+   * Whether the meter records: the API hands out its no-op meter, for good, while no SDK was
+   * registered when the sink was built.
+   */
   private readonly metering: boolean;
   /** What the API's tracer proxy delegates to while no SDK is registered. */
   private readonly noTracing: unknown;

@@ -103,7 +103,10 @@ export async function createFileExclusively(
 export class PendingSyncs {
   private readonly files = new Set<string>();
   private readonly directories = new Set<string>();
-  /** The flush under way: a second barrier waits for it, so no caller returns before the bytes it relies on are durable. */
+  /**
+   * The flush under way: a second barrier waits for it, so no caller returns before the bytes it
+   * relies on are durable.
+   */
   private flushing: Promise<void> = Promise.resolve();
 
   /** Sync `file` (and its directory entry) at the next barrier. */

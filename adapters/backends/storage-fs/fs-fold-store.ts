@@ -232,7 +232,10 @@ export class FsFoldStore implements FoldStore {
     }
   }
 
-  /** A commit's state is written before this returns; other changes are written off the request path (FsStateWriter). */
+  /**
+   * A commit's state is written before this returns; other changes are written off the request path
+   * (FsStateWriter).
+   */
   async saveState(sessionId: string, state: EngineState): Promise<void> {
     this.layout.statePath(sessionId);
     await this.stateWriter.save(sessionId, state, (id, next) => this.writeState(id, next));

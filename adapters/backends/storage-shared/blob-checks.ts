@@ -1,7 +1,10 @@
 import { FoldError } from '../../../core/fold-error.ts';
 import { sha256Hex } from '../../../core/util/hashing.ts';
 
-/** The bytes of a string (UTF-8) or a private copy of caller bytes, so later edits by the caller cannot reach the store. */
+/**
+ * The bytes of a string (UTF-8) or a private copy of caller bytes, so later edits by the caller
+ * cannot reach the store.
+ */
 export function contentBytes(content: string | Uint8Array): Uint8Array {
   return typeof content === 'string' ? Buffer.from(content, 'utf8') : Uint8Array.from(content);
 }

@@ -2,7 +2,10 @@ import { createRequire } from 'node:module';
 import type { KeyvStoreAdapter } from 'keyv';
 import { FoldError } from '../../../core/fold-error.ts';
 
-/** What pi-fold uses of `@keyv/sqlite`'s adapter class (typed here so pi-fold's types never need the optional package). */
+/**
+ * What pi-fold uses of `@keyv/sqlite`'s adapter class (typed here so pi-fold's types never need the
+ * optional package).
+ */
 export interface KeyvSqliteAdapter extends KeyvStoreAdapter {
   query(sql: string): Promise<unknown>;
 }

@@ -8,7 +8,10 @@ import { formatOwnershipWarnings } from './ownership-monitor.ts';
 import type { PiSessionRegistry } from './session-registry.ts';
 import { parseSettingsArguments, updateSettingsFile } from './settings-file.ts';
 
-/** The human's surface (docs/behaviour.md B6.3): `/fold`, `/fold-status`, `/fold-settings`, `/fold-editor`, `/fold-view`. */
+/**
+ * The human's surface (docs/behaviour.md B6.3): `/fold`, `/fold-status`, `/fold-settings`,
+ * `/fold-editor`, `/fold-view`.
+ */
 export function registerFoldCommands(pi: ExtensionAPI, registry: PiSessionRegistry): void {
   pi.registerCommand('fold', {
     description: 'Commit every pending fold at the next request (or only the given mark ids)',

@@ -58,7 +58,10 @@ const GUIDELINES = [
   'There is no commit verb: folds land on their own when the window fills, and every fold can be read back exactly.',
 ];
 
-/** The fold tool (B4's nine actions and search: ten in all) as a Pi tool. A refusal is thrown, so Pi reports it as an error result. */
+/**
+ * The fold tool (B4's nine actions and search: ten in all) as a Pi tool. A refusal is thrown, so Pi
+ * reports it as an error result.
+ */
 export function createFoldTool(
   registry: PiSessionRegistry,
 ): ToolDefinition<typeof foldToolParameters, Record<string, unknown>> {

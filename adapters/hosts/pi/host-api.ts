@@ -61,7 +61,10 @@ export function statedCompactionReason(event: SessionBeforeCompactEvent): Compac
   return reason === 'manual' || reason === 'threshold' || reason === 'overflow' ? reason : undefined;
 }
 
-/** The pi-tui helpers the fold editor draws and reads keys with; they must be the host's copy (keyboard protocol state is per module). */
+/**
+ * The pi-tui helpers the fold editor draws and reads keys with; they must be the host's copy
+ * (keyboard protocol state is per module).
+ */
 export interface TerminalText {
   readonly matchesKey: typeof matchesKey;
   readonly truncateToWidth: typeof truncateToWidth;

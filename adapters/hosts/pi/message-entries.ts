@@ -12,7 +12,10 @@ export interface MappedTranscript {
   readonly messages: ReadonlyMap<string, AgentMessage>;
   /** Messages no session entry could vouch for (another extension injected them); kept raw. */
   readonly unmatched: number;
-  /** Session entries whose message differs from what an earlier request showed for them (another extension rewrote history). */
+  /**
+   * Session entries whose message differs from what an earlier request showed for them (another
+   * extension rewrote history).
+   */
   readonly rewritten: number;
 }
 

@@ -87,7 +87,10 @@ export async function piCompactionSummary(request: PiSummaryRequest): Promise<Pi
 
 const loaded = new Map<PiHostScope, Promise<PiCompact>>();
 
-/** `compact` from the host's pi-coding-agent (Pi's extension loader aliases both scopes to it), else the other scope's. */
+/**
+ * `compact` from the host's pi-coding-agent (Pi's extension loader aliases both scopes to it), else
+ * the other scope's.
+ */
 function loadPiCompact(scope: PiHostScope): Promise<PiCompact> {
   let pending = loaded.get(scope);
   if (pending === undefined) {

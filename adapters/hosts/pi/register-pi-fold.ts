@@ -28,7 +28,8 @@ export interface PiFoldRegistration {
  * Install pi-fold into a Pi extension API: the context hook that drives the engine, the
  * agent's `pi_fold_context` tool, compaction interception and the human commands. Oversized
  * tool results and arguments are spilled by the engine as it ingests them (docs/behaviour.md B6.2): Pi's
- * session keeps every result exactly as the tool produced it. Nothing needs configuring; `options` exist for hosts and tests.
+ * session keeps every result exactly as the tool produced it. Nothing needs configuring; `options`
+ * exist for hosts and tests.
  */
 export function registerPiFold(pi: ExtensionAPI, options: PiFoldOptions = {}): PiFoldRegistration {
   // Checked before anything is loaded or registered: a wrong option leaves Pi without a half-installed pi-fold.
@@ -56,7 +57,10 @@ export function registerPiFold(pi: ExtensionAPI, options: PiFoldOptions = {}): P
   };
 }
 
-/** The request path: the context hook that drives the engine, Pi's system messages put back, and the provider's usage recorded. */
+/**
+ * The request path: the context hook that drives the engine, Pi's system messages put back, and the
+ * provider's usage recorded.
+ */
 function onEachRequest(pi: ExtensionAPI, sessions: PiSessionRegistry): void {
   const overhead = new OverheadMeter(
     () => pi.getAllTools(),
@@ -160,7 +164,8 @@ function onProviderAndLifecycle(pi: ExtensionAPI, sessions: PiSessionRegistry): 
     announceOwnership(ctx, folding?.ownership.checkPayload(event.payload));
     return undefined;
   });
-  // Pi 1.x refreshes the provider's cache while idle; a refresh keeps it warm (docs/behaviour.md B3.3). Pi 0.x never fires this.
+  // Pi 1.x refreshes the provider's cache while idle; a refresh keeps it warm (docs/behaviour.md
+  // B3.3). Pi 0.x never fires this.
   onCacheWarming(pi, async (event, ctx) => {
     const folding = await sessions.existing(ctx.sessionManager.getSessionId());
     if (folding !== undefined) noteWarmingDecision(folding.runtime, event, Date.now());

@@ -36,7 +36,10 @@ export interface PiFoldOptions {
    * @default the filesystem store under `<sessionDir>/pi-fold/` (in memory for a session Pi does not persist)
    */
   readonly foldStore?: FoldStore | ((location: PiSessionLocation) => FoldStore);
-  /** Where spilled tool results and arguments are kept (docs/behaviour.md B6.2). @default the filesystem evidence store under `<sessionDir>/pi-fold/` (in memory when not persisted) */
+  /**
+   * Where spilled tool results and arguments are kept (docs/behaviour.md B6.2). @default the
+   * filesystem evidence store under `<sessionDir>/pi-fold/` (in memory when not persisted)
+   */
   readonly evidenceStore?: EvidenceStore | ((location: PiSessionLocation) => EvidenceStore);
   /**
    * Settings in code: providerInputBudget, blacklistAutoFoldTools, scheduling, spill, and optionally
@@ -238,7 +241,10 @@ export class PiSessionRegistry {
     return folding;
   }
 
-  /** The default stores of a session: the filesystem store in `<sessionDir>/pi-fold/`, or memory when Pi does not persist it. */
+  /**
+   * The default stores of a session: the filesystem store in `<sessionDir>/pi-fold/`, or memory
+   * when Pi does not persist it.
+   */
   private storeScopeFor(location: PiSessionLocation): Promise<StoreScope> {
     const root = location.persisted ? join(location.sessionDirectory, STORE_FOLDER) : undefined;
     const key = root ?? IN_MEMORY_SCOPE;

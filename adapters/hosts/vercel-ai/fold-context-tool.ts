@@ -50,7 +50,8 @@ const DESCRIPTION = [
 ].join('\n');
 
 /**
- * The fold tool (B4's nine actions and search: ten in all) as an AI SDK tool. A refusal is thrown as the engine's FoldError;
+ * The fold tool (B4's nine actions and search: ten in all) as an AI SDK tool. A refusal is thrown
+ * as the engine's FoldError;
  * the SDK turns it into an error result for the model (the loop goes on, nothing changed).
  */
 export function createFoldContextTool(runtime: FoldRuntime): Tool<FoldContextInput, string> {

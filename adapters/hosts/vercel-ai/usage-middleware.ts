@@ -66,7 +66,8 @@ function withoutUnneededTool(
 }
 
 /**
- * A middleware (spec V3 under ai@6, V4 under ai@7: the parts it reads are the same) that sees each call's final prompt and reports the provider's usage to
+ * A middleware (spec V3 under ai@6, V4 under ai@7: the parts it reads are the same) that sees each
+ * call's final prompt and reports the provider's usage to
  * the runtime, which anchors occupancy on it. It never changes the prompt: the projection
  * is decided in prepareStep, where the step's whole history is known. Under
  * `toolOffer: 'when-needed'` it leaves the fold tool out of the call's tools until it is needed.

@@ -60,7 +60,8 @@ const recordByMark = new WeakMap<PendingMarkV1, RecordMemo>();
 /**
  * The fold record a mark becomes, built again only when something it is made of changed:
  * the entries on its span are other objects (the branch moved under it), its children
- * are other records (a child's brief changed), or a commit moved the epoch. Comparing references is the check: entries are
+ * are other records (a child's brief changed), or a commit moved the epoch. Comparing references is
+ * the check: entries are
  * immutable, so the same objects give the same digest and brief. Handing back the same
  * record object also keeps its collapsed size memoized.
  */

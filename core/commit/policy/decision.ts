@@ -17,7 +17,10 @@ export interface CommitDecision {
   readonly reason: CommitReason;
   /** Chars the commit must free; `Infinity` lands every (selected) mark. */
   readonly charsToFree: number;
-  /** Over the budget: every lossless fold counts, so the frontier cuts everything it can first (docs/behaviour.md I6). */
+  /**
+   * Over the budget: every lossless fold counts, so the frontier cuts everything it can first
+   * (docs/behaviour.md I6).
+   */
   readonly overBudget: boolean;
   /** Only these marks may land (a person's `/fold <ids>`, or those outside the raw floor). */
   readonly onlyMarkIds?: ReadonlySet<string>;
@@ -64,7 +67,10 @@ export function decideCommit(inputs: CommitDecisionInputs): CommitDecision | und
   return fenceDecision(estimate, budget, inputs.charsPerToken);
 }
 
-/** The commit of docs/behaviour.md I6: stalest first over every mark, floor or not, until the request fits with room. */
+/**
+ * The commit of docs/behaviour.md I6: stalest first over every mark, floor or not, until the
+ * request fits with room.
+ */
 export function fenceDecision(estimate: number, budget: number, charsPerToken: number): CommitDecision {
   return {
     reason: 'fence',

@@ -1,6 +1,9 @@
 import type { InflowV1 } from '../../../ports/fold-records.ts';
 
-/** Requests the inflow is averaged over: long enough to smooth one large read, short enough to follow a change of pace. */
+/**
+ * Requests the inflow is averaged over: long enough to smooth one large read, short enough to
+ * follow a change of pace.
+ */
 const INFLOW_WINDOW = 12;
 
 /**

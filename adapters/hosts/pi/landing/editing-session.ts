@@ -41,7 +41,10 @@ export function editingSessionManager(sessionManager: ReadonlySessionManager): E
   return capable ? (sessionManager as EditingSessionManager) : undefined;
 }
 
-/** The custom entry each landing appends after its edits: the edit entries it wrote, for the next read of the branch. */
+/**
+ * The custom entry each landing appends after its edits: the edit entries it wrote, for the next
+ * read of the branch.
+ */
 export const LANDING_MARKER_TYPE = 'pi-fold.landing';
 
 /** The custom message type of a notice or receipt landed as a session entry (docs/behaviour.md B3.5, B5.3). */
@@ -53,6 +56,9 @@ export interface LandingMarker {
   readonly editIds: readonly string[];
   /** The ledger request the landing was made for. */
   readonly request: number;
-  /** The folds the window shows after this landing (placeholders and stubs), so the file and `pi --export` say where each stands. */
+  /**
+   * The folds the window shows after this landing (placeholders and stubs), so the file and `pi
+   * --export` say where each stands.
+   */
   readonly folds?: readonly string[];
 }
