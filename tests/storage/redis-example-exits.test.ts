@@ -32,6 +32,8 @@ if (redis.url === undefined) {
     test('redis server is available for the storage example', () => {
       throw new Error(redis.missingReason);
     });
+  // Skipped, not absent: a file with no test at all fails the whole run outside CI.
+  else test.skip('the Redis example in docs/storage.md lets its process exit (no Redis server)', () => {});
 } else {
   const url = redis.url;
   test('the Redis example in docs/storage.md lets its process exit', () => {
