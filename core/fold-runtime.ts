@@ -53,14 +53,12 @@ export class FoldRuntime {
     const { memory } = model;
     memory.foldIds = records.map((record) => record.id);
     memory.lostFolds = mergeLostFolds(memory.lostFolds, lost);
-    model.lostSinceLastRun = lost;
     model.lattice.load(
       records,
       state.expanded.filter((foldId) => memory.foldIds.includes(foldId)),
     );
-    model.restoredUnchecked = true;
     // Its budget is the one its last request had, until this process's first request (or the host) says otherwise.
-    if (state.requestContext !== undefined) model.lastContext = state.requestContext;
+    model.reopened(lost, state.requestContext);
     return FoldRuntime.opened(session);
   }
 
@@ -145,7 +143,7 @@ export class FoldRuntime {
   expectRequests(context: RequestContext): void {
     const { model } = this.session;
     if (model.lastBudget !== undefined) return;
-    model.lastContext = expectedRequestContext(model.memory.requestContext, context);
+    model.expectContext(expectedRequestContext(model.memory.requestContext, context));
   }
 
   /**
@@ -180,7 +178,7 @@ export class FoldRuntime {
         { details: { cause: String(cause).slice(0, 60) } },
       );
     }
-    this.session.model.forcedCommit = markIds === undefined ? { cause } : { markIds: new Set(markIds), cause };
+    this.session.model.forceCommit(markIds === undefined ? { cause } : { markIds: new Set(markIds), cause });
   }
 
   /**

@@ -26,9 +26,6 @@ import { type CandidateWindow, candidateDraft, finalDraft } from './render-step.
 import { renamedIdsWarning } from './transcript-warnings.ts';
 import { appendNotice, appendReceipt } from './window-inserts.ts';
 
-/** Ledger rows kept in memory (digests are dropped from all but the newest). */
-const LEDGER_HISTORY = 10_000;
-
 /** The window one request will send, before it is handed out. */
 interface PreparedWindow {
   readonly request: number;
@@ -125,7 +122,7 @@ function ingestRequest(
   const { ports, model } = session;
   const { appendedFrom, renamedEntries, takenBack } = ingestBranch(session, read);
   if (renamedEntries > 0 && !model.renamedIdsReported) {
-    model.renamedIdsReported = true;
+    model.renamesReported();
     warnings.push(renamedIdsWarning(ports.sessionId, renamedEntries));
   }
   // Spill at ingestion: the window form is already decided; this starts writing the exact artifacts.
@@ -137,8 +134,7 @@ function ingestRequest(
       details: { store: ports.evidenceStore?.name ?? null },
     });
   // Written before the later steps: the estimate reads the context's overhead, a commit its request time.
-  model.lastContext = context;
-  model.lastBudget = budget;
+  model.requestBegan(context, budget);
   const replacesStoredWindow = checkReopenedConversation(session, warnings);
   const contextChanged = rememberRequestContext(model.memory, context);
   const anchorMoved = updateTranscriptAnchor(model.memory, model.index);
@@ -188,7 +184,7 @@ async function commitRequest(
   if (schedulerUpdate !== undefined && landing?.refused !== true) services.scheduler.settle(schedulerUpdate);
   // The marks still pending will commit later: their blobs are written now, off the request path.
   prewritePendingMarks(session);
-  model.forcedCommit = undefined;
+  model.forcedCommitDecided();
   return { plan, foldsLanded: landing?.foldsLanded ?? 0 };
 }
 
@@ -214,11 +210,11 @@ function checkReopenedConversation(session: Pick<SessionState, 'ports' | 'model'
   const { model } = session;
   const { sessionId } = session.ports;
   if (!model.restoredUnchecked || model.index.length === 0) return false;
-  model.restoredUnchecked = false;
+  model.restoredChecked();
   if (model.lostSinceLastRun.length > 0) warnings.push(lostFoldsWarning(sessionId, model.lostSinceLastRun));
   const mismatch = checkRestoredConversation(model.index, model.lattice, model.memory.transcriptAnchor);
   if (mismatch === undefined) return false;
-  model.pendingCauses.add('transcript-changed');
+  model.queueRewrite('transcript-changed');
   warnings.push(conversationMismatchWarning(sessionId, mismatch));
   return true;
 }
@@ -255,8 +251,7 @@ async function handOut(
       tokensForChars: (chars) => services.estimator.tokensForChars(chars),
     });
   }
-  model.frozenView = view;
-  model.pendingCauses.clear();
+  model.handedOut(view);
   if (rewrite) model.memory.noticeShownSinceRewrite = false;
   // Counters alone are not worth a write per request; any decision is.
   if (prepared.dirty || rewrite || prepared.plan !== undefined) await persistOrWarn(session, warnings);
@@ -274,17 +269,8 @@ async function handOut(
   };
 }
 
-function recordLedger(model: Pick<SessionModel, 'memory' | 'ledger'>, row: LedgerRow, rewrite: boolean): void {
+function recordLedger(model: Pick<SessionModel, 'memory' | 'recordLedgerRow'>, row: LedgerRow, rewrite: boolean): void {
   // Rows share the log's arrays (views), so keeping them costs no copy per request.
-  const { counters } = model.memory;
-  counters.requests += 1;
-  if (rewrite) counters.rewrites += 1;
-  else counters.pureAppends += 1;
-  if (row.unattributed) counters.unattributedRewrites += 1;
-  if (row.foldsLanded > 0) {
-    counters.commits += 1;
-    counters.foldsLanded += row.foldsLanded;
-  }
-  model.ledger.push(row);
-  if (model.ledger.length > LEDGER_HISTORY) model.ledger.shift();
+  model.memory.countRequest({ rewrite, unattributed: row.unattributed, foldsLanded: row.foldsLanded });
+  model.recordLedgerRow(row);
 }

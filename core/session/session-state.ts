@@ -1,12 +1,12 @@
 import type { EngineState } from '../../ports/fold-records.ts';
-import type { ProjectedMessage, RequestContext, RewriteCause } from '../../ports/shared-types.ts';
+import type { ProjectedMessage, RequestContext } from '../../ports/shared-types.ts';
 import type { FoldLattice } from '../folds/fold-lattice.ts';
 import { totalChars } from '../render/projection-ledger.ts';
 import type { RenderInputs } from '../render/projection-renderer.ts';
 import { viewMessages } from '../render/window-log.ts';
 import { requestBudget } from '../settings/settings.ts';
 import { SpillBook } from '../spill/spill-book.ts';
-import { EngineMemory } from '../state/engine-memory.ts';
+import type { EngineMemory } from '../state/engine-memory.ts';
 import type { FrontierInputs } from '../state/frontier.ts';
 import { SessionModel } from '../state/session-model.ts';
 import type { SessionPorts } from '../state/session-ports.ts';
@@ -14,16 +14,6 @@ import { type SessionLessons, SessionServices } from './session-services.ts';
 
 /** The ports one session runs on, and its settings: fixed for the session's life. */
 export type FoldRuntimeDependencies = SessionPorts;
-
-/**
- * What an action may change, as one value: the persisted decisions (with the expanded set)
- * and the rewrites queued for the next projection. Taken before an action, put back whole
- * when it is refused.
- */
-export interface SessionDecisions {
-  readonly state: EngineState;
-  readonly pendingCauses: readonly RewriteCause[];
-}
 
 /**
  * One session, in three parts: `ports`, fixed for its life; `model`, what it knows and has
@@ -137,20 +127,5 @@ export class SessionState {
   snapshot(): EngineState {
     const { calibration, ...learned } = this.services.lessons();
     return this.model.memory.snapshot(this.model.lattice.expanded, calibration, learned);
-  }
-
-  /** Take the decisions an action may change, as a value of their own. */
-  takeDecisions(): SessionDecisions {
-    const { memory, lattice, pendingCauses } = this.model;
-    return { state: memory.snapshot(lattice.expanded, []), pendingCauses: [...pendingCauses] };
-  }
-
-  /** Put back decisions taken with `takeDecisions` (a refused action changes nothing). */
-  putDecisions(decisions: SessionDecisions): void {
-    const { lattice, pendingCauses } = this.model;
-    this.model.memory = EngineMemory.restore(decisions.state);
-    lattice.setExpanded(decisions.state.expanded);
-    pendingCauses.clear();
-    for (const cause of decisions.pendingCauses) pendingCauses.add(cause);
   }
 }
