@@ -9,7 +9,6 @@ import { planRequestCommit } from '../commit/plan/request-plan.ts';
 import { budgetExceeded } from '../pricing/budget.ts';
 import { ledgerRow } from '../render/projection-ledger.ts';
 import { freeze, lazyProjection, type WindowDraft } from '../render/window-log.ts';
-import { persistOrWarn } from '../session/session-persistence.ts';
 import type { SessionState } from '../session/session-state.ts';
 import type { SessionModel } from '../state/session-model.ts';
 import { rememberRequestContext } from '../state/stored-request-context.ts';
@@ -56,7 +55,7 @@ export async function projectRequest(
   const prepared = await prepareWindow(session, read, context);
   const estimatedTokens = session.estimateTokens(prepared.draft.chars);
   if (estimatedTokens > prepared.budget) {
-    if (prepared.dirty) await persistOrWarn(session, prepared.warnings);
+    if (prepared.dirty) await session.saveOrWarn(prepared.warnings);
     const { plan, foldsLanded } = prepared;
     const refusedStore =
       plan !== undefined && plan.folds.length > 0 && foldsLanded === 0 ? session.ports.foldStore.name : undefined;
@@ -254,7 +253,7 @@ async function handOut(
   model.handedOut(view);
   if (rewrite) model.memory.noticeShownSinceRewrite = false;
   // Counters alone are not worth a write per request; any decision is.
-  if (prepared.dirty || rewrite || prepared.plan !== undefined) await persistOrWarn(session, warnings);
+  if (prepared.dirty || rewrite || prepared.plan !== undefined) await session.saveOrWarn(warnings);
   services.outbound.projection(projection);
   for (const warning of warnings) services.outbound.warning(warning);
   let hostMessages: readonly ProjectedMessage[] | undefined;
