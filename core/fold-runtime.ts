@@ -1,6 +1,4 @@
 import type { RequestUsage } from '../ports/cost-model.port.ts';
-import type { EngineState } from '../ports/fold-records.ts';
-import type { FoldStore } from '../ports/fold-store.port.ts';
 import type { FoldWarning } from '../ports/fold-warning.ts';
 import type { ProjectionResult } from '../ports/projection.ts';
 import type { RequestContext } from '../ports/request-context.ts';
@@ -13,18 +11,19 @@ import { FoldError } from './fold-error.ts';
 import { type ProjectionObserver, subscribeObserver } from './render/outbound-channel.ts';
 import { wholeBranch } from './request/ingest-step.ts';
 import { projectRequest } from './request/project-request.ts';
-import { markOpenedState, persistState, persistUnsaved } from './session/session-persistence.ts';
-import { type FoldRuntimeDependencies, SessionState } from './session/session-state.ts';
+import { SessionState } from './session/session-state.ts';
 import type { SessionView } from './session/session-view.ts';
 import { sessionView } from './session/session-view.ts';
-import { EngineMemory, migrateEngineState } from './state/engine-memory.ts';
 import type { ForcedCommitCause } from './state/forced-commit.ts';
+import type { FoldRuntimeDependencies } from './state/session-ports.ts';
 import { expectedRequestContext } from './state/stored-request-context.ts';
-import { mergeLostFolds, restoreListedFolds } from './store/restore-folds.ts';
 
 export type { ProjectionResult } from '../ports/projection.ts';
 export type { RequestContext } from '../ports/request-context.ts';
-export type { FoldRuntimeDependencies } from './session/session-state.ts';
+export type { FoldRuntimeDependencies } from './state/session-ports.ts';
+
+/** Reads a runtime's session for `sessionStateOf`; set by the class itself, the one that may. */
+let sessionOf: (runtime: FoldRuntime) => SessionState;
 
 /**
  * One session's fold engine, as a host meets it. Hosts call `project` before every model
@@ -38,36 +37,15 @@ export class FoldRuntime {
 
   private constructor(private readonly session: SessionState) {
     this.reader = sessionView(session);
-    openSessions.set(this, session);
+  }
+
+  static {
+    sessionOf = (runtime) => runtime.session;
   }
 
   /** Open a session: restore its state and standing folds from the store, or start fresh. */
   static async open(dependencies: FoldRuntimeDependencies): Promise<FoldRuntime> {
-    const { foldStore, sessionId } = dependencies;
-    const state = await loadStateOrExplain(foldStore, sessionId);
-    if (state === undefined)
-      return FoldRuntime.opened(new SessionState(dependencies, new EngineMemory(sessionId), { calibration: [] }));
-    const session = new SessionState(dependencies, EngineMemory.restore(state), state);
-    const { records, lost } = await restoreListedFolds(foldStore, sessionId, state.foldIds);
-    const { model } = session;
-    const { memory } = model;
-    memory.foldIds = records.map((record) => record.id);
-    memory.lostFolds = mergeLostFolds(memory.lostFolds, lost);
-    model.lostSinceLastRun = lost;
-    model.lattice.load(
-      records,
-      state.expanded.filter((foldId) => memory.foldIds.includes(foldId)),
-    );
-    model.restoredUnchecked = true;
-    // Its budget is the one its last request had, until this process's first request (or the host) says otherwise.
-    if (state.requestContext !== undefined) model.lastContext = state.requestContext;
-    return FoldRuntime.opened(session);
-  }
-
-  /** The facade over a session as its store holds it: closing later saves only what changed since. */
-  private static opened(session: SessionState): FoldRuntime {
-    markOpenedState(session);
-    return new FoldRuntime(session);
+    return new FoldRuntime(await SessionState.open(dependencies));
   }
 
   /** The session, read only: what status, editors and tests look at. */
@@ -117,12 +95,7 @@ export class FoldRuntime {
     const named = (request as { action?: unknown } | null)?.action;
     const action = (ACTION_NAMES as readonly unknown[]).includes(named) ? (named as string) : 'invalid';
     try {
-      const { answer, answerBytes } = await executeAction(
-        this.session,
-        () => persistState(this.session),
-        request,
-        caller,
-      );
+      const { answer, answerBytes } = await executeAction(this.session, () => this.session.save(), request, caller);
       this.session.services.outbound.action({ action, outcome: 'answered', answerBytes });
       return answer;
     } catch (error) {
@@ -145,7 +118,7 @@ export class FoldRuntime {
   expectRequests(context: RequestContext): void {
     const { model } = this.session;
     if (model.lastBudget !== undefined) return;
-    model.lastContext = expectedRequestContext(model.memory.requestContext, context);
+    model.expectContext(expectedRequestContext(model.memory.requestContext, context));
   }
 
   /**
@@ -180,7 +153,7 @@ export class FoldRuntime {
         { details: { cause: String(cause).slice(0, 60) } },
       );
     }
-    this.session.model.forcedCommit = markIds === undefined ? { cause } : { markIds: new Set(markIds), cause };
+    this.session.model.forceCommit(markIds === undefined ? { cause } : { markIds: new Set(markIds), cause });
   }
 
   /**
@@ -207,7 +180,7 @@ export class FoldRuntime {
     await services.spills.evidence.durable();
     await services.prewrites.settle();
     const warnings: FoldWarning[] = [];
-    await persistUnsaved(this.session, warnings);
+    await this.session.saveUnsaved(warnings);
     for (const warning of warnings) services.outbound.warning(warning);
   }
 
@@ -219,28 +192,7 @@ export class FoldRuntime {
   }
 }
 
-/** Each open runtime's session, for tests that look inside (`sessionStateOf`). */
-const openSessions = new WeakMap<FoldRuntime, SessionState>();
-
 /** The session behind a runtime, all three parts: for the engine's own tests, not for hosts. */
 export function sessionStateOf(runtime: FoldRuntime): SessionState {
-  return openSessions.get(runtime)!;
-}
-
-/** Codes of a state that exists but cannot be read; `pi-fold repair` rebuilds it from the verified folds. */
-const DAMAGED_STATE_CODES = new Set(['STORE.SCHEMA_VERSION', 'STORE.HASH_MISMATCH', 'STATE.CORRUPT']);
-
-/** Load and migrate the stored state; a damaged one is refused with the way back in. */
-async function loadStateOrExplain(foldStore: FoldStore, sessionId: string): Promise<EngineState | undefined> {
-  try {
-    const stored = await foldStore.loadState(sessionId);
-    return stored === undefined ? undefined : migrateEngineState(stored, sessionId);
-  } catch (error) {
-    if (!FoldError.isInstance(error) || !DAMAGED_STATE_CODES.has(error.code)) throw error;
-    const hint = `run \`npx pi-fold repair <store> --session ${sessionId}\` to rebuild it from the fold records and blobs the store can verify (every verified fold is kept)`;
-    throw new FoldError(error.code, `${error.message}; ${hint}`, {
-      cause: error,
-      details: { ...error.details, sessionId, repair: 'pi-fold repair' },
-    });
-  }
+  return sessionOf(runtime);
 }

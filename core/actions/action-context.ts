@@ -1,4 +1,5 @@
 import type { FoldOrigin } from '../../ports/fold-records.ts';
+import type { RewriteCause } from '../../ports/ledger-row.ts';
 import { planStandingMarks } from '../commit/plan/plan-marks.ts';
 import type { CommitPlan } from '../commit/plan/planner.ts';
 import { FoldError } from '../fold-error.ts';
@@ -25,7 +26,8 @@ export interface ActionContext {
   readonly memory: SessionState['model']['memory'];
   readonly estimator: SessionState['services']['estimator'];
   readonly frontier: SessionState['services']['frontier'];
-  readonly pendingCauses: SessionState['model']['pendingCauses'];
+  /** Queue a rewrite of the window for the next projection. */
+  queueRewrite(cause: RewriteCause): void;
   readonly lastBudget: number | undefined;
   currentTokens(): number;
 }
@@ -44,7 +46,7 @@ export function actionContextOf(session: SessionState): ActionContext {
     memory: model.memory,
     estimator: services.estimator,
     frontier: services.frontier,
-    pendingCauses: model.pendingCauses,
+    queueRewrite: (cause) => model.queueRewrite(cause),
     lastBudget: model.lastBudget,
     currentTokens: () => session.currentTokens(),
   };

@@ -14,9 +14,7 @@ export async function briefAction(session: ActionContext, id: string, text: stri
       details: { id },
     });
   }
-  session.memory.marks = session.memory.marks.map((candidate) =>
-    candidate === mark ? { ...mark, brief: text } : candidate,
-  );
+  session.memory.replaceMark(mark, { ...mark, brief: text });
   return {
     text: `brief kept for ${id} (${text.length} chars); it reaches the window when the fold commits`,
     data: { id, chars: text.length },
@@ -60,7 +58,7 @@ export async function pinAction(session: ActionContext, requested: readonly stri
     );
   }
   const withdrawn: string[] = [];
-  memory.marks = memory.marks.filter((mark) => {
+  memory.keepMarksWhere((mark) => {
     const first = index.positionOf(mark.firstEntryId);
     const last = index.positionOf(mark.lastEntryId);
     const covers =
@@ -117,7 +115,7 @@ function withdrawToRaw(session: ActionContext, mark: PendingMarkV1): void {
   const isRefold = session.lattice.record(mark.id) !== undefined;
   // "Stays raw" must hold: a pending chapter around the span, or a tool mark inside it,
   // would otherwise fold it anyway at the next commit.
-  session.memory.marks = session.memory.marks.filter((candidate) => {
+  session.memory.keepMarksWhere((candidate) => {
     if (candidate.id === mark.id) return false;
     if (isRefold || first === undefined || last === undefined) return true;
     const candidateFirst = index.positionOf(candidate.firstEntryId);
@@ -216,7 +214,7 @@ export async function reboundaryAction(
   const marks = [...kept.filter((mark) => mark.id !== id), newMark];
   if (marks.length > MAX_PENDING_MARKS)
     throw new FoldError('ACTION.MARK_LIMIT', `reboundary: at most ${MAX_PENDING_MARKS} marks may wait at once`);
-  memory.marks = marks;
+  memory.replaceMarks(marks);
   memory.holds = memory.holds.filter((hold) => {
     const holdFirst = index.positionOf(hold.firstEntryId);
     const holdLast = index.positionOf(hold.lastEntryId);

@@ -36,7 +36,7 @@ export async function executeAction(
 ): Promise<ExecutedAction> {
   const action = parseAction(request);
   const reads = action.action === 'status' || action.action === 'peek' || action.action === 'search';
-  const before = session.takeDecisions();
+  const before = session.model.takeDecisions();
   // An action changes what the memory and lattice hold, never which ones they are: one context serves it throughout.
   const context = actionContextOf(session);
   try {
@@ -60,7 +60,7 @@ export async function executeAction(
       answerBytes,
     };
   } catch (error) {
-    session.putDecisions(before);
+    session.model.putDecisions(before);
     throw error;
   }
 }

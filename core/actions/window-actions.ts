@@ -54,8 +54,8 @@ export async function expandAction(session: ActionContext, id: string): Promise<
     if (part.kind === 'entry')
       await readFoldBlob('expand', id, part.entryId, () => verifiedBlob(session.foldStore, part.sha256));
   lattice.expanded.add(id);
-  session.memory.marks = session.memory.marks.filter((mark) => mark.id !== id);
-  session.pendingCauses.add('expand');
+  session.memory.dropMarks(new Set([id]));
+  session.queueRewrite('expand');
   return {
     text: `expanded ${id} (${record.kind}, ${record.entryCount} entries, ≈${addedTokens} tokens) — its source returns to the window at the next request; refold it with {"action":"refold","id":"${id}"}`,
     data: { id, addedTokens },
@@ -82,7 +82,7 @@ export async function refoldAction(session: ActionContext, id: string, caller: A
       }
     }
   }
-  session.memory.marks.push({
+  session.memory.addMark({
     id,
     kind: record.kind,
     origin: caller.origin ?? 'agent',

@@ -31,8 +31,10 @@ export function cutForFence(target: FenceTarget): void {
       // and nothing of theirs has landed. The agent's marks, every chapter and every mark to
       // refold a standing fold stay (that fold's span is cut no other way, docs/behaviour.md B6.7).
       const { lattice } = target.frontierInputs();
-      memory.marks = marksBefore.filter(
-        (mark) => mark.kind !== 'tool' || mark.origin !== 'runtime' || lattice.record(mark.id) !== undefined,
+      memory.replaceMarks(
+        marksBefore.filter(
+          (mark) => mark.kind !== 'tool' || mark.origin !== 'runtime' || lattice.record(mark.id) !== undefined,
+        ),
       );
       cutUntilDone(target, chaptersOnly(target));
     }

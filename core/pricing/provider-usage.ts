@@ -5,7 +5,7 @@ import type { LedgerRow } from '../../ports/ledger-row.ts';
 /** What a provider's report updates: the newest ledger row, the cache-miss counter, calibration, telemetry. */
 export interface UsageTarget {
   readonly ledger: readonly LedgerRow[];
-  readonly memory: { readonly counters: { providerCacheMisses: number } };
+  readonly memory: { countProviderCacheMiss(): void };
   readonly estimator: { recordProviderCount(chars: number, promptTokens: number): void };
   /** The context of the request the usage is for: its overhead is part of what the provider counted. */
   readonly lastContext: { readonly overheadChars?: number };
@@ -63,7 +63,7 @@ export class ProviderUsage {
       this.lastPromptTokens !== undefined &&
       usage.cacheRead < CACHE_MISS_SHARE * this.lastPromptTokens - CACHE_MISS_SLACK_TOKENS
     ) {
-      session.memory.counters.providerCacheMisses += 1;
+      session.memory.countProviderCacheMiss();
     }
     session.cacheClock.providerAnswered(cacheOutcome(usage.cacheRead, pureAppend, this.lastPromptTokens));
     this.lastPromptTokens = promptTokens;

@@ -37,7 +37,7 @@ export function takeBackArrivedFolds(
     lattice.expanded.add(record.id);
     changed = true;
     if (memory.markById(record.id) !== undefined || memory.marks.length >= MAX_PENDING_MARKS) continue;
-    memory.marks.push({
+    memory.addMark({
       id: record.id,
       kind: record.kind,
       origin: 'runtime',

@@ -8,7 +8,7 @@ import { takeBackArrivedFolds } from './arrived-folds.ts';
 
 /** What reading the host's branch writes: the index, the forest's placement, the frontier and the queued causes. */
 export interface IngestTarget {
-  readonly model: Pick<SessionModel, 'index' | 'lattice' | 'pendingCauses' | 'frozenView' | 'memory'>;
+  readonly model: Pick<SessionModel, 'index' | 'lattice' | 'pendingCauses' | 'queueRewrite' | 'frozenView' | 'memory'>;
   readonly services: Pick<SessionServices, 'frontier' | 'scheduler'>;
 }
 
@@ -30,13 +30,13 @@ export function wholeBranch(entries: readonly TranscriptEntry[]): BranchRead {
  * whether folds placed again over entries shown raw were taken back (docs/behaviour.md B6.7).
  */
 export function ingestBranch(target: IngestTarget, read: BranchRead): BranchIngest {
-  const { index, lattice, pendingCauses } = target.model;
+  const { index, lattice } = target.model;
   const ingest =
     read.kind === 'appended' ? index.ingestAppended(read.afterEntryId, read.entries) : index.ingest(read.entries);
   if (ingest.divergedAt !== undefined) {
     lattice.resolve();
     target.services.frontier.reset();
-    pendingCauses.add('transcript-changed');
+    target.model.queueRewrite('transcript-changed');
     target.services.scheduler.inflow.resetAnchor();
     return { ...ingest, takenBack: false };
   }
@@ -46,7 +46,7 @@ export function ingestBranch(target: IngestTarget, read: BranchRead): BranchInge
 
 /** What the decisions made on arrival write: retired peeks and the frontier's cuts. */
 export interface ArrivalTarget {
-  readonly model: Pick<SessionModel, 'index' | 'memory' | 'pendingCauses'>;
+  readonly model: Pick<SessionModel, 'index' | 'memory' | 'queueRewrite'>;
   readonly services: Pick<SessionServices, 'frontier'>;
   frontierInputs(): FrontierInputs;
 }
@@ -62,8 +62,8 @@ export function decideOnArrival(target: ArrivalTarget): boolean {
  * docs/behaviour.md B4.2: once the model has replied after an ephemeral peek, its result is replaced by a
  * one-line stub, a give-back rewrite at the next projection. Returns whether any peek retired.
  */
-export function retireAnsweredPeeks(model: Pick<SessionModel, 'index' | 'memory' | 'pendingCauses'>): boolean {
-  const { index, memory, pendingCauses } = model;
+export function retireAnsweredPeeks(model: Pick<SessionModel, 'index' | 'memory' | 'queueRewrite'>): boolean {
+  const { index, memory } = model;
   if (memory.ephemeralPeeks.every((peek) => peek.retired)) return false;
   let changed = false;
   memory.ephemeralPeeks = memory.ephemeralPeeks.map((peek) => {
@@ -71,7 +71,7 @@ export function retireAnsweredPeeks(model: Pick<SessionModel, 'index' | 'memory'
     const position = index.resultPositionOf(peek.toolCallId);
     if (position === undefined || index.lastAssistantPosition <= position) return peek;
     changed = true;
-    pendingCauses.add('give-back');
+    model.queueRewrite('give-back');
     return { ...peek, retired: true };
   });
   return changed;

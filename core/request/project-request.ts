@@ -9,7 +9,6 @@ import { planRequestCommit } from '../commit/plan/request-plan.ts';
 import { budgetExceeded } from '../pricing/budget.ts';
 import { ledgerRow } from '../render/projection-ledger.ts';
 import { freeze, lazyProjection, type WindowDraft } from '../render/window-log.ts';
-import { persistOrWarn } from '../session/session-persistence.ts';
 import type { SessionState } from '../session/session-state.ts';
 import type { SessionModel } from '../state/session-model.ts';
 import { rememberRequestContext } from '../state/stored-request-context.ts';
@@ -25,9 +24,6 @@ import { decideOnArrival, ingestBranch } from './ingest-step.ts';
 import { type CandidateWindow, candidateDraft, finalDraft } from './render-step.ts';
 import { renamedIdsWarning } from './transcript-warnings.ts';
 import { appendNotice, appendReceipt } from './window-inserts.ts';
-
-/** Ledger rows kept in memory (digests are dropped from all but the newest). */
-const LEDGER_HISTORY = 10_000;
 
 /** The window one request will send, before it is handed out. */
 interface PreparedWindow {
@@ -59,7 +55,7 @@ export async function projectRequest(
   const prepared = await prepareWindow(session, read, context);
   const estimatedTokens = session.estimateTokens(prepared.draft.chars);
   if (estimatedTokens > prepared.budget) {
-    if (prepared.dirty) await persistOrWarn(session, prepared.warnings);
+    if (prepared.dirty) await session.saveOrWarn(prepared.warnings);
     const { plan, foldsLanded } = prepared;
     const refusedStore =
       plan !== undefined && plan.folds.length > 0 && foldsLanded === 0 ? session.ports.foldStore.name : undefined;
@@ -125,7 +121,7 @@ function ingestRequest(
   const { ports, model } = session;
   const { appendedFrom, renamedEntries, takenBack } = ingestBranch(session, read);
   if (renamedEntries > 0 && !model.renamedIdsReported) {
-    model.renamedIdsReported = true;
+    model.renamesReported();
     warnings.push(renamedIdsWarning(ports.sessionId, renamedEntries));
   }
   // Spill at ingestion: the window form is already decided; this starts writing the exact artifacts.
@@ -137,8 +133,7 @@ function ingestRequest(
       details: { store: ports.evidenceStore?.name ?? null },
     });
   // Written before the later steps: the estimate reads the context's overhead, a commit its request time.
-  model.lastContext = context;
-  model.lastBudget = budget;
+  model.requestBegan(context, budget);
   const replacesStoredWindow = checkReopenedConversation(session, warnings);
   const contextChanged = rememberRequestContext(model.memory, context);
   const anchorMoved = updateTranscriptAnchor(model.memory, model.index);
@@ -188,7 +183,7 @@ async function commitRequest(
   if (schedulerUpdate !== undefined && landing?.refused !== true) services.scheduler.settle(schedulerUpdate);
   // The marks still pending will commit later: their blobs are written now, off the request path.
   prewritePendingMarks(session);
-  model.forcedCommit = undefined;
+  model.forcedCommitDecided();
   return { plan, foldsLanded: landing?.foldsLanded ?? 0 };
 }
 
@@ -214,11 +209,11 @@ function checkReopenedConversation(session: Pick<SessionState, 'ports' | 'model'
   const { model } = session;
   const { sessionId } = session.ports;
   if (!model.restoredUnchecked || model.index.length === 0) return false;
-  model.restoredUnchecked = false;
+  model.restoredChecked();
   if (model.lostSinceLastRun.length > 0) warnings.push(lostFoldsWarning(sessionId, model.lostSinceLastRun));
   const mismatch = checkRestoredConversation(model.index, model.lattice, model.memory.transcriptAnchor);
   if (mismatch === undefined) return false;
-  model.pendingCauses.add('transcript-changed');
+  model.queueRewrite('transcript-changed');
   warnings.push(conversationMismatchWarning(sessionId, mismatch));
   return true;
 }
@@ -255,11 +250,10 @@ async function handOut(
       tokensForChars: (chars) => services.estimator.tokensForChars(chars),
     });
   }
-  model.frozenView = view;
-  model.pendingCauses.clear();
+  model.handedOut(view);
   if (rewrite) model.memory.noticeShownSinceRewrite = false;
   // Counters alone are not worth a write per request; any decision is.
-  if (prepared.dirty || rewrite || prepared.plan !== undefined) await persistOrWarn(session, warnings);
+  if (prepared.dirty || rewrite || prepared.plan !== undefined) await session.saveOrWarn(warnings);
   services.outbound.projection(projection);
   for (const warning of warnings) services.outbound.warning(warning);
   let hostMessages: readonly ProjectedMessage[] | undefined;
@@ -274,17 +268,8 @@ async function handOut(
   };
 }
 
-function recordLedger(model: Pick<SessionModel, 'memory' | 'ledger'>, row: LedgerRow, rewrite: boolean): void {
+function recordLedger(model: Pick<SessionModel, 'memory' | 'recordLedgerRow'>, row: LedgerRow, rewrite: boolean): void {
   // Rows share the log's arrays (views), so keeping them costs no copy per request.
-  const { counters } = model.memory;
-  counters.requests += 1;
-  if (rewrite) counters.rewrites += 1;
-  else counters.pureAppends += 1;
-  if (row.unattributed) counters.unattributedRewrites += 1;
-  if (row.foldsLanded > 0) {
-    counters.commits += 1;
-    counters.foldsLanded += row.foldsLanded;
-  }
-  model.ledger.push(row);
-  if (model.ledger.length > LEDGER_HISTORY) model.ledger.shift();
+  model.memory.countRequest({ rewrite, unattributed: row.unattributed, foldsLanded: row.foldsLanded });
+  model.recordLedgerRow(row);
 }

@@ -9,7 +9,7 @@ import { pruneHiddenInserts, retireSettledInserts } from './window-inserts.ts';
 
 /** What rendering reads, and what a full render writes (the visible folds, pruned inserts). */
 export interface RenderTarget {
-  readonly model: Pick<SessionModel, 'frozenView' | 'pendingCauses' | 'index' | 'lattice' | 'memory' | 'visibleFolds'>;
+  readonly model: Pick<SessionModel, 'frozenView' | 'pendingCauses' | 'index' | 'lattice' | 'memory' | 'showedFolds'>;
   readonly services: Pick<SessionServices, 'renderer'>;
   renderInputs(): RenderInputs;
 }
@@ -42,7 +42,7 @@ export function candidateDraft(target: RenderTarget, appendedFrom: number): Cand
 function renderWhole(target: RenderTarget): FullRender {
   pruneHiddenInserts(target.model);
   const full = target.services.renderer.renderAll(target.renderInputs());
-  target.model.visibleFolds = full.visibleFolds;
+  target.model.showedFolds(full.visibleFolds);
   return full;
 }
 
@@ -67,7 +67,7 @@ export function finalDraft(
   pruneHiddenInserts(target.model);
   const patched =
     patchLandedSpans(target, candidate.full, landed) ?? target.services.renderer.renderAll(target.renderInputs());
-  target.model.visibleFolds = patched.visibleFolds;
+  target.model.showedFolds(patched.visibleFolds);
   const messages =
     retired === undefined || retired.size === 0
       ? patched.messages

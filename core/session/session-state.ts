@@ -1,40 +1,38 @@
 import type { EngineState } from '../../ports/fold-records.ts';
-import type { ProjectedMessage, RequestContext, RewriteCause } from '../../ports/shared-types.ts';
+import type { FoldStore } from '../../ports/fold-store.port.ts';
+import type { FoldWarning, ProjectedMessage, RequestContext } from '../../ports/shared-types.ts';
+import { FoldError } from '../fold-error.ts';
 import type { FoldLattice } from '../folds/fold-lattice.ts';
 import { totalChars } from '../render/projection-ledger.ts';
 import type { RenderInputs } from '../render/projection-renderer.ts';
 import { viewMessages } from '../render/window-log.ts';
 import { requestBudget } from '../settings/settings.ts';
 import { SpillBook } from '../spill/spill-book.ts';
-import { EngineMemory } from '../state/engine-memory.ts';
+import { EngineMemory, migrateEngineState } from '../state/engine-memory.ts';
 import type { FrontierInputs } from '../state/frontier.ts';
 import { SessionModel } from '../state/session-model.ts';
 import type { SessionPorts } from '../state/session-ports.ts';
+import { mergeLostFolds, restoreListedFolds } from '../store/restore-folds.ts';
+import { refusedSaveWarning } from '../store/store-outage.ts';
 import { type SessionLessons, SessionServices } from './session-services.ts';
-
-/** The ports one session runs on, and its settings: fixed for the session's life. */
-export type FoldRuntimeDependencies = SessionPorts;
-
-/**
- * What an action may change, as one value: the persisted decisions (with the expanded set)
- * and the rewrites queued for the next projection. Taken before an action, put back whole
- * when it is refused.
- */
-export interface SessionDecisions {
-  readonly state: EngineState;
-  readonly pendingCauses: readonly RewriteCause[];
-}
 
 /**
  * One session, in three parts: `ports`, fixed for its life; `model`, what it knows and has
  * decided, which requests change; and `services`, the collaborators that derive from the
- * model and own their caches. The methods here are the reads that need more than one part.
- * Only the facade (`FoldRuntime`) holds it; steps take the slices they read, and readers
- * outside the engine get a `SessionView` (core/session/session-view.ts).
+ * model and own their caches. `open` is the one builder of the three; the methods here are
+ * the reads that need more than one part, and saving. Only the facade (`FoldRuntime`) holds
+ * it; steps take the slices they read, and readers outside the engine get a `SessionView`
+ * (core/session/session-view.ts).
  */
 export class SessionState {
   readonly model: SessionModel;
   readonly services: SessionServices;
+  /**
+   * The state the store last had (as saved, or as opened). Kept here rather than in the model:
+   * only saving and closing read it, and a refused action that puts back its decisions must
+   * not put this back too.
+   */
+  #savedState: EngineState | undefined;
   private budgetMemo:
     | {
         readonly modelId: string | undefined;
@@ -44,7 +42,7 @@ export class SessionState {
       }
     | undefined;
 
-  constructor(
+  private constructor(
     readonly ports: SessionPorts,
     memory: EngineMemory,
     learned: SessionLessons,
@@ -54,6 +52,70 @@ export class SessionState {
     const spills = new SpillBook(memory.spillPolicy, ports.settings.toolName);
     this.model = new SessionModel(memory, (entry) => spills.windowChars(entry));
     this.services = new SessionServices(ports, spills, this.model, learned);
+  }
+
+  /**
+   * Open a session: restore its state and standing folds from the store, or start fresh. Closing
+   * later saves only what changed since.
+   */
+  static async open(ports: SessionPorts): Promise<SessionState> {
+    const { foldStore, sessionId } = ports;
+    const state = await loadStateOrExplain(foldStore, sessionId);
+    const session =
+      state === undefined
+        ? new SessionState(ports, new EngineMemory(sessionId), { calibration: [] })
+        : await SessionState.restored(ports, state);
+    session.#savedState = session.snapshot();
+    return session;
+  }
+
+  private static async restored(ports: SessionPorts, state: EngineState): Promise<SessionState> {
+    const { foldStore, sessionId } = ports;
+    const session = new SessionState(ports, EngineMemory.restore(state), state);
+    const { records, lost } = await restoreListedFolds(foldStore, sessionId, state.foldIds);
+    const { model } = session;
+    const { memory } = model;
+    memory.foldIds = records.map((record) => record.id);
+    memory.lostFolds = mergeLostFolds(memory.lostFolds, lost);
+    model.lattice.load(
+      records,
+      state.expanded.filter((foldId) => memory.foldIds.includes(foldId)),
+    );
+    // Its budget is the one its last request had, until this process's first request (or the host) says otherwise.
+    model.reopened(lost, state.requestContext);
+    return session;
+  }
+
+  /** Save the session's state. The revision moves only once the store has it: a refused save changes nothing. */
+  async save(): Promise<void> {
+    const { ports, model } = this;
+    const revision = model.memory.revision + 1;
+    const state = { ...this.snapshot(), revision };
+    await ports.foldStore.saveState(ports.sessionId, state);
+    model.memory.revision = revision;
+    this.#savedState = state;
+  }
+
+  /**
+   * Save state during a projection. A refused save must not stop the request (its window is
+   * already decided and every fold in it is stored): it is tried again at the next decision.
+   * Resolves to whether the store took it.
+   */
+  saveOrWarn(warnings: FoldWarning[]): Promise<boolean> {
+    // Handed on as it is (no async frame of its own): most requests save, and each frame is a promise more.
+    return this.services.storeOutage.attempt(() => this.save(), warnings, refusedSaveWarning, true);
+  }
+
+  /**
+   * Save what the store does not have yet. A request whose only change is its counters (or a
+   * provider's count that moved the calibration) writes no state (see `handOut`), so the last
+   * of them would be lost when the session closes; closing saves them. A session with nothing
+   * unsaved writes nothing. Resolves to whether a save was made.
+   */
+  async saveUnsaved(warnings: FoldWarning[]): Promise<boolean> {
+    const saved = this.#savedState;
+    if (saved !== undefined && sameState(saved, this.snapshot())) return false;
+    return this.saveOrWarn(warnings);
   }
 
   /** The messages of the projection most recently handed to the host (a copy). */
@@ -138,19 +200,27 @@ export class SessionState {
     const { calibration, ...learned } = this.services.lessons();
     return this.model.memory.snapshot(this.model.lattice.expanded, calibration, learned);
   }
+}
 
-  /** Take the decisions an action may change, as a value of their own. */
-  takeDecisions(): SessionDecisions {
-    const { memory, lattice, pendingCauses } = this.model;
-    return { state: memory.snapshot(lattice.expanded, []), pendingCauses: [...pendingCauses] };
-  }
+function sameState(a: EngineState, b: EngineState): boolean {
+  // Both come from the same `snapshot`, so their keys are in the same order.
+  return JSON.stringify({ ...a, revision: 0 }) === JSON.stringify({ ...b, revision: 0 });
+}
 
-  /** Put back decisions taken with `takeDecisions` (a refused action changes nothing). */
-  putDecisions(decisions: SessionDecisions): void {
-    const { lattice, pendingCauses } = this.model;
-    this.model.memory = EngineMemory.restore(decisions.state);
-    lattice.setExpanded(decisions.state.expanded);
-    pendingCauses.clear();
-    for (const cause of decisions.pendingCauses) pendingCauses.add(cause);
+/** Codes of a state that exists but cannot be read; `pi-fold repair` rebuilds it from the verified folds. */
+const DAMAGED_STATE_CODES = new Set(['STORE.SCHEMA_VERSION', 'STORE.HASH_MISMATCH', 'STATE.CORRUPT']);
+
+/** Load and migrate the stored state; a damaged one is refused with the way back in. */
+async function loadStateOrExplain(foldStore: FoldStore, sessionId: string): Promise<EngineState | undefined> {
+  try {
+    const stored = await foldStore.loadState(sessionId);
+    return stored === undefined ? undefined : migrateEngineState(stored, sessionId);
+  } catch (error) {
+    if (!FoldError.isInstance(error) || !DAMAGED_STATE_CODES.has(error.code)) throw error;
+    const hint = `run \`npx pi-fold repair <store> --session ${sessionId}\` to rebuild it from the fold records and blobs the store can verify (every verified fold is kept)`;
+    throw new FoldError(error.code, `${error.message}; ${hint}`, {
+      cause: error,
+      details: { ...error.details, sessionId, repair: 'pi-fold repair' },
+    });
   }
 }

@@ -28,6 +28,13 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
  */
 export type GrowOnlyList<T> = readonly T[] & Pick<T[], 'push'>;
 
+/** What the counters learn of one request handed out. */
+export interface CountedRequest {
+  readonly rewrite: boolean;
+  readonly unattributed: boolean;
+  readonly foldsLanded: number;
+}
+
 /** The engine's mutable decisions for one session, persisted whole after each change. */
 export class EngineMemory {
   revision = 0;
@@ -36,7 +43,11 @@ export class EngineMemory {
   /** The session's spill policy, once decided (kept in the state; see SpillBook). */
   spillPolicy: SpillPolicy | undefined;
   foldIds: string[] = [];
-  marks: PendingMarkV1[] = [];
+  /**
+   * Pending marks: pushed to in place when one is added, replaced whole when one changes or
+   * goes, so their identity and length tell `MarkSpans` whether it may read on from where it was.
+   */
+  #marks: PendingMarkV1[] = [];
   pins = new Set<string>();
   holds: HeldSpanV1[] = [];
   /** Receipts and notices: a commit pushes one, pruning replaces the list. */
@@ -49,7 +60,7 @@ export class EngineMemory {
   transcriptAnchor: TranscriptAnchorV1 | undefined;
   /** The last request's window and model (see EngineStateV1.requestContext). */
   requestContext: StoredRequestContextV1 | undefined;
-  counters: Mutable<EngineCountersV1> = {
+  #counters: Mutable<EngineCountersV1> = {
     requests: 0,
     pureAppends: 0,
     rewrites: 0,
@@ -61,8 +72,61 @@ export class EngineMemory {
 
   constructor(readonly sessionId: string) {}
 
+  /** The pending marks, oldest first; changed only through the methods below. */
+  get marks(): readonly PendingMarkV1[] {
+    return this.#marks;
+  }
+
+  /** The session's running counts; changed only by `countRequest` and `countProviderCacheMiss`. */
+  get counters(): EngineCountersV1 {
+    return this.#counters;
+  }
+
   markById(foldId: string): PendingMarkV1 | undefined {
-    return this.marks.find((mark) => mark.id === foldId);
+    return this.#marks.find((mark) => mark.id === foldId);
+  }
+
+  /** A new mark waits after the others (the list grows in place). */
+  addMark(mark: PendingMarkV1): void {
+    this.#marks.push(mark);
+  }
+
+  /** `mark` becomes `replacement` in its place (a brief given, a chapter grown). */
+  replaceMark(mark: PendingMarkV1, replacement: PendingMarkV1): void {
+    this.#marks = this.#marks.map((candidate) => (candidate === mark ? replacement : candidate));
+  }
+
+  /** The marks named by `ids` go: landed, withdrawn or broken. */
+  dropMarks(ids: ReadonlySet<string>): void {
+    this.#marks = this.#marks.filter((mark) => !ids.has(mark.id));
+  }
+
+  /** Only the marks `keep` answers true for stay, in their order. */
+  keepMarksWhere(keep: (mark: PendingMarkV1) => boolean): void {
+    this.#marks = this.#marks.filter(keep);
+  }
+
+  /** The pending marks become `marks`, a list handed over whole (no one else may hold it). */
+  replaceMarks(marks: PendingMarkV1[]): void {
+    this.#marks = marks;
+  }
+
+  /** One request handed out: whether it rewrote the window, unattributed, and how many folds it landed. */
+  countRequest(request: CountedRequest): void {
+    const counters = this.#counters;
+    counters.requests += 1;
+    if (request.rewrite) counters.rewrites += 1;
+    else counters.pureAppends += 1;
+    if (request.unattributed) counters.unattributedRewrites += 1;
+    if (request.foldsLanded > 0) {
+      counters.commits += 1;
+      counters.foldsLanded += request.foldsLanded;
+    }
+  }
+
+  /** The provider read less of its cache on a pure append than it held (see ProviderUsage). */
+  countProviderCacheMiss(): void {
+    this.#counters.providerCacheMisses += 1;
   }
 
   /**
@@ -107,12 +171,12 @@ export class EngineMemory {
     memory.epoch = state.epoch;
     memory.noticeShownSinceRewrite = state.noticeShownSinceRewrite === true;
     memory.foldIds = [...state.foldIds];
-    memory.marks = [...state.marks];
+    memory.#marks = [...state.marks];
     memory.pins = new Set(state.pins);
     memory.holds = [...state.holds];
     memory.inserts = [...state.inserts];
     memory.ephemeralPeeks = [...state.ephemeralPeeks];
-    memory.counters = { ...state.counters };
+    memory.#counters = { ...state.counters };
     memory.lostFolds = [...(state.lostFolds ?? [])];
     if (isAnchor(state.transcriptAnchor)) memory.transcriptAnchor = state.transcriptAnchor;
     memory.spillPolicy = state.spill === undefined ? undefined : resolveSpillPolicy(state.spill);

@@ -178,7 +178,7 @@ export class Frontier {
       lastEntryId,
       cutAtRequest: inputs.request,
     };
-    memory.marks.push(mark);
+    memory.addMark(mark);
     cuts.push(mark);
   }
 
@@ -206,7 +206,7 @@ export class Frontier {
       id: foldIdOfSpan(index, 'chapter', index.positionOf(neighbour.firstEntryId)!, runLast),
       lastEntryId,
     };
-    memory.marks = memory.marks.map((mark) => (mark === neighbour ? merged : mark));
+    memory.replaceMark(neighbour, merged);
   }
 
   private resetAccumulation(unitIndex: number): void {

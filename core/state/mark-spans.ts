@@ -13,7 +13,8 @@ const OFF_BRANCH = -1;
  * generation moved) or, with a mark off the branch, when entries arrived (they may be its).
  */
 export class MarkSpans {
-  private marks: readonly PendingMarkV1[] | undefined;
+  /** The list the places were read from: the memory's marks, pushed to or replaced whole. */
+  private placedList: readonly PendingMarkV1[] | undefined;
   private firsts: number[] = [];
   private lasts: number[] = [];
   private toolKind: boolean[] = [];
@@ -47,8 +48,8 @@ export class MarkSpans {
   private catchUp(marks: readonly PendingMarkV1[]): void {
     const { generation, length } = this.index;
     const stale = generation !== this.generation || (this.offBranch > 0 && length !== this.length);
-    if (stale || marks !== this.marks || marks.length < this.firsts.length) {
-      this.marks = marks;
+    if (stale || marks !== this.placedList || marks.length < this.firsts.length) {
+      this.placedList = marks;
       this.firsts = [];
       this.lasts = [];
       this.toolKind = [];

@@ -13,3 +13,6 @@ export interface SessionPorts {
   readonly projectionSink?: ProjectionSink;
   readonly evidenceStore?: EvidenceStore;
 }
+
+/** The ports one session runs on, and its settings, as `FoldRuntime.open` takes them (the public name). */
+export type FoldRuntimeDependencies = SessionPorts;

@@ -113,7 +113,7 @@ describe('the frontier leaves a span a pending mark already covers', () => {
       userEntry('u3', 'thanks'),
     ]);
     const memory = new EngineMemory('s1');
-    memory.marks.push({
+    memory.addMark({
       id: 'fold_000000000000000000000001',
       kind: 'chapter',
       origin: 'agent',

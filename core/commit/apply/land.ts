@@ -9,7 +9,7 @@ import { applyCommitPlan, type LandingTarget } from './store-writes.ts';
 
 /** What landing a request's commit writes beyond the store and the forest. */
 export type LandTarget = LandingTarget & {
-  readonly model: Pick<SessionModel, 'pendingCauses' | 'forcedCommit'>;
+  readonly model: Pick<SessionModel, 'queueRewrite' | 'forcedCommit'>;
   readonly services: { readonly storeOutage: StoreOutage; readonly frontier: Frontier };
 };
 
@@ -35,7 +35,7 @@ export async function landCommit(target: LandTarget, plan: CommitPlan, warnings:
       false,
     );
     outcome = { foldsLanded: applied ? plan.folds.length : 0, refused: !applied };
-    if (applied) model.pendingCauses.add(model.forcedCommit?.cause ?? 'commit');
+    if (applied) model.queueRewrite(model.forcedCommit?.cause ?? 'commit');
   }
   const { index, memory } = target.model;
   dropInvalidMarks({ index, memory, frontier: target.services.frontier }, plan);
@@ -57,7 +57,7 @@ export function dropInvalidMarks(target: MarkWithdrawalTarget, plan: CommitPlan)
   const permanent = plan.dropped.filter((drop) => drop.permanent);
   if (permanent.length === 0) return;
   const ids = new Set(permanent.map(({ mark }) => mark.id));
-  target.memory.marks = target.memory.marks.filter((mark) => !ids.has(mark.id));
+  target.memory.dropMarks(ids);
   for (const { mark } of permanent) {
     const position = target.index.positionOf(mark.firstEntryId);
     if (position !== undefined) target.frontier.rewindTo(target.index, position);

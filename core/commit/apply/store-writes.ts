@@ -140,5 +140,5 @@ function landInMemory(model: LandingTarget['model'], plan: CommitPlan): void {
     lattice.add(record);
     memory.foldIds.push(record.id);
   }
-  memory.marks = memory.marks.filter((mark) => !landed.has(mark.id));
+  memory.dropMarks(landed);
 }
