@@ -30,7 +30,7 @@ function fixture(files: Record<string, string>): string {
 const architectureFolders = () => [...CORE_ROOMS.map((room) => `core/${room}/`), ...adapterFolders(root)];
 
 describe('the docs match the code', () => {
-  it('every repo path a doc names, and every file it links, exists', () => {
+  it('every repo path a doc names, every file it links and every heading it links to exists', () => {
     const docs = docFiles(root);
     expect(docs).toContain('docs/architecture.md');
     expect(docs.flatMap((doc) => missingPaths(root, doc))).toEqual([]);
@@ -66,16 +66,23 @@ describe('the docs match the code', () => {
     ]);
   });
 
-  it('names a path or a link that does not exist, in any doc', () => {
+  it('names a path, a link or a heading a link points to that does not exist, in any doc', () => {
     const tree = fixture({
       'core/state/frontier.ts': '',
-      'docs/guide.md': 'The frontier (`core/state/frontier.ts`, once `core/frontier.ts`); see [storage](storage.md).\n',
-      'README.md': 'Read [the guide](docs/guide.md) and [the map](docs/map.md#rooms).\n',
+      'docs/guide.md': [
+        'The frontier (`core/state/frontier.ts`, once `core/frontier.ts`); see [storage](storage.md).',
+        '## Where it lives: `core/state/`',
+        'Up to [here](#where-it-lives-corestate), not [there](#nowhere).',
+        '```sh\n# not a heading\n```',
+      ].join('\n'),
+      'README.md': 'Read [the guide](docs/guide.md#not-a-heading) and [the map](docs/map.md#rooms).\n',
     });
     expect(docFiles(tree).flatMap((doc) => missingPaths(tree, doc))).toEqual([
       'docs/guide.md: core/frontier.ts',
       'docs/guide.md: docs/storage.md',
+      'docs/guide.md: docs/guide.md#nowhere',
       'README.md: docs/map.md',
+      'README.md: docs/guide.md#not-a-heading',
     ]);
   });
 

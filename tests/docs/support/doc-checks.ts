@@ -69,17 +69,61 @@ export function linkTargets(markdown: string): string[] {
   return [...new Set(targets)].filter((target) => target.length > 0 && !/^[a-z]+:/.test(target));
 }
 
-/** `<doc>: <path>` for every path or link of the doc at `doc` (root-relative) that does not exist. */
+/** A link target written in `doc`, as a root-relative path with `/` separators. */
+function fromDoc(doc: string, target: string): string {
+  return normalize(join(dirname(doc), target))
+    .split(sep)
+    .join('/');
+}
+
+/** A heading's anchor as GitHub writes it: lower case, punctuation dropped, spaces to hyphens. */
+export function headingAnchor(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, '')
+    .replace(/ /g, '-');
+}
+
+/** The anchors of a markdown text's headings (outside code blocks), a repeated one numbered as GitHub does. */
+export function headingAnchors(markdown: string): Set<string> {
+  const anchors = new Set<string>();
+  let inCode = false;
+  for (const line of markdown.split('\n')) {
+    if (line.startsWith('```')) inCode = !inCode;
+    const heading = inCode ? undefined : /^#{1,6}\s+(.*)$/.exec(line)?.[1];
+    if (heading === undefined) continue;
+    const anchor = headingAnchor(heading);
+    let numbered = anchor;
+    for (let count = 1; anchors.has(numbered); count += 1) numbered = `${anchor}-${count}`;
+    anchors.add(numbered);
+  }
+  return anchors;
+}
+
+/** The `page.md#anchor` links (or `#anchor` within the page) whose page has no such heading. */
+function missingAnchors(root: string, doc: string, markdown: string): string[] {
+  return [...markdown.matchAll(/\]\(([^)\s#]*)#([^)\s]+)\)/g)].flatMap((match) => {
+    const [, target = '', anchor = ''] = match;
+    if (/^[a-z]+:/.test(target) || (target !== '' && !target.endsWith('.md'))) return [];
+    const page = target === '' ? doc : fromDoc(doc, target);
+    if (!existsSync(join(root, page))) return [];
+    return headingAnchors(readFileSync(join(root, page), 'utf8')).has(anchor) ? [] : [`${page}#${anchor}`];
+  });
+}
+
+/**
+ * `<doc>: <path>` for every path or link of the doc at `doc` (root-relative) that does not
+ * exist, and for every link to a heading its page does not have.
+ */
 export function missingPaths(root: string, doc: string): string[] {
   const markdown = readFileSync(join(root, doc), 'utf8');
   const named = namedPaths(markdown).filter((path) => !existsSync(join(root, path)));
-  const linked = linkTargets(markdown).filter((target) => !existsSync(join(root, dirname(doc), target)));
-  const linkedFromRoot = linked.map((target) =>
-    normalize(join(dirname(doc), target))
-      .split(sep)
-      .join('/'),
-  );
-  return [...new Set([...named, ...linkedFromRoot])].map((path) => `${doc}: ${path}`);
+  const linked = linkTargets(markdown)
+    .map((target) => fromDoc(doc, target))
+    .filter((path) => !existsSync(join(root, path)));
+  const anchors = missingAnchors(root, doc, markdown);
+  return [...new Set([...named, ...linked, ...anchors])].map((path) => `${doc}: ${path}`);
 }
 
 /** A markdown table: its header cells and its rows' cells, trimmed. */
