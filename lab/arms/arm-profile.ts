@@ -1,33 +1,8 @@
 import { FoldError } from '../../core/fold-error.ts';
-import { DEFAULT_THRESHOLDS, type SchedulingMode, type Thresholds } from '../../core/settings/settings.ts';
+import { DEFAULT_THRESHOLDS, type Thresholds } from '../../core/settings/settings.ts';
 import type { LabRunSettings } from '../report/lab-records.ts';
+import type { ArmProfile } from './arm-setup.ts';
 import { ARMS, type ArmName, isKnownArm, KNOWN_ARMS } from './arms.ts';
-import type { LandingStrategy } from './landing.ts';
-
-/** pi-fold's setup in a fold arm: the settings it must run with (checked against the runtime after the run). */
-export interface FoldArmSetup {
-  readonly providerInputBudget: number;
-  /** The `scheduling` setting; absent: core's default policy. */
-  readonly scheduling?: SchedulingMode;
-  /** Thresholds, set whole; absent: the package defaults. */
-  readonly thresholds?: Thresholds;
-  /** The landing to force (`landing.ts`); absent: the runtime's choice for the host. */
-  readonly landing?: LandingStrategy;
-}
-
-/** How one arm sets Pi up: the model's window, the provider cap, compaction and extensions. */
-export interface ArmProfile {
-  /** Pi's compaction setting (`compaction.enabled`). */
-  readonly compaction: boolean;
-  /** The model descriptor's `contextWindow` Pi and the runtimes see. */
-  readonly contextWindow: number;
-  /** Prompts above this are refused by the simulated provider. */
-  readonly capTokens: number;
-  /** Load pi-fold with these settings. */
-  readonly fold?: FoldArmSetup;
-  /** Load this Pi extension file. */
-  readonly extensionPath?: string;
-}
 
 /** The arms `pi-fold replay` runs when `--arms` is not given. */
 export const DEFAULT_REPLAY_ARMS: readonly ArmName[] = ['unmanaged', 'native', 'fold'];

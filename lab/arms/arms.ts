@@ -1,7 +1,6 @@
 import type { Thresholds } from '../../core/settings/settings.ts';
 import type { SdkArmName } from '../ai-sdk/sdk-arms.ts';
-import type { LabRunSettings } from '../report/lab-records.ts';
-import type { ArmProfile, FoldArmSetup } from './arm-profile.ts';
+import type { ArmProfile, ArmWindowSettings, FoldArmSetup } from './arm-setup.ts';
 
 /**
  * Every arm the lab knows besides `extension:<path>`, with the profile that sets Pi up for it.
@@ -10,7 +9,7 @@ import type { ArmProfile, FoldArmSetup } from './arm-profile.ts';
  */
 interface ArmDefinition {
   /** How the arm sets Pi up under a run's settings; `thresholds` are the run's (fold arms may ignore them). */
-  readonly profile: (settings: LabRunSettings, thresholds: Thresholds | undefined) => ArmProfile;
+  readonly profile: (settings: ArmWindowSettings, thresholds: Thresholds | undefined) => ArmProfile;
 }
 
 /** The seed's fixed band, whatever core's defaults become: `fold-band` always runs it. */

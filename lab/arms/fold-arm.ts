@@ -10,7 +10,7 @@ import type { Thresholds } from '../../core/settings/settings.ts';
 import type { PriceList } from '../../ports/cost-model.port.ts';
 import type { Projection } from '../../ports/projection-sink.port.ts';
 import type { ArmName, FoldArmSettings } from '../report/lab-records.ts';
-import type { FoldArmSetup } from './arm-profile.ts';
+import type { FoldArmSetup } from './arm-setup.ts';
 import type { HookTimer } from './hook-timer.ts';
 import { LAB_PI_VERSION, type LandingStrategy, landingOption } from './landing.ts';
 

@@ -2,8 +2,8 @@ import { priceRequest } from '../../core/pricing/chars-cost-model.ts';
 import { DEFAULT_PRICE_LIST } from '../../core/pricing/price-lists.ts';
 import type { PriceList } from '../../ports/cost-model.port.ts';
 import type { RecordedSession } from '../transcripts/recorded-session.ts';
+import type { ArmReplay } from './arm-replay.ts';
 import type { ReplayGap, ReplayPlan } from './replay-plan.ts';
-import type { ArmReplay } from './replay-transcript.ts';
 
 const LISTED_LINES = 10;
 

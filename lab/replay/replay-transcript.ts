@@ -8,20 +8,21 @@ import type { TrajectoryRecorder } from '../bound/bound-trajectory.ts';
 import { boundRecorderFor, costBound } from '../bound/run-bound.ts';
 import { DEFAULT_CACHE_RULES } from '../provider/prefix-cache-simulator.ts';
 import { LAB_TOKENIZER } from '../provider/wire-tokens.ts';
-import type { ArmName, ArmResult, LabRun, LabRunSettings } from '../report/lab-records.ts';
+import type { ArmName, LabRun, LabRunSettings } from '../report/lab-records.ts';
 import { createProgressBar, type ProgressStream } from '../report/progress-bar.ts';
 import { loadTranscript } from '../transcripts/load-transcript.ts';
 import { dominantModel, type RecordedSession } from '../transcripts/recorded-session.ts';
+import type { ArmReplay } from './arm-replay.ts';
 import { calibrateReplay, type ReplayCalibration, type ReplayCalibrationMode } from './calibrate-replay.ts';
 import { describeFaithfulness } from './faithfulness.ts';
 import { MemorySampler, type PeakMemory } from './memory-sampler.ts';
-import type { NeedsRow, NeedsTally } from './needs/needs-tally.ts';
+import type { NeedsRow } from './needs/needs-rows.ts';
 import { needsReport, observeArmNeeds, prepareReplayNeeds, type ReplayNeeds } from './needs/replay-needs.ts';
 import { type ReplayCacheLifetime, replayCacheLifetime } from './recorded-cache-lifetime.ts';
 import { createRecordedModel, type RecordedModel } from './recorded-model.ts';
 import { type RecordedTimes, type ReplayClock, recordedTimes } from './replay-clock.ts';
 import { describeArms, describeSession } from './replay-notes.ts';
-import { buildReplayPlan, limitReplayPlan, type ReplayGap, type ReplayPlan } from './replay-plan.ts';
+import { buildReplayPlan, limitReplayPlan, type ReplayPlan } from './replay-plan.ts';
 import { type ReplayWindow, resolveReplayWindow } from './replay-window.ts';
 
 /** The arms a replay runs when none are named. */
@@ -55,17 +56,6 @@ export interface ReplayOptions {
   readonly calibration?: ReplayCalibrationMode;
   /** Keep each fold arm's store in `<directory>/<arm>/`, a filesystem store `pi-fold view` opens. @default nothing is kept */
   readonly keepFoldStoresIn?: string;
-}
-
-/** One arm's replay: its result, the gaps it met, and how long it took. */
-export interface ArmReplay {
-  readonly result: ArmResult;
-  readonly gaps: readonly ReplayGap[];
-  /** Agent requests the provider answered: equals the recorded responses when the arm added or lost none. */
-  readonly answeredAgentRequests: number;
-  readonly wallMs: number;
-  /** Each need of the recording as this arm's windows held it (`needs/`). */
-  readonly needs: NeedsTally;
 }
 
 /** Everything a replay produced. */

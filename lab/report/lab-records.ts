@@ -8,7 +8,7 @@ import type { CacheLossSummary } from '../../core/commit/policy/cache-survival.t
 
 import type { PriceList } from '../../ports/cost-model.port.ts';
 import type { ArmName } from '../arms/arms.ts';
-import type { NeedsReport } from '../replay/needs/replay-needs.ts';
+import type { NeedsReport } from '../replay/needs/needs-rows.ts';
 import type { WindowParts } from './window-parts.ts';
 
 export type { ArmName } from '../arms/arms.ts';

@@ -1,5 +1,5 @@
 import { NEED_KINDS } from '../replay/needs/need-pieces.ts';
-import type { NeedCounts, NeedsRow } from '../replay/needs/needs-tally.ts';
+import type { NeedCounts, NeedsRow } from '../replay/needs/needs-rows.ts';
 import { summarizeArm } from './arm-summary.ts';
 import { priceListOf } from './cost-split.ts';
 import type { LabRun } from './lab-records.ts';

@@ -1,5 +1,4 @@
 import type { ProjectedMessage } from '../../ports/projected-message.ts';
-import type { RequestRow } from './lab-records.ts';
 
 /**
  * What a request's window is made of, in tokens: the fixed parts every request carries
@@ -88,8 +87,18 @@ export function windowParts(
   return parts;
 }
 
+/**
+ * What `meanWindowParts` reads of a request row (`RequestRow` in lab-records.ts, which holds
+ * these parts): named here so the parts need nothing from the records that carry them.
+ */
+interface RowWithParts {
+  readonly rejected: boolean;
+  readonly purpose: string;
+  readonly window?: WindowParts;
+}
+
 /** Mean tokens per agent request, part by part (undefined when no row carries its parts). */
-export function meanWindowParts(rows: readonly RequestRow[]): WindowParts | undefined {
+export function meanWindowParts(rows: readonly RowWithParts[]): WindowParts | undefined {
   const counted = rows.filter((row) => !row.rejected && row.purpose !== 'summary' && row.window !== undefined);
   if (counted.length === 0) return undefined;
   const sums: Record<WindowPart, number> = { ...NO_PARTS };

@@ -1,11 +1,24 @@
+import type { Thresholds } from '../../core/settings/settings.ts';
 import { type RunArmInput, runArm } from '../arms/run-arm.ts';
 import type { TrajectoryRecorder } from '../bound/bound-trajectory.ts';
 import { boundRecorderFor, costBound } from '../bound/run-bound.ts';
 import { DEFAULT_CACHE_RULES } from '../provider/prefix-cache-simulator.ts';
 import type { ModelPolicy } from '../provider/simulated-provider.ts';
 import { LAB_TOKENIZER } from '../provider/wire-tokens.ts';
-import type { ArmResult, LabRun, LabRunSettings } from '../report/lab-records.ts';
-import type { StagedRunOptions } from './run-staged-workload.ts';
+import type { ArmName, ArmResult, LabRun, LabRunSettings, RequestRow } from '../report/lab-records.ts';
+
+/** How a run goes through its arms, whatever the assignment: which arms, their thresholds, progress. */
+export interface ArmsInTurnOptions {
+  readonly arms: readonly ArmName[];
+  /** pi-fold thresholds for the fold arms but `fold-band` (completed from the defaults; checked against the runtime). */
+  readonly foldThresholds?: Partial<Thresholds>;
+  /** Called before each arm and with each request row (progress). */
+  readonly onArmStart?: (arm: ArmName, expectedRequests: number) => void;
+  readonly onRow?: (row: RequestRow) => void;
+  readonly onArmEnd?: (result: ArmResult, wallMs: number) => void;
+  /** What runs each arm: a real Pi session (`runArm`), or another host's loop (lab/ai-sdk). @default runArm */
+  readonly runArm?: (input: RunArmInput) => Promise<ArmResult>;
+}
 
 /** The run's settings, as every report prints them: the workload's name, the preset's descriptor and cap. */
 export function assignmentSettings(
@@ -48,10 +61,7 @@ export interface AssignmentRun {
  * Run one assignment through every arm, one after the other, same plan and seed; the cost
  * bound is recorded from the first arm that offers a recorder.
  */
-export async function runArmsInTurn(
-  options: Omit<StagedRunOptions, 'preset' | 'seed' | 'priceList'>,
-  assignment: AssignmentRun,
-): Promise<LabRun> {
+export async function runArmsInTurn(options: ArmsInTurnOptions, assignment: AssignmentRun): Promise<LabRun> {
   const { settings } = assignment;
   const arms: ArmResult[] = [];
   let recorder: TrajectoryRecorder | undefined;

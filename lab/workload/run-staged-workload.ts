@@ -1,16 +1,6 @@
 import { createReadToolDefinition } from '@mariozechner/pi-coding-agent';
-import type { Thresholds } from '../../core/settings/settings.ts';
-import type { RunArmInput } from '../arms/run-arm.ts';
-import type {
-  ArmName,
-  ArmResult,
-  LabRun,
-  LabRunSettings,
-  ProbeScore,
-  RequestRow,
-  WorkingSetScore,
-} from '../report/lab-records.ts';
-import { assignmentSettings, runArmsInTurn } from './run-arms-in-turn.ts';
+import type { LabRun, LabRunSettings, ProbeScore, WorkingSetScore } from '../report/lab-records.ts';
+import { type ArmsInTurnOptions, assignmentSettings, runArmsInTurn } from './run-arms-in-turn.ts';
 import { zodSourceTree } from './source-tree.ts';
 import { type AssignmentPlan, planAssignment, type StagedPreset } from './stage-plan.ts';
 import { AnswerSheet, createAnswerTool, createStageTool } from './stage-tools.ts';
@@ -24,19 +14,10 @@ export function assignmentPrompt(plan: AssignmentPlan): string {
   ].join('\n');
 }
 
-export interface StagedRunOptions {
+export interface StagedRunOptions extends ArmsInTurnOptions {
   readonly preset: StagedPreset;
   readonly seed: number;
-  readonly arms: readonly ArmName[];
   readonly priceList?: string;
-  /** pi-fold thresholds for the fold arms but `fold-band` (completed from the defaults; checked against the runtime). */
-  readonly foldThresholds?: Partial<Thresholds>;
-  /** Called before each arm and with each request row (progress). */
-  readonly onArmStart?: (arm: ArmName, expectedRequests: number) => void;
-  readonly onRow?: (row: RequestRow) => void;
-  readonly onArmEnd?: (result: ArmResult, wallMs: number) => void;
-  /** What runs each arm: a real Pi session (`runArm`), or another host's loop (lab/ai-sdk). @default runArm */
-  readonly runArm?: (input: RunArmInput) => Promise<ArmResult>;
 }
 
 /** The run's settings, as every report prints them. */

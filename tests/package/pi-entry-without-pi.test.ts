@@ -25,7 +25,7 @@ function importWithoutOptionalPackages(entry: string): { code?: string; message?
 }
 
 describe('pi-fold/pi without Pi', () => {
-  it.each(['./adapters/pi/index.ts', './adapters/pi/internal.ts'])(
+  it.each(['./adapters/hosts/pi/index.ts', './adapters/hosts/pi/internal.ts'])(
     'importing %s names typebox and how to install Pi',
     (entry) => {
       const outcome = importWithoutOptionalPackages(entry);

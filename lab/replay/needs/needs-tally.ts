@@ -4,33 +4,9 @@ import { priceBill } from '../../provider/request-bill.ts';
 import type { RequestRow } from '../../report/lab-records.ts';
 import type { Need, RecordingNeeds } from './extract-needs.ts';
 import { NEED_KINDS, type NeedKind } from './need-pieces.ts';
-import { NEED_SCORES, type NeedScore, type RecoveryAbilities, type ScoredNeed, scoreNeed } from './score-need.ts';
+import type { NeedCounts, NeedsRow, RecoveryBill } from './needs-rows.ts';
+import { NEED_SCORES, type RecoveryAbilities, type ScoredNeed, scoreNeed } from './score-need.ts';
 import type { WindowView } from './window-view.ts';
-
-/** Counts of needs by score. `notReached`: the arm stopped before the request that used them. */
-export type NeedCounts = Record<NeedScore | 'needs' | 'notReached', number>;
-
-/** What taking back the one-call-away and re-obtainable needs would have cost an arm. */
-export interface RecoveryBill {
-  /** Peeks and re-reads, each once per request however many needs it serves. */
-  readonly calls: number;
-  /** Requests the calls take: one per request that needed any. */
-  readonly requests: number;
-  /** Tokens the calls bring back into the window (provider's tokens). */
-  readonly tokens: number;
-  readonly usd: number;
-}
-
-/** One row of the loss table: an arm of the replay, or the recording's own windows. */
-export interface NeedsRow {
-  readonly name: string;
-  /** `arm`: a replayed arm; `recorded`: the windows the recording's host really sent (its real summaries). */
-  readonly source: 'arm' | 'recorded';
-  readonly counts: NeedCounts;
-  readonly byKind: Readonly<Record<NeedKind, NeedCounts>>;
-  /** Absent on recorded rows: no requests were replayed for them. */
-  readonly recovery?: RecoveryBill;
-}
 
 /** Output tokens a peek or read call costs the model to write. */
 const CALL_OUTPUT_TOKENS = 40;

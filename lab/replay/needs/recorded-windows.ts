@@ -1,7 +1,8 @@
 import type { TranscriptEntry } from '../../../ports/transcript-source.port.ts';
 import type { HostCompaction } from '../../transcripts/recorded-session.ts';
 import { type RecordingNeeds, writtenText } from './extract-needs.ts';
-import { type NeedsRow, NeedsTally } from './needs-tally.ts';
+import type { NeedsRow } from './needs-rows.ts';
+import { NeedsTally } from './needs-tally.ts';
 import { type SummaryItem, standInSummary } from './standin-summary.ts';
 import { windowOfText } from './window-view.ts';
 

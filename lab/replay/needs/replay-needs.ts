@@ -3,7 +3,8 @@ import type { ModelPolicy } from '../../provider/simulated-provider.ts';
 import type { ArmName, LabRunSettings } from '../../report/lab-records.ts';
 import type { RecordedSession } from '../../transcripts/recorded-session.ts';
 import { extractNeeds, type RecordingNeeds } from './extract-needs.ts';
-import { type NeedsRow, NeedsTally } from './needs-tally.ts';
+import type { NeedsReport, NeedsRow } from './needs-rows.ts';
+import { NeedsTally } from './needs-tally.ts';
 import { recordedSummaryRows } from './recorded-windows.ts';
 import { windowOfMessages } from './window-view.ts';
 
@@ -12,13 +13,6 @@ export interface ReplayNeeds {
   readonly recording: RecordingNeeds;
   /** The recording's own windows under its host's real summaries, and under the stand-in's (empty without host summaries). */
   readonly recordedRows: readonly NeedsRow[];
-}
-
-/** A replay's needs, scored per arm, for the reports (`LabRun.needs`). */
-export interface NeedsReport {
-  readonly rows: readonly NeedsRow[];
-  /** Distinct pieces among the needs. */
-  readonly distinctPieces: number;
 }
 
 /** Extract the needs of a recording and score its host's own summaries, once per replay. */

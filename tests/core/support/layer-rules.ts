@@ -36,6 +36,34 @@ interface ImportEdge {
 /** A broken rule, as the test prints it: `<rule>: <file> imports <specifier>`. */
 export type LayerViolation = string;
 
+/**
+ * The name of every rule below, as a broken one is printed. The rule tables in CONTRIBUTING.md
+ * and docs/architecture.md must name each (tests/docs/docs-match-code.test.ts), and every rule
+ * returns one of these, so a new rule cannot ship unlisted.
+ */
+export const LAYER_RULE_NAMES = [
+  'engine-imports-nothing-outward',
+  'ports-import-only-ports',
+  'engine-imports-no-sdk-or-di',
+  'product-imports-no-bench-or-tests',
+  'adapter-imports-no-other-adapter',
+  'bench-takes-from-testing-or-own-folder',
+  'application-imports-only-core-and-ports',
+  'only-composition-imports-tsyringe',
+  'only-composition-resolves-tokens',
+  'adapter-sits-in-hosts-or-backends',
+  'backend-imports-no-host-or-composition',
+  'composition-imports-no-host',
+  'core-room-is-declared',
+  'core-room-imports-only-the-error-from-root',
+  'core-room-imports-only-rooms-below',
+  'lab-imports-no-bin',
+  'import-circle',
+] as const;
+
+/** One of LAYER_RULE_NAMES. */
+export type LayerRuleName = (typeof LAYER_RULE_NAMES)[number];
+
 function sourceFiles(directory: string): string[] {
   if (!existsSync(directory)) return [];
   return readdirSync(directory).flatMap((name) => {
@@ -112,7 +140,7 @@ const topOf = (room: string) => room.split('/')[0] ?? room;
 const isNodeBuiltin = (specifier: string) => specifier.startsWith('node:');
 
 /** core/ and ports/ reach nothing outward; a port reaches only other ports; core knows no SDK or DI library. */
-function engineRule(edge: ImportEdge, room: string): string | undefined {
+function engineRule(edge: ImportEdge, room: string): LayerRuleName | undefined {
   if (room !== 'core' && room !== 'ports') return undefined;
   if (room === 'ports' && !(edge.relative && topOf(roomOf(edge.target)) === 'ports')) return 'ports-import-only-ports';
   if (edge.relative && !['core', 'ports'].includes(topOf(roomOf(edge.target)))) return 'engine-imports-nothing-outward';
@@ -121,13 +149,13 @@ function engineRule(edge: ImportEdge, room: string): string | undefined {
 }
 
 /** Shipped code never depends on benchmarks or on the test suite. */
-function productRule(edge: ImportEdge, room: string): string | undefined {
+function productRule(edge: ImportEdge, room: string): LayerRuleName | undefined {
   if (!PRODUCT_ROOMS.includes(topOf(room)) || !edge.relative) return undefined;
   return ['bench', 'tests'].includes(topOf(roomOf(edge.target))) ? 'product-imports-no-bench-or-tests' : undefined;
 }
 
 /** An adapter uses no other adapter, except the shared storage helpers and a preset's own base. */
-function adapterRule(edge: ImportEdge, room: string): string | undefined {
+function adapterRule(edge: ImportEdge, room: string): LayerRuleName | undefined {
   if (topOf(room) !== 'adapters' || !edge.relative) return undefined;
   const targetRoom = roomOf(edge.target);
   if (topOf(targetRoom) !== 'adapters' || targetRoom === room) return undefined;
@@ -140,7 +168,7 @@ function adapterRule(edge: ImportEdge, room: string): string | undefined {
 }
 
 /** A bench takes its helpers from testing/ or its own folder, never from the tests or another bench. */
-function benchRule(edge: ImportEdge, room: string): string | undefined {
+function benchRule(edge: ImportEdge, room: string): LayerRuleName | undefined {
   if (topOf(room) !== 'bench' || !edge.relative) return undefined;
   const targetRoom = roomOf(edge.target);
   const top = topOf(targetRoom);
@@ -150,7 +178,7 @@ function benchRule(edge: ImportEdge, room: string): string | undefined {
 }
 
 /** The application layer (retention) is written against core and the ports only. */
-function applicationRule(edge: ImportEdge, room: string): string | undefined {
+function applicationRule(edge: ImportEdge, room: string): LayerRuleName | undefined {
   if (room !== 'application') return undefined;
   if (!edge.relative) return isNodeBuiltin(edge.specifier) ? undefined : 'application-imports-only-core-and-ports';
   return ['application', 'core', 'ports'].includes(topOf(roomOf(edge.target)))
@@ -159,7 +187,7 @@ function applicationRule(edge: ImportEdge, room: string): string | undefined {
 }
 
 /** tsyringe is the composition root's business: no other shipped room imports it (or its metadata polyfill). */
-function containerRule(edge: ImportEdge, room: string): string | undefined {
+function containerRule(edge: ImportEdge, room: string): LayerRuleName | undefined {
   if (!PRODUCT_ROOMS.includes(topOf(room)) || room === 'composition' || edge.relative) return undefined;
   // core and ports already answer to the engine rule for these packages.
   if (room === 'core' || room === 'ports') return undefined;
@@ -170,7 +198,7 @@ function containerRule(edge: ImportEdge, room: string): string | undefined {
  * The injection tokens are the container's keys, so only the composition root looks a port up
  * by one; everything else is handed the ports it needs as values (`ComposedRuntime.ports`).
  */
-function tokenRule(edge: ImportEdge, room: string): string | undefined {
+function tokenRule(edge: ImportEdge, room: string): LayerRuleName | undefined {
   if (!PRODUCT_ROOMS.includes(topOf(room)) || room === 'composition' || !edge.relative) return undefined;
   return edge.target === 'composition/tokens.ts' ? 'only-composition-resolves-tokens' : undefined;
 }
@@ -180,7 +208,7 @@ function tokenRule(edge: ImportEdge, room: string): string | undefined {
  * neither a host nor the composition root that builds it, and the composition root builds
  * backends but never imports a host (hosts call it).
  */
-function directionRule(edge: ImportEdge, room: string): string | undefined {
+function directionRule(edge: ImportEdge, room: string): LayerRuleName | undefined {
   const top = topOf(room);
   if (top === 'adapters' && adapterSideOf(edge.file) === undefined) return 'adapter-sits-in-hosts-or-backends';
   if (!edge.relative) return undefined;
@@ -199,7 +227,7 @@ function coreRoomOf(path: string): string {
 }
 
 /** Core's rooms form a ladder (CORE_ROOMS): a room imports only rooms below it, and from the root only the error. */
-function coreRoomRule(edge: ImportEdge, room: string): string | undefined {
+function coreRoomRule(edge: ImportEdge, room: string): LayerRuleName | undefined {
   if (room !== 'core') return undefined;
   const from = coreRoomOf(edge.file);
   if (from === 'root') return undefined;
@@ -214,12 +242,12 @@ function coreRoomRule(edge: ImportEdge, room: string): string | undefined {
 }
 
 /** `bin/` runs the lab's commands, so the lab never imports `bin/` back. */
-function labRule(edge: ImportEdge, room: string): string | undefined {
+function labRule(edge: ImportEdge, room: string): LayerRuleName | undefined {
   if (room !== 'lab' || !edge.relative) return undefined;
   return topOf(roomOf(edge.target)) === 'bin' ? 'lab-imports-no-bin' : undefined;
 }
 
-const RULES = [
+const RULES: readonly ((edge: ImportEdge, room: string) => LayerRuleName | undefined)[] = [
   engineRule,
   productRule,
   adapterRule,
@@ -250,8 +278,11 @@ export function layerViolations(root: string): LayerViolation[] {
   return violations;
 }
 
+/** How `importCircles` names what it finds. */
+const IMPORT_CIRCLE: LayerRuleName = 'import-circle';
+
 /** Rooms whose files must not import each other in a circle. */
-const CIRCLE_FREE_ROOMS = ['core', 'ports', 'adapters', 'composition', 'application', 'bin'];
+const CIRCLE_FREE_ROOMS = ['core', 'ports', 'adapters', 'composition', 'application', 'bin', 'lab'];
 
 /**
  * Every import circle among the files of CIRCLE_FREE_ROOMS, one line per strongly connected
@@ -272,7 +303,7 @@ export function importCircles(root: string): string[] {
   }
   return stronglyConnected(graph)
     .filter((group) => group.length > 1)
-    .map((group) => `import-circle: ${group.sort().join(', ')}`)
+    .map((group) => `${IMPORT_CIRCLE}: ${group.sort().join(', ')}`)
     .sort();
 }
 
