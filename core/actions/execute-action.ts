@@ -1,3 +1,5 @@
+/** Room core/actions/: the actions the agent or a person may take, parsed, checked and run. */
+
 import type { SessionState } from '../session/session-state.ts';
 import { sessionView } from '../session/session-view.ts';
 import { type FoldAction, parseAction } from './action-arguments.ts';

@@ -1,3 +1,5 @@
+/** Room core/folds/: committed folds, the lattice they form, their ids and their briefs. */
+
 import type { FoldRecord } from '../../ports/fold-records.ts';
 import { FoldError } from '../fold-error.ts';
 import type { TranscriptIndex } from '../transcript/transcript-index.ts';

@@ -1,3 +1,5 @@
+/** Room core/pricing/: tokens and dollars, from price lists and model windows to the budget and usage. */
+
 import type { CostModel, ModelCatalog, PriceList, RequestUsage } from '../../ports/cost-model.port.ts';
 import { FoldError } from '../fold-error.ts';
 import { priceListForModel } from './model-windows.ts';

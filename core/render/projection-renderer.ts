@@ -1,3 +1,5 @@
+/** Room core/render/: the window as a pure function of the state, and the only words pi-fold writes. */
+
 import type { FoldRecord, WindowInsertV1 } from '../../ports/fold-records.ts';
 import type { ProjectedMessage } from '../../ports/projection-sink.port.ts';
 import type { FoldLattice, PlacedFold } from '../folds/fold-lattice.ts';

@@ -1,3 +1,5 @@
+/** Room core/request/: one request's steps in order, from reading the branch to handing the window out. */
+
 import type { ProjectedMessage } from '../../ports/projected-message.ts';
 import type { FoldWarning, LedgerRow, ProjectionResult, RequestContext } from '../../ports/shared-types.ts';
 import type { BranchRead } from '../../ports/transcript-source.port.ts';

@@ -1,3 +1,5 @@
+/** Room core/search/: the agent's search over folded history, its pattern, worker and verified text. */
+
 import { setFlagsFromString } from 'node:v8';
 import { FoldError } from '../fold-error.ts';
 import { requiredLiteral } from './required-literal.ts';

@@ -1,3 +1,5 @@
+/** Room core/session/: one session put together from its ports, state and services, and its read-only view. */
+
 import type { EngineState } from '../../ports/fold-records.ts';
 import type { FoldStore } from '../../ports/fold-store.port.ts';
 import type { FoldWarning, ProjectedMessage, RequestContext } from '../../ports/shared-types.ts';

@@ -1,3 +1,5 @@
+/** Room core/settings/: what a person or a host may set, resolved from defaults and refused by name. */
+
 import { FoldError } from '../fold-error.ts';
 import { servingBudget } from '../pricing/budget.ts';
 import { refuseUnknownSettings } from './settings-keys.ts';

@@ -1,3 +1,5 @@
+/** Room core/spill/: oversized tool output cut at ingestion, its exact bytes kept in the EvidenceStore. */
+
 import type { EvidenceStore } from '../../ports/evidence-store.port.ts';
 import type { SpillPointer } from '../../ports/projection-sink.port.ts';
 import type { TranscriptEntry } from '../../ports/transcript-source.port.ts';

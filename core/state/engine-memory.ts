@@ -1,3 +1,5 @@
+/** Room core/state/: what a session has decided and keeps, each piece written only by its owner. */
+
 import type {
   EngineCountersV1,
   EngineState,

@@ -1,3 +1,5 @@
+/** Room core/store/: the engine's side of the FoldStore, every read verified, every write checked. */
+
 import type { FoldStore } from '../../ports/fold-store.port.ts';
 import { FoldError } from '../fold-error.ts';
 import { sha256Hex } from '../util/hashing.ts';

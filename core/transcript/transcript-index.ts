@@ -1,3 +1,5 @@
+/** Room core/transcript/: the branch as the engine knows it, entries indexed, checked and grouped into units. */
+
 import type { TranscriptEntry } from '../../ports/transcript-source.port.ts';
 import { FoldError } from '../fold-error.ts';
 import { sha256Hex } from '../util/hashing.ts';

@@ -1,3 +1,5 @@
+/** Room core/util/: small helpers with no idea of their own (hashing, bounded parallel work, code points). */
+
 import * as crypto from 'node:crypto';
 
 const { createHash } = crypto;

@@ -9,6 +9,8 @@ import {
   docFiles,
   missingPaths,
   namedPaths,
+  roomMainFiles,
+  roomsWithoutOpening,
   ruleTableGaps,
   tableGaps,
 } from './support/doc-checks.ts';
@@ -44,6 +46,31 @@ describe('the docs match the code', () => {
   it("docs/architecture.md's tables give every core room (with its main file) and every adapter a row", () => {
     expect(architectureFolders().length).toBeGreaterThan(CORE_ROOMS.length);
     expect(tableGaps(read('docs/architecture.md'), architectureFolders())).toEqual([]);
+  });
+
+  it("each core room's main file opens with a one-line comment saying the room's idea", () => {
+    const mains = roomMainFiles(read('docs/architecture.md'), CORE_ROOMS);
+    expect([...mains.keys()]).toEqual([...CORE_ROOMS]);
+    expect(roomsWithoutOpening(root, mains)).toEqual([]);
+  });
+
+  it("names a room whose main file opens without its comment, or with another room's", () => {
+    const tree = fixture({
+      'core/state/engine-memory.ts': '/** Room core/state/: what a session keeps. */\n',
+      'core/folds/fold-lattice.ts': "import { x } from './x.ts';\n",
+      'core/store/verified-reads.ts': '/** Room core/state/: copied from another room. */\n',
+    });
+    const mains = new Map([
+      ['state', 'core/state/engine-memory.ts'],
+      ['folds', 'core/folds/fold-lattice.ts'],
+      ['store', 'core/store/verified-reads.ts'],
+      ['render', 'core/render/gone.ts'],
+    ]);
+    expect(roomsWithoutOpening(tree, mains)).toEqual([
+      'folds: core/folds/fold-lattice.ts opens with "import { x } from \'./x.ts\';"',
+      'store: core/store/verified-reads.ts opens with "/** Room core/state/: copied from another room. */"',
+      'render: core/render/gone.ts does not exist',
+    ]);
   });
 
   it("core's folders are exactly the rooms of the layer rules' ladder", () => {

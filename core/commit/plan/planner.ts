@@ -1,3 +1,5 @@
+/** Room core/commit/: landing marks, when (policy/), what (plan/), the budget fence and the writes (apply/). */
+
 import type { FoldPart, FoldRecord, PendingMarkV1 } from '../../../ports/fold-records.ts';
 import type { TranscriptEntry } from '../../../ports/transcript-source.port.ts';
 import { chapterBrief, consolidationBrief, toolBrief } from '../../folds/briefs.ts';

@@ -215,3 +215,35 @@ export function tableGaps(markdown: string, folders: readonly string[]): string[
     return namesAFile ? [] : [`no main file: ${folder}`];
   });
 }
+
+/** The main file a core room's row names: the last `.ts` code span inside the room. */
+export function roomMainFiles(markdown: string, rooms: readonly string[]): Map<string, string> {
+  const rows = markdownTables(markdown).flatMap((table) => table.rows);
+  const mains = new Map<string, string>();
+  for (const room of rooms) {
+    const folder = `core/${room}/`;
+    const row = rows.find((cellsOfRow) => codeSpans(cellsOfRow[0] ?? '').includes(folder));
+    const main = row
+      ?.slice(1)
+      .flatMap(codeSpans)
+      .filter((span) => span.startsWith(folder) && span.endsWith('.ts'))
+      .at(-1);
+    if (main !== undefined) mains.set(room, main);
+  }
+  return mains;
+}
+
+/**
+ * The rooms whose main file does not open with the room's one-line comment,
+ * `/** Room core/<room>/: <its idea> *\/`, as `<room>: <what is wrong>`: the first line a
+ * newcomer opening the room reads says what belongs there.
+ */
+export function roomsWithoutOpening(root: string, mains: ReadonlyMap<string, string>): string[] {
+  return [...mains].flatMap(([room, main]) => {
+    const path = join(root, main);
+    if (!existsSync(path)) return [`${room}: ${main} does not exist`];
+    const first = readFileSync(path, 'utf8').split('\n', 1)[0] ?? '';
+    const opening = new RegExp(`^/\\*\\* Room core/${room}/: \\S.* \\*/$`);
+    return opening.test(first) ? [] : [`${room}: ${main} opens with ${JSON.stringify(first.slice(0, 60))}`];
+  });
+}
