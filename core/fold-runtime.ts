@@ -12,7 +12,7 @@ import { executeAction } from './actions/execute-action.ts';
 import { FoldError } from './fold-error.ts';
 import { type ProjectionObserver, subscribeObserver } from './render/outbound-channel.ts';
 import { wholeBranch } from './request/ingest-step.ts';
-import { projectRequest } from './request/project-request.ts';
+import { nextRequestNumber, projectRequest } from './request/project-request.ts';
 import { markOpenedState, persistState, persistUnsaved } from './session/session-persistence.ts';
 import { type FoldRuntimeDependencies, SessionState } from './session/session-state.ts';
 import type { SessionView } from './session/session-view.ts';
@@ -73,6 +73,14 @@ export class FoldRuntime {
   /** The session, read only: what status, editors and tests look at. */
   get view(): SessionView {
     return this.reader;
+  }
+
+  /**
+   * The number the next `project` call gives its request (its ledger row's `request`), so a
+   * host can name the request it is about to project.
+   */
+  get nextRequest(): number {
+    return nextRequestNumber(this.session.model.memory);
   }
 
   /**

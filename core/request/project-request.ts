@@ -96,7 +96,7 @@ async function prepareWindow(
   const budget = session.budgetTokens(context);
   const warnings: FoldWarning[] = [];
   const ingested = ingestRequest(session, read, context, budget, warnings);
-  const request = session.model.memory.counters.requests + 1;
+  const request = nextRequestNumber(session.model.memory);
   const candidate = candidateDraft(session, ingested.appendedFrom);
   const estimate = session.estimateTokens(candidate.draft.chars);
   const { plan, foldsLanded } = await commitRequest(session, { estimate, budget, context }, warnings);
@@ -287,4 +287,9 @@ function recordLedger(model: Pick<SessionModel, 'memory' | 'ledger'>, row: Ledge
   }
   model.ledger.push(row);
   if (model.ledger.length > LEDGER_HISTORY) model.ledger.shift();
+}
+
+/** The ledger number the next projected request takes: one past the requests projected so far. */
+export function nextRequestNumber(memory: { readonly counters: { readonly requests: number } }): number {
+  return memory.counters.requests + 1;
 }
