@@ -1,7 +1,7 @@
 import type { AgentMessage } from '@mariozechner/pi-agent-core';
 import type { IdentifiedMessage } from '../message-entries.ts';
 import type { BranchContext } from './branch-context.ts';
-import { sameMessage, sameMessages } from './land-edits.ts';
+import { sameMessage } from './land-edits.ts';
 
 /** The transcript the engine folds on the edit path, with what a `context` handler before pi-fold changed. */
 export interface EarlierRewrites {
@@ -10,6 +10,13 @@ export interface EarlierRewrites {
   readonly untouched: boolean;
   /** Changes that could not be matched to an entry (messages dropped or injected): reported, not folded. */
   readonly unaligned: number;
+  /**
+   * Positions of the handed-over messages that differ from Pi's projection, in order (none when
+   * untouched or unaligned): the landing needs no second look at the others.
+   */
+  readonly changed: readonly number[];
+  /** How many of `changed` the transcript took in place of the entry's own message. */
+  readonly adopted: number;
 }
 
 /**
@@ -17,28 +24,41 @@ export interface EarlierRewrites {
  * folds what it is given, as on the hook path: a message such a handler changed replaces the
  * entry's own in the engine's transcript (the entry mapper then reports it, docs/pi.md,
  * "Ownership"). Changes to messages pi-fold itself edited are not taken: the window wins there.
+ * Each handed-over message is compared with Pi's projection once; the positions that differ are
+ * kept for the landing's own question, whether what Pi hands over is the window.
  */
 export function adoptEarlierRewrites(branch: BranchContext, sent: readonly AgentMessage[]): EarlierRewrites {
-  if (sameMessages(sent, branch.projected)) return { rawMessages: branch.rawMessages, unaligned: 0, untouched: true };
-  if (sent.length !== branch.projected.length)
+  const projected = branch.projected;
+  if (sent.length !== projected.length)
     return {
       rawMessages: branch.rawMessages,
-      unaligned: Math.abs(sent.length - branch.projected.length),
+      unaligned: Math.abs(sent.length - projected.length),
       untouched: false,
+      changed: [],
+      adopted: 0,
     };
+  const changed: number[] = [];
+  for (let position = 0; position < sent.length; position += 1)
+    if (!sameMessage(sent[position]!, projected[position]!)) changed.push(position);
+  if (changed.length === 0)
+    return { rawMessages: branch.rawMessages, unaligned: 0, untouched: true, changed, adopted: 0 };
   const rawMessages: IdentifiedMessage[] = [];
+  let adopted = 0;
   let shown = 0;
+  let next = 0;
   for (const item of branch.items) {
     if (item.state.kind === 'omitted') {
       if (!item.insert) rawMessages.push({ entryId: item.entryId, message: item.raw });
       continue;
     }
+    const differs = changed[next] === shown;
+    if (differs) next += 1;
     const seen = sent[shown]!;
-    const projected = branch.projected[shown]!;
     shown += 1;
     if (item.insert) continue;
-    const message = item.state.kind === 'raw' && !sameMessage(seen, projected) ? seen : item.raw;
-    rawMessages.push({ entryId: item.entryId, message });
+    const taken = item.state.kind === 'raw' && differs;
+    if (taken) adopted += 1;
+    rawMessages.push({ entryId: item.entryId, message: taken ? seen : item.raw });
   }
-  return { rawMessages, unaligned: 0, untouched: false };
+  return { rawMessages, unaligned: 0, untouched: false, changed, adopted };
 }
