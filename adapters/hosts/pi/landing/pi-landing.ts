@@ -6,10 +6,10 @@ import type { ReadonlySessionManager } from '../host-api.ts';
 import type { IdentifiedMessage } from '../message-entries.ts';
 import type { BranchContext } from './branch-context.ts';
 import { BranchReader } from './branch-reader.ts';
-import { adoptEarlierRewrites, type EarlierRewrites } from './earlier-rewrites.ts';
+import { adoptEarlierRewrites, type EarlierRewrites, handedOverIsWindow } from './earlier-rewrites.ts';
 import { planEdits } from './edit-plan.ts';
 import { type EditingSessionManager, editingSessionManager } from './editing-session.ts';
-import { landEdits, sameMessage, sameMessages } from './land-edits.ts';
+import { landEdits, sameMessages } from './land-edits.ts';
 
 /**
  * How a commit reaches Pi (docs/architecture.md, "Pi"): `context-hook` sends the engine's
@@ -129,16 +129,14 @@ export class PiLanding implements PiLandingReport {
     projectThenLand: ProjectThenLand,
   ): Promise<AgentMessage[] | undefined> {
     const branch = this.reader.read(editing, request.shown);
-    const shownSent = request.sent.filter(request.shown);
-    const earlier = adoptEarlierRewrites(branch, shownSent);
+    const earlier = adoptEarlierRewrites(branch, request.sent, request.shown);
     const transcript: LandingTranscript = {
       messages: earlier.rawMessages,
       unchangedPrefix: earlier.untouched ? branch.unchangedPrefix : 0,
       unaligned: earlier.unaligned,
     };
-    const sentWhole = shownSent.length === request.sent.length;
     return projectThenLand(transcript, (result, window) =>
-      this.land(editing, { branch, earlier, sentWhole }, result, window, request),
+      this.land(editing, { branch, earlier }, result, window, request),
     );
   }
 
@@ -158,7 +156,7 @@ export class PiLanding implements PiLandingReport {
     if (plan.edits.length === 0 && plan.tailTexts.length === 0) {
       // With nothing to change, an exact plan means Pi's projection is the window: what Pi
       // hands over then goes out as it is, unless a handler before pi-fold changed it.
-      if (plan.exact && sentIsWindow(read, request.sent, window)) {
+      if (plan.exact && handedOverIsWindow(read.earlier, request.sent, window)) {
         this.counters.sentByPi += 1;
         return undefined;
       }
@@ -222,23 +220,6 @@ interface LandedWindow {
 interface BranchAsRead {
   readonly branch: BranchContext;
   readonly earlier: EarlierRewrites;
-  /** Whether the engine is shown every message Pi hands over (pi-fold's recovery summary is not). */
-  readonly sentWhole: boolean;
-}
-
-/**
- * Whether what Pi hands over is the window, once an exact plan with nothing to land says
- * Pi's projection is. Where the handed-over messages equal Pi's projection they equal the
- * window, so only the positions that differ are looked at: an entry the engine took from a
- * handler before pi-fold is the very message the window shows. A message the engine is not
- * shown, or one a handler dropped or injected, leaves the two of different lengths.
- */
-function sentIsWindow(read: BranchAsRead, sent: readonly AgentMessage[], window: readonly AgentMessage[]): boolean {
-  if (!read.sentWhole || read.earlier.unaligned > 0) return sameMessages(sent, window);
-  if (sent.length !== window.length) return false;
-  return read.earlier.changed.every(
-    (position) => sent[position] === window[position] || sameMessage(sent[position]!, window[position]!),
-  );
 }
 
 /** The folds a window shows, in order, once each: its placeholders' and stubs' folds. */
