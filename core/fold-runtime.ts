@@ -54,6 +54,14 @@ export class FoldRuntime {
   }
 
   /**
+   * The number the next `project` call gives its request (its ledger row's `request`), so a
+   * host can name the request it is about to project.
+   */
+  get nextRequest(): number {
+    return this.session.model.memory.nextRequest;
+  }
+
+  /**
    * Build the projection for the next model request from the host's active branch: read
    * through its TranscriptSource (or given whole, as an array of entries).
    * @throws FoldError `BUDGET.EXCEEDED` when no lossless fold can bring the request under the

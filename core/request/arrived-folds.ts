@@ -43,7 +43,7 @@ export function takeBackArrivedFolds(
       origin: 'runtime',
       firstEntryId: record.firstEntryId,
       lastEntryId: record.lastEntryId,
-      cutAtRequest: memory.counters.requests + 1,
+      cutAtRequest: memory.nextRequest,
     });
   }
   return changed;

@@ -94,7 +94,7 @@ async function prepareWindow(
   const budget = session.budgetTokens(context);
   const warnings: FoldWarning[] = [];
   const ingested = ingestRequest(session, read, context, budget, warnings);
-  const request = session.model.memory.counters.requests + 1;
+  const request = session.model.memory.nextRequest;
   const candidate = candidateDraft(session, ingested.appendedFrom);
   const estimate = session.estimateTokens(candidate.draft.chars);
   const { plan, foldsLanded } = await commitRequest(session, { estimate, budget, context }, warnings);

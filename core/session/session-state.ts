@@ -148,7 +148,7 @@ export class SessionState {
       memory,
       settings: this.ports.settings,
       visibleFolds,
-      request: memory.counters.requests + 1,
+      request: memory.nextRequest,
     };
   }
 

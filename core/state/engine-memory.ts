@@ -84,6 +84,11 @@ export class EngineMemory {
     return this.#counters;
   }
 
+  /** The ledger number the next projected request takes: one past the requests projected so far. */
+  get nextRequest(): number {
+    return this.#counters.requests + 1;
+  }
+
   markById(foldId: string): PendingMarkV1 | undefined {
     return this.#marks.find((mark) => mark.id === foldId);
   }

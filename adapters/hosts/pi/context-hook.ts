@@ -1,9 +1,8 @@
 import type { AgentMessage } from '@mariozechner/pi-agent-core';
 import type { ExtensionContext } from '@mariozechner/pi-coding-agent';
 import { FoldError } from '../../../core/fold-error.ts';
-import type { RequestContext } from '../../../core/fold-runtime.ts';
+import type { ProjectionResult, RequestContext } from '../../../core/fold-runtime.ts';
 import { isRecoverySummary } from './compaction-guard.ts';
-import { adoptEarlierRewrites } from './landing/earlier-rewrites.ts';
 import { workingLanding } from './landing/pi-landing.ts';
 import type { MappedTranscript } from './message-entries.ts';
 import { announceOwnership } from './ownership-monitor.ts';
@@ -41,6 +40,9 @@ export class OverheadMeter {
 /**
  * The `context` hook's work: map Pi's messages to the branch's entries, let the engine
  * project them, and hand the projection back as Pi messages. Called before every model call.
+ * One pass per request: the branch is read and mapped once (`mapHandedOver` says when Pi makes
+ * a second mapping necessary), and on the edit path the landing is entered once and runs the
+ * engine's step inside it (`PiLanding.carry`).
  *
  * When no lossless fold can bring the request under the budget (docs/behaviour.md I6), the request is
  * aborted before it is sent and the person is told out of band; the window is not touched.
@@ -53,48 +55,75 @@ export async function projectContext(
 ): Promise<AgentMessage[] | undefined> {
   const landing = workingLanding(folding.landing);
   const editing = landing.editing(ctx.sessionManager);
-  // The edit path reads the branch itself: Pi's event already carries the folded window.
-  const branchContext = editing === undefined ? undefined : landing.reader.read(editing, isShownToEngine);
-  const shownMessages = messages.filter(isShownToEngine);
-  const earlier = branchContext === undefined ? undefined : adoptEarlierRewrites(branchContext, shownMessages);
-  let mapped: MappedTranscript;
-  if (earlier !== undefined && branchContext !== undefined)
-    mapped = folding.mapper.mapIdentified(earlier.rawMessages, earlier.untouched ? branchContext.unchangedPrefix : 0);
-  else {
-    const visible = shownMessages;
-    mapped = folding.mapper.map(visible, ctx.sessionManager.getBranch());
-    if (mapped.unmatched > 0) {
-      // Pi writes agent events to the session through a queue its loop does not await, so the
-      // last results of a tool batch can reach the branch a tick after this event. Mapped as
-      // injected now, they would get their real ids next request: a needless rewrite.
-      await new Promise((resolve) => setImmediate(resolve));
-      mapped = folding.mapper.map(visible, ctx.sessionManager.getBranch());
-    }
+  const request = { ctx, overheadChars };
+  if (editing === undefined) {
+    const mapped = await mapHandedOver(folding, messages.filter(isShownToEngine), ctx);
+    return projectAndSend(folding, { mapped, unaligned: 0 }, request, (_result, window) => window);
   }
+  // The edit path reads the branch itself: Pi's event already carries the folded window.
+  return landing.carry(editing, { sent: messages, shown: isShownToEngine, ctx }, (transcript, land) => {
+    const mapped = folding.mapper.mapIdentified(transcript.messages, transcript.unchangedPrefix);
+    return projectAndSend(folding, { mapped, unaligned: transcript.unaligned }, request, land);
+  });
+}
+
+/**
+ * The hook path's transcript: the event's messages matched to the branch's entries. Mapped
+ * again only in the one case Pi makes it necessary: Pi writes agent events to the session
+ * through a queue its loop does not await, so the last results of a tool batch can reach the
+ * branch a tick after this event. Mapped as injected now, they would get their real ids next
+ * request: a needless rewrite. When the tick brought nothing (the messages were another
+ * extension's), the first mapping stands.
+ */
+async function mapHandedOver(
+  folding: PiSessionFolding,
+  visible: readonly AgentMessage[],
+  ctx: ExtensionContext,
+): Promise<MappedTranscript> {
+  const leafId = ctx.sessionManager.getLeafId();
+  const mapped = folding.mapper.map(visible, ctx.sessionManager.getBranch());
+  if (mapped.unmatched === 0) return mapped;
+  await new Promise((resolve) => setImmediate(resolve));
+  if (ctx.sessionManager.getLeafId() === leafId) return mapped;
+  return folding.mapper.map(visible, ctx.sessionManager.getBranch());
+}
+
+/** What one request's engine step needs besides the transcript. */
+interface EngineRequest {
+  readonly ctx: ExtensionContext;
+  readonly overheadChars: number;
+}
+
+/**
+ * The engine's step of one request: report what a handler before pi-fold rewrote, project,
+ * and hand the window to `send` (the landing on the edit path, the hook's return value on the
+ * hook path). The request number is the engine's own, the one its ledger row will carry.
+ */
+async function projectAndSend(
+  folding: PiSessionFolding,
+  transcript: { readonly mapped: MappedTranscript; readonly unaligned: number },
+  request: EngineRequest,
+  send: (result: ProjectionResult, window: AgentMessage[]) => AgentMessage[] | undefined,
+): Promise<AgentMessage[] | undefined> {
+  const { mapped } = transcript;
+  const { ctx } = request;
   const rewrittenBefore = folding.ownership.rewrittenBefore(
-    mapped.rewritten + (earlier?.unaligned ?? 0),
-    folding.runtime.view.memory.counters.requests + 1,
+    mapped.rewritten + transcript.unaligned,
+    folding.runtime.nextRequest,
   );
   announceOwnership(ctx, rewrittenBefore);
   try {
     folding.branch.update(mapped.entries);
     const result = await folding.runtime.project(folding.branch, {
       ...requestModel(ctx),
-      overheadChars,
+      overheadChars: request.overheadChars,
       requestTime: Date.now(),
     });
     folding.lastProjection = result;
     for (const warning of result.warnings) ctx.ui.notify(warning, 'warning');
     const projected = toPiMessages(result.messages, mapped.messages);
     folding.ownership.projected(projected, result.ledger.request);
-    if (editing === undefined || branchContext === undefined) return projected;
-    return landing.land(editing, branchContext, result, projected, {
-      sent: messages,
-      // Pi's own projection, and nothing in it the window leaves out (pi-fold's recovery summary).
-      sentIsProjection: earlier?.untouched === true && shownMessages.length === messages.length,
-      shown: isShownToEngine,
-      ctx,
-    });
+    return send(result, projected);
   } catch (error) {
     if (FoldError.isInstance(error) && error.code === 'BUDGET.EXCEEDED') {
       const remedy =

@@ -88,7 +88,12 @@ function onEachRequest(pi: ExtensionAPI, sessions: PiSessionRegistry): void {
     else untouched.delete(ctx.sessionManager);
     return messages === undefined ? undefined : { messages };
   });
-  // Pi >= 0.8x: put Pi's own system messages back where its rebuilt head replaced them.
+  // Pi >= 0.8x: put Pi's own system messages back where its rebuilt head replaced them. This is
+  // a second hook on the same request's window, and it has to be: Pi hides its system messages
+  // from `context` handlers and rebuilds the head only after all of them ran, so only this later
+  // event holds them. Folding here instead would run pi-fold after every other extension's
+  // `context` handler rather than in its loading order. It only acts when the hook above
+  // returned messages of its own.
   onContextWithSystem(pi, async (event, ctx) => {
     // Pi's messages went out as Pi built them: its system messages are where Pi put them.
     if (untouched.has(ctx.sessionManager)) return undefined;

@@ -148,13 +148,3 @@ export function isEditable(entry: SessionEntry): boolean {
   const role = entry.message.role;
   return role === 'user' || role === 'assistant' || role === 'toolResult';
 }
-
-/** The messages Pi would send now, as the `context` event hands them over (no system messages). */
-export function projectedMessages(
-  sessionManager: EditingSessionManager,
-  shown: (message: AgentMessage) => boolean,
-): AgentMessage[] {
-  return (sessionManager.buildSessionProjection().messages as AgentMessage[]).filter(
-    (message) => message.role !== ('system' as AgentMessage['role']) && shown(message),
-  );
-}

@@ -26,7 +26,8 @@ import {
  * a compaction or branch summary, another extension's edit, a first read) reads Pi's whole
  * projection again (`readBranchContext`), so the result is always what a full read gives.
  * A read's arrays are the reader's own and change at the next read: a request uses them
- * before the next request's `context` event, which Pi never runs alongside it.
+ * before its landing reads what it appended (which the next request's read then starts
+ * from), and Pi never runs two `context` events alongside each other.
  */
 export class BranchReader {
   private leafId: string | null | undefined;

@@ -3,8 +3,10 @@ import type { ExtensionContext } from '@mariozechner/pi-coding-agent';
 import { FoldError } from '../../../../core/fold-error.ts';
 import type { ProjectionResult } from '../../../../core/fold-runtime.ts';
 import type { ReadonlySessionManager } from '../host-api.ts';
-import { type BranchContext, projectedMessages } from './branch-context.ts';
+import type { IdentifiedMessage } from '../message-entries.ts';
+import type { BranchContext } from './branch-context.ts';
 import { BranchReader } from './branch-reader.ts';
+import { adoptEarlierRewrites, type EarlierRewrites, handedOverIsWindow } from './earlier-rewrites.ts';
 import { planEdits } from './edit-plan.ts';
 import { type EditingSessionManager, editingSessionManager } from './editing-session.ts';
 import { landEdits, sameMessages } from './land-edits.ts';
@@ -47,12 +49,29 @@ export interface LandingCounters {
 export interface LandingRequest {
   /** The messages Pi is about to send (the event's). */
   readonly sent: readonly AgentMessage[];
-  /** Whether `sent` was checked to be Pi's own projection, untouched by another handler. */
-  readonly sentIsProjection: boolean;
   /** Which messages the engine is shown (pi-fold's recovery summary is not). */
   readonly shown: (message: AgentMessage) => boolean;
   readonly ctx: Pick<ExtensionContext, 'ui'>;
 }
+
+/** The transcript the engine folds on the edit path: the branch's messages as pi-fold reads them back. */
+export interface LandingTranscript {
+  readonly messages: readonly IdentifiedMessage[];
+  /** How many leading `messages` are the previous request's, unchanged (the mapper reuses their entries). */
+  readonly unchangedPrefix: number;
+  /** Messages a handler before pi-fold dropped or injected, which no entry can stand for. */
+  readonly unaligned: number;
+}
+
+/**
+ * The landing's end of one request, handed to the engine's step: it takes the engine's
+ * projection and the same as Pi messages, and returns the messages the hook must send, or
+ * undefined to let Pi's projection go out as it is.
+ */
+export type LandWindow = (result: ProjectionResult, window: AgentMessage[]) => AgentMessage[] | undefined;
+
+/** The engine's step of one request on the edit path: project the transcript, then land through `land`. */
+export type ProjectThenLand = (transcript: LandingTranscript, land: LandWindow) => Promise<AgentMessage[] | undefined>;
 
 /** What a host or the lab may read of one session's landing: the path taken and the edit path's counts. */
 export interface PiLandingReport {
@@ -99,23 +118,45 @@ export class PiLanding implements PiLandingReport {
   }
 
   /**
-   * The edit path's end of a request: land what the window changed as session entries, and
-   * send nothing when Pi's own projection already is the window. Returns the messages the
-   * hook must send, or undefined to let Pi's projection go out as it is.
+   * One request on the edit path, start to end, in one pass: the branch read back once (at the
+   * cost of what was appended), what Pi hands over compared with Pi's projection once, the
+   * engine's step run on that transcript, and its window landed as session entries. Returns
+   * the messages the hook must send, or undefined to let Pi's projection go out as it is.
    */
-  land(
+  carry(
     editing: EditingSessionManager,
-    branch: BranchContext,
+    request: LandingRequest,
+    projectThenLand: ProjectThenLand,
+  ): Promise<AgentMessage[] | undefined> {
+    const branch = this.reader.read(editing, request.shown);
+    const earlier = adoptEarlierRewrites(branch, request.sent, request.shown);
+    const transcript: LandingTranscript = {
+      messages: earlier.rawMessages,
+      unchangedPrefix: earlier.untouched ? branch.unchangedPrefix : 0,
+      unaligned: earlier.unaligned,
+    };
+    return projectThenLand(transcript, (result, window) =>
+      this.land(editing, { branch, earlier }, result, window, request),
+    );
+  }
+
+  /**
+   * Land what the window changed as session entries, and send nothing when Pi's own projection
+   * already is the window.
+   */
+  private land(
+    editing: EditingSessionManager,
+    read: BranchAsRead,
     result: ProjectionResult,
     window: AgentMessage[],
     request: LandingRequest,
   ): AgentMessage[] | undefined {
     const { shown, ctx } = request;
-    const plan = planEdits(branch.items, result.messages, window);
+    const plan = planEdits(read.branch.items, result.messages, window);
     if (plan.edits.length === 0 && plan.tailTexts.length === 0) {
       // With nothing to change, an exact plan means Pi's projection is the window: what Pi
       // hands over then goes out as it is, unless a handler before pi-fold changed it.
-      if (plan.exact && (request.sentIsProjection || sameMessages(request.sent, window))) {
+      if (plan.exact && handedOverIsWindow(read.earlier, request.sent, window)) {
         this.counters.sentByPi += 1;
         return undefined;
       }
@@ -132,8 +173,13 @@ export class PiLanding implements PiLandingReport {
       // Pi built this request before the edits were appended, so it goes out from here, in
       // the exact form Pi's projection gives every later request (a landed text carries its
       // own entry's timestamp): the next request then extends this one byte for byte (I1).
-      const landedWindow = projectedMessages(editing, shown);
-      return sameMessages(landedWindow, window) ? landedWindow : window;
+      // The reader takes in what was just appended, as the next request's read would, and
+      // gives that form without Pi projecting the whole branch again.
+      const after = this.landedWindow(editing, shown);
+      // An exact plan makes that form the window, but for an entry shown raw whose message a
+      // handler before pi-fold changed: the window shows the handler's message, Pi the entry's.
+      const isWindow = after.onlyLanded && read.earlier.adopted === 0;
+      return isWindow || sameMessages(after.messages, window) ? after.messages : window;
     } catch (error) {
       // The window still goes out whole from this hook: a refused edit costs speed, not content.
       if (!this.refusalShown)
@@ -146,6 +192,34 @@ export class PiLanding implements PiLandingReport {
       return window;
     }
   }
+
+  /**
+   * Pi's projection after this request's landing, read as the next request would read it
+   * (that read then starts from here).
+   */
+  private landedWindow(editing: EditingSessionManager, shown: (message: AgentMessage) => boolean): LandedWindow {
+    const read = this.reader.read(editing, shown);
+    const onlyLanded = read.unchangedPrefix > 0 && read.rawMessages.length === read.unchangedPrefix;
+    // A copy: Pi owns the array the hook returns.
+    return { messages: [...read.projected], onlyLanded };
+  }
+}
+
+/** Pi's projection once a landing is appended. */
+interface LandedWindow {
+  readonly messages: AgentMessage[];
+  /**
+   * Whether the branch grew by the landing alone since the request's first read. Pi may append
+   * what its session queue held while the engine worked, or another extension an entry: that
+   * is not in the window.
+   */
+  readonly onlyLanded: boolean;
+}
+
+/** The branch as this request read it back, and how what Pi handed over differs from it. */
+interface BranchAsRead {
+  readonly branch: BranchContext;
+  readonly earlier: EarlierRewrites;
 }
 
 /** The folds a window shows, in order, once each: its placeholders' and stubs' folds. */
