@@ -50,10 +50,11 @@ export async function rebuildSessionState(
   const { readable, unrecoverable } = await verifyFolds(store, sessionId, foldIds);
   const forest = consistentForest([...readable.values()]);
   const recovered = forest.kept.sort((left, right) => left.epoch - right.epoch || (left.id < right.id ? -1 : 1));
-  const memory = new EngineMemory(sessionId);
-  memory.foldIds = recovered.map((record) => record.id);
-  memory.epoch = recovered.reduce((highest, record) => Math.max(highest, record.epoch), 0);
-  memory.lostFolds = [...unrecoverable].map(([foldId, reason]) => ({ foldId, reason }));
+  const memory = EngineMemory.rebuilt(sessionId, {
+    foldIds: recovered.map((record) => record.id),
+    epoch: recovered.reduce((highest, record) => Math.max(highest, record.epoch), 0),
+    lostFolds: [...unrecoverable].map(([foldId, reason]) => ({ foldId, reason })),
+  });
   for (const [foldId, reason] of forest.left) unrecoverable.set(foldId, reason);
   if (options.dryRun !== true) await store.saveState(sessionId, { ...memory.snapshot([], []), revision: 1 });
   return {

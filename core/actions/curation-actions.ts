@@ -68,7 +68,7 @@ export async function pinAction(session: ActionContext, requested: readonly stri
     if (covers) withdrawn.push(mark.id);
     return !covers;
   });
-  for (const id of knownIds) memory.pins.add(id);
+  for (const id of knownIds) memory.pin(id);
   session.frontier.rewindTo(index, Math.min(...positions));
   return {
     text: `pinned ${ids.length} entr${ids.length === 1 ? 'y' : 'ies'}${expandedFrom.length > 0 ? ` (covered by ${expandedFrom.map((span) => `${span.id}: ${span.entries}`).join(', ')})` : ''} (≈${pinnedTokens} tokens pinned in all)${withdrawn.length > 0 ? `; withdrew marks ${withdrawn.join(', ')}` : ''}`,
@@ -93,7 +93,7 @@ export async function unpinAction(session: ActionContext, requested: readonly st
       });
     }
   }
-  for (const id of ids) session.memory.pins.delete(id);
+  for (const id of ids) session.memory.unpin(id);
   const positions = ids
     .map((id) => session.index.positionOf(id))
     .filter((position): position is number => position !== undefined);
@@ -130,10 +130,7 @@ function withdrawToRaw(session: ActionContext, mark: PendingMarkV1): void {
   });
   // A withdrawn refold just leaves the fold expanded; a withdrawn cut is held raw.
   if (session.lattice.record(mark.id) === undefined) {
-    session.memory.holds = [
-      ...session.memory.holds,
-      { firstEntryId: mark.firstEntryId, lastEntryId: mark.lastEntryId },
-    ];
+    session.memory.holdSpan({ firstEntryId: mark.firstEntryId, lastEntryId: mark.lastEntryId });
   }
 }
 
@@ -215,7 +212,7 @@ export async function reboundaryAction(
   if (marks.length > MAX_PENDING_MARKS)
     throw new FoldError('ACTION.MARK_LIMIT', `reboundary: at most ${MAX_PENDING_MARKS} marks may wait at once`);
   memory.replaceMarks(marks);
-  memory.holds = memory.holds.filter((hold) => {
+  memory.keepHoldsWhere((hold) => {
     const holdFirst = index.positionOf(hold.firstEntryId);
     const holdLast = index.positionOf(hold.lastEntryId);
     return holdFirst === undefined || holdLast === undefined || holdLast < first || last < holdFirst;

@@ -77,9 +77,6 @@ export function rememberEphemeralPeek(
   id: string,
 ): boolean {
   if (!ephemeral || toolCallId === undefined) return false;
-  memory.ephemeralPeeks = [
-    ...memory.ephemeralPeeks.filter((peek) => peek.toolCallId !== toolCallId),
-    { toolCallId, foldId: id, retired: false },
-  ];
+  memory.rememberPeek(toolCallId, id);
   return true;
 }

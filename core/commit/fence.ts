@@ -21,10 +21,8 @@ export interface FenceTarget {
  */
 export function cutForFence(target: FenceTarget): void {
   const { memory } = target.model;
-  const holds = memory.holds;
   const marksBefore = [...memory.marks];
-  memory.holds = [];
-  try {
+  memory.setHoldsAsideWhile(() => {
     cutUntilDone(target, { toolFolds: true, chapterMinUnits: 1 });
     if (memory.marks.length >= MAX_PENDING_MARKS) {
       // The runtime's own pending tool marks go too: a chapter over their batches covers them,
@@ -38,9 +36,7 @@ export function cutForFence(target: FenceTarget): void {
       );
       cutUntilDone(target, chaptersOnly(target));
     }
-  } finally {
-    memory.holds = holds;
-  }
+  });
 }
 
 function cutUntilDone(target: FenceTarget, mode: PassMode): void {

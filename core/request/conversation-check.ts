@@ -59,6 +59,6 @@ export function updateTranscriptAnchor(memory: EngineMemory, index: TranscriptIn
   if (first === undefined) return false;
   const current = memory.transcriptAnchor;
   if (current !== undefined && current.entryId === first.id && current.sha256 === index.shas[0]) return false;
-  memory.transcriptAnchor = { entryId: first.id, sha256: index.shas[0]! };
+  memory.anchorTranscript({ entryId: first.id, sha256: index.shas[0]! });
   return true;
 }

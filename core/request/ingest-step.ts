@@ -66,13 +66,12 @@ export function retireAnsweredPeeks(model: Pick<SessionModel, 'index' | 'memory'
   const { index, memory } = model;
   if (memory.ephemeralPeeks.every((peek) => peek.retired)) return false;
   let changed = false;
-  memory.ephemeralPeeks = memory.ephemeralPeeks.map((peek) => {
-    if (peek.retired) return peek;
+  memory.retirePeeksWhere((peek) => {
     const position = index.resultPositionOf(peek.toolCallId);
-    if (position === undefined || index.lastAssistantPosition <= position) return peek;
+    if (position === undefined || index.lastAssistantPosition <= position) return false;
     changed = true;
     model.queueRewrite('give-back');
-    return { ...peek, retired: true };
+    return true;
   });
   return changed;
 }

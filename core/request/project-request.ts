@@ -253,7 +253,7 @@ async function handOut(
     });
   }
   model.handedOut(view);
-  if (rewrite) model.memory.noticeShownSinceRewrite = false;
+  if (rewrite) model.memory.noteRewriteSent();
   // Counters alone are not worth a write per request; any decision is.
   if (prepared.dirty || rewrite || prepared.plan !== undefined) await session.saveOrWarn(warnings);
   services.outbound.projection(projection);

@@ -26,7 +26,7 @@ const NOTICE_AFTER_UNBRIEFED = 3;
 /** Drop inserts whose anchor a collapsed chapter or consolidation now hides (at a rewrite only). */
 export function pruneHiddenInserts(model: Pick<SessionModel, 'index' | 'lattice' | 'memory'>): void {
   const { index, lattice, memory } = model;
-  memory.inserts = memory.inserts.filter((insert) => {
+  memory.keepInsertsWhere((insert) => {
     const position = index.positionOf(insert.afterEntryId);
     if (position === undefined) return true;
     return !lattice
@@ -51,7 +51,7 @@ export function retireSettledInserts(
   const { index, memory } = model;
   const waiting = new Set(memory.marks.map((mark) => mark.id));
   const retired = new Set<ProjectedMessage>();
-  memory.inserts = memory.inserts.filter((insert) => {
+  memory.keepInsertsWhere((insert) => {
     const position = index.positionOf(insert.afterEntryId);
     if (position === undefined || position < rewrittenFrom) return true;
     const settled =
@@ -104,7 +104,7 @@ export function appendNotice(session: InsertTarget, draft: WindowDraft): boolean
     'notice',
     unbriefedNoticeText(described, session.ports.settings.toolName, unbriefed.length - unnamed.length),
   );
-  if (appended) memory.noticeShownSinceRewrite = true;
+  if (appended) memory.noteNoticeShown();
   return appended;
 }
 
@@ -129,7 +129,7 @@ function appendInsert(session: InsertTarget, draft: WindowDraft, kind: WindowIns
   if (!index.units[index.units.length - 1]!.complete) return false;
   const sequence = memory.inserts.filter((insert) => insert.afterEntryId === last.id).length;
   const insert: WindowInsertV1 = { kind, afterEntryId: last.id, sequence, text };
-  memory.inserts.push(insert);
+  memory.recordInsert(insert);
   pushMessage(draft, session.services.renderer.insertMessage(insert));
   return true;
 }

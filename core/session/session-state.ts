@@ -10,7 +10,8 @@ import type { RenderInputs } from '../render/projection-renderer.ts';
 import { viewMessages } from '../render/window-log.ts';
 import { requestBudget } from '../settings/settings.ts';
 import { SpillBook } from '../spill/spill-book.ts';
-import { EngineMemory, migrateEngineState } from '../state/engine-memory.ts';
+import { EngineMemory } from '../state/engine-memory.ts';
+import { migrateEngineState } from '../state/engine-state-migration.ts';
 import type { FrontierInputs } from '../state/frontier.ts';
 import { SessionModel } from '../state/session-model.ts';
 import type { SessionPorts } from '../state/session-ports.ts';
@@ -50,8 +51,7 @@ export class SessionState {
     learned: SessionLessons,
   ) {
     // The first request fixes the session's spill policy; a restored session keeps its own (docs/behaviour.md I1).
-    memory.spillPolicy ??= ports.settings.spill;
-    const spills = new SpillBook(memory.spillPolicy, ports.settings.toolName);
+    const spills = new SpillBook(memory.settleSpillPolicy(ports.settings.spill), ports.settings.toolName);
     this.model = new SessionModel(memory, (entry) => spills.windowChars(entry));
     this.services = new SessionServices(ports, spills, this.model, learned);
   }
@@ -77,8 +77,10 @@ export class SessionState {
     const { records, lost } = await restoreListedFolds(foldStore, sessionId, state.foldIds);
     const { model } = session;
     const { memory } = model;
-    memory.foldIds = records.map((record) => record.id);
-    memory.lostFolds = mergeLostFolds(memory.lostFolds, lost);
+    memory.keepRestoredFolds(
+      records.map((record) => record.id),
+      mergeLostFolds(memory.lostFolds, lost),
+    );
     model.lattice.load(
       records,
       state.expanded.filter((foldId) => memory.foldIds.includes(foldId)),
@@ -94,7 +96,7 @@ export class SessionState {
     const revision = model.memory.revision + 1;
     const state = { ...this.snapshot(), revision };
     await ports.foldStore.saveState(ports.sessionId, state);
-    model.memory.revision = revision;
+    model.memory.savedAs(revision);
     this.#savedState = state;
   }
 

@@ -18,8 +18,8 @@ interface BuiltFrom extends RenderLookupMaps {
  * The render's lookups, built again only when their lists changed. Inserts (one receipt or
  * notice per commit) grow with the session, and every request renders at least its appended
  * entries, so rebuilding these maps each time would make a request cost the session's
- * commits. The lists' types (`GrowOnlyList`, a readonly list) admit only replacing or
- * pushing, so a list and its length say whether it changed.
+ * commits. `EngineMemory` only ever replaces these lists or pushes to them, never edits one in
+ * place, so a list and its length say whether it changed.
  */
 export class RenderLookups {
   /** How many times the maps were built: read by tests. */

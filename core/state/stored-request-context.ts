@@ -4,7 +4,8 @@ import { FoldError } from '../fold-error.ts';
 
 /** What the session remembers of a request's context: the window and the model, nothing of the moment. */
 export interface RequestContextMemory {
-  requestContext: StoredRequestContextV1 | undefined;
+  readonly requestContext: StoredRequestContextV1 | undefined;
+  keepRequestContext(context: StoredRequestContextV1 | undefined): void;
 }
 
 /**
@@ -42,7 +43,7 @@ export function sameRequestContext(
  */
 export function rememberRequestContext(memory: RequestContextMemory, context: RequestContext): boolean {
   if (sameRequestContext(memory.requestContext, context)) return false;
-  memory.requestContext = storedRequestContext(context);
+  memory.keepRequestContext(storedRequestContext(context));
   return true;
 }
 

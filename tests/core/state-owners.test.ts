@@ -4,36 +4,69 @@ import { ARRAY_MUTATORS, filesWriting, SET_MUTATORS, type WriteShape, writesIn }
 
 const root = resolve(import.meta.dirname, '../..');
 
+/**
+ * The code that can hold a session's state: core, and the application and composition above
+ * it. The adapters hold other things under the same names (a landing's own counters, a
+ * writer's own fold ids) and reach the state only through core's read-only views.
+ */
+const SCANNED = ['core', 'application', 'composition'];
+
 const ENGINE_MEMORY = 'core/state/engine-memory.ts';
 const SESSION_MODEL = 'core/state/session-model.ts';
+
+const LIST = { mutators: ARRAY_MUTATORS, members: true };
+const SET = { mutators: SET_MUTATORS };
+const RECORD = { members: true };
+const VALUE = {};
 
 /**
  * Each piece of a session's state has one owner: the one file that changes it. Everyone else
  * calls the owner's methods and reads a read-only view, so a change to how a piece may move
- * is made in one place.
+ * is made in one place. Every field of `EngineMemory` and `SessionModel` is listed (the
+ * memory's `sessionId` is `readonly`, set once when it is made).
  */
 const OWNED: readonly (readonly [name: string, owner: string, shape: WriteShape])[] = [
-  ['marks', ENGINE_MEMORY, { mutators: ARRAY_MUTATORS, members: true }],
-  ['counters', ENGINE_MEMORY, { members: true }],
-  ['pendingCauses', SESSION_MODEL, { mutators: SET_MUTATORS }],
-  ['ledger', SESSION_MODEL, { mutators: ARRAY_MUTATORS, members: true }],
-  ...[
-    'memory',
-    'frozenView',
-    'visibleFolds',
-    'forcedCommit',
-    'lastBudget',
-    'lastContext',
-    'restoredUnchecked',
-    'lostSinceLastRun',
-    'renamedIdsReported',
-  ].map((name) => [name, SESSION_MODEL, {}] as const),
+  ...(
+    [
+      ['revision', VALUE],
+      ['epoch', VALUE],
+      ['noticeShownSinceRewrite', VALUE],
+      ['spillPolicy', RECORD],
+      ['foldIds', LIST],
+      ['marks', LIST],
+      ['pins', SET],
+      ['holds', LIST],
+      ['inserts', LIST],
+      ['ephemeralPeeks', LIST],
+      ['lostFolds', LIST],
+      ['transcriptAnchor', RECORD],
+      ['requestContext', RECORD],
+      ['counters', RECORD],
+    ] as const
+  ).map(([name, shape]) => [name, ENGINE_MEMORY, { ...shape, holder: 'EngineMemory' }] as const),
+  ...(
+    [
+      ['pendingCauses', SET],
+      ['ledger', LIST],
+      ...[
+        'memory',
+        'frozenView',
+        'visibleFolds',
+        'forcedCommit',
+        'lastBudget',
+        'lastContext',
+        'restoredUnchecked',
+        'lostSinceLastRun',
+        'renamedIdsReported',
+      ].map((name) => [name, VALUE] as const),
+    ] as const
+  ).map(([name, shape]) => [name, SESSION_MODEL, { ...shape, holder: 'SessionModel' }] as const),
 ];
 
 describe('one owner per piece of session state', () => {
   for (const [name, owner, shape] of OWNED) {
     it(`${name} is written only in ${owner}`, () => {
-      expect(filesWriting(root, 'core', name, shape)).toEqual([owner]);
+      expect(filesWriting(root, SCANNED, name, shape)).toEqual([owner]);
     });
   }
 
@@ -62,5 +95,17 @@ describe('one owner per piece of session state', () => {
     expect(lines('marks', arrays)).toEqual([1, 2, 3, 4, 5, 6, 7, 11]);
     expect(lines('counters', { members: true })).toEqual([8, 9, 12]);
     expect(lines('pendingCauses', { mutators: SET_MUTATORS })).toEqual([10, 12]);
+  });
+
+  it("counts `this.<name>` inside another class as that class's own field, unless a plain function rebinds it", () => {
+    const sample = [
+      'class FoldLattice { revision = 0; readonly seen = new Set(() => { this.revision += 1; }); }',
+      'class EngineMemory { #revision = 0; savedAs(revision: number) { this.#revision = revision; } }',
+      'class Other { bump() { const f = function (this: EngineMemory) { this.revision = 1; }; } }',
+      'memory.revision = 2;',
+      'this.revision = 3;',
+    ].join('\n');
+    const lines = writesIn('sample.ts', sample, 'revision', { holder: 'EngineMemory' }).map((w) => w.line);
+    expect(lines).toEqual([2, 3, 4, 5]);
   });
 });

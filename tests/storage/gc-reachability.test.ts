@@ -54,7 +54,7 @@ for (const backend of localGcBackends) {
         // State naming a fold that has no record: the store is damaged, so gc must stop.
         const { EngineMemory } = await import('../../core/state/engine-memory.ts');
         const memory = new EngineMemory('gc-broken-0');
-        memory.foldIds = ['fold_ffffffffffffffffffffffff'];
+        memory.listFold('fold_ffffffffffffffffffffffff');
         await store.saveState('gc-broken-0', memory.snapshot([], []));
         await expect(collectGarbage(store, { graceMs: 0, now: () => Date.now() + 1 })).rejects.toMatchObject({
           code: 'STORE.NOT_FOUND',

@@ -1,5 +1,5 @@
 import { FoldError } from '../../../core/fold-error.ts';
-import { migrateEngineState } from '../../../core/state/engine-memory.ts';
+import { migrateEngineState } from '../../../core/state/engine-state-migration.ts';
 import { assertSafeId, assertSha256 } from '../../../core/store/store-keys.ts';
 import { sha256Hex, stableStringify } from '../../../core/util/hashing.ts';
 import type { EngineState, FoldRecord } from '../../../ports/fold-records.ts';

@@ -128,7 +128,7 @@ function spilledArtifacts(session: LandingTarget, plan: CommitPlan): Set<string>
 
 function landInMemory(model: LandingTarget['model'], plan: CommitPlan): void {
   const { memory, lattice } = model;
-  memory.epoch += 1;
+  memory.openEpoch();
   const landed = new Set<string>();
   for (const fold of plan.folds) {
     landed.add(fold.mark.id);
@@ -138,7 +138,7 @@ function landInMemory(model: LandingTarget['model'], plan: CommitPlan): void {
     }
     const record: FoldRecord = fold.record;
     lattice.add(record);
-    memory.foldIds.push(record.id);
+    memory.listFold(record.id);
   }
   memory.dropMarks(landed);
 }

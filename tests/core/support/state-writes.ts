@@ -15,6 +15,11 @@ export interface WriteShape {
   readonly mutators?: readonly string[];
   /** Whether assigning one of its members (`counters.requests += 1`, `marks.length = 0`, `marks[0] = x`) counts. */
   readonly members?: boolean;
+  /**
+   * The class that holds the piece: `this.<name>` inside another class is that class's own
+   * field of the same name (a fold lattice's `revision`), not the piece.
+   */
+  readonly holder?: string;
 }
 
 /** The array methods that change an array in place. */
@@ -89,6 +94,26 @@ function changesInside(node: ts.Expression, shape: WriteShape): boolean {
 }
 
 /**
+ * The class `this` means at `node`: the nearest class around it, seen through arrow functions
+ * (they keep the `this` they are made in); undefined inside a plain function, whose `this` is
+ * whatever it is called on.
+ */
+function classOfThis(node: ts.Node): ts.ClassLikeDeclaration | undefined {
+  for (let at = node.parent; at !== undefined; at = at.parent) {
+    if (ts.isFunctionDeclaration(at) || ts.isFunctionExpression(at)) return undefined;
+    if (ts.isClassLike(at)) return at;
+  }
+  return undefined;
+}
+
+/** Whether `node` (`this.<name>`) is a field of a class other than the piece's holder. */
+function isOtherClassField(node: ts.PropertyAccessExpression, holder: string | undefined): boolean {
+  if (holder === undefined || node.expression.kind !== ts.SyntaxKind.ThisKeyword) return false;
+  const owner = classOfThis(node);
+  return owner !== undefined && owner.name?.text !== holder;
+}
+
+/**
  * The locals a file takes the piece into by destructuring (`const { marks } = memory`,
  * `{ marks: list }`): changing one of them in place changes the piece.
  */
@@ -107,11 +132,21 @@ function destructuredAliases(source: ts.SourceFile, name: string): Set<string> {
 
 /** Every write of the property `name` (or its private field `#name`) in `text`, by line. */
 export function writesIn(file: string, text: string, name: string, shape: WriteShape): StateWrite[] {
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
+  return writesInSource(file, parse(file, text), name, shape);
+}
+
+function parse(file: string, text: string): ts.SourceFile {
+  return ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
+}
+
+function writesInSource(file: string, source: ts.SourceFile, name: string, shape: WriteShape): StateWrite[] {
   const aliases = destructuredAliases(source, name);
   const found: StateWrite[] = [];
   const visit = (node: ts.Node): void => {
-    const isPiece = ts.isPropertyAccessExpression(node) && node.name.text.replace(/^#/, '') === name;
+    const isPiece =
+      ts.isPropertyAccessExpression(node) &&
+      node.name.text.replace(/^#/, '') === name &&
+      !isOtherClassField(node, shape.holder);
     // A local alias may be rebound freely; only changing what it holds changes the piece.
     const isAlias =
       ts.isIdentifier(node) &&
@@ -133,12 +168,24 @@ function sourceFiles(directory: string): string[] {
   });
 }
 
-/** The files under `root/folder` that write the piece `name`, sorted, each once. */
-export function filesWriting(root: string, folder: string, name: string, shape: WriteShape): string[] {
+/** Each file is parsed once per test run, however many pieces are looked for in it. */
+const parsed = new Map<string, ts.SourceFile>();
+
+function parsedAt(path: string, file: string): ts.SourceFile {
+  let source = parsed.get(path);
+  if (source === undefined) {
+    source = parse(file, readFileSync(path, 'utf8'));
+    parsed.set(path, source);
+  }
+  return source;
+}
+
+/** The files under the `folders` of `root` that write the piece `name`, sorted, each once. */
+export function filesWriting(root: string, folders: readonly string[], name: string, shape: WriteShape): string[] {
   const files = new Set<string>();
-  for (const path of sourceFiles(join(root, folder))) {
+  for (const path of folders.flatMap((folder) => sourceFiles(join(root, folder)))) {
     const file = relative(root, path).split(sep).join('/');
-    for (const write of writesIn(file, readFileSync(path, 'utf8'), name, shape)) files.add(write.file);
+    for (const write of writesInSource(file, parsedAt(path, file), name, shape)) files.add(write.file);
   }
   return [...files].sort();
 }

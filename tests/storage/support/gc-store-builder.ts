@@ -111,7 +111,7 @@ export async function buildStore(store: FoldStore, plan: StorePlan, sessionPrefi
     for (const tree of session.trees) roots.push((await write(tree)).id);
     if (session.withState) {
       const memory = new EngineMemory(sessionId);
-      memory.foldIds = [...folds.keys()];
+      for (const foldId of folds.keys()) memory.listFold(foldId);
       await store.saveState(sessionId, memory.snapshot([], []));
     }
     expected.set(sessionId, folds);
