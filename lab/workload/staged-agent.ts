@@ -58,10 +58,10 @@ interface OpenNeed {
  *   a probe from the marker's text, a working-set check from the named line of a file the
  *   window still shows (a raw read result or a peeked fold's exact source);
  * - what is not visible is recovered the cheapest way the runtime allows, at most 3 calls a
- *   batch and `FOLD_STEPS_PER_NEED` fold steps a need: a fold arm peeks the fold whose brief names it; for a file
- *   whose brief is not in view it searches the read's arguments, then the result's call id,
- *   and peeks the result where it starts; any arm falls back to reading the file again or
- *   re-delivering the stage; "unknown" when nothing recovers it;
+ *   batch and `FOLD_STEPS_PER_NEED` fold steps a need: a fold arm peeks the fold whose brief
+ *   names it; for a file whose brief is not in view it searches the read's arguments, then
+ *   the result's call id, and peeks the result where it starts; any arm falls back to reading
+ *   the file again or re-delivering the stage; "unknown" when nothing recovers it;
  * - nothing open → the next stage; after the final block is answered, a closing text.
  * The request that carries recovered text is labelled `recovery`: a window that still showed
  * it would not have needed that request. Control state (the next stage, open ids) is the

@@ -62,9 +62,10 @@ interface OpenNeed {
  * - their results → a one-line note, then every open need answered from the window: line N
  *   of the output of the call it names, raw or inside a peeked fold's exact source;
  * - what is not visible is recovered the cheapest way the runtime allows, at most 3 calls a
- *   batch and `FOLD_STEPS_PER_NEED` fold steps a need: a fold arm searches the result by its call's id and peeks
- *   the fold that holds it; any arm else asks the tool again (the same command or read; for
- *   an edit, a read of the line it inserted) and answers from what the tool says now;
+ *   batch and `FOLD_STEPS_PER_NEED` fold steps a need: a fold arm searches the result by its
+ *   call's id and peeks the fold that holds it; any arm else asks the tool again (the same
+ *   command or read; for an edit, a read of the line it inserted) and answers from what the
+ *   tool says now;
  * - nothing open → the next stage; after the final block is answered, a closing text.
  * The agent remembers the ids of the calls it made (as a model sees them in its own turns);
  * answers never leave the window. Summary calls get the stated summarizer.
