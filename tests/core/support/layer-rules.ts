@@ -1,5 +1,6 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
+import { sourceFiles } from './source-files.ts';
 
 /**
  * The project's layers, checked by reading every import of every TypeScript file. A rule names
@@ -63,15 +64,6 @@ export const LAYER_RULE_NAMES = [
 
 /** One of LAYER_RULE_NAMES. */
 export type LayerRuleName = (typeof LAYER_RULE_NAMES)[number];
-
-function sourceFiles(directory: string): string[] {
-  if (!existsSync(directory)) return [];
-  return readdirSync(directory).flatMap((name) => {
-    if (name === 'node_modules' || name.startsWith('.')) return [];
-    const path = join(directory, name);
-    return statSync(path).isDirectory() ? sourceFiles(path) : name.endsWith('.ts') ? [path] : [];
-  });
-}
 
 const IMPORT_PATTERN =
   /(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|import\s+['"]([^'"]+)['"]/g;

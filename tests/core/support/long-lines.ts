@@ -1,22 +1,13 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import ts from 'typescript';
+import { sourceFiles } from './source-files.ts';
 
 /** The widest line the formatter writes; comments and code past it are hard to read side by side. */
 export const MAX_LINE = 120;
 
 /** Shipped product code, whose lines the check holds to MAX_LINE. */
 export const PRODUCT_CODE = ['core', 'ports', 'adapters', 'composition', 'application', 'bin'];
-
-function sourceFiles(directory: string): string[] {
-  if (!existsSync(directory)) return [];
-  return readdirSync(directory).flatMap((name) => {
-    if (name === 'node_modules' || name.startsWith('.')) return [];
-    const path = join(directory, name);
-    if (statSync(path).isDirectory()) return sourceFiles(path);
-    return /\.(ts|mts|mjs)$/.test(name) ? [path] : [];
-  });
-}
 
 const LITERAL_KINDS = new Set([
   ts.SyntaxKind.StringLiteral,
@@ -45,7 +36,7 @@ function literalSpans(path: string, text: string): (readonly [number, number])[]
 export function longLines(root: string, rooms: readonly string[] = PRODUCT_CODE): string[] {
   const found: string[] = [];
   for (const room of rooms) {
-    for (const path of sourceFiles(join(root, room)).sort()) {
+    for (const path of sourceFiles(join(root, room), /\.(ts|mts|mjs)$/).sort()) {
       const text = readFileSync(path, 'utf8');
       const spans = literalSpans(path, text);
       let offset = 0;

@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import ts from 'typescript';
+import { sourceFiles } from './source-files.ts';
 
 /**
  * Who writes a piece of session state, read from the source with the TypeScript parser. A
@@ -159,13 +160,6 @@ function writesInSource(file: string, source: ts.SourceFile, name: string, shape
   };
   visit(source);
   return found;
-}
-
-function sourceFiles(directory: string): string[] {
-  return readdirSync(directory).flatMap((name) => {
-    const path = join(directory, name);
-    return statSync(path).isDirectory() ? sourceFiles(path) : name.endsWith('.ts') ? [path] : [];
-  });
 }
 
 /** Each file is parsed once per test run, however many pieces are looked for in it. */
